@@ -1,0 +1,290 @@
+/* rec.c — the recorder's API: opening a database, the life of a run (its
+ * `runs` and `params` rows, the writer thread, the indexes), closing.
+ * Invariant: a run's `runs` row is committed with status 'running' before
+ * any of its records is written, and rec_end_run() gives it its final
+ * status whatever happened in between; a killed process leaves 'running'. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/rec_int.h"
+#include "analysis/sha256.h"
+#include "events/err.h"
+
+#define NOW_UTC "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+static const char *const level_names[] = {"summary", "tasks", "mem", "events"};
+
+const char *rec_level_name(unsigned level)
+{
+    return level <= REC_EVENTS ? level_names[level] : "unknown";
+}
+
+int rec_level_from_name(const char *name)
+{
+    for (int l = 0; l <= REC_EVENTS; l++)
+        if (name && !strcmp(name, level_names[l]))
+            return l;
+    return -1;
+}
+
+void rec_get_counts(const rec_t *rec, rec_counts_t *out) { *out = rec->counts; }
+
+/* --- opening ---------------------------------------------------------------- */
+
+/* Opens without creating a file that exists, so that probing it reads only.
+ * The connection is used by one thread at a time (see rec_int.h): no mutex. */
+static sqlite3 *open_db(const char *path, diag_t *diag)
+{
+    struct stat st;
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+    if (stat(path, &st) != 0)
+        flags |= SQLITE_OPEN_CREATE;
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, flags, NULL) == SQLITE_OK)
+        return db;
+    if (db)
+        rec_db_fail(db, path, "cannot open the database", diag);
+    else
+        diag_fail(diag, TESS_ENOMEM, "%s: out of memory opening the database", path);
+    sqlite3_close(db);
+    return NULL;
+}
+
+static int check_opts(const rec_opts_t *o, diag_t *diag)
+{
+    if (o->level > REC_EVENTS)
+        return diag_fail(diag, TESS_EINPUT, "record level %u: expected 0..%d", o->level,
+                         REC_EVENTS);
+    if (o->to_ps != 0 && o->to_ps <= o->from_ps)
+        return diag_fail(diag, TESS_EINPUT, "recording window [%llu, %llu) ps is empty",
+                         (unsigned long long)o->from_ps, (unsigned long long)o->to_ps);
+    return TESS_OK;
+}
+
+rec_t *rec_open(const char *path, const rec_opts_t *opts, diag_t *diag)
+{
+    rec_opts_t defaults = {.level = REC_MEM};
+    if (!opts)
+        opts = &defaults;
+    if (check_opts(opts, diag) != TESS_OK)
+        return NULL;
+    rec_t *rec = calloc(1, sizeof *rec);
+    if (!rec || !(rec->path = strdup(path))) {
+        free(rec);
+        diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    rec->opts = *opts;
+    rec->windowed = opts->from_ps != 0 || opts->to_ps != 0;
+    rec->db = open_db(path, diag);
+    if (!rec->db)
+        goto fail;
+    if (rec_schema_open(rec->db, path, diag) != TESS_OK)
+        goto fail;
+    if (rec_writer_init(&rec->w, rec->db, rec->path, diag) != TESS_OK)
+        goto fail;
+    return rec;
+fail:
+    sqlite3_close(rec->db);
+    free(rec->path);
+    free(rec);
+    return NULL;
+}
+
+/* --- runs and params ---------------------------------------------------------- */
+
+static int prepare(rec_t *rec, const char *sql, sqlite3_stmt **st, diag_t *diag)
+{
+    if (sqlite3_prepare_v2(rec->db, sql, -1, st, NULL) == SQLITE_OK)
+        return TESS_OK;
+    return rec_db_fail(rec->db, rec->path, "preparing a statement", diag);
+}
+
+/* Steps a statement that returns no row, and resets it. */
+static int step_done(rec_t *rec, sqlite3_stmt *st, int bind_rc, const char *what, diag_t *diag)
+{
+    int rc = bind_rc == SQLITE_OK ? sqlite3_step(st) : bind_rc;
+    int out = rc == SQLITE_DONE ? TESS_OK : rec_db_fail(rec->db, rec->path, what, diag);
+    sqlite3_reset(st);
+    return out;
+}
+
+static int bind_opt_int(sqlite3_stmt *st, int i, uint64_t v)
+{
+    if (v == 0 || v > (uint64_t)INT64_MAX)
+        return sqlite3_bind_null(st, i);
+    return sqlite3_bind_int64(st, i, (sqlite3_int64)v);
+}
+
+static int bind_hash(sqlite3_stmt *st, int i, const uint8_t *data, size_t len)
+{
+    char hex[SHA256_HEX];
+    if (!data)
+        return sqlite3_bind_null(st, i);
+    sha256_hex(data, len, hex);
+    return sqlite3_bind_text(st, i, hex, -1, SQLITE_TRANSIENT);
+}
+
+static int insert_run(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
+{
+    static const char sql[] =
+        "INSERT INTO runs(program, program_sha256, data_sha256, config, status, level,"
+        " period_ps, from_ps, to_ps, version, started_at)"
+        " VALUES(?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7, ?8, ?9, " NOW_UTC ")";
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(rec, sql, &st, diag);
+    if (rc != TESS_OK)
+        return rc;
+    int b = sqlite3_bind_text(st, 1, info->program, -1, SQLITE_STATIC);
+    b |= bind_hash(st, 2, info->tm_image, TM_BYTES);
+    b |= bind_hash(st, 3, info->sm_image, SM_BYTES);
+    b |= sqlite3_bind_text(st, 4, info->config, -1, SQLITE_STATIC);
+    b |= sqlite3_bind_text(st, 5, rec_level_name(rec->opts.level), -1, SQLITE_STATIC);
+    b |= bind_opt_int(st, 6, info->period_ps);
+    b |= sqlite3_bind_int64(st, 7, (sqlite3_int64)rec->opts.from_ps);
+    b |= bind_opt_int(st, 8, rec->opts.to_ps);
+    b |= sqlite3_bind_text(st, 9, TESSERA_VERSION, -1, SQLITE_STATIC);
+    rc = step_done(rec, st, b, "inserting the run", diag);
+    sqlite3_finalize(st);
+    rec->run_id = sqlite3_last_insert_rowid(rec->db);
+    return rc;
+}
+
+static int insert_params(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(rec, "INSERT INTO params(run_id, key, value) VALUES(?1, ?2, ?3)", &st,
+                     diag);
+    for (size_t i = 0; rc == TESS_OK && i < info->n_params; i++) {
+        int b = sqlite3_bind_int64(st, 1, rec->run_id);
+        b |= sqlite3_bind_text(st, 2, info->param_keys[i], -1, SQLITE_STATIC);
+        b |= sqlite3_bind_text(st, 3, info->param_values[i], -1, SQLITE_STATIC);
+        rc = step_done(rec, st, b, "inserting the run's params", diag);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The runs row and its params in one transaction: all or nothing. */
+static int insert_run_rows(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
+{
+    int rc = rec_exec(rec->db, rec->path, "BEGIN IMMEDIATE", diag);
+    if (rc != TESS_OK)
+        return rc;
+    rc = insert_run(rec, info, diag);
+    if (rc == TESS_OK)
+        rc = insert_params(rec, info, diag);
+    if (rc == TESS_OK)
+        rc = rec_exec(rec->db, rec->path, "COMMIT", diag);
+    if (rc != TESS_OK)
+        sqlite3_exec(rec->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+/* Gives the run its final status. */
+static int update_run(rec_t *rec, const char *status, const char *error,
+                      const rec_run_end_t *end, diag_t *diag)
+{
+    static const char sql[] = "UPDATE runs SET status = ?2, error = ?3, end_ps = ?4,"
+                              " events = ?5, wall_s = ?6, finished_at = " NOW_UTC
+                              " WHERE run_id = ?1";
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(rec, sql, &st, diag);
+    if (rc != TESS_OK)
+        return rc;
+    int b = sqlite3_bind_int64(st, 1, rec->run_id);
+    b |= sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
+    b |= sqlite3_bind_text(st, 3, error, -1, SQLITE_STATIC);
+    b |= end->end_ps > (sim_time_t)INT64_MAX ? sqlite3_bind_null(st, 4)
+                                              : sqlite3_bind_int64(st, 4, (sqlite3_int64)end->end_ps);
+    b |= sqlite3_bind_int64(st, 5, (sqlite3_int64)end->events);
+    b |= sqlite3_bind_double(st, 6, end->wall_s);
+    rc = step_done(rec, st, b, "recording the run's end", diag);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* --- a run ------------------------------------------------------------------------ */
+
+int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id, diag_t *diag)
+{
+    assert(!rec->in_run && "rec_begin_run: a run is in progress");
+    static const rec_run_info_t none = {0};
+    if (!info)
+        info = &none;
+    rec->period_ps = info->period_ps ? info->period_ps : 1;
+    if (rec_pack_reset(rec) != TESS_OK)
+        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory for the access packs",
+                         rec->path);
+    int rc = insert_run_rows(rec, info, diag);
+    if (rc != TESS_OK)
+        return rc;
+    rc = rec_writer_start(&rec->w, rec->run_id, &rec->cur, diag);
+    if (rc != TESS_OK) {
+        rec_run_end_t e = {.status = "error", .end_ps = SIM_TIME_NEVER};
+        update_run(rec, "error", "the recorder could not start its writer", &e, NULL);
+        return rc;
+    }
+    memset(&rec->counts, 0, sizeof rec->counts);
+    rec->dropping = false;
+    rec->in_run = true;
+    if (run_id)
+        *run_id = rec->run_id;
+    return TESS_OK;
+}
+
+unsigned rec_attach(rec_t *rec, sim_t *sim)
+{
+    sim_set_hook(sim, rec_hook, rec);
+    if (rec->opts.level >= REC_EVENTS)
+        sim_set_event_log(sim, true);
+    if (rec->opts.level >= REC_MEM)
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES;
+    if (rec->opts.level >= REC_TASKS)
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS;
+    return 0;
+}
+
+int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
+{
+    assert(rec->in_run && "rec_end_run: no run in progress");
+    diag_t wd = {0};
+    rec_pack_flush(rec);
+    int wrc = rec_writer_finish(&rec->w, rec->cur, &wd);
+    rec->cur = NULL;
+    rec->in_run = false;
+    const char *status = end && end->status ? end->status : "error";
+    const char *error = end ? end->error : "the run's end was not reported";
+    char msg[sizeof wd.msg + 32];
+    if (wrc != TESS_OK) {
+        snprintf(msg, sizeof msg, "recording incomplete: %s", wd.msg);
+        status = "error";
+        error = msg;
+        diag_fail(diag, wrc, "%s", wd.msg);
+    }
+    rec_run_end_t none = {.end_ps = SIM_TIME_NEVER};
+    int rc = update_run(rec, status, error, end ? end : &none, diag);
+    int irc = rec_schema_index(rec->db, rec->path, diag);
+    return wrc != TESS_OK ? wrc : rc != TESS_OK ? rc : irc;
+}
+
+void rec_close(rec_t *rec)
+{
+    if (!rec)
+        return;
+    if (rec->in_run) {
+        rec_run_end_t e = {.status = "error",
+                           .error = "the recorder was closed before the run ended",
+                           .end_ps = SIM_TIME_NEVER};
+        rec_end_run(rec, &e, NULL);
+    }
+    rec_writer_destroy(&rec->w);
+    rec_pack_free(rec);
+    sqlite3_exec(rec->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+    sqlite3_close(rec->db);
+    free(rec->path);
+    free(rec);
+}

@@ -1,0 +1,221 @@
+/* rec_schema.c — the recorder's SQL: the schema (docs/SCHEMA.md is its public
+ * description), its versioning and migration, the INSERTs the writer runs and
+ * the indexes built after a run. Invariant: a database is written only once
+ * it is known to be a Tessera database (application_id REC_APP_ID) or a new,
+ * empty one; user_version is the schema version it holds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/rec_int.h"
+#include "events/err.h"
+
+/* Version 1. Times are integer picoseconds; NULL = not reached. */
+static const char schema_v1[] =
+    "CREATE TABLE IF NOT EXISTS runs("
+    " run_id INTEGER PRIMARY KEY, program TEXT, program_sha256 TEXT, config TEXT,"
+    " status TEXT NOT NULL, end_ps INTEGER, events INTEGER, wall_s REAL,"
+    " version TEXT NOT NULL, started_at TEXT NOT NULL, data_sha256 TEXT, error TEXT,"
+    " level TEXT NOT NULL, period_ps INTEGER, finished_at TEXT,"
+    " from_ps INTEGER, to_ps INTEGER);"
+    "CREATE TABLE IF NOT EXISTS params("
+    " run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+    " key TEXT NOT NULL, value TEXT);"
+    "CREATE TABLE IF NOT EXISTS counters("
+    " run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+    " component TEXT NOT NULL, name TEXT NOT NULL, value INTEGER);"
+    "CREATE TABLE IF NOT EXISTS frames("
+    " run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+    " frame INTEGER NOT NULL, kind TEXT NOT NULL, grp INTEGER, mask INTEGER,"
+    " fence TEXT, decode_ps INTEGER, issue_ps INTEGER, start_ps INTEGER,"
+    " complete_ps INTEGER, decode_start_ps INTEGER, complete INTEGER NOT NULL,"
+    " mask_hex TEXT GENERATED ALWAYS AS (printf('%04x', mask)) VIRTUAL);"
+    "CREATE TABLE IF NOT EXISTS stalls("
+    " run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+    " frame INTEGER NOT NULL, reason TEXT NOT NULL, blocker INTEGER,"
+    " from_ps INTEGER, to_ps INTEGER);"
+    "CREATE TABLE IF NOT EXISTS core_tasks("
+    " run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+    " frame INTEGER NOT NULL, core INTEGER NOT NULL, start_ps INTEGER,"
+    " finish_ps INTEGER, ready_ps INTEGER, instructions INTEGER, sm_ops INTEGER,"
+    " sm_wait_ps INTEGER, sm_conflict_ps INTEGER, complete INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS sm_access_packs("
+    " run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+    " frame INTEGER NOT NULL, core INTEGER NOT NULL, part INTEGER NOT NULL,"
+    " idx0 INTEGER NOT NULL, n INTEGER NOT NULL, base_ps INTEGER,"
+    " scale_ps INTEGER NOT NULL, end_ps INTEGER, data TEXT NOT NULL);"
+    "CREATE VIEW IF NOT EXISTS sm_accesses AS SELECT"
+    " p.run_id AS run_id, p.frame AS frame, p.core AS core, p.idx0 + j.key AS idx,"
+    " CASE json_extract(j.value, '$[5]') & 1 WHEN 0 THEN 'ld' ELSE 'st' END AS op,"
+    " (json_extract(j.value, '$[5]') >> 1) & 1 AS sync,"
+    " json_extract(j.value, '$[4]') AS addr,"
+    " json_extract(j.value, '$[5]') >> 2 AS bank,"
+    " json_extract(j.value, '$[6]') AS value,"
+    " p.base_ps + p.scale_ps * json_extract(j.value, '$[0]') AS request_ps,"
+    " p.base_ps + p.scale_ps * (json_extract(j.value, '$[0]')"
+    "   + json_extract(j.value, '$[1]')) AS arrive_ps,"
+    " p.base_ps + p.scale_ps * (json_extract(j.value, '$[0]')"
+    "   + json_extract(j.value, '$[1]') + json_extract(j.value, '$[2]')) AS grant_ps,"
+    " p.base_ps + p.scale_ps * (json_extract(j.value, '$[0]')"
+    "   + json_extract(j.value, '$[1]') + json_extract(j.value, '$[2]')"
+    "   + json_extract(j.value, '$[3]')) AS done_ps,"
+    " p.scale_ps * json_extract(j.value, '$[2]') AS wait_ps"
+    " FROM sm_access_packs AS p, json_each(p.data) AS j;"
+    "CREATE TABLE IF NOT EXISTS events("
+    " run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+    " seq INTEGER NOT NULL, time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);";
+
+/* migrations[v] takes a database from version v to v + 1. */
+static const char *const migrations[REC_SCHEMA_VERSION] = {schema_v1};
+
+/* Built after a run, not before: appending to unindexed tables is cheaper,
+ * and later runs append at the right edge of these (run_id first). */
+static const char index_sql[] =
+    "CREATE INDEX IF NOT EXISTS params_run ON params(run_id, key);"
+    "CREATE INDEX IF NOT EXISTS counters_run ON counters(run_id, component, name);"
+    "CREATE INDEX IF NOT EXISTS frames_run ON frames(run_id, frame);"
+    "CREATE INDEX IF NOT EXISTS stalls_run ON stalls(run_id, frame);"
+    "CREATE INDEX IF NOT EXISTS core_tasks_run ON core_tasks(run_id, frame, core);"
+    "CREATE INDEX IF NOT EXISTS sm_access_packs_run"
+    " ON sm_access_packs(run_id, frame, core, part);"
+    "CREATE INDEX IF NOT EXISTS events_run ON events(run_id, seq);";
+
+static const char *const insert_sql[REC_ROW_KINDS] = {
+    [REC_ROW_FRAME] = "INSERT INTO frames(run_id, frame, kind, grp, mask, fence, decode_ps,"
+                      " issue_ps, start_ps, complete_ps, decode_start_ps, complete)"
+                      " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    [REC_ROW_STALL] = "INSERT INTO stalls(run_id, frame, reason, blocker, from_ps, to_ps)"
+                      " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    [REC_ROW_TASK] = "INSERT INTO core_tasks(run_id, frame, core, start_ps, finish_ps,"
+                     " ready_ps, instructions, sm_ops, sm_wait_ps, sm_conflict_ps, complete)"
+                     " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    [REC_ROW_PACK] = "INSERT INTO sm_access_packs(run_id, frame, core, part, idx0, n,"
+                     " base_ps, scale_ps, end_ps, data)"
+                     " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    [REC_ROW_COUNTER] = "INSERT INTO counters(run_id, component, name, value)"
+                        " VALUES(?1, ?2, ?3, ?4)",
+    [REC_ROW_EVENT] = "INSERT INTO events(run_id, seq, time_ps, prio, name)"
+                      " VALUES(?1, ?2, ?3, ?4, ?5)",
+};
+
+const char *rec_schema_insert(rec_row_kind_t kind) { return insert_sql[kind]; }
+
+int rec_db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag)
+{
+    int code = sqlite3_errcode(db) == SQLITE_CANTOPEN ? TESS_EIO : TESS_EDB;
+    return diag_fail(diag, code, "%s: %s: %s", path, what, sqlite3_errmsg(db));
+}
+
+int rec_exec(sqlite3 *db, const char *path, const char *sql, diag_t *diag)
+{
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
+        return TESS_OK;
+    char what[64];
+    snprintf(what, sizeof what, "%.40s%s", sql, strlen(sql) > 40 ? "…" : "");
+    return rec_db_fail(db, path, what, diag);
+}
+
+/* One integer from a one-row query; -1 and the SQLite code in *rc on error. */
+static int64_t query_int(sqlite3 *db, const char *sql, int *rc)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t v = -1;
+    *rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (*rc == SQLITE_OK) {
+        *rc = sqlite3_step(st);
+        if (*rc == SQLITE_ROW) {
+            v = sqlite3_column_int64(st, 0);
+            *rc = SQLITE_OK;
+        }
+    }
+    sqlite3_finalize(st);
+    return v;
+}
+
+typedef struct probe {
+    int64_t app_id, version, objects;
+} probe_t;
+
+/* Reads what the file is without writing anything. */
+static int probe(sqlite3 *db, const char *path, probe_t *p, diag_t *diag)
+{
+    int rc;
+    p->app_id = query_int(db, "PRAGMA application_id", &rc);
+    if (rc == SQLITE_OK)
+        p->version = query_int(db, "PRAGMA user_version", &rc);
+    if (rc == SQLITE_OK)
+        p->objects = query_int(db, "SELECT count(*) FROM sqlite_master", &rc);
+    if (rc != SQLITE_OK)
+        return rec_db_fail(db, path, "not a usable SQLite database", diag);
+    return TESS_OK;
+}
+
+/* Accepts a Tessera database of this or an older version, or an empty one. */
+static int check_identity(const probe_t *p, const char *path, diag_t *diag)
+{
+    if (p->app_id == 0 && p->objects == 0)
+        return TESS_OK;
+    if (p->app_id != REC_APP_ID)
+        return diag_fail(diag, TESS_EDB,
+                         "%s: not a Tessera database (SQLite application_id 0x%llx, "
+                         "%lld schema objects); refusing to modify it",
+                         path, (unsigned long long)p->app_id, (long long)p->objects);
+    if (p->version > REC_SCHEMA_VERSION || p->version < 0)
+        return diag_fail(diag, TESS_EDB,
+                         "%s: schema version %lld is not one this Tessera knows (up to %d)",
+                         path, (long long)p->version, REC_SCHEMA_VERSION);
+    return TESS_OK;
+}
+
+static int set_pragmas(sqlite3 *db, const char *path, diag_t *diag)
+{
+    /* WAL + synchronous=NORMAL: a commit needs no fsync, and a killed run
+     * never damages what earlier runs committed. */
+    static const char sql[] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                              "PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=4096;";
+    if (sqlite3_busy_timeout(db, 10000) != SQLITE_OK)
+        return rec_db_fail(db, path, "busy timeout", diag);
+    int rc = rec_exec(db, path, sql, diag);
+    if (getenv("REC_XPRAGMA")) /* TEMPORARY experiment */
+        rec_exec(db, path, getenv("REC_XPRAGMA"), diag);
+    return rc;
+}
+
+/* Brings the schema from `from` to REC_SCHEMA_VERSION in one transaction. */
+static int migrate(sqlite3 *db, const char *path, int64_t from, diag_t *diag)
+{
+    char stamp[96];
+    int rc = rec_exec(db, path, "BEGIN IMMEDIATE", diag);
+    for (int64_t v = from; rc == TESS_OK && v < REC_SCHEMA_VERSION; v++)
+        rc = rec_exec(db, path, migrations[v], diag);
+    snprintf(stamp, sizeof stamp, "PRAGMA application_id=%d; PRAGMA user_version=%d;",
+             REC_APP_ID, REC_SCHEMA_VERSION);
+    if (rc == TESS_OK)
+        rc = rec_exec(db, path, stamp, diag);
+    if (rc == TESS_OK)
+        rc = rec_exec(db, path, "COMMIT", diag);
+    if (rc != TESS_OK)
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+int rec_schema_open(sqlite3 *db, const char *path, diag_t *diag)
+{
+    probe_t p = {0, 0, 0};
+    int rc = probe(db, path, &p, diag);
+    if (rc == TESS_OK)
+        rc = check_identity(&p, path, diag);
+    if (rc != TESS_OK)
+        return rc;
+    if (sqlite3_db_readonly(db, "main") == 1)
+        return diag_fail(diag, TESS_EIO, "%s: the database is read-only", path);
+    rc = set_pragmas(db, path, diag);
+    if (rc == TESS_OK && (p.version < REC_SCHEMA_VERSION || p.app_id == 0))
+        rc = migrate(db, path, p.app_id == 0 ? 0 : p.version, diag);
+    return rc;
+}
+
+int rec_schema_index(sqlite3 *db, const char *path, diag_t *diag)
+{
+    return rec_exec(db, path, index_sql, diag);
+}

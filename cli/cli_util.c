@@ -1,0 +1,74 @@
+/* cli_util.c — helpers shared by the subcommands (see cli_util.h). */
+#include "cli/cli_util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "events/err.h"
+
+int cli_write_file(const char *path, const void *data, size_t len)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return TESS_ENOMEM;
+    snprintf(tmp, n, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd), unlink(tmp);
+        free(tmp);
+        return TESS_EIO;
+    }
+    size_t w = fwrite(data, 1, len, f);
+    int closed = fclose(f);
+    if (w != len || closed != 0 || rename(tmp, path) != 0) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return TESS_EIO;
+    }
+    free(tmp);
+    return TESS_OK;
+}
+
+int cli_dump_state(const arch_state_t *s, const char *mem_path, const char *regs_path)
+{
+    if (mem_path && cli_write_file(mem_path, s->sm, sizeof s->sm) != TESS_OK)
+        return TESS_EIO;
+    if (regs_path && cli_write_file(regs_path, s->regs, sizeof s->regs) != TESS_OK)
+        return TESS_EIO;
+    return TESS_OK;
+}
+
+bool cli_parse_u64(const char *text, uint64_t *out)
+{
+    if (!text || !*text || *text == '-' || *text == '+')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool cli_option(int argc, char **argv, int *i, const char *name, const char **value, bool *bad)
+{
+    if (strcmp(argv[*i], name) != 0)
+        return false;
+    if (*i + 1 >= argc) {
+        cli_error("%s needs a value", name);
+        *bad = true;
+        return true;
+    }
+    *value = argv[++*i];
+    return true;
+}

@@ -1,0 +1,28 @@
+/* cli_util.h — small helpers shared by the subcommands: writing output files
+ * without ever leaving a partial one, and reading option values. */
+#ifndef TESSERA_CLI_UTIL_H
+#define TESSERA_CLI_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/arch.h"
+
+/* Writes `len` bytes to `path` through a temporary file renamed into place,
+ * so a failure never leaves a partial file. Returns TESS_OK or TESS_EIO
+ * (message printed with cli_error). */
+int cli_write_file(const char *path, const void *data, size_t len);
+
+/* --dump-mem (4096 bytes) and --dump-regs (core 0's R0…R15, then core 1's, …). */
+int cli_dump_state(const arch_state_t *s, const char *mem_path, const char *regs_path);
+
+/* Parses an unsigned decimal or 0x-hex number; false when malformed. */
+bool cli_parse_u64(const char *text, uint64_t *out /* OUT */);
+
+/* True when argv[*i] is `name` and a value follows: stores it and advances *i.
+ * Prints a usage error and sets *bad when the value is missing. */
+bool cli_option(int argc, char **argv, int *i, const char *name, const char **value,
+                bool *bad);
+
+#endif

@@ -1,0 +1,283 @@
+/* cmd_run.c — `tessera run`: a program through the timed model into the
+ * statistics database, with a short summary. Configuration, program and
+ * database are all checked before anything is simulated. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/rec.h"
+#include "cli/cli_util.h"
+#include "cli/commands.h"
+#include "config/cfg.h"
+#include "events/driver.h"
+#include "events/err.h"
+#include "model/gpu.h"
+#include "model/program.h"
+
+static const char run_help[] =
+    "usage: tessera run PROG [--mem F.mem] [--config F.ini] [-s section.key=value]...\n"
+    "                        [--db FILE | --no-db] [--dump-mem F] [--dump-regs F] [--quiet]\n"
+    "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
+    "SQLite database FILE (default tessera.db) at the level record.level.\n"
+    "--config reads an INI file (see `tessera config --keys`), -s overrides one key\n"
+    "(repeatable, applied in order after the file). --dump-mem/--dump-regs write the\n"
+    "final SM (4096 bytes) and registers (256 bytes, core 0's R0..R15 first).\n"
+    "Exit codes: 0 ok, 1 usage, 2 rejected input, 3 watchdog, 4 interrupted or a\n"
+    "time limit, 5 I/O, 6 database, 7 out of memory, 8 deadlock. An interrupted or\n"
+    "watchdog run still commits what it recorded, with its status.\n";
+
+typedef struct run_args {
+    const char *prog, *mem, *config, *db, *dump_mem, *dump_regs;
+    char **overrides;
+    int n_overrides;
+    bool no_db, quiet;
+} run_args_t;
+
+static int parse(int argc, char **argv, run_args_t *a)
+{
+    bool bad = false;
+    a->db = "tessera.db";
+    a->overrides = calloc((size_t)argc, sizeof *a->overrides);
+    if (!a->overrides)
+        return TESS_ENOMEM;
+    for (int i = 1; i < argc && !bad; i++) {
+        const char *s = NULL;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(run_help, stdout);
+            return -1;
+        }
+        if (cli_option(argc, argv, &i, "-s", &s, &bad)) {
+            if (s)
+                a->overrides[a->n_overrides++] = (char *)s;
+            continue;
+        }
+        if (cli_option(argc, argv, &i, "--mem", &a->mem, &bad) ||
+            cli_option(argc, argv, &i, "--config", &a->config, &bad) ||
+            cli_option(argc, argv, &i, "--db", &a->db, &bad) ||
+            cli_option(argc, argv, &i, "--dump-mem", &a->dump_mem, &bad) ||
+            cli_option(argc, argv, &i, "--dump-regs", &a->dump_regs, &bad))
+            continue;
+        if (!strcmp(argv[i], "--no-db") || !strcmp(argv[i], "--quiet")) {
+            *(argv[i][2] == 'n' ? &a->no_db : &a->quiet) = true;
+            continue;
+        }
+        if (argv[i][0] == '-' || a->prog) {
+            cli_error("run: unexpected argument '%s'", argv[i]);
+            bad = true;
+        }
+        a->prog = argv[i];
+    }
+    if (bad || !a->prog) {
+        fputs(run_help, stderr);
+        return TESS_EUSAGE;
+    }
+    return TESS_OK;
+}
+
+/* Everything one run holds; released by session_close. */
+typedef struct session {
+    cfg_t cfg;
+    program_t *prog;
+    sim_t *sim;
+    gpu_t *gpu;
+    rec_t *rec;
+    int64_t run_id;
+    char **keys, **values;
+    size_t n_params;
+} session_t;
+
+static void collect_param(void *user, const char *key, const char *value)
+{
+    session_t *s = user;
+    s->keys[s->n_params] = strdup(key);
+    s->values[s->n_params] = strdup(value);
+    s->n_params++;
+}
+
+static int begin_recording(session_t *s, const run_args_t *a, diag_t *d)
+{
+    rec_opts_t ro = {s->cfg.record.level, s->cfg.record.from_ps, s->cfg.record.to_ps};
+    s->rec = rec_open(a->db, &ro, d);
+    if (!s->rec)
+        return d->code;
+    size_t n = cfg_key_count();
+    s->keys = calloc(n, sizeof *s->keys);
+    s->values = calloc(n, sizeof *s->values);
+    char *config = cfg_format(&s->cfg);
+    if (!s->keys || !s->values || !config) {
+        free(config);
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    }
+    cfg_foreach(&s->cfg, collect_param, s);
+    rec_run_info_t info = {
+        .program = a->prog,
+        .tm_image = s->prog->image,
+        .sm_image = s->prog->sm,
+        .config = config,
+        .param_keys = (const char *const *)s->keys,
+        .param_values = (const char *const *)s->values,
+        .n_params = s->n_params,
+        .period_ps = s->cfg.gpu.period_ps,
+    };
+    int rc = rec_begin_run(s->rec, &info, &s->run_id, d);
+    free(config);
+    if (rc == TESS_OK)
+        gpu_set_trace(s->gpu, rec_attach(s->rec, s->sim));
+    return rc;
+}
+
+/* Configuration, program, model and database: everything that can be
+ * rejected is checked here, before the first event. */
+static int session_open(session_t *s, const run_args_t *a, diag_t *d)
+{
+    cfg_default(&s->cfg);
+    int rc = cfg_apply_cli(&s->cfg, a->config, a->overrides, a->n_overrides, d);
+    if (rc != TESS_OK)
+        return rc;
+    s->prog = malloc(sizeof *s->prog);
+    if (!s->prog)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    rc = program_load(s->prog, a->prog, a->mem, d);
+    if (rc != TESS_OK)
+        return rc;
+    s->sim = sim_create();
+    if (!s->sim)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    s->gpu = gpu_create(s->sim, &s->cfg.gpu, s->prog, d);
+    if (!s->gpu)
+        return d->code;
+    return a->no_db ? TESS_OK : begin_recording(s, a, d);
+}
+
+static void session_close(session_t *s)
+{
+    rec_close(s->rec);
+    gpu_destroy(s->gpu);
+    sim_destroy(s->sim);
+    free(s->prog);
+    for (size_t i = 0; i < s->n_params; i++)
+        free(s->keys[i]), free(s->values[i]);
+    free(s->keys);
+    free(s->values);
+}
+
+static void progress_extra(void *user, char *buf, size_t size)
+{
+    gpu_stats_t st;
+    gpu_stats(user, &st);
+    snprintf(buf, size, "frames %llu, instructions %llu", (unsigned long long)st.frames,
+             (unsigned long long)st.instructions);
+}
+
+/* How the run ended, as a runs.status, a message and an exit code. */
+typedef struct verdict {
+    const char *status;
+    char error[320];
+    int code;
+} verdict_t;
+
+static void judge(const session_t *s, const sim_drive_result_t *r, verdict_t *v)
+{
+    gpu_outcome_t o = gpu_outcome(s->gpu);
+    v->status = "interrupted";
+    v->code = TESS_EINTERRUPTED;
+    v->error[0] = 0;
+    if (o == GPU_WATCHDOG) {
+        v->status = "watchdog", v->code = TESS_EWATCHDOG;
+        snprintf(v->error, sizeof v->error, "%s", gpu_errmsg(s->gpu));
+    } else if (r->end == SIM_END_ERROR) {
+        v->status = "error", v->code = TESS_ENOMEM;
+        snprintf(v->error, sizeof v->error, "%s%s", sim_errmsg(s->sim), gpu_errmsg(s->gpu));
+    } else if (o == GPU_DONE) {
+        v->status = "ok", v->code = TESS_OK;
+    } else if (r->end == SIM_END_INTERRUPTED) {
+        snprintf(v->error, sizeof v->error, "interrupted by signal %d", r->signal);
+    } else if (r->end == SIM_END_WALL_LIMIT) {
+        snprintf(v->error, sizeof v->error, "wall-clock limit of %g s reached (sim.wall_limit)",
+                 s->cfg.sim.wall_limit_s);
+    } else if (r->end == SIM_END_TIME_LIMIT) {
+        snprintf(v->error, sizeof v->error,
+                 "simulated-time limit of %llu cycles reached (sim.time_limit)",
+                 (unsigned long long)s->cfg.sim.time_limit);
+    } else if (o == GPU_STUCK) {
+        v->status = "error", v->code = TESS_EDEADLOCK;
+        snprintf(v->error, sizeof v->error, "%s", gpu_errmsg(s->gpu));
+    }
+}
+
+static void print_summary(const session_t *s, const run_args_t *a, const verdict_t *v,
+                          const sim_drive_result_t *r)
+{
+    gpu_stats_t st;
+    gpu_stats(s->gpu, &st);
+    double period = (double)s->cfg.gpu.period_ps, wall = r->wall_s > 0 ? r->wall_s : 1e-9;
+    printf("%s: %s\n", a->prog, v->status);
+    printf("  simulated time    %llu ps (%.0f cycles)\n", (unsigned long long)st.end_ps,
+           (double)st.end_ps / period);
+    printf("  tasks             %llu (%llu core-tasks, %llu frames)\n",
+           (unsigned long long)st.tasks, (unsigned long long)st.core_tasks,
+           (unsigned long long)st.frames);
+    printf("  instructions      %llu\n", (unsigned long long)st.instructions);
+    printf("  SM accesses       %llu (%llu waited for their bank)\n",
+           (unsigned long long)st.sm_accesses, (unsigned long long)st.sm_conflicts);
+    printf("  bank conflicts    %.0f cycles lost waiting\n", (double)st.sm_conflict_ps / period);
+    printf("  wall time         %.3f s (%.3g events/s, %.3g instructions/s)\n", r->wall_s,
+           (double)r->events / wall, (double)st.instructions / wall);
+    if (s->rec)
+        printf("  database          %s, run %lld (level %s)\n", a->db, (long long)s->run_id,
+               rec_level_name(s->cfg.record.level));
+    if (v->error[0])
+        printf("  %s\n", v->error);
+}
+
+static int simulate(session_t *s, const run_args_t *a, diag_t *d)
+{
+    sim_drive_desc_t dd = {
+        .until = s->cfg.sim.time_limit * s->cfg.gpu.period_ps,
+        .wall_limit_s = s->cfg.sim.wall_limit_s,
+        .pace = s->cfg.sim.pace,
+        .progress = s->cfg.sim.progress,
+        .catch_signals = true,
+        .progress_extra = progress_extra,
+        .progress_user = s->gpu,
+    };
+    sim_drive_result_t r = {0};
+    gpu_start(s->gpu);
+    if (sim_drive(s->sim, &dd, &r) != TESS_OK)
+        return diag_fail(d, TESS_ENOMEM, "cannot start the event loop");
+    gpu_finish(s->gpu);
+    verdict_t v;
+    judge(s, &r, &v);
+    gpu_stats_t st;
+    gpu_stats(s->gpu, &st);
+    rec_run_end_t end = {v.status, v.error[0] ? v.error : NULL, st.end_ps, r.events, r.wall_s};
+    int rc = s->rec ? rec_end_run(s->rec, &end, d) : TESS_OK;
+    if (!a->quiet)
+        print_summary(s, a, &v, &r);
+    if (v.code != TESS_OK && v.error[0])
+        cli_error("%s", v.error);
+    arch_state_t arch;
+    gpu_arch_state(s->gpu, &arch);
+    int wrc = cli_dump_state(&arch, a->dump_mem, a->dump_regs);
+    return v.code != TESS_OK ? v.code : rc != TESS_OK ? rc : wrc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_args_t a = {0};
+    int rc = parse(argc, argv, &a);
+    if (rc) {
+        free(a.overrides);
+        return rc < 0 ? TESS_OK : rc;
+    }
+    session_t s = {0};
+    diag_t d = {.warn = diag_warn_stderr};
+    rc = session_open(&s, &a, &d);
+    if (rc == TESS_OK)
+        rc = simulate(&s, &a, &d);
+    if (d.code != TESS_OK)
+        cli_error("%s", d.msg);
+    session_close(&s);
+    free(a.overrides);
+    return rc;
+}

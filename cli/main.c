@@ -1,0 +1,68 @@
+/* main.c — `tessera`: dispatches to the subcommands of commands.h.
+ * Nothing but argument dispatch lives here. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "events/err.h"
+
+static const cli_command_t commands[] = {
+    {"run", cmd_run, "run PROG [--mem F] [--config F] [-s k=v]... [--db FILE] [--dump-mem F] [--dump-regs F]"},
+    {"iss", cmd_iss, "iss PROG [--mem F] [--budget N] [--dump-mem F] [--dump-regs F]"},
+    {"asm", cmd_asm, "asm IN.s -o OUT.tm [--mem-out OUT.mem]"},
+    {"disasm", cmd_disasm, "disasm IN.tm [--mem F]"},
+    {"config", cmd_config, "config [--config F] [-s k=v]... [--keys [--markdown]]"},
+};
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tessera: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tessera COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  tessera %s\n", commands[i].synopsis);
+    fprintf(f,
+            "\nPROG is an assembly file (.s) or a Task Memory image (.tm); F.mem is a raw\n"
+            "4096-byte Shared Memory image. `tessera COMMAND --help` describes a command.\n"
+            "\nexit codes:\n"
+            "  0  ok\n"
+            "  1  usage error (bad command line)\n"
+            "  2  rejected input (malformed program, image or configuration; nothing simulated)\n"
+            "  3  watchdog: a task exceeded its instruction budget (D12)\n"
+            "  4  interrupted (SIGINT/SIGTERM) or a wall-clock limit; what was recorded is kept\n"
+            "  5  I/O error (a file could not be read or written)\n"
+            "  6  database error\n"
+            "  7  out of memory\n"
+            "  8  the model stopped with work left (deadlock, e.g. a lock never released)\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return TESS_EUSAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return TESS_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("tessera %s\n", TESSERA_VERSION);
+        return TESS_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (expected run, iss, asm, disasm or config)", argv[1]);
+    usage(stderr);
+    return TESS_EUSAGE;
+}

@@ -1,0 +1,303 @@
+/* cfg.c — configuration files (INI, read with inih), -s overrides, the
+ * cross-key checks and printing the effective configuration (see cfg.h).
+ * Invariant: every entry point works on a copy or stores one checked value,
+ * so a failure leaves the caller's cfg_t as it was. */
+#include <assert.h>
+#include <errno.h>
+#include <ini.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/cfg_int.h"
+#include "events/err.h"
+
+#define CFG_FILE_MAX (1u << 20) /* a configuration file is small text */
+#define SECTION_MAX 64          /* longer section names are unknown anyway */
+
+void cfg_default(cfg_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    for (size_t i = 0; i < cfg_key_count(); i++) {
+        const cfg_key_t *k = cfg_key_at(i);
+        int rc = cfg_value_parse(k, cfg, k->info.def, NULL);
+        assert(rc == TESS_OK && "every default in the key table parses");
+        (void)rc;
+    }
+}
+
+/* One "name = value" of `section`; in section "" the name must be
+ * "section.key". */
+static int apply_key(cfg_t *cfg, const char *section, const char *name, const char *value,
+                     diag_t *d)
+{
+    char sec[SECTION_MAX];
+    if (!*section) {
+        const char *dot = strchr(name, '.');
+        size_t len = dot ? (size_t)(dot - name) : 0;
+        if (len == 0 || len >= sizeof sec)
+            return diag_fail(d, TESS_EINPUT,
+                             "%s: key outside a section (put it under [section] or write "
+                             "section.key)",
+                             name);
+        memcpy(sec, name, len);
+        sec[len] = 0;
+        section = sec;
+        name = dot + 1;
+    }
+    const cfg_key_t *k = cfg_key_lookup(section, name, d);
+    return k ? cfg_value_parse(k, cfg, value, d) : TESS_EINPUT;
+}
+
+/* --- files ------------------------------------------------------------------ */
+
+typedef struct load {
+    cfg_t *cfg;               /* the copy being filled */
+    const char *name;         /* the file, for messages */
+    const char *next;         /* the next line to hand to inih */
+    unsigned line;            /* the number of the line inih is on */
+    unsigned err_line;        /* line of the first error found here; 0 = none */
+    diag_t err;               /* that error, without its "NAME:LINE: " */
+} load_t;
+
+static void line_error(load_t *ld, const diag_t *d)
+{
+    if (ld->err_line)
+        return;
+    ld->err_line = ld->line;
+    ld->err = *d;
+}
+
+/* A "[name]" line (inih does not report sections that hold no key). */
+static void check_section(load_t *ld, const char *p, size_t len)
+{
+    char name[SECTION_MAX];
+    const char *end = len ? memchr(p, ']', len) : NULL;
+    diag_t d = {0};
+    if (p[0] != '[' || !end)
+        return; /* not a section line, or inih's syntax error */
+    snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
+    if (cfg_section_check(name, &d) != TESS_OK)
+        line_error(ld, &d);
+}
+
+/* inih's fgets: hands over one line of the text, counting lines. Leading
+ * blanks are dropped so that an indented line is never taken for inih's
+ * multi-line continuation of the previous value. */
+static char *next_line(char *str, int num, void *stream)
+{
+    load_t *ld = stream;
+    const char *p = ld->next;
+    if (!*p)
+        return NULL;
+    size_t len = strcspn(p, "\n");
+    ld->next = p[len] ? p + len + 1 : p + len;
+    ld->line++;
+    for (; len && (*p == ' ' || *p == '\t'); p++)
+        len--;
+    if (len + 3 > (size_t)num) {
+        diag_t d = {0};
+        diag_fail(&d, TESS_EINPUT, "line too long (at most %d characters)", num - 3);
+        line_error(ld, &d);
+        len = 0;
+    }
+    check_section(ld, p, len);
+    memcpy(str, p, len);
+    str[len] = '\n';
+    str[len + 1] = 0;
+    return str;
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+    load_t *ld = user;
+    diag_t d = {0};
+    if (apply_key(ld->cfg, section, name, value, &d) == TESS_OK)
+        return 1;
+    line_error(ld, &d);
+    return 0;
+}
+
+/* inih rejected line `line` itself (no '=', no closing ']'). */
+static int syntax_error(const char *text, const char *name, int line, diag_t *diag)
+{
+    const char *p = text;
+    for (int i = 1; i < line && strchr(p, '\n'); i++)
+        p = strchr(p, '\n') + 1;
+    p += strspn(p, " \t");
+    int len = (int)strcspn(p, "\r\n");
+    return diag_fail(diag, TESS_EINPUT, "%s:%d: '%.*s' is not [section], key = value or a comment",
+                     name, line, len > 80 ? 80 : len, p);
+}
+
+int cfg_load_string(cfg_t *cfg, const char *text, const char *name, diag_t *diag)
+{
+    cfg_t tmp;
+    memcpy(&tmp, cfg, sizeof tmp);
+    load_t ld = {.cfg = &tmp, .name = name, .next = text};
+    int r = ini_parse_stream(next_line, &ld, on_key, &ld);
+    if (r == -2)
+        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", name);
+    if (r > 0 && (ld.err_line == 0 || (unsigned)r < ld.err_line))
+        return syntax_error(text, name, r, diag);
+    if (ld.err_line)
+        return diag_fail(diag, ld.err.code, "%s:%u: %s", name, ld.err_line, ld.err.msg);
+    memcpy(cfg, &tmp, sizeof tmp);
+    return TESS_OK;
+}
+
+/* Reads all of `path` into a malloc'd NUL-terminated *out. */
+static int read_text(const char *path, char **out, diag_t *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return diag_fail(d, TESS_EIO, "cannot read '%s': %s", path, strerror(errno));
+    char *buf = malloc(CFG_FILE_MAX + 1);
+    size_t len = buf ? fread(buf, 1, CFG_FILE_MAX + 1, f) : 0;
+    int err = errno, bad = ferror(f);
+    fclose(f);
+    if (!buf)
+        return diag_fail(d, TESS_ENOMEM, "cannot read '%s': out of memory", path);
+    int rc = TESS_OK;
+    if (bad)
+        rc = diag_fail(d, TESS_EIO, "cannot read '%s': %s", path, strerror(err));
+    else if (len > CFG_FILE_MAX)
+        rc = diag_fail(d, TESS_EINPUT, "%s: larger than %u bytes: not a configuration file",
+                       path, CFG_FILE_MAX);
+    else if (memchr(buf, 0, len))
+        rc = diag_fail(d, TESS_EINPUT, "%s: contains a NUL byte: not a text file", path);
+    if (rc != TESS_OK) {
+        free(buf);
+        return rc;
+    }
+    buf[len] = 0;
+    *out = buf;
+    return TESS_OK;
+}
+
+int cfg_load_file(cfg_t *cfg, const char *path, diag_t *diag)
+{
+    char *text = NULL;
+    int rc = read_text(path, &text, diag);
+    if (rc != TESS_OK)
+        return rc;
+    rc = cfg_load_string(cfg, text, path, diag);
+    free(text);
+    return rc;
+}
+
+/* --- overrides and the command line ------------------------------------------- */
+
+static char *trim(char *s)
+{
+    s += strspn(s, " \t");
+    size_t len = strlen(s);
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+        s[--len] = 0;
+    return s;
+}
+
+int cfg_set(cfg_t *cfg, const char *assignment, diag_t *diag)
+{
+    char *dup = strdup(assignment);
+    if (!dup)
+        return diag_fail(diag, TESS_ENOMEM, "-s '%s': out of memory", assignment);
+    char *eq = strchr(dup, '=');
+    int rc = TESS_EINPUT;
+    diag_t d = {0};
+    if (eq) {
+        *eq = 0;
+        char *key = trim(dup);
+        if (strchr(key, '.'))
+            rc = apply_key(cfg, "", key, trim(eq + 1), &d);
+    }
+    free(dup);
+    if (rc == TESS_OK)
+        return TESS_OK;
+    if (!d.msg[0])
+        return diag_fail(diag, rc, "-s '%s': expected section.key=value", assignment);
+    return diag_fail(diag, rc, "-s '%s': %s", assignment, d.msg);
+}
+
+int cfg_check(const cfg_t *cfg, diag_t *diag)
+{
+    uint64_t from = cfg->record.from_ps, to = cfg->record.to_ps;
+    uint64_t period = cfg->gpu.period_ps;
+    if (to != 0 && to <= from)
+        return diag_fail(diag, TESS_EINPUT,
+                         "record.to_ps: %" PRIu64 " is not above record.from_ps = %" PRIu64
+                         " (0 records until the end)",
+                         to, from);
+    if (period && cfg->sim.time_limit > UINT64_MAX / period)
+        return diag_fail(diag, TESS_EINPUT,
+                         "sim.time_limit: %" PRIu64 " cycles of %" PRIu64
+                         " ps do not fit in 64-bit picoseconds (at most %" PRIu64 " cycles)",
+                         cfg->sim.time_limit, period, UINT64_MAX / period);
+    return TESS_OK;
+}
+
+int cfg_apply_cli(cfg_t *cfg, const char *config_path, char *const *overrides, int n,
+                  diag_t *diag)
+{
+    cfg_t tmp;
+    memcpy(&tmp, cfg, sizeof tmp);
+    int rc = config_path ? cfg_load_file(&tmp, config_path, diag) : TESS_OK;
+    for (int i = 0; i < n && rc == TESS_OK; i++)
+        rc = cfg_set(&tmp, overrides[i], diag);
+    if (rc == TESS_OK)
+        rc = cfg_check(&tmp, diag);
+    if (rc == TESS_OK)
+        memcpy(cfg, &tmp, sizeof tmp);
+    return rc;
+}
+
+/* --- printing ------------------------------------------------------------------ */
+
+void cfg_foreach(const cfg_t *cfg, void (*fn)(void *user, const char *key, const char *value),
+                 void *user)
+{
+    char buf[CFG_VALUE_MAX];
+    for (size_t i = 0; i < cfg_key_count(); i++) {
+        const cfg_key_t *k = cfg_key_at(i);
+        cfg_value_format(k, cfg, buf, sizeof buf);
+        fn(user, k->info.key, buf);
+    }
+}
+
+int cfg_get(const cfg_t *cfg, const char *key, char *buf, size_t n)
+{
+    for (size_t i = 0; i < cfg_key_count(); i++) {
+        const cfg_key_t *k = cfg_key_at(i);
+        if (!strcmp(k->info.key, key)) {
+            cfg_value_format(k, cfg, buf, n);
+            return TESS_OK;
+        }
+    }
+    if (n)
+        buf[0] = 0;
+    return TESS_EINPUT;
+}
+
+char *cfg_format(const cfg_t *cfg)
+{
+    char *out = NULL, buf[CFG_VALUE_MAX];
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        return NULL;
+    const char *section = NULL;
+    for (size_t i = 0; i < cfg_key_count(); i++) {
+        const cfg_key_t *k = cfg_key_at(i);
+        if (!section || strcmp(section, k->section))
+            fprintf(f, "%s[%s]\n", section ? "\n" : "", k->section);
+        section = k->section;
+        cfg_value_format(k, cfg, buf, sizeof buf);
+        fprintf(f, "%s = %s\n", k->name, buf);
+    }
+    if (fclose(f) != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}

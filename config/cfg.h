@@ -1,0 +1,111 @@
+/* cfg.h — the configuration: INI files and `-s section.key=value` overrides
+ * turned into the plain structs that the model (gpu_desc_t), the driver and
+ * the recorder receive. Only this module parses configuration text.
+ * Invariant: one const key table (cfg_keys.c) is the single source for
+ * defaults, parsing, printing and the documentation; a failed call leaves
+ * the cfg_t it was given unchanged. */
+#ifndef TESSERA_CFG_H
+#define TESSERA_CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/diag.h"
+#include "model/gpu.h"
+
+/* record.level: how much a run records, each level adding to the previous. */
+typedef enum cfg_rec_level {
+    CFG_REC_SUMMARY = 0,      /* runs, params, counters */
+    CFG_REC_TASKS,            /* + frames, fence stalls, core tasks */
+    CFG_REC_MEM,              /* + every SM access (every transaction); the default */
+    CFG_REC_EVENTS,           /* + the full event log */
+} cfg_rec_level_t;
+
+/* sim.progress */
+typedef enum cfg_progress {
+    CFG_PROGRESS_OFF = -1,    /* never print a progress line */
+    CFG_PROGRESS_AUTO = 0,    /* print one when stderr is a terminal */
+    CFG_PROGRESS_ON = 1,      /* always print one */
+} cfg_progress_t;
+
+typedef struct cfg {
+    gpu_desc_t gpu;           /* what the model receives */
+    struct {
+        uint8_t level;        /* cfg_rec_level_t */
+        uint64_t from_ps;     /* record from this simulated time on */
+        uint64_t to_ps;       /* ... until this time; 0 = until the end */
+    } record;
+    struct {
+        uint64_t time_limit;  /* in cycles; 0 = none */
+        double wall_limit_s;  /* wall-clock seconds; 0 = none */
+        double pace;          /* wall seconds per simulated second; 0 = as fast as possible */
+        int progress;         /* cfg_progress_t */
+    } sim;
+} cfg_t;
+
+/* Fills `cfg` with the defaults of the key table: spec §6 for the model,
+ * no limits, record level `mem`. Cannot fail. */
+void cfg_default(cfg_t *cfg);
+
+/* Applies the keys of INI file `path` on top of `cfg` (keys not in the file
+ * keep their values; a key repeated in the file takes its last value).
+ * Returns TESS_OK; TESS_EIO when the file cannot be read ("cannot read
+ * 'x.ini': REASON"); TESS_EINPUT for the first bad line ("x.ini:7: KEY:
+ * WHAT"); TESS_ENOMEM. On failure `cfg` is unchanged. Does not run the
+ * cross-key check (cfg_check): a later -s may still fix it. */
+int cfg_load_file(cfg_t *cfg, const char *path, diag_t *diag);
+
+/* The same for INI text held in memory; `name` stands for the file in
+ * messages ("NAME:LINE: ..."). */
+int cfg_load_string(cfg_t *cfg, const char *text, const char *name, diag_t *diag);
+
+/* Applies one "section.key=value" (a -s argument; blanks around the key and
+ * the value are ignored). Returns TESS_OK or TESS_EINPUT with a message
+ * "-s 'ARG': KEY: WHAT". On failure `cfg` is unchanged. */
+int cfg_set(cfg_t *cfg, const char *assignment, diag_t *diag);
+
+/* The checks between keys, to run once everything is applied: record.to_ps
+ * is 0 or above record.from_ps; sim.time_limit cycles fit in 64-bit ps.
+ * Returns TESS_OK or TESS_EINPUT naming the key. */
+int cfg_check(const cfg_t *cfg, diag_t *diag);
+
+/* What a command line does: applies `config_path` (NULL: none), then each
+ * of the n `overrides` in order, then cfg_check. The defaults are NOT reset
+ * first: call cfg_default() before. On failure `cfg` is unchanged and diag
+ * holds the first error (TESS_EIO, TESS_EINPUT or TESS_ENOMEM). */
+int cfg_apply_cli(cfg_t *cfg, const char *config_path, char *const *overrides, int n,
+                  diag_t *diag);
+
+/* INI text of every key with its effective value, one [section] each, in
+ * table order; cfg_load_string() of it onto any cfg_t gives back `cfg`
+ * exactly. Returns a malloc'd string the caller frees, or NULL when out of
+ * memory. */
+char *cfg_format(const cfg_t *cfg);
+
+/* Calls fn for every key in table order with "section.key" and the
+ * canonical text of its value (as cfg_format prints it; valid during the
+ * call only). */
+void cfg_foreach(const cfg_t *cfg, void (*fn)(void *user, const char *key, const char *value),
+                 void *user);
+
+/* The canonical text of one key's value ("sm.bank") into buf (NUL-terminated,
+ * truncated to n). Returns TESS_OK, or TESS_EINPUT for an unknown key. */
+int cfg_get(const cfg_t *cfg, const char *key, char *buf, size_t n);
+
+/* The documentation of one key (all strings static, never NULL). */
+typedef struct cfg_key_info {
+    const char *key;          /* "section.key" */
+    const char *def;          /* the default, as cfg_format prints it */
+    const char *unit;         /* "cycles", "ps", … or "" */
+    const char *values;       /* the valid values, for people */
+    const char *doc;          /* what it means, one paragraph */
+} cfg_key_info_t;
+
+/* The key table in its order (sections are contiguous); i < cfg_key_count(). */
+size_t cfg_key_count(void);
+const cfg_key_info_t *cfg_key_info(size_t i);
+
+/* One sentence on what a section configures ("" for an unknown section). */
+const char *cfg_section_doc(const char *section);
+
+#endif

@@ -1,0 +1,68 @@
+/* cfg_int.h — inside the configuration module: the key table's entries and
+ * the value parsers and printers that work from them. Not for use outside
+ * config/. Invariant: for every key, parse(format(v)) == v, and format of a
+ * parsed value is its canonical text. */
+#ifndef TESSERA_CFG_INT_H
+#define TESSERA_CFG_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/cfg.h"
+#include "model/latency.h"
+
+#define CFG_VALUE_MAX 256 /* room for the canonical text of any value */
+
+typedef enum cfg_type {
+    CFG_T_UINT = 0,           /* unsigned integer, decimal or 0x hex, min..max */
+    CFG_T_REAL,               /* decimal number, rmin..rmax */
+    CFG_T_ENUM,               /* one of names[] */
+    CFG_T_BOOL,               /* on/off (true/false, yes/no, 1/0), a bool field */
+    CFG_T_LAT,                /* a latency (lat_t) whose every value is >= min */
+} cfg_type_t;
+
+typedef struct cfg_key {
+    cfg_key_info_t info;      /* what cfg_key_info() returns */
+    const char *section;      /* info.key before the dot */
+    const char *name;         /* info.key after the dot */
+    uint8_t type;             /* cfg_type_t */
+    uint8_t size;             /* UINT, ENUM: size of the field in bytes */
+    size_t off;               /* offset of the field in cfg_t */
+    uint64_t min, max;        /* UINT: bounds; LAT: min (max is LAT_MAX_CYCLES) */
+    double rmin, rmax;        /* REAL: bounds */
+    const char *const *names; /* ENUM: the choices, NULL-terminated */
+    const int *vals;          /* ENUM: the value of each name (NULL: its index) */
+} cfg_key_t;
+
+/* The table (cfg_keys.c); i < cfg_key_count(). */
+const cfg_key_t *cfg_key_at(size_t i);
+
+/* TESS_OK when `section` has keys; else TESS_EINPUT "unknown section …". */
+int cfg_section_check(const char *section, diag_t *d);
+
+/* The key `section`.`name`; NULL after reporting "KEY: unknown section …" or
+ * "KEY: unknown key (SECTION has …)" as TESS_EINPUT. */
+const cfg_key_t *cfg_key_lookup(const char *section, const char *name, diag_t *d);
+
+/* Parses `text` as key k's value and stores it in cfg; on failure (TESS_EINPUT,
+ * message "KEY: WHAT") cfg is unchanged. */
+int cfg_value_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *d);
+
+/* The canonical text of key k's value in cfg. */
+void cfg_value_format(const cfg_key_t *k, const cfg_t *cfg, char *buf, size_t n);
+
+typedef enum cfg_lat_status {
+    CFG_LAT_OK = 0,
+    CFG_LAT_SYNTAX,           /* not a latency; `why` says what is wrong or is "" */
+    CFG_LAT_RANGE,            /* a value above LAT_MAX_CYCLES; `why` is the full phrase */
+} cfg_lat_status_t;
+
+/* Parses the latency syntax (`N`, `uniform:A..B`, `geometric:M`,
+ * `choice:A,B,...`) into *out (fully written, unused fields zero). */
+cfg_lat_status_t cfg_lat_parse(const char *text, lat_t *out, char *why, size_t n);
+
+/* The canonical text of a latency ("4", "uniform:1..4", "geometric:2.5",
+ * "choice:1,1,8"). */
+void cfg_lat_format(const lat_t *l, char *buf, size_t n);
+
+#endif

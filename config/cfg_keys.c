@@ -1,0 +1,215 @@
+/* cfg_keys.c — the table of configuration keys: for each key its field in
+ * cfg_t, its type and bounds, its default and its documentation. The single
+ * source for defaults, parsing, printing and docs/CONFIG.md. Invariant:
+ * sections are contiguous, every default parses, and its canonical text is
+ * the default as written here (tests/test_config.c checks both). */
+#include <stdio.h>
+#include <string.h>
+
+#include "config/cfg_int.h"
+#include "events/err.h"
+
+#define FIELD_SIZE(f) ((uint8_t)sizeof(((cfg_t *)0)->f))
+#define KEY(sec, nm) .section = sec, .name = nm, .info.key = sec "." nm
+
+#define UINT(f, lo, hi) .type = CFG_T_UINT, .off = offsetof(cfg_t, f), .size = FIELD_SIZE(f), \
+                        .min = (lo), .max = (hi)
+#define REAL(f, lo, hi) .type = CFG_T_REAL, .off = offsetof(cfg_t, f), .rmin = (lo), .rmax = (hi)
+#define LAT(f, lo) .type = CFG_T_LAT, .off = offsetof(cfg_t, f), .min = (lo), .max = LAT_MAX_CYCLES
+#define ENUM(f, nm, vl) .type = CFG_T_ENUM, .off = offsetof(cfg_t, f), .size = FIELD_SIZE(f), \
+                        .names = (nm), .vals = (vl)
+#define BOOL(f) .type = CFG_T_BOOL, .off = offsetof(cfg_t, f), .size = FIELD_SIZE(f)
+#define DOC(d, u, v, text) .info.def = d, .info.unit = u, .info.values = v, .info.doc = text
+
+static const char *const policy_names[] = {"inorder", "lookahead", NULL};
+static const char *const timing_names[] = {"decoupled", "stepped", NULL};
+static const char *const arbiter_names[] = {"fixed", "rr", "fifo", "random", NULL};
+static const char *const map_names[] = {"high", "interleaved", NULL};
+static const char *const level_names[] = {"summary", "tasks", "mem", "events", NULL};
+static const char *const progress_names[] = {"auto", "on", "off", NULL};
+static const int progress_vals[] = {CFG_PROGRESS_AUTO, CFG_PROGRESS_ON, CFG_PROGRESS_OFF};
+
+#define LAT0 "latency >= 0"
+#define LAT1 "latency >= 1"
+
+static const cfg_key_t keys[] = {
+    {KEY("clock", "period_ps"), UINT(gpu.period_ps, 1, 1000000000),
+     DOC("1000", "ps", "1..1000000000",
+         "Length of one GPU clock cycle; every latency is a number of these cycles "
+         "(1000 ps = 1 GHz).")},
+
+    {KEY("ts", "decode"), LAT(gpu.ts_decode, 0),
+     DOC("1", "cycles", LAT0, "T1: time the TS takes to decode one frame (CF or IF).")},
+    {KEY("ts", "xfer"), LAT(gpu.ts_xfer, 0),
+     DOC("4", "cycles", LAT0,
+         "T4: time the shared code bus is busy broadcasting one IF to the cores of its group "
+         "(32 bytes over an 8-byte bus).")},
+    {KEY("ts", "ready"), LAT(gpu.ts_ready, 0),
+     DOC("1", "cycles", LAT0, "T5: time a core's READY takes to reach the TS.")},
+    {KEY("ts", "policy"), ENUM(gpu.policy, policy_names, NULL),
+     DOC("inorder", "", "inorder, lookahead",
+         "D5: issue policy. inorder: a frame is issued only after every earlier frame; "
+         "lookahead: a later task may be issued ahead of earlier unissued frames (within "
+         "ts.window) when issue rules 1-3 hold against every earlier unfinished or unissued "
+         "task (a what-if).")},
+    {KEY("ts", "window"), UINT(gpu.window, 1, 64),
+     DOC("8", "frames", "1..64",
+         "How many frames the lookahead policy considers from the oldest unissued one; "
+         "ignored by inorder.")},
+
+    {KEY("core", "alu"), LAT(gpu.core_alu, 1),
+     DOC("1", "cycles", LAT1,
+         "T6: latency of nop, add, sub, cmpge, rshft, lshft, and, or, xor and set_const.")},
+    {KEY("core", "mul"), LAT(gpu.core_mul, 1), DOC("2", "cycles", LAT1, "T6: latency of mul.")},
+    {KEY("core", "div"), LAT(gpu.core_div, 1), DOC("8", "cycles", LAT1, "T6: latency of div.")},
+    {KEY("core", "branch"), LAT(gpu.core_branch, 1),
+     DOC("1", "cycles", LAT1, "T6: latency of bnz, taken or not.")},
+    {KEY("core", "ready"), LAT(gpu.core_ready, 1),
+     DOC("1", "cycles", LAT1,
+         "T6: latency of the ready instruction (before READY leaves the core).")},
+    {KEY("core", "budget"), UINT(gpu.budget, 1, 1099511627776ULL),
+     DOC("67108864", "instructions", "1..1099511627776",
+         "D12 watchdog: instructions one core may execute in one task (ready included); "
+         "a task that would exceed it stops the run with status watchdog.")},
+    {KEY("core", "timing"), ENUM(gpu.timing, timing_names, NULL),
+     DOC("decoupled", "", "decoupled, stepped",
+         "decoupled: a core runs instructions that touch nothing outside it on a local clock "
+         "and synchronises only when it sends something (temporal decoupling, fast); "
+         "stepped: one event per instruction, for checking. Both give the same timestamps.")},
+
+    {KEY("sm", "req"), LAT(gpu.sm_req, 0),
+     DOC("1", "cycles", LAT0, "T7: time a ld/st request takes from the core to its bank.")},
+    {KEY("sm", "bank"), LAT(gpu.sm_bank, 1),
+     DOC("1", "cycles", LAT1, "T7: time a granted request holds its bank.")},
+    {KEY("sm", "resp"), LAT(gpu.sm_resp, 0),
+     DOC("1", "cycles", LAT0,
+         "T7: time the answer (data for ld, acknowledge for st) takes to reach the core "
+         "after the bank is done.")},
+    {KEY("sm", "arbiter"), ENUM(gpu.arbiter, arbiter_names, NULL),
+     DOC("fixed", "", "fixed, rr, fifo, random",
+         "T8: which waiting request a free bank grants. fixed: the lowest core id; rr: "
+         "round-robin from the core after the last one granted on that bank; fifo: the "
+         "oldest arrival, ties to the lowest core id; random: seeded by sim.seed.")},
+    {KEY("sm", "bank_map"), ENUM(gpu.bank_map, map_names, NULL),
+     DOC("high", "", "high, interleaved",
+         "D13: high: bank = addr[11:8], row = addr[7:0]; "
+         "interleaved: bank = addr[3:0], row = addr[11:4].")},
+    {KEY("sm", "atomics"), BOOL(gpu.atomics),
+     DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
+         "D16 extension: ld_sync/st_sync (bits [7:6] = 01 of the high-address register) lock "
+         "a byte from a core's ld_sync to its st_sync. off: bits [7:4] of the high-address "
+         "register are ignored.")},
+
+    {KEY("sim", "seed"), UINT(gpu.seed, 0, UINT64_MAX),
+     DOC("1", "", "0..18446744073709551615, decimal or 0x hex",
+         "Seed of every random stream (the random arbiter, latency distributions). The "
+         "same seed gives the same run on every host.")},
+    {KEY("sim", "time_limit"), UINT(sim.time_limit, 0, UINT64_MAX),
+     DOC("0", "cycles", "0..18446744073709551615 (in ps it must fit in 64 bits)",
+         "Stop the run after this many simulated cycles; 0 = no limit.")},
+    {KEY("sim", "wall_limit"), REAL(sim.wall_limit_s, 0, 1e9),
+     DOC("0", "seconds", "0..1e9",
+         "Stop the run after this much wall-clock time (status interrupted); 0 = no limit.")},
+    {KEY("sim", "pace"), REAL(sim.pace, 0, 1e12),
+     DOC("0", "wall s per simulated s", "0..1e12",
+         "Run paced on libev timers, for demonstrations or co-simulation: wall seconds per "
+         "simulated second (1e9 with the default clock = one cycle per second); "
+         "0 = as fast as possible.")},
+    {KEY("sim", "progress"), ENUM(sim.progress, progress_names, progress_vals),
+     DOC("auto", "", "auto, on, off",
+         "Print a progress line on stderr during the run; auto: only when stderr is a "
+         "terminal.")},
+
+    {KEY("record", "level"), ENUM(record.level, level_names, NULL),
+     DOC("mem", "", "summary, tasks, mem, events",
+         "What the run records in the database. summary: runs, params and counters; "
+         "tasks: + frames, fence stalls and core tasks; mem: + every SM access (every "
+         "transaction); events: + the full event log.")},
+    {KEY("record", "from_ps"), UINT(record.from_ps, 0, UINT64_MAX),
+     DOC("0", "ps", "0..18446744073709551615",
+         "Record tasks, accesses and events only from this simulated time on.")},
+    {KEY("record", "to_ps"), UINT(record.to_ps, 0, UINT64_MAX),
+     DOC("0", "ps", "0, or above record.from_ps",
+         "Record tasks, accesses and events only until this simulated time; 0 = until the "
+         "end.")},
+};
+
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static const struct {
+    const char *name, *doc;
+} sections[] = {
+    {"clock", "The GPU clock."},
+    {"ts", "The Task Scheduler: frame decode, the code bus, READY collection, issue policy."},
+    {"core", "The 16 cores: instruction latencies and the watchdog."},
+    {"sm", "The 16-bank Shared Memory: access latencies, arbitration, address mapping."},
+    {"sim", "The simulation run: randomness, limits, pacing, progress."},
+    {"record", "What the run records in the statistics database."},
+};
+
+#define NSECTIONS (sizeof sections / sizeof sections[0])
+
+size_t cfg_key_count(void) { return NKEYS; }
+
+const cfg_key_t *cfg_key_at(size_t i) { return i < NKEYS ? &keys[i] : NULL; }
+
+const cfg_key_info_t *cfg_key_info(size_t i) { return i < NKEYS ? &keys[i].info : NULL; }
+
+const char *cfg_section_doc(const char *section)
+{
+    for (size_t i = 0; i < NSECTIONS; i++)
+        if (!strcmp(sections[i].name, section))
+            return sections[i].doc;
+    return "";
+}
+
+/* "a, b, c" of the names of `section`'s keys. */
+static void section_keys(const char *section, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < NKEYS && at < n; i++) {
+        if (strcmp(keys[i].section, section))
+            continue;
+        int w = snprintf(buf + at, n - at, "%s%s", at ? ", " : "", keys[i].name);
+        at += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* "clock, ts, ... or record" */
+static void section_list(char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < NSECTIONS && at < n; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == NSECTIONS ? " or " : ", ";
+        int w = snprintf(buf + at, n - at, "%s%s", sep, sections[i].name);
+        at += w > 0 ? (size_t)w : 0;
+    }
+}
+
+int cfg_section_check(const char *section, diag_t *d)
+{
+    char list[CFG_VALUE_MAX];
+    if (cfg_section_doc(section)[0])
+        return TESS_OK;
+    section_list(list, sizeof list);
+    return diag_fail(d, TESS_EINPUT, "unknown section '%s' (expected %s)", section, list);
+}
+
+const cfg_key_t *cfg_key_lookup(const char *section, const char *name, diag_t *d)
+{
+    char list[CFG_VALUE_MAX];
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
+            return &keys[i];
+    if (cfg_section_doc(section)[0] == 0) {
+        section_list(list, sizeof list);
+        diag_fail(d, TESS_EINPUT, "%s.%s: unknown section '%s' (expected %s)", section, name,
+                  section, list);
+        return NULL;
+    }
+    section_keys(section, list, sizeof list);
+    diag_fail(d, TESS_EINPUT, "%s.%s: unknown key (%s has %s)", section, name, section, list);
+    return NULL;
+}

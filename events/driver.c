@@ -1,0 +1,260 @@
+/* driver.c — runs a simulation from a libev loop (driver.h).
+ * Invariant: events only ever run inside sim_run, called from one watcher at
+ * a time, so every libev callback (signal, timer) sees the simulation between
+ * two events, in a consistent state.
+ *
+ * As fast as possible, an ev_idle watcher runs sim_run in batches (4096 by
+ * default) and returns to libev between batches: a libev iteration costs
+ * ~180 ns, so one event per iteration would cost more than the events. Paced,
+ * one ev_timer is armed for the wall time of the queue head, scaled by
+ * desc->pace, and runs every event of that simulated time when it fires.
+ *
+ * Why not one libev timer per event: libev timers are wall-clock doubles,
+ * fired in batches per loop iteration, so an event scheduled by a callback
+ * could run behind a later one already due, and picoseconds do not survive a
+ * double for long. Simulated time must be exact and deterministic: it stays
+ * in the kernel's integer queue, and libev only decides when to look at it.
+ *
+ * Each call uses its own loop (ev_loop_new), destroyed before returning; the
+ * SIGINT/SIGTERM dispositions found on entry are restored on return. */
+#include "events/driver.h"
+
+#include <ev.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "events/err.h"
+
+#define DRIVE_BATCH 4096
+#define DRIVE_PS_PER_S 1e12
+
+typedef struct drive {
+    sim_t *sim;
+    const sim_drive_desc_t *desc;
+    struct ev_loop *loop;
+    ev_idle idle;              /* as fast as possible: one batch per call */
+    ev_timer pace;             /* paced: fires at the head event's wall time */
+    ev_timer progress;         /* periodic progress line */
+    ev_timer wall;             /* wall-clock limit */
+    ev_signal sig[2];          /* SIGINT, SIGTERM */
+    struct sigaction old[2];   /* dispositions to restore */
+    sim_time_t until;          /* simulated-time limit (SIM_TIME_NEVER: none) */
+    size_t batch;              /* events per sim_run call */
+    FILE *out;                 /* progress stream, NULL when progress is off */
+    double wall0;              /* ev_time() on entry */
+    double pace0;              /* loop time that simulated time sim0 maps to */
+    sim_time_t sim0;           /* simulated time on entry */
+    uint64_t events0;          /* sim_events_run() on entry */
+    uint64_t last_events;      /* at the previous progress line */
+    double last_wall;          /* ev_time() of the previous progress line */
+    sim_drive_result_t *res;
+} drive_t;
+
+static const int drive_signals[2] = { SIGINT, SIGTERM };
+
+/* ---- ending ----------------------------------------------------------- */
+
+static void finish(drive_t *d, sim_end_t why)
+{
+    d->res->end = why;
+    ev_break(d->loop, EVBREAK_ALL);
+}
+
+/* Ends the run when the simulation cannot go on; returns true if it did. */
+static bool check_end(drive_t *d)
+{
+    sim_end_t why = sim_stop_reason(d->sim);
+    if (why == SIM_END_NONE && sim_pending(d->sim) == 0)
+        why = SIM_END_EMPTY;
+    if (why == SIM_END_NONE && sim_next_time(d->sim) > d->until)
+        why = SIM_END_TIME_LIMIT;
+    if (why == SIM_END_NONE)
+        return false;
+    finish(d, why);
+    return true;
+}
+
+/* ---- progress --------------------------------------------------------- */
+
+static void format_time(char *buf, size_t size, sim_time_t ps)
+{
+    if (ps >= 1000000000ull)
+        snprintf(buf, size, "%.6f ms", (double)ps / 1e9);
+    else if (ps >= 1000000ull)
+        snprintf(buf, size, "%.6f us", (double)ps / 1e6);
+    else
+        snprintf(buf, size, "%.3f ns", (double)ps / 1e3);
+}
+
+static void print_progress(drive_t *d)
+{
+    double now = ev_time();
+    uint64_t events = sim_events_run(d->sim);
+    double dt = now - d->last_wall;
+    double rate = dt > 0 ? (double)(events - d->last_events) / dt : 0.0;
+    char t[48], extra[256] = "";
+    format_time(t, sizeof t, sim_now(d->sim));
+    if (d->desc->progress_extra)
+        d->desc->progress_extra(d->desc->progress_user, extra, sizeof extra);
+    fprintf(d->out, "progress: sim %s, %llu events, %.3g events/s, wall %.1f s%s%s\n", t,
+            (unsigned long long)(events - d->events0), rate, now - d->wall0,
+            extra[0] ? ", " : "", extra);
+    fflush(d->out);
+    d->last_wall = now;
+    d->last_events = events;
+}
+
+static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    print_progress(w->data);
+}
+
+/* ---- the watchers ----------------------------------------------------- */
+
+static void idle_cb(struct ev_loop *loop, ev_idle *w, int revents)
+{
+    drive_t *d = w->data;
+    sim_run(d->sim, d->until, d->batch);
+    check_end(d);
+}
+
+/* Arms the pace timer for the wall time of the queue head. */
+static void pace_arm(drive_t *d)
+{
+    if (check_end(d))
+        return;
+    sim_time_t head = sim_next_time(d->sim);
+    double at = d->pace0 + (double)(head - d->sim0) / DRIVE_PS_PER_S * d->desc->pace;
+    double delay = at - ev_now(d->loop);
+    ev_timer_set(&d->pace, delay > 0 ? delay : 0.0, 0.0);
+    ev_timer_start(d->loop, &d->pace);
+}
+
+/* Runs every event at the head's simulated time (up to a batch). */
+static void pace_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    drive_t *d = w->data;
+    sim_run(d->sim, sim_next_time(d->sim), d->batch);
+    ev_now_update(loop);
+    pace_arm(d);
+}
+
+static void wall_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    finish(w->data, SIM_END_WALL_LIMIT);
+}
+
+static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+    drive_t *d = w->data;
+    d->res->signal = w->signum;
+    finish(d, SIM_END_INTERRUPTED);
+}
+
+/* ---- setup and teardown ----------------------------------------------- */
+
+static FILE *progress_stream(const sim_drive_desc_t *desc)
+{
+    FILE *out = desc->progress_out ? desc->progress_out : stderr;
+    if (desc->progress < 0)
+        return NULL;
+    if (desc->progress == 0 && !isatty(fileno(out)))
+        return NULL;
+    return out;
+}
+
+static void start_signals(drive_t *d)
+{
+    for (int i = 0; i < 2; i++) {
+        sigaction(drive_signals[i], NULL, &d->old[i]);
+        ev_signal_init(&d->sig[i], signal_cb, drive_signals[i]);
+        d->sig[i].data = d;
+        ev_signal_start(d->loop, &d->sig[i]);
+    }
+}
+
+static void stop_signals(drive_t *d)
+{
+    for (int i = 0; i < 2; i++) {
+        ev_signal_stop(d->loop, &d->sig[i]);
+        sigaction(drive_signals[i], &d->old[i], NULL);
+    }
+}
+
+static void start_timers(drive_t *d)
+{
+    const sim_drive_desc_t *desc = d->desc;
+    if (d->out) {
+        double period = desc->progress_period_s > 0 ? desc->progress_period_s : 1.0;
+        ev_timer_init(&d->progress, progress_cb, period, period);
+        d->progress.data = d;
+        ev_timer_start(d->loop, &d->progress);
+    }
+    if (desc->wall_limit_s > 0) {
+        ev_timer_init(&d->wall, wall_cb, desc->wall_limit_s, 0.0);
+        d->wall.data = d;
+        ev_timer_start(d->loop, &d->wall);
+    }
+}
+
+static void stop_all(drive_t *d)
+{
+    ev_idle_stop(d->loop, &d->idle);
+    ev_timer_stop(d->loop, &d->pace);
+    ev_timer_stop(d->loop, &d->progress);
+    ev_timer_stop(d->loop, &d->wall);
+    if (d->desc->catch_signals)
+        stop_signals(d);
+}
+
+static void init_drive(drive_t *d, sim_t *sim, const sim_drive_desc_t *desc,
+                       sim_drive_result_t *out)
+{
+    memset(d, 0, sizeof *d);
+    d->sim = sim;
+    d->desc = desc;
+    d->res = out;
+    d->until = desc->until ? desc->until : SIM_TIME_NEVER;
+    d->batch = desc->batch ? desc->batch : DRIVE_BATCH;
+    d->out = progress_stream(desc);
+    d->wall0 = d->last_wall = ev_time();
+    d->sim0 = sim_now(sim);
+    d->events0 = d->last_events = sim_events_run(sim);
+    ev_idle_init(&d->idle, idle_cb);
+    d->idle.data = d;
+    ev_timer_init(&d->pace, pace_cb, 0.0, 0.0);
+    d->pace.data = d;
+    ev_timer_init(&d->progress, progress_cb, 0.0, 0.0);
+    ev_timer_init(&d->wall, wall_cb, 0.0, 0.0);
+}
+
+int sim_drive(sim_t *sim, const sim_drive_desc_t *desc, sim_drive_result_t *out)
+{
+    static const sim_drive_desc_t defaults;
+    drive_t d;
+    memset(out, 0, sizeof *out);
+    init_drive(&d, sim, desc ? desc : &defaults, out);
+    d.loop = ev_loop_new(EVFLAG_AUTO);
+    if (!d.loop)
+        return TESS_ENOMEM;
+    if (!check_end(&d)) {
+        if (d.desc->catch_signals)
+            start_signals(&d);
+        start_timers(&d);
+        ev_now_update(d.loop);
+        d.pace0 = ev_now(d.loop);
+        if (d.desc->pace > 0)
+            pace_arm(&d);
+        else
+            ev_idle_start(d.loop, &d.idle);
+        ev_run(d.loop, 0);
+        stop_all(&d);
+    }
+    ev_loop_destroy(d.loop);
+    out->events = sim_events_run(sim) - d.events0;
+    out->wall_s = ev_time() - d.wall0;
+    if (d.out)
+        print_progress(&d);
+    return TESS_OK;
+}

@@ -1,0 +1,38 @@
+/* asm.h — the assembly language of spec §5: assembler and disassembler.
+ * The assembler builds a tm_program_t and the SM bytes of `.data` lines; the
+ * disassembler prints source that assembles back to the identical image
+ * (asm_assemble(asm_disassemble(p)) == p, byte for byte, for every program
+ * tm_parse accepts). */
+#ifndef TESSERA_ASM_H
+#define TESSERA_ASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/diag.h"
+#include "model/tm.h"
+
+typedef struct asm_output {
+    tm_program_t prog;          /* the program */
+    uint8_t sm[SM_BYTES];       /* bytes given by .data lines (0 elsewhere) */
+    uint8_t sm_set[SM_BYTES];   /* 1 where a .data line gave the byte */
+    unsigned data_bytes;        /* how many bytes .data lines gave */
+} asm_output_t;
+
+/* Assembles `len` bytes of source text named `filename`. On error returns
+ * TESS_EINPUT with "file:line:column: what was expected" in `diag` and `out`
+ * undefined. Warnings (e.g. init_r0 for a core not in the group, D3) go to
+ * `diag` as well. */
+int asm_assemble(asm_output_t *out /* OUT */, const char *src, size_t len,
+                 const char *filename, diag_t *diag);
+
+/* Reads and assembles a file. */
+int asm_assemble_file(asm_output_t *out /* OUT */, const char *path, diag_t *diag);
+
+/* Disassembles `prog`; when `sm` is not NULL, non-zero SM bytes become `.data`
+ * lines. Returns a malloc'd NUL-terminated text the caller frees, or NULL when
+ * out of memory. */
+char *asm_disassemble(const tm_program_t *prog, const uint8_t *sm /* nullable */);
+
+#endif

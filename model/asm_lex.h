@@ -1,0 +1,86 @@
+/* asm_lex.h — the assembler's line cursor (spec §5): one source line at a
+ * time, tokens read by hand, every error and warning prefixed
+ * "file:line:column: " (columns count bytes from 1).
+ * Invariant: line_start <= pos <= line_end <= len; nothing reads past line_end,
+ * so any byte string (NULs, junk) is safe to scan. Private to model/asm*.c. */
+#ifndef TESSERA_ASM_LEX_H
+#define TESSERA_ASM_LEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/diag.h"
+
+typedef struct asm_lex {
+    const char *src;   /* the whole source text (not NUL-terminated) */
+    size_t len;        /* its length */
+    size_t pos;        /* the cursor, within the current line */
+    size_t line_start; /* offset of the current line's first byte */
+    size_t line_end;   /* offset of its '\n' (or len) */
+    unsigned line;     /* 1-based number of the current line; 0 before the first */
+    const char *file;  /* name used in messages */
+    diag_t *diag;      /* where errors and warnings go */
+} asm_lex_t;
+
+/* Starts before the first line of `src` (NULL is an empty source); `file`
+ * (NULL: "<asm>") and `diag` must outlive the cursor. Never fails. */
+void asm_lex_init(asm_lex_t *lx, const char *src, size_t len, const char *file, diag_t *diag);
+
+/* Moves to the next line; false at the end of the source. */
+bool asm_lex_next_line(asm_lex_t *lx);
+
+/* Skips blanks; returns the next byte, or -1 at the end of the line or at a ';' comment. */
+int asm_lex_peek(asm_lex_t *lx);
+
+/* Skips blanks; consumes `c` when it is next. */
+bool asm_lex_accept(asm_lex_t *lx, char c);
+
+/* Skips blanks; reads an identifier [A-Za-z_][A-Za-z0-9_]*. Returns its length
+ * (0 and nothing consumed when there is none) and its start in *s. */
+size_t asm_lex_ident(asm_lex_t *lx, const char **s);
+
+/* Case-insensitive comparison of the token (s, n) with `lit`. */
+bool asm_lex_word_is(const char *s, size_t n, const char *lit);
+
+/* Reads a number (decimal, 0x hex, 0b binary) no greater than `max`; `what`
+ * names it in messages ("shift amount 16 out of range (expected 0..15)"). */
+int asm_lex_number(asm_lex_t *lx, uint32_t *v, uint32_t max, const char *what);
+
+/* Reads a register r0..r15 (case-insensitive). */
+int asm_lex_register(asm_lex_t *lx, unsigned *r);
+
+/* Reads 0x followed by an even number of hex digits, at most 2*max: bytes in
+ * order, the first two digits being out[0]. *n gets the byte count. */
+int asm_lex_hex_bytes(asm_lex_t *lx, uint8_t *out, size_t max, size_t *n, const char *what);
+
+/* Skips blanks and consumes `c`, or fails with "expected 'c' after WHAT". */
+int asm_lex_expect(asm_lex_t *lx, char c, const char *after);
+
+/* Fails unless only blanks or a comment remain ("unexpected 'x' after WHAT"). */
+int asm_lex_end(asm_lex_t *lx, const char *after);
+
+/* Writes a printable quotation of the token at `at` of the current line
+ * ("'r16'", "end of line") into buf. */
+const char *asm_lex_found(const asm_lex_t *lx, size_t at, char *buf, size_t size);
+
+/* Records "file:line:col: MSG" as a TESS_EINPUT error, the column being that of
+ * offset `at` in the current line; returns TESS_EINPUT. */
+int asm_lex_fail(asm_lex_t *lx, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The same for an earlier place (line, column). */
+int asm_lex_fail_at(asm_lex_t *lx, unsigned line, unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Records "file:line:col: MSG" as a warning. */
+void asm_lex_warn(asm_lex_t *lx, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Column (1-based) of offset `at` of the current line. */
+static inline unsigned asm_lex_col(const asm_lex_t *lx, size_t at)
+{
+    return (unsigned)(at - lx->line_start + 1);
+}
+
+#endif

@@ -1,0 +1,268 @@
+/* gpu.c — the top level of the timed model: builds the machine from a
+ * program and a description, wires its components, and reports the outcome,
+ * the statistics and the final architectural state (see gpu.h). */
+#include "model/gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/err.h"
+#include "model/gpu_impl.h"
+
+void gpu_desc_default(gpu_desc_t *d)
+{
+    memset(d, 0, sizeof *d);
+    d->period_ps = 1000;
+    d->ts_decode = lat_fixed(1);
+    d->ts_xfer = lat_fixed(4);
+    d->ts_ready = lat_fixed(1);
+    d->policy = GPU_POLICY_INORDER;
+    d->window = 8;
+    d->core_alu = lat_fixed(1);
+    d->core_mul = lat_fixed(2);
+    d->core_div = lat_fixed(8);
+    d->core_branch = lat_fixed(1);
+    d->core_ready = lat_fixed(1);
+    d->budget = ARCH_DEFAULT_BUDGET;
+    d->timing = GPU_TIMING_DECOUPLED;
+    d->sm_req = lat_fixed(1);
+    d->sm_bank = lat_fixed(1);
+    d->sm_resp = lat_fixed(1);
+    d->arbiter = GPU_ARB_FIXED;
+    d->bank_map = GPU_MAP_HIGH;
+    d->atomics = false;
+    d->seed = 1;
+}
+
+static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag)
+{
+    if (lat_min(l) < min)
+        return diag_fail(diag, TESS_EINPUT, "%s: the latency can be %u cycles, below the minimum %u",
+                         key, lat_min(l), min);
+    return TESS_OK;
+}
+
+int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
+{
+    static const char *core_keys[] = {"core.alu", "core.mul", "core.div", "core.branch",
+                                      "core.ready"};
+    const lat_t *core_lats[] = {&d->core_alu, &d->core_mul, &d->core_div, &d->core_branch,
+                                &d->core_ready};
+    if (d->period_ps < 1)
+        return diag_fail(diag, TESS_EINPUT, "clock.period_ps: must be at least 1 ps");
+    for (unsigned i = 0; i < 5; i++)
+        if (check_min(core_lats[i], 1, core_keys[i], diag))
+            return TESS_EINPUT;
+    if (check_min(&d->sm_bank, 1, "sm.bank", diag))
+        return TESS_EINPUT;
+    if (d->window < 1 || d->window > TM_FRAMES)
+        return diag_fail(diag, TESS_EINPUT, "ts.window: %u is not in 1..64", d->window);
+    if (d->budget < 1)
+        return diag_fail(diag, TESS_EINPUT, "core.budget: must be at least 1 instruction");
+    if (d->policy > GPU_POLICY_LOOKAHEAD || d->arbiter > GPU_ARB_RANDOM ||
+        d->bank_map > GPU_MAP_INTERLEAVED || d->timing > GPU_TIMING_STEPPED)
+        return diag_fail(diag, TESS_EINPUT, "an enumerated setting is out of range");
+    return TESS_OK;
+}
+
+gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, diag_t *diag)
+{
+    if (gpu_desc_check(desc, diag) != TESS_OK)
+        return NULL;
+    gpu_t *g = calloc(1, sizeof *g);
+    if (!g) {
+        diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
+        return NULL;
+    }
+    g->sim = sim;
+    g->desc = *desc;
+    g->prog = *prog;
+    if (txn_pool_init(&g->pool, sim, 4 * GPU_CORES) != TESS_OK ||
+        sim_reserve(sim, 8 * GPU_CORES) != TESS_OK) {
+        diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
+        gpu_destroy(g);
+        return NULL;
+    }
+    ts_init(&g->ts, g, &g->prog.tm);
+    sm_init(&g->sm, g, g->prog.sm);
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        core_init(&g->cores[c], g, c);
+    return g;
+}
+
+void gpu_destroy(gpu_t *g)
+{
+    if (!g)
+        return;
+    txn_pool_fini(&g->pool);
+    free(g);
+}
+
+void gpu_set_trace(gpu_t *g, unsigned mask) { g->trace = mask; }
+
+void gpu_start(gpu_t *g) { ts_start(&g->ts); }
+
+txn_t *gpu_txn(struct gpu *g, unsigned kind)
+{
+    txn_t *t = txn_alloc(&g->pool);
+    if (!t) {
+        snprintf(g->errmsg, sizeof g->errmsg, "out of memory: no transaction available");
+        sim_stop(g->sim, SIM_END_ERROR);
+        return NULL;
+    }
+    t->kind = (uint16_t)kind;
+    return t;
+}
+
+void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip)
+{
+    if (g->outcome == GPU_WATCHDOG)
+        return;
+    g->outcome = GPU_WATCHDOG;
+    snprintf(g->errmsg, sizeof g->errmsg,
+             "watchdog: frame %u, core %u, IP %u: task exceeded its budget of %llu "
+             "instructions (D12)",
+             frame, core, ip, (unsigned long long)g->desc.budget);
+    sim_stop(g->sim, SIM_END_STOPPED);
+}
+
+/* Names what holds up a run whose queue emptied with work left. */
+static void describe_stuck(gpu_t *g)
+{
+    for (unsigned b = 0; b < SM_BANKS; b++) {
+        const bank_t *bk = &g->sm.banks[b];
+        if (!bk->pending)
+            continue;
+        unsigned c = (unsigned)__builtin_ctz(bk->pending);
+        snprintf(g->errmsg, sizeof g->errmsg,
+                 "deadlock: core %u (frame %u) waits for bank %u, locked by core %d at "
+                 "address 0x%03x (D16: a ld_sync without its st_sync?)",
+                 c, bk->req[c]->frame, b, bk->lock_core, bk->lock_addr);
+        return;
+    }
+    snprintf(g->errmsg, sizeof g->errmsg,
+             "deadlock: %u of %u frames finished and no event is left", g->ts.done, g->ts.n);
+}
+
+gpu_outcome_t gpu_outcome(const gpu_t *g)
+{
+    if (g->outcome == GPU_WATCHDOG || g->outcome == GPU_STUCK)
+        return (gpu_outcome_t)g->outcome;
+    if (ts_finished(&g->ts))
+        return GPU_DONE;
+    if (sim_pending(g->sim) == 0) {
+        describe_stuck((gpu_t *)g);
+        ((gpu_t *)g)->outcome = GPU_STUCK;
+        return GPU_STUCK;
+    }
+    return GPU_RUNNING;
+}
+
+const char *gpu_errmsg(const gpu_t *g) { return g->errmsg; }
+
+void gpu_stats(const gpu_t *g, gpu_stats_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->end_ps = g->ts.last_ready;
+    s->frames = g->ts.done;
+    s->tasks = g->ts.tasks_issued;
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        const core_t *k = &g->cores[c];
+        s->core_tasks += k->tasks;
+        s->instructions += k->instructions;
+        s->div_by_zero += k->div_by_zero;
+    }
+    for (unsigned b = 0; b < SM_BANKS; b++) {
+        const bank_t *bk = &g->sm.banks[b];
+        s->sm_accesses += bk->accesses;
+        s->sm_conflicts += bk->conflicts;
+        s->sm_conflict_ps += bk->wait_ps;
+    }
+}
+
+void gpu_arch_state(const gpu_t *g, arch_state_t *out)
+{
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        memcpy(out->regs[c], g->cores[c].r, ISA_REGS);
+    memcpy(out->sm, g->sm.mem, SM_BYTES);
+}
+
+/* --- end-of-run counters -------------------------------------------------- */
+
+static void counter(gpu_t *g, const char *component, const char *name, uint64_t value)
+{
+    gpu_tr_counter_t r = {component, name, value};
+    sim_trace(g->sim, GPU_TR_COUNTER, &r);
+}
+
+static void core_counters(gpu_t *g)
+{
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        const core_t *k = &g->cores[c];
+        char name[16];
+        snprintf(name, sizeof name, "core%u", c);
+        counter(g, name, "tasks", k->tasks);
+        counter(g, name, "instructions", k->instructions);
+        counter(g, name, "busy_ps", k->busy_ps);
+        counter(g, name, "sm_ops", k->sm_ops);
+        counter(g, name, "sm_wait_ps", k->sm_wait_ps);
+        counter(g, name, "sm_conflict_ps", k->sm_conflict_ps);
+        counter(g, name, "div_by_zero", k->div_by_zero);
+    }
+}
+
+static void bank_counters(gpu_t *g)
+{
+    for (unsigned b = 0; b < SM_BANKS; b++) {
+        const bank_t *bk = &g->sm.banks[b];
+        char name[16];
+        snprintf(name, sizeof name, "bank%u", b);
+        counter(g, name, "accesses", bk->accesses);
+        counter(g, name, "conflicts", bk->conflicts);
+        counter(g, name, "wait_ps", bk->wait_ps);
+        counter(g, name, "max_wait_ps", bk->max_wait_ps);
+        counter(g, name, "busy_ps", bk->busy_ps);
+        counter(g, name, "lock_acquires", bk->lock_acquires);
+    }
+}
+
+static void totals(gpu_t *g)
+{
+    gpu_stats_t s;
+    gpu_stats(g, &s);
+    counter(g, "gpu", "frames", s.frames);
+    counter(g, "gpu", "tasks", s.tasks);
+    counter(g, "gpu", "core_tasks", s.core_tasks);
+    counter(g, "gpu", "instructions", s.instructions);
+    counter(g, "gpu", "sm_accesses", s.sm_accesses);
+    counter(g, "gpu", "conflicts", s.sm_conflicts);
+    counter(g, "gpu", "conflict_ps", s.sm_conflict_ps);
+    counter(g, "gpu", "div_by_zero", s.div_by_zero);
+    counter(g, "ts", "tasks_issued", g->ts.tasks_issued);
+    counter(g, "ts", "bus_busy_ps", g->ts.bus_busy_ps);
+    for (unsigned r = 0; r < GPU_STALL_REASONS; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "stall_%s_ps", gpu_stall_name(r));
+        counter(g, "ts", name, g->ts.stall_ps[r]);
+    }
+}
+
+void gpu_finish(gpu_t *g)
+{
+    ts_report_partial(&g->ts);
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        core_report_partial(&g->cores[c]);
+    if (!sim_tracing(g->sim))
+        return;
+    totals(g);
+    core_counters(g);
+    bank_counters(g);
+}
+
+const char *gpu_stall_name(unsigned reason)
+{
+    static const char *names[GPU_STALL_REASONS] = {"decode", "mask", "acq", "rel", "bus",
+                                                   "order"};
+    return reason < GPU_STALL_REASONS ? names[reason] : "unknown";
+}

@@ -1,0 +1,112 @@
+/* gpu.h — the timed GPU model: a Task Scheduler, 16 cores and a 16-bank
+ * Shared Memory wired with ports on one simulation (spec §3, §6).
+ * gpu_create() builds it from a program and a plain description (the
+ * configuration arrives already parsed: the model never sees text); the
+ * caller runs the simulation (sim_run or sim_drive) and then reads the
+ * outcome. What happens is reported through the simulation's trace hook as
+ * the records of gpu_trace.h. */
+#ifndef TESSERA_GPU_H
+#define TESSERA_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events/sim.h"
+#include "model/arch.h"
+#include "model/diag.h"
+#include "model/latency.h"
+#include "model/program.h"
+
+typedef enum gpu_policy {
+    GPU_POLICY_INORDER = 0,   /* D5: a frame is issued after every earlier frame */
+    GPU_POLICY_LOOKAHEAD,     /* later tasks may issue ahead within a window */
+} gpu_policy_t;
+
+typedef enum gpu_arbiter {
+    GPU_ARB_FIXED = 0,        /* T8: lowest core id first */
+    GPU_ARB_RR,               /* round-robin from the core after the last granted */
+    GPU_ARB_FIFO,             /* oldest arrival first, ties to the lowest core id */
+    GPU_ARB_RANDOM,           /* uniform among the waiting, seeded by sim.seed */
+} gpu_arbiter_t;
+
+typedef enum gpu_bank_map {
+    GPU_MAP_HIGH = 0,         /* D13: bank = addr[11:8], row = addr[7:0] */
+    GPU_MAP_INTERLEAVED,      /* bank = addr[3:0], row = addr[11:4] */
+} gpu_bank_map_t;
+
+typedef enum gpu_timing {
+    GPU_TIMING_DECOUPLED = 0, /* cores run ahead between SM accesses (TLM-LT) */
+    GPU_TIMING_STEPPED,       /* one event per instruction and per message */
+} gpu_timing_t;
+
+/* Everything the model needs to know; gpu_desc_default() gives §6. Latencies
+ * are in cycles of clock.period_ps. */
+typedef struct gpu_desc {
+    uint64_t period_ps;       /* clock.period_ps */
+    lat_t ts_decode;          /* T1 */
+    lat_t ts_xfer;            /* T4 */
+    lat_t ts_ready;           /* T5 */
+    uint8_t policy;           /* gpu_policy_t */
+    uint8_t window;           /* lookahead window in frames (1..64) */
+    lat_t core_alu, core_mul, core_div, core_branch, core_ready; /* T6 */
+    uint64_t budget;          /* D12: instructions per core per task */
+    uint8_t timing;           /* gpu_timing_t */
+    lat_t sm_req, sm_bank, sm_resp; /* T7 */
+    uint8_t arbiter;          /* gpu_arbiter_t */
+    uint8_t bank_map;         /* gpu_bank_map_t */
+    bool atomics;             /* D16 */
+    uint64_t seed;            /* sim.seed */
+} gpu_desc_t;
+
+/* Fills `d` with the reference timing model of spec §6. */
+void gpu_desc_default(gpu_desc_t *d);
+
+/* Checks the bounds the model relies on (core latencies >= 1 cycle, bank
+ * occupancy >= 1 cycle, window 1..64, period >= 1 ps); the message names the
+ * configuration key. */
+int gpu_desc_check(const gpu_desc_t *d, diag_t *diag);
+
+typedef struct gpu gpu_t;
+
+/* Builds the GPU for `prog` on `sim` (at time 0, nothing scheduled yet).
+ * Returns NULL and sets diag (TESS_EINPUT for a bad description, TESS_ENOMEM)
+ * on failure. The program is copied. */
+gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, diag_t *diag);
+void gpu_destroy(gpu_t *gpu);
+
+/* Which gpu_trace.h records to report (GPU_TRACE_* bits); 0 = none (default). */
+void gpu_set_trace(gpu_t *gpu, unsigned mask);
+
+/* Schedules the first decode. Call once before running the simulation. */
+void gpu_start(gpu_t *gpu);
+
+/* After the simulation stopped: reports what is still in progress (frames
+ * and core tasks not finished, as partial records) and the end-of-run
+ * counters through the trace hook. Call once. */
+void gpu_finish(gpu_t *gpu);
+
+typedef enum gpu_outcome {
+    GPU_RUNNING = 0,          /* work remains and the queue is not empty */
+    GPU_DONE,                 /* every frame completed */
+    GPU_WATCHDOG,             /* a task exceeded its budget (D12); see gpu_errmsg */
+    GPU_STUCK,                /* the queue emptied with work left (a lock never released) */
+} gpu_outcome_t;
+
+gpu_outcome_t gpu_outcome(const gpu_t *gpu);
+const char *gpu_errmsg(const gpu_t *gpu); /* why WATCHDOG or STUCK; "" otherwise */
+
+typedef struct gpu_stats {
+    sim_time_t end_ps;        /* when the last READY reached the TS */
+    uint64_t frames, tasks, core_tasks;
+    uint64_t instructions;    /* counted when they start */
+    uint64_t sm_accesses;     /* counted when granted */
+    uint64_t sm_conflicts;    /* accesses that waited for their bank */
+    sim_time_t sm_conflict_ps;/* total waiting of those accesses */
+    uint64_t div_by_zero;
+} gpu_stats_t;
+
+void gpu_stats(const gpu_t *gpu, gpu_stats_t *out /* OUT */);
+/* The registers and SM as they are now. */
+void gpu_arch_state(const gpu_t *gpu, arch_state_t *out /* OUT */);
+
+#endif

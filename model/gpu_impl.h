@@ -1,0 +1,63 @@
+/* gpu_impl.h — the machine the components share: struct gpu embeds the TS,
+ * the 16 cores and the SM by value (chips-style), and the same-time order of
+ * their events. Private to model/; users see gpu.h. */
+#ifndef TESSERA_GPU_IMPL_H
+#define TESSERA_GPU_IMPL_H
+
+#include "events/sim.h"
+#include "events/txn.h"
+#include "model/core.h"
+#include "model/gpu.h"
+#include "model/gpu_trace.h"
+#include "model/sm.h"
+#include "model/ts.h"
+
+/* Same-picosecond order (spec §6 "Ordering"): READY arrivals and SM answers
+ * before TS decisions, TS decisions before core steps; requests reach banks
+ * before banks arbitrate. Within a priority, events run in scheduling order. */
+enum gpu_prio {
+    GPU_PRIO_ANSWER = 0,      /* READY reaches the TS; an SM answer reaches a core (stepped) */
+    GPU_PRIO_TS = 1,          /* a decode or a code transfer ends */
+    GPU_PRIO_TS_EVAL = 2,     /* the TS decides: CF effects, issues, the next decode */
+    GPU_PRIO_CORE = 3,        /* a task starts on a core; a core step; the watchdog */
+    GPU_PRIO_SM_ARRIVE = 4,   /* a request reaches its bank (stepped) */
+    GPU_PRIO_SM_GRANT = 5,    /* a bank grants one of the requests that reached it */
+};
+
+/* Transaction kinds traded between the components. */
+enum gpu_txn_kind {
+    GPU_TXN_TASK_START = 1,   /* TS → core: frame; flags GPU_TXN_INIT_R0 with data = R0 */
+    GPU_TXN_READY,            /* core → TS: frame */
+    GPU_TXN_SM_REQ,           /* core → SM: addr, data = value to store, flags */
+};
+#define GPU_TXN_INIT_R0 0x1u  /* TASK_START: set R0 to data first (D3, T4) */
+#define GPU_TXN_STORE 0x1u    /* SM_REQ: st (else ld) */
+#define GPU_TXN_SYNC 0x2u     /* SM_REQ: ld_sync / st_sync (D16, atomics on) */
+
+struct gpu {
+    sim_t *sim;               /* ro */
+    gpu_desc_t desc;          /* ro */
+    program_t prog;           /* ro: the program and initial SM */
+    unsigned trace;           /* GPU_TRACE_* bits wanted by the hook */
+    uint8_t outcome;          /* gpu_outcome_t once decided */
+    char errmsg[256];         /* why WATCHDOG or STUCK */
+    txn_pool_t pool;          /* every transaction in flight */
+    ts_t ts;
+    sm_t sm;
+    core_t cores[GPU_CORES];
+};
+
+/* Cycles of a latency draw to picoseconds. */
+static inline sim_time_t gpu_cycles(const struct gpu *g, uint32_t cycles)
+{
+    return (sim_time_t)cycles * g->desc.period_ps;
+}
+
+/* A transaction from the pool; on exhaustion the run stops with an error
+ * and NULL is returned. */
+txn_t *gpu_txn(struct gpu *g, unsigned kind);
+
+/* A core exceeded its budget (D12): the run stops with status watchdog. */
+void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip);
+
+#endif

@@ -1,0 +1,99 @@
+/* isa.h — the core instruction set (spec §4, D6–D11, D16): the single home of
+ * instruction semantics. Pure functions over a register file; memory accesses
+ * are not performed here but described (address, value) so that every executor
+ * — the untimed ISS and the timed core — performs them its own way.
+ * Invariant: isa_exec never reads or writes anything but its arguments. */
+#ifndef TESSERA_ISA_H
+#define TESSERA_ISA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define ISA_REGS 16
+#define ISA_SLOTS 16 /* instruction slots of a frame; IP is 0..15 */
+
+typedef enum isa_op {
+    ISA_NOP = 0x0,
+    ISA_ADD = 0x1,
+    ISA_SUB = 0x2,
+    ISA_MUL = 0x3,
+    ISA_DIV = 0x4,
+    ISA_CMPGE = 0x5,
+    ISA_RSHFT = 0x6,
+    ISA_LSHFT = 0x7,
+    ISA_AND = 0x8,
+    ISA_OR = 0x9,
+    ISA_XOR = 0xa,
+    ISA_LD = 0xb,
+    ISA_SET_CONST = 0xc,
+    ISA_ST = 0xd,
+    ISA_BNZ = 0xe,
+    ISA_READY = 0xf,
+} isa_op_t;
+
+/* Assembly operand shapes (spec §4 and §5), for the assembler and disassembler. */
+typedef enum isa_format {
+    ISA_FMT_NONE,      /* nop, ready */
+    ISA_FMT_RRR,       /* add a, b, c        — registers */
+    ISA_FMT_RIR,       /* rshft a, b, c      — b is an immediate 0..15 (D7 uses b[2:0]) */
+    ISA_FMT_LD,        /* ld [a, b], c */
+    ISA_FMT_ST,        /* st [a, b], c */
+    ISA_FMT_SET_CONST, /* set_const rD, id | set_const rD, imm (D9) */
+    ISA_FMT_BNZ,       /* bnz target, a      — target in field b */
+} isa_format_t;
+
+/* Latency classes of the reference timing model (T6, T7). */
+typedef enum isa_class {
+    ISA_CLASS_ALU,
+    ISA_CLASS_MUL,
+    ISA_CLASS_DIV,
+    ISA_CLASS_BRANCH,
+    ISA_CLASS_READY,
+    ISA_CLASS_LD,
+    ISA_CLASS_ST,
+} isa_class_t;
+
+static inline unsigned isa_opc(uint16_t w) { return w >> 12; }
+static inline unsigned isa_fa(uint16_t w) { return (w >> 8) & 0xf; }
+static inline unsigned isa_fb(uint16_t w) { return (w >> 4) & 0xf; }
+static inline unsigned isa_fc(uint16_t w) { return w & 0xf; }
+static inline uint16_t isa_make(unsigned op, unsigned a, unsigned b, unsigned c)
+{
+    return (uint16_t)(((op & 0xf) << 12) | ((a & 0xf) << 8) | ((b & 0xf) << 4) | (c & 0xf));
+}
+/* set_const rD, imm: F2 puts the 8-bit constant in [11:4]. */
+static inline uint16_t isa_make_set_const(unsigned d, unsigned imm)
+{
+    return (uint16_t)((ISA_SET_CONST << 12) | ((imm & 0xff) << 4) | (d & 0xf));
+}
+
+const char *isa_mnemonic(isa_op_t op);     /* "add", "set_const", … */
+isa_format_t isa_format(isa_op_t op);
+isa_class_t isa_class(isa_op_t op);
+
+/* What one executed instruction did, beyond its register writes. */
+typedef struct isa_step {
+    uint8_t cls;          /* isa_class_t of the instruction */
+    uint8_t next_ip;      /* slot of the next instruction when !finished */
+    bool finished;        /* the task ends after this instruction (D11) */
+    bool div_by_zero;     /* a div by zero wrote 0xFF (D8) */
+    bool sync;            /* ld/st whose high-address register has bits [7:6] = 01 (D16);
+                             meaningful only when the caller enables atomics */
+    uint8_t reg;          /* ld: destination register */
+    uint8_t value;        /* st: the byte to store (read at issue, D10) */
+    uint16_t addr;        /* ld/st: {R[b][3:0], R[a][7:0]} (D13) */
+} isa_step_t;
+
+/* Executes the instruction `word` in slot `ip` (0..15) of core `core_id` on
+ * the register file `r`. ALU results are written to `r` at once; a ld leaves
+ * its destination untouched until isa_ld_complete(). Never fails. */
+void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,
+              isa_step_t *out /* OUT */);
+
+/* Completes a ld described by `step` with the byte read from memory. */
+static inline void isa_ld_complete(uint8_t r[ISA_REGS], const isa_step_t *step, uint8_t value)
+{
+    r[step->reg] = value;
+}
+
+#endif

@@ -1,0 +1,59 @@
+/* iss.c — the untimed reference executor (see iss.h). It shares every
+ * instruction's semantics with the timed core through isa_exec(). */
+#include "model/iss.h"
+
+#include <string.h>
+
+#include "events/err.h"
+
+/* Runs one core's task to its end; returns TESS_OK or TESS_EWATCHDOG. */
+static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned core,
+                         arch_state_t *st, uint64_t budget, iss_stats_t *stats, diag_t *diag)
+{
+    uint8_t *r = st->regs[core];
+    unsigned ip = 0;
+    for (uint64_t n = 0;; n++) {
+        if (n == budget)
+            return diag_fail(diag, TESS_EWATCHDOG,
+                             "watchdog: frame %u, core %u, IP %u: task exceeded its budget of "
+                             "%llu instructions (D12)",
+                             frame, core, ip, (unsigned long long)budget);
+        isa_step_t s;
+        isa_exec(r, core, ip, code[ip], &s);
+        stats->instructions++;
+        stats->div_by_zero += s.div_by_zero;
+        if (s.cls == ISA_CLASS_LD) {
+            isa_ld_complete(r, &s, st->sm[s.addr]);
+            stats->loads++;
+        } else if (s.cls == ISA_CLASS_ST) {
+            st->sm[s.addr] = s.value;
+            stats->stores++;
+        }
+        if (s.finished)
+            return TESS_OK;
+        ip = s.next_ip;
+    }
+}
+
+int iss_run(const tm_program_t *tm, arch_state_t *st, const iss_desc_t *desc,
+            iss_stats_t *stats, diag_t *diag)
+{
+    uint64_t budget = desc && desc->budget ? desc->budget : ARCH_DEFAULT_BUDGET;
+    memset(stats, 0, sizeof *stats);
+    for (unsigned g = 0; g < tm->n_groups; g++) {
+        const tm_group_t *grp = &tm->groups[g];
+        arch_init_r0(st, grp, 0xffff);
+        for (unsigned f = grp->cf + 1u; f <= grp->cf + (unsigned)grp->if_num; f++) {
+            stats->tasks++;
+            for (unsigned c = 0; c < GPU_CORES; c++) {
+                if (!(grp->cores & (1u << c)))
+                    continue;
+                stats->core_tasks++;
+                int rc = run_core_task(tm->code[f], f, c, st, budget, stats, diag);
+                if (rc != TESS_OK)
+                    return rc;
+            }
+        }
+    }
+    return TESS_OK;
+}

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Builds Tessera twice — optimised with warnings as errors, then with ASan and
+# UBSan — and runs every test in both. Exits non-zero on the first failure.
+set -eu
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== release build (-Werror)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON >/dev/null
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "== sanitizer build (ASan + UBSan)"
+cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O1 \
+      -DTESSERA_SANITIZE=ON -DTESSERA_WERROR=ON >/dev/null
+cmake --build build-san -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-san --output-on-failure -j "$jobs"

@@ -1,0 +1,193 @@
+/* harness.c — the timed model inside tests (see harness.h). */
+#include "tests/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/err.h"
+#include "model/asm.h"
+#include "tests/testutil.h"
+
+void h_assemble(program_t *p, const char *src)
+{
+    asm_output_t *o = malloc(sizeof *o);
+    diag_t d = {0};
+    memset(p, 0, sizeof *p);
+    int rc = asm_assemble(o, src, strlen(src), "test.s", &d);
+    if (rc != TESS_OK)
+        fprintf(stderr, "fixture does not assemble: %s\n", d.msg);
+    CU_ASSERT_FATAL(rc == TESS_OK);
+    p->tm = o->prog;
+    for (unsigned i = 0; i < SM_BYTES; i++)
+        if (o->sm_set[i])
+            p->sm[i] = o->sm[i];
+    tm_encode(&p->tm, p->image);
+    free(o);
+}
+
+static void *grow(void *buf, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return buf;
+    *cap = *cap ? *cap * 2 : 256;
+    void *nb = realloc(buf, *cap * elem);
+    if (!nb)
+        abort();
+    return nb;
+}
+
+static void hook(void *user, unsigned kind, const void *rec)
+{
+    h_run_t *r = user;
+    switch (kind) {
+    case GPU_TR_FRAME: {
+        const gpu_tr_frame_t *f = rec;
+        r->frames[f->frame] = *f;
+        r->have_frame[f->frame] = true;
+        break;
+    }
+    case GPU_TR_STALL:
+        if (r->n_stalls < H_MAX_STALLS)
+            r->stalls[r->n_stalls++] = *(const gpu_tr_stall_t *)rec;
+        break;
+    case GPU_TR_CORE_TASK:
+        r->tasks = grow(r->tasks, &r->cap_tasks, r->n_tasks + 1, sizeof *r->tasks);
+        r->tasks[r->n_tasks++] = *(const gpu_tr_core_task_t *)rec;
+        break;
+    case GPU_TR_ACCESS:
+        r->accesses = grow(r->accesses, &r->cap_accesses, r->n_accesses + 1,
+                           sizeof *r->accesses);
+        r->accesses[r->n_accesses++] = *(const gpu_tr_access_t *)rec;
+        break;
+    default:
+        break;
+    }
+}
+
+h_run_t *h_run(const program_t *p, const gpu_desc_t *desc)
+{
+    gpu_desc_t def;
+    if (!desc) {
+        gpu_desc_default(&def);
+        desc = &def;
+    }
+    h_run_t *r = calloc(1, sizeof *r);
+    r->stalls = calloc(H_MAX_STALLS, sizeof *r->stalls);
+    sim_t *sim = sim_create();
+    diag_t d = {0};
+    gpu_t *g = gpu_create(sim, desc, p, &d);
+    if (!g)
+        fprintf(stderr, "gpu_create: %s\n", d.msg);
+    CU_ASSERT_FATAL(g != NULL);
+    sim_set_hook(sim, hook, r);
+    gpu_set_trace(g, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES);
+    gpu_start(g);
+    while (sim_run(sim, SIM_TIME_NEVER, 1u << 20) > 0 && sim_stop_reason(sim) == SIM_END_NONE)
+        ;
+    gpu_finish(g);
+    r->outcome = gpu_outcome(g);
+    snprintf(r->errmsg, sizeof r->errmsg, "%s", gpu_errmsg(g));
+    gpu_stats(g, &r->stats);
+    gpu_arch_state(g, &r->arch);
+    r->events = sim_events_run(sim);
+    gpu_destroy(g);
+    sim_destroy(sim);
+    return r;
+}
+
+h_run_t *h_run_src(const char *src, const gpu_desc_t *desc)
+{
+    program_t *p = malloc(sizeof *p);
+    h_assemble(p, src);
+    h_run_t *r = h_run(p, desc);
+    free(p);
+    return r;
+}
+
+void h_free(h_run_t *r)
+{
+    if (!r)
+        return;
+    free(r->stalls);
+    free(r->tasks);
+    free(r->accesses);
+    free(r);
+}
+
+const gpu_tr_access_t *h_access(const h_run_t *r, unsigned core, unsigned k)
+{
+    for (size_t i = 0; i < r->n_accesses; i++)
+        if (r->accesses[i].core == core && k-- == 0)
+            return &r->accesses[i];
+    return NULL;
+}
+
+const gpu_tr_core_task_t *h_task(const h_run_t *r, unsigned frame, unsigned core)
+{
+    for (size_t i = 0; i < r->n_tasks; i++)
+        if (r->tasks[i].frame == frame && r->tasks[i].core == core)
+            return &r->tasks[i];
+    return NULL;
+}
+
+static bool same_access(const gpu_tr_access_t *a, const gpu_tr_access_t *b)
+{
+    return a->frame == b->frame && a->core == b->core && a->is_store == b->is_store &&
+           a->addr == b->addr && a->value == b->value && a->bank == b->bank &&
+           a->request_ps == b->request_ps && a->arrive_ps == b->arrive_ps &&
+           a->grant_ps == b->grant_ps && a->done_ps == b->done_ps;
+}
+
+static bool same_accesses(const h_run_t *a, const h_run_t *b)
+{
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        for (unsigned k = 0;; k++) {
+            const gpu_tr_access_t *x = h_access(a, c, k), *y = h_access(b, c, k);
+            if (!x && !y)
+                break;
+            if (!x || !y || !same_access(x, y)) {
+                fprintf(stderr, "access %u of core %u differs (%s)\n", k, c,
+                        !x || !y ? "missing" : "fields");
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static bool same_task(const gpu_tr_core_task_t *x, const gpu_tr_core_task_t *y)
+{
+    return x->start_ps == y->start_ps && x->finish_ps == y->finish_ps &&
+           x->ready_ps == y->ready_ps && x->instructions == y->instructions &&
+           x->sm_ops == y->sm_ops && x->sm_wait_ps == y->sm_wait_ps &&
+           x->sm_conflict_ps == y->sm_conflict_ps && x->complete == y->complete;
+}
+
+bool h_same_timeline(const h_run_t *a, const h_run_t *b)
+{
+    if (a->n_tasks != b->n_tasks || a->n_accesses != b->n_accesses) {
+        fprintf(stderr, "record counts differ: %zu/%zu tasks, %zu/%zu accesses\n", a->n_tasks,
+                b->n_tasks, a->n_accesses, b->n_accesses);
+        return false;
+    }
+    for (unsigned f = 0; f < H_MAX_FRAMES; f++) {
+        const gpu_tr_frame_t *x = &a->frames[f], *y = &b->frames[f];
+        if (a->have_frame[f] != b->have_frame[f] || x->decode_ps != y->decode_ps ||
+            x->issue_ps != y->issue_ps || x->start_ps != y->start_ps ||
+            x->complete_ps != y->complete_ps) {
+            fprintf(stderr, "frame %u differs\n", f);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < a->n_tasks; i++) {
+        const gpu_tr_core_task_t *y = h_task(b, a->tasks[i].frame, a->tasks[i].core);
+        if (!y || !same_task(&a->tasks[i], y)) {
+            fprintf(stderr, "core task (frame %u, core %u) differs\n", a->tasks[i].frame,
+                    a->tasks[i].core);
+            return false;
+        }
+    }
+    return same_accesses(a, b) && a->stats.end_ps == b->stats.end_ps &&
+           a->stats.instructions == b->stats.instructions;
+}

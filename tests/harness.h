@@ -1,0 +1,52 @@
+/* harness.h — runs a program through the timed model inside a test and keeps
+ * every record it reports (frames, stalls, core tasks, SM accesses), so tests
+ * can assert on timelines and compare runs. Also assembles source text. */
+#ifndef TESSERA_HARNESS_H
+#define TESSERA_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/arch.h"
+#include "model/gpu.h"
+#include "model/gpu_trace.h"
+#include "model/program.h"
+
+#define H_MAX_FRAMES 64
+#define H_MAX_STALLS 4096
+
+typedef struct h_run {
+    gpu_outcome_t outcome;
+    gpu_stats_t stats;
+    arch_state_t arch;
+    char errmsg[256];
+    uint64_t events;
+    gpu_tr_frame_t frames[H_MAX_FRAMES];   /* by frame index */
+    bool have_frame[H_MAX_FRAMES];
+    gpu_tr_stall_t *stalls;
+    size_t n_stalls;
+    gpu_tr_core_task_t *tasks;             /* in READY order */
+    size_t n_tasks, cap_tasks;
+    gpu_tr_access_t *accesses;             /* in grant order */
+    size_t n_accesses, cap_accesses;
+} h_run_t;
+
+/* Assembles `src` (test-fixture text) into `p`; fails the test on error. */
+void h_assemble(program_t *p, const char *src);
+
+/* Runs `p` to the end with `desc` (NULL: the §6 defaults), recording
+ * everything. Returns a malloc'd result to free with h_free. */
+h_run_t *h_run(const program_t *p, const gpu_desc_t *desc);
+h_run_t *h_run_src(const char *src, const gpu_desc_t *desc);
+void h_free(h_run_t *r);
+
+/* The k-th access of `core` (grant order), or NULL. */
+const gpu_tr_access_t *h_access(const h_run_t *r, unsigned core, unsigned k);
+/* The core-task record of (frame, core), or NULL. */
+const gpu_tr_core_task_t *h_task(const h_run_t *r, unsigned frame, unsigned core);
+
+/* True when both runs reported the same records with the same times, in the
+ * same order for each core; prints the first difference. */
+bool h_same_timeline(const h_run_t *a, const h_run_t *b);
+
+#endif

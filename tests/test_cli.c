@@ -1,0 +1,183 @@
+/* test_cli.c — the `tessera` command end to end: asm/disasm round trips,
+ * the ISS on every example with its documented final memory, dump formats,
+ * exit codes and error messages. Runs the built binary. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/testutil.h"
+
+static int tessera(const char *args, char **out)
+{
+    return test_run_tessera(args, out);
+}
+
+static uint8_t *dump_of(const char *prog_and_opts, const char *dump)
+{
+    char cmd[1024];
+    const char *path = test_tmp_path(dump);
+    snprintf(cmd, sizeof cmd, "%s --dump-mem '%s'", prog_and_opts, path);
+    char *out = NULL;
+    int rc = tessera(cmd, &out);
+    if (rc != 0)
+        fprintf(stderr, "tessera %s → %d\n%s\n", cmd, rc, out ? out : "");
+    CU_ASSERT_EQUAL(rc, 0);
+    free(out);
+    size_t len = 0;
+    uint8_t *m = test_read_file(path, &len);
+    CU_ASSERT_EQUAL(len, 4096);
+    return m;
+}
+
+static void test_help_lists_exit_codes(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(tessera("--help", &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "3  watchdog"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "2  rejected input"));
+    free(out);
+    CU_ASSERT_EQUAL(tessera("frobnicate", NULL), 1);
+    CU_ASSERT_EQUAL(tessera("", NULL), 1);
+    CU_ASSERT_EQUAL(tessera("iss", NULL), 1);
+    CU_ASSERT_EQUAL(tessera("asm x.s", NULL), 1); /* no -o */
+}
+
+static void test_iss_matadd(void)
+{
+    char args[512];
+    snprintf(args, sizeof args, "iss '%s'", test_src_path("examples/matadd.s"));
+    uint8_t *m = dump_of(args, "matadd.mem");
+    static const uint8_t c[8] = {0x10, 0x21, 0x32, 0x43, 0x54, 0x65, 0x76, 0x87};
+    CU_ASSERT_EQUAL(memcmp(m + 0x20, c, 8), 0);
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(m[i], i); /* A unchanged */
+    free(m);
+}
+
+static void test_iss_matmul(void)
+{
+    char args[512];
+    snprintf(args, sizeof args, "iss '%s'", test_src_path("examples/matmul.s"));
+    uint8_t *m = dump_of(args, "matmul.mem");
+    static const uint8_t c[4] = {7, 10, 15, 22};
+    CU_ASSERT_EQUAL(memcmp(m + 0x20, c, 4), 0);
+    free(m);
+}
+
+static const uint8_t example_counters[16] = {0x27, 0x27, 0x27, 0x27, 0x22, 0x2a, 0x33, 0x3b,
+                                             0x27, 0x27, 0x27, 0x27, 0x66, 0x6e, 0x77, 0x7f};
+
+static void test_iss_examples_1_and_2(void)
+{
+    const char *names[] = {"examples/example1.s", "examples/example2.s"};
+    for (unsigned i = 0; i < 2; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "iss '%s'", test_src_path(names[i]));
+        uint8_t *m = dump_of(args, "example.mem");
+        CU_ASSERT_EQUAL(memcmp(m, example_counters, 16), 0);
+        for (unsigned a = 16; a < 4096; a++)
+            if (m[a])
+                CU_FAIL("a byte outside the counters changed");
+        free(m);
+    }
+}
+
+/* asm writes a 2048-byte image and the .data bytes; the ISS on the image plus
+ * the SM image gives the same memory as on the source; disasm of the image
+ * assembles back to the identical image. */
+static void test_asm_image_and_mem_round_trip(void)
+{
+    char cmd[1024];
+    const char *tm = test_tmp_path("matadd.tm"), *mem = test_tmp_path("matadd.data");
+    snprintf(cmd, sizeof cmd, "asm '%s' -o '%s' --mem-out '%s'",
+             test_src_path("examples/matadd.s"), tm, mem);
+    CU_ASSERT_EQUAL_FATAL(tessera(cmd, NULL), 0);
+    size_t len;
+    uint8_t *image = test_read_file(tm, &len);
+    CU_ASSERT_EQUAL(len, 2048);
+    snprintf(cmd, sizeof cmd, "iss '%s' --mem '%s'", tm, mem);
+    uint8_t *m = dump_of(cmd, "from-image.mem");
+    CU_ASSERT_EQUAL(m[0x27], 0x87);
+    free(m);
+    const char *src2 = test_tmp_path("again.s"), *tm2 = test_tmp_path("again.tm");
+    snprintf(cmd, sizeof cmd, "'%s' disasm '%s' > '%s'", TESSERA_BINARY, tm, src2);
+    CU_ASSERT_EQUAL(test_run_shell(cmd, NULL), 0);
+    snprintf(cmd, sizeof cmd, "asm '%s' -o '%s'", src2, tm2);
+    CU_ASSERT_EQUAL(tessera(cmd, NULL), 0);
+    uint8_t *image2 = test_read_file(tm2, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(image2);
+    CU_ASSERT_EQUAL(memcmp(image, image2, 2048), 0);
+    free(image);
+    free(image2);
+}
+
+/* A failed assembly names file:line:column, exits 2, and writes nothing. */
+static void test_asm_error_leaves_no_output(void)
+{
+    const char *src = test_tmp_path("bad.s"), *out = test_tmp_path("bad.tm");
+    const char *text = ".group cores=0x1\n add r1, r2\n";
+    test_write_file(src, text, strlen(text));
+    char cmd[1024], *msg = NULL;
+    snprintf(cmd, sizeof cmd, "asm '%s' -o '%s'", src, out);
+    CU_ASSERT_EQUAL(tessera(cmd, &msg), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "bad.s:2:"));
+    free(msg);
+    CU_ASSERT_PTR_NULL(test_read_file(out, NULL));
+}
+
+static void test_iss_watchdog_exit_3_names_frame_core_ip(void)
+{
+    const char *src = test_tmp_path("loop.s");
+    const char *text = ".group cores=0x2\n set_const r8, 1\nspin:\n bnz spin, r8\n";
+    test_write_file(src, text, strlen(text));
+    char cmd[1024], *msg = NULL;
+    snprintf(cmd, sizeof cmd, "iss '%s' --budget 1000 --dump-regs '%s'", src,
+             test_tmp_path("loop.regs"));
+    CU_ASSERT_EQUAL(tessera(cmd, &msg), 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "frame 1, core 1, IP 1"));
+    free(msg);
+    size_t len = 0;
+    uint8_t *regs = test_read_file(test_tmp_path("loop.regs"), &len);
+    CU_ASSERT_EQUAL(len, 256);
+    CU_ASSERT_EQUAL(regs[16 + 8], 1); /* core 1's R8: the dump is core-major */
+    free(regs);
+}
+
+static void test_rejected_inputs_exit_2(void)
+{
+    const char *big = test_tmp_path("big.tm");
+    uint8_t *zeros = calloc(1, 2049);
+    test_write_file(big, zeros, 2049);
+    free(zeros);
+    char cmd[1024], *msg = NULL;
+    snprintf(cmd, sizeof cmd, "iss '%s'", big);
+    CU_ASSERT_EQUAL(tessera(cmd, &msg), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "2048"));
+    free(msg);
+    snprintf(cmd, sizeof cmd, "iss '%s'", test_tmp_path("no-such-file.s"));
+    CU_ASSERT_EQUAL(tessera(cmd, &msg), 5);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "no-such-file.s"));
+    free(msg);
+    snprintf(cmd, sizeof cmd, "iss '%s'", test_src_path("README.md"));
+    CU_ASSERT_EQUAL(tessera(cmd, &msg), 2); /* neither .s nor .tm */
+    free(msg);
+}
+
+static const test_case_t cases[] = {
+    TEST(test_help_lists_exit_codes),
+    TEST(test_iss_matadd),
+    TEST(test_iss_matmul),
+    TEST(test_iss_examples_1_and_2),
+    TEST(test_asm_image_and_mem_round_trip),
+    TEST(test_asm_error_leaves_no_output),
+    TEST(test_iss_watchdog_exit_3_names_frame_core_ip),
+    TEST(test_rejected_inputs_exit_2),
+    TEST_END,
+};
+
+static const test_suite_t suites[] = {{"cli", cases}, {NULL, NULL}};
+
+int main(void)
+{
+    return test_run_suites(suites);
+}

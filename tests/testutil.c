@@ -1,0 +1,172 @@
+/* testutil.c — shared support of the CUnit test programs (see testutil.h). */
+#include "tests/testutil.h"
+
+#include <CUnit/Basic.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char tmp_dir[512];
+
+static int add_suite(const test_suite_t *s, const char *filter)
+{
+    CU_pSuite suite = CU_add_suite(s->name, NULL, NULL);
+    if (!suite)
+        return -1;
+    for (const test_case_t *c = s->cases; c->name; c++) {
+        if (filter && !strstr(c->name, filter))
+            continue;
+        if (!CU_add_test(suite, c->name, c->fn))
+            return -1;
+    }
+    return 0;
+}
+
+int test_run_suites(const test_suite_t *suites)
+{
+    const char *filter = getenv("TESSERA_TEST_FILTER");
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    for (const test_suite_t *s = suites; s->name; s++) {
+        if (add_suite(s, filter) != 0) {
+            fprintf(stderr, "cannot register suite %s\n", s->name);
+            CU_cleanup_registry();
+            return 1;
+        }
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_failures();
+    unsigned run = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    if (run == 0 && !filter) {
+        fprintf(stderr, "no test ran\n");
+        return 1;
+    }
+    return failed ? 1 : 0;
+}
+
+static void remove_tmp_dir(void)
+{
+    if (!tmp_dir[0] || getenv("TESSERA_KEEP_TMP"))
+        return;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "warning: could not remove %s\n", tmp_dir);
+}
+
+const char *test_tmp_dir(void)
+{
+    if (tmp_dir[0])
+        return tmp_dir;
+    const char *base = getenv("TMPDIR");
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/tessera-test-XXXXXX", base ? base : "/tmp");
+    if (!mkdtemp(tmp_dir)) {
+        perror("mkdtemp");
+        abort();
+    }
+    atexit(remove_tmp_dir);
+    return tmp_dir;
+}
+
+static char *rotating_buffer(void)
+{
+    static char bufs[8][1024];
+    static unsigned next;
+    return bufs[next++ % 8];
+}
+
+const char *test_tmp_path(const char *name)
+{
+    char *b = rotating_buffer();
+    snprintf(b, 1024, "%s/%s", test_tmp_dir(), name);
+    return b;
+}
+
+const char *test_src_path(const char *rel)
+{
+    char *b = rotating_buffer();
+    snprintf(b, 1024, "%s/%s", TESSERA_SOURCE_DIR, rel);
+    return b;
+}
+
+uint8_t *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    uint8_t *buf = malloc(cap + 1);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            uint8_t *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf)
+        return NULL;
+    buf[n] = 0;
+    if (len)
+        *len = n;
+    return buf;
+}
+
+int test_write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(data, 1, len, f);
+    return (fclose(f) == 0 && w == len) ? 0 : -1;
+}
+
+int test_run_shell(const char *cmd, char **out)
+{
+    const char *capture = test_tmp_path("last-command-output.txt");
+    size_t need = strlen(cmd) + strlen(capture) + 32;
+    char *full = malloc(need);
+    if (!full)
+        return -1;
+    snprintf(full, need, "( %s ) >'%s' 2>&1", cmd, capture);
+    int st = system(full);
+    free(full);
+    if (out)
+        *out = (char *)test_read_file(capture, NULL);
+    if (st == -1 || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
+}
+
+int test_run_tessera(const char *args, char **out)
+{
+    size_t need = strlen(args) + strlen(TESSERA_BINARY) + 8;
+    char *cmd = malloc(need);
+    if (!cmd)
+        return -1;
+    snprintf(cmd, need, "'%s' %s", TESSERA_BINARY, args);
+    int st = test_run_shell(cmd, out);
+    free(cmd);
+    return st;
+}
+
+uint64_t test_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}

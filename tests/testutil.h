@@ -1,0 +1,57 @@
+/* testutil.h — what every CUnit test program shares: a one-call suite runner,
+ * scratch directories, whole-file reads, and running the `tessera` command.
+ * Each tests/test_<component>.c is its own program; main() calls
+ * test_run_suites() and returns its result (non-zero when a test failed). */
+#ifndef TESSERA_TESTUTIL_H
+#define TESSERA_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <CUnit/CUnit.h>
+
+typedef struct test_case {
+    const char *name;
+    void (*fn)(void);
+} test_case_t;
+
+typedef struct test_suite {
+    const char *name;
+    const test_case_t *cases; /* terminated by {NULL, NULL} */
+} test_suite_t;
+
+#define TEST(fn) { #fn, fn }
+#define TEST_END { NULL, NULL }
+
+/* Runs the suites (terminated by {NULL, NULL}) verbosely; returns 0 when every
+ * test passed, 1 otherwise. Honours TESSERA_TEST_FILTER (substring of a test
+ * name) so one test can be run alone. */
+int test_run_suites(const test_suite_t *suites);
+
+/* A fresh scratch directory under the build tree (or $TMPDIR), created on
+ * first use per program and removed at exit unless TESSERA_KEEP_TMP is set.
+ * test_tmp_path() returns "<dir>/<name>" in a static rotating buffer. */
+const char *test_tmp_dir(void);
+const char *test_tmp_path(const char *name);
+
+/* Path of a file in the source tree ("examples/matadd.s"), static rotating buffer. */
+const char *test_src_path(const char *rel);
+
+/* Reads a whole file; returns a malloc'd buffer (NUL-terminated, *len excludes
+ * the NUL) or NULL when it cannot be read. */
+uint8_t *test_read_file(const char *path, size_t *len);
+
+/* Writes a whole file; returns 0 on success. */
+int test_write_file(const char *path, const void *data, size_t len);
+
+/* Runs `tessera` with the given argument string through /bin/sh, capturing
+ * stdout+stderr into *out (malloc'd, may be NULL when not wanted). Returns the
+ * exit status (or -1 when killed by a signal). */
+int test_run_tessera(const char *args, char **out);
+
+/* Runs an arbitrary shell command the same way. */
+int test_run_shell(const char *cmd, char **out);
+
+/* A small deterministic generator for random tests (splitmix64). */
+uint64_t test_rand(uint64_t *state);
+
+#endif
