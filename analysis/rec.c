@@ -215,14 +215,10 @@ int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id, diag_
     static const rec_run_info_t none = {0};
     if (!info)
         info = &none;
-    rec->period_ps = info->period_ps ? info->period_ps : 1;
-    if (rec_pack_reset(rec) != TESS_OK)
-        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory for the access packs",
-                         rec->path);
     int rc = insert_run_rows(rec, info, diag);
     if (rc != TESS_OK)
         return rc;
-    rc = rec_writer_start(&rec->w, rec->run_id, &rec->cur, diag);
+    rc = rec_writer_start(&rec->w, rec->run_id, info->period_ps, &rec->cur, diag);
     if (rc != TESS_OK) {
         rec_run_end_t e = {.status = "error", .end_ps = SIM_TIME_NEVER};
         update_run(rec, "error", "the recorder could not start its writer", &e, NULL);
@@ -252,7 +248,6 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
 {
     assert(rec->in_run && "rec_end_run: no run in progress");
     diag_t wd = {0};
-    rec_pack_flush(rec);
     int wrc = rec_writer_finish(&rec->w, rec->cur, &wd);
     rec->cur = NULL;
     rec->in_run = false;
@@ -282,7 +277,6 @@ void rec_close(rec_t *rec)
         rec_end_run(rec, &e, NULL);
     }
     rec_writer_destroy(&rec->w);
-    rec_pack_free(rec);
     sqlite3_exec(rec->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
     sqlite3_close(rec->db);
     free(rec->path);

@@ -72,7 +72,10 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag);
 /* Closes the database (ending a run still open as 'error'). NULL is fine. */
 void rec_close(rec_t *rec);
 
-/* Rows written so far, by table, for reports and benchmarks. */
+/* Records of the current (or last) run handed to the writer so far, by
+ * table, for reports and benchmarks: accesses are counted one by one (not
+ * as sm_access_packs rows); all of them are in the file once rec_end_run()
+ * returned TESS_OK. */
 typedef struct rec_counts {
     uint64_t frames, stalls, core_tasks, accesses, events, counters;
     uint64_t bytes_queued;    /* bytes handed to the writer */

@@ -1,8 +1,10 @@
 /* rec_int.h — the recorder's internals, shared by rec.c (the API and a run's
- * life), rec_schema.c (the SQL), rec_writer.c (the writer thread) and
- * rec_pack.c (the trace hook and access packing). Invariant: between
- * rec_begin_run() and rec_end_run() the SQLite connection belongs to the
- * writer thread alone; outside a run, to the caller's thread alone. */
+ * life), rec_schema.c (the SQL), rec_hook.c (the trace hook, on the
+ * simulation's thread), rec_writer.c (the writer thread), rec_pack.c (access
+ * packing, on the writer thread) and rec_encode.c (the packs' text).
+ * Invariant: between rec_begin_run() and rec_end_run() the SQLite
+ * connection and the packs belong to the writer thread alone; outside a run
+ * the connection belongs to the caller's thread alone. */
 #ifndef TESSERA_REC_INT_H
 #define TESSERA_REC_INT_H
 
@@ -19,86 +21,120 @@
 #define REC_SCHEMA_VERSION 1       /* PRAGMA user_version written by this code */
 
 #define REC_PACK_MAX 4096          /* accesses per sm_access_packs row at most */
-#define REC_ENTRY_MAX 160          /* bytes of one packed access at most */
-#define REC_PACK_BYTES (REC_PACK_MAX * 40 + REC_ENTRY_MAX) /* a core's pack buffer */
+#define REC_SPAN_MAX 1000          /* request times of a pack span fewer cycles */
+#define REC_RADIX_MAX 21           /* bytes of one access in a pack's data at most */
 #define REC_BATCH_ROWS 8192        /* rows per batch */
-#define REC_BATCH_TEXT (2u << 20)  /* text bytes per batch */
+#define REC_BATCH_ACCS 65536       /* SM accesses per batch */
+#define REC_BATCH_TEXT (256u << 10) /* string bytes per batch */
 #define REC_BATCHES 3              /* batches in all: one filling, two with the writer */
 
-typedef enum rec_row_kind {
-    REC_ROW_FRAME = 0,
-    REC_ROW_STALL,
-    REC_ROW_TASK,
-    REC_ROW_PACK,
-    REC_ROW_COUNTER,
-    REC_ROW_EVENT,
-    REC_ROW_KINDS
-} rec_row_kind_t;
+/* The tables the writer inserts into (one prepared INSERT each). */
+typedef enum rec_table {
+    REC_T_FRAMES = 0,
+    REC_T_STALLS,
+    REC_T_TASKS,
+    REC_T_PACKS,
+    REC_T_COUNTERS,
+    REC_T_EVENTS,
+    REC_TABLES
+} rec_table_t;
 
-/* One sm_access_packs row (its data is the row's text). */
-typedef struct rec_pack_row {
-    uint8_t frame, core;      /* the core task */
-    uint16_t part;            /* 0, 1, … within the core task */
-    uint32_t n;               /* accesses packed */
-    uint32_t idx0;            /* index in the task of the first of them */
-    sim_time_t base_ps;       /* request time of the first */
-    sim_time_t scale_ps;      /* unit of the packed times: period_ps, or 1 */
-    sim_time_t end_ps;        /* latest done time (SIM_TIME_NEVER: unknown) */
-} rec_pack_row_t;
+/* What a batch row is. */
+typedef enum rec_row_kind {
+    REC_ROW_FRAME = 0,        /* u.frame → frames */
+    REC_ROW_STALL,            /* u.stall → stalls */
+    REC_ROW_TASK,             /* u.task → core_tasks; ends the core's pack */
+    REC_ROW_TASK_END,         /* u.task: ends the core's pack, not recorded */
+    REC_ROW_COUNTER,          /* u.counter → counters */
+    REC_ROW_EVENT,            /* u.event → events */
+    REC_ROW_ODD_ACCESS,       /* u.access: an access rec_acc_t cannot hold */
+} rec_row_kind_t;
 
 /* A row handed to the writer. Strings live in the batch's text arena. */
 typedef struct rec_row {
     uint8_t kind;             /* rec_row_kind_t */
-    uint32_t text_off;        /* pack data, counter component, event name */
+    uint32_t acc_index;       /* accesses of the batch that came before it */
+    uint32_t text_off;        /* counter component, event name */
     uint32_t text_len;        /* its length; UINT32_MAX: NULL */
     uint32_t text2_off;       /* counter name (NUL-terminated) */
     union {
         gpu_tr_frame_t frame;
         gpu_tr_stall_t stall;
         gpu_tr_core_task_t task;
-        rec_pack_row_t pack;
+        gpu_tr_access_t access;
         uint64_t counter;     /* the counter's value */
         sim_trace_event_t event; /* name unused: see text_off */
     } u;
 } rec_row_t;
 
-/* Rows and their text, written by the writer in one transaction. */
+/* An SM access as the hook hands it over: times known, ordered, below 2^63,
+ * the three intervals below 2^32 ps (else it is a REC_ROW_ODD_ACCESS). */
+typedef struct rec_acc {
+    sim_time_t request_ps;
+    uint32_t arrive_dt;       /* arrive - request */
+    uint32_t grant_dt;        /* grant - arrive */
+    uint32_t done_dt;         /* done - grant */
+    uint16_t addr;
+    uint8_t frame, core, bank, value;
+    uint8_t flags;            /* is_store | sync << 1 */
+} rec_acc_t;
+
+/* Rows, accesses and strings, written by the writer in one transaction. */
 typedef struct rec_batch {
     rec_row_t *rows;          /* REC_BATCH_ROWS of them */
     size_t nrows;
+    rec_acc_t *acc;           /* REC_BATCH_ACCS of them */
+    size_t nacc;
     char *text;               /* REC_BATCH_TEXT bytes */
     size_t len;
 } rec_batch_t;
 
-/* The writer thread and its bounded queue of full batches. */
-typedef struct rec_writer {
-    sqlite3 *db;              /* the recorder's connection */
-    const char *path;         /* the database path, for messages */
-    int64_t run_id;           /* the run the rows belong to */
-    sqlite3_stmt *ins[REC_ROW_KINDS]; /* prepared INSERT per row kind */
-    pthread_t thread;
-    bool running;             /* the thread was started and not joined */
-    pthread_mutex_t mu;       /* guards everything below */
-    pthread_cond_t cv_work;   /* signalled when a batch is queued or stop is set */
-    pthread_cond_t cv_free;   /* signalled when a batch is free again */
-    rec_batch_t *queue[REC_BATCHES]; /* full batches, oldest first */
-    unsigned qhead, qcount;
-    rec_batch_t *spare[REC_BATCHES]; /* empty batches */
-    unsigned nspare;
-    bool stop;                /* finish the queue and exit */
-    atomic_bool failed;       /* a write failed: later batches are dropped */
-    char errmsg[512];         /* why it failed */
-    rec_batch_t store[REC_BATCHES]; /* the batches themselves */
-} rec_writer_t;
+/* One sm_access_packs row. Its data is a JSON array with one integer per
+ * access, q = ((((((t * done_n + d - done_dt) * arrive_n + a - arrive_dt)
+ * * wait_n + g - wait_dt) * B + bank?) * 4096 + addr) * 256 + value) * 4
+ * + sync * 2 + is_store, with B = 16 and the bank when bank_shift < 0, else
+ * B = 1 and bank = addr >> bank_shift & 15; t, a, g, d as in rec_raw_t. A
+ * pack of one access (irregular times, or ranges too wide for a 63-bit q)
+ * has t = 0, radices 1, and its times in the offsets, which may then be
+ * negative or unknown. */
+typedef struct rec_pack_row {
+    uint8_t frame, core;      /* the core task */
+    uint16_t part;            /* 0, 1, … within the core task */
+    uint32_t n;               /* accesses packed */
+    uint32_t idx0;            /* index in the task of the first of them */
+    sim_time_t base_ps;       /* request time of the first (NEVER: unknown) */
+    sim_time_t scale_ps;      /* unit of the packed times: period_ps, or 1 */
+    sim_time_t end_ps;        /* latest done time (NEVER: unknown) */
+    int8_t bank_shift;        /* 8 or 0, or -1 when the entry has the bank */
+    uint8_t unknown;          /* REC_DT_* bits: that offset is NULL */
+    uint32_t arrive_n, wait_n, done_n; /* radices, >= 1 */
+    int64_t arrive_dt, wait_dt, done_dt; /* offsets, in units of scale_ps */
+} rec_pack_row_t;
 
-/* One core's open pack: accesses since the pack was opened, as JSON. */
+#define REC_DT_ARRIVE 1u
+#define REC_DT_WAIT 2u
+#define REC_DT_DONE 4u
+
+/* One access of an open pack, in units of the pack's scale. */
+typedef struct rec_raw {
+    uint32_t t;               /* request - base */
+    uint32_t a;               /* arrive - request */
+    uint32_t g;               /* grant - arrive: the wait for the bank */
+    uint32_t d;               /* done - grant */
+    uint16_t addr;
+    uint8_t bank, value;
+    uint8_t flags;            /* is_store | sync << 1 */
+} rec_raw_t;
+
+/* One core's open pack. */
 typedef struct rec_pack {
     rec_pack_row_t row;       /* what the row will say (n = 0: no pack open) */
     int task_frame;           /* frame of the core's current task, -1 none */
     uint16_t next_part;       /* part number of the next pack of the task */
     uint32_t task_n;          /* accesses of the task packed so far */
-    size_t len;               /* bytes in buf ("[" + entries) */
-    char *buf;                /* REC_PACK_BYTES */
+    uint32_t tmax, gmin, gmax, amin, amax, dmin, dmax; /* ranges of the entries */
+    bool bank_hi, bank_lo;    /* every bank was addr >> 8 & 15, addr & 15 */
+    rec_raw_t *raw;           /* REC_PACK_MAX entries */
 } rec_pack_t;
 
 /* Exact division by a constant d = odd << shift: v is a multiple of d iff
@@ -111,6 +147,33 @@ typedef struct rec_div {
     uint64_t max;             /* UINT64_MAX / d's odd part */
 } rec_div_t;
 
+/* The writer thread, its bounded queue of full batches, and the packs. */
+typedef struct rec_writer {
+    sqlite3 *db;              /* the recorder's connection */
+    const char *path;         /* the database path, for messages */
+    int64_t run_id;           /* the run the rows belong to */
+    sqlite3_stmt *ins[REC_TABLES]; /* prepared INSERT per table */
+    pthread_t thread;
+    bool running;             /* the thread was started and not joined */
+    pthread_mutex_t mu;       /* guards everything down to errmsg */
+    pthread_cond_t cv_work;   /* signalled when a batch is queued or stop is set */
+    pthread_cond_t cv_free;   /* signalled when a batch is free again */
+    rec_batch_t *queue[REC_BATCHES]; /* full batches, oldest first */
+    unsigned qhead, qcount;
+    rec_batch_t *spare[REC_BATCHES]; /* empty batches */
+    unsigned nspare;
+    bool stop;                /* finish the queue and exit */
+    atomic_bool failed;       /* a write failed: later batches are dropped */
+    char errmsg[512];         /* why it failed */
+    rec_batch_t store[REC_BATCHES]; /* the batches themselves */
+    /* packing, on the writer thread (rec_pack.c) */
+    rec_pack_t packs[GPU_CORES];
+    uint64_t period_ps;       /* the run's clock period (1 when unknown) */
+    rec_div_t period_div;     /* division by period_ps */
+    sim_time_t span_ps;       /* REC_SPAN_MAX cycles, at most 2^32 - 1 ps */
+    char *text;               /* a pack's text while its row is written */
+} rec_writer_t;
+
 struct rec {
     sqlite3 *db;
     char *path;               /* as given to rec_open */
@@ -119,23 +182,21 @@ struct rec {
     bool in_run;              /* between rec_begin_run and rec_end_run */
     bool dropping;            /* the writer failed: the hook ignores records */
     int64_t run_id;           /* the run in progress */
-    uint64_t period_ps;       /* its clock period (1 when unknown) */
-    rec_div_t period_div;     /* division by period_ps */
     rec_batch_t *cur;         /* the batch being filled */
     rec_counts_t counts;
-    rec_pack_t packs[GPU_CORES];
     rec_writer_t w;
 };
 
 /* rec_schema.c: checks, creates or migrates the schema of an open database.
- * Returns TESS_OK, or TESS_EDB/TESS_EIO with diag naming rec->path; on
+ * Returns TESS_OK, or TESS_EDB/TESS_EIO with diag naming the path; on
  * failure a file that was not a Tessera database is left untouched. */
 int rec_schema_open(sqlite3 *db, const char *path, diag_t *diag);
 /* Builds the indexes (after a run). */
 int rec_schema_index(sqlite3 *db, const char *path, diag_t *diag);
-/* The INSERT text of a row kind, with run_id as parameter 1. */
-const char *rec_schema_insert(rec_row_kind_t kind);
-/* Reports the connection's last error as TESS_EDB "path: what: errmsg". */
+/* The INSERT text for a table, with run_id as parameter 1. */
+const char *rec_schema_insert(rec_table_t table);
+/* Reports the connection's last error as "path: what: errmsg", TESS_EIO
+ * when the file could not be opened, else TESS_EDB. */
 int rec_db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag);
 /* Runs SQL without results; TESS_OK or rec_db_fail(). */
 int rec_exec(sqlite3 *db, const char *path, const char *sql, diag_t *diag);
@@ -143,23 +204,49 @@ int rec_exec(sqlite3 *db, const char *path, const char *sql, diag_t *diag);
 /* rec_writer.c. init/destroy bracket the recorder's life (prepares the
  * INSERTs; TESS_EDB/TESS_ENOMEM, nothing left on failure). start launches
  * the thread for a run and gives the first empty batch; TESS_ENOMEM when
- * the thread cannot start (nothing left). */
+ * memory or the thread is missing (nothing left). */
 int rec_writer_init(rec_writer_t *w, sqlite3 *db, const char *path, diag_t *diag);
 void rec_writer_destroy(rec_writer_t *w);
-int rec_writer_start(rec_writer_t *w, int64_t run_id, rec_batch_t **first /* OUT */,
-                     diag_t *diag);
+int rec_writer_start(rec_writer_t *w, int64_t run_id, uint64_t period_ps,
+                     rec_batch_t **first /* OUT */, diag_t *diag);
 /* Queues a full batch and returns an empty one, blocking while the writer
  * holds every batch. Never fails. */
 rec_batch_t *rec_writer_swap(rec_writer_t *w, rec_batch_t *full);
-/* Queues the last batch, waits for the writer to write everything and stops
- * it. Returns TESS_OK, or TESS_EDB with the writer's failure in diag. */
+/* Queues the last batch, waits for the writer to write everything (open
+ * packs included) and stops it. TESS_OK, or TESS_EDB with the writer's
+ * failure in diag. */
 int rec_writer_finish(rec_writer_t *w, rec_batch_t *last, diag_t *diag);
 bool rec_writer_failed(rec_writer_t *w);
+/* Inserts a pack row with its data (writer thread); false after a failure. */
+bool rec_writer_put_pack(rec_writer_t *w, const rec_pack_row_t *row, const char *data,
+                         size_t len);
 
-/* rec_pack.c: closes every open pack (end of run). */
-void rec_pack_flush(rec_t *rec);
-/* Resets the packs for a new run; allocates their buffers once. TESS_ENOMEM. */
-int rec_pack_reset(rec_t *rec);
-void rec_pack_free(rec_t *rec);
+/* rec_pack.c (writer thread): packs one access; packs one that rec_acc_t
+ * cannot hold; closes a core's pack at the end of its task; closes every
+ * open pack (end of run). false once an INSERT failed. */
+bool rec_pack_access(rec_writer_t *w, const rec_acc_t *a);
+bool rec_pack_odd(rec_writer_t *w, const gpu_tr_access_t *a);
+bool rec_pack_end_task(rec_writer_t *w, unsigned core, unsigned frame);
+bool rec_pack_flush(rec_writer_t *w);
+/* Resets the packs for a run; allocates their buffers once. TESS_ENOMEM. */
+int rec_pack_reset(rec_writer_t *w, uint64_t period_ps);
+void rec_pack_free(rec_writer_t *w);
+
+/* rec_encode.c: the data of a pack from its raw entries and planned
+ * radices (at most n * REC_RADIX_MAX + 2 bytes), and of a pack of one access
+ * whose times are all in the row (at most REC_RADIX_MAX + 2). Return the
+ * length. */
+size_t rec_encode_pack(const rec_pack_row_t *row, const rec_raw_t *raw, char *out);
+size_t rec_encode_one(unsigned bank, unsigned addr, unsigned value, unsigned flags, char *out);
+
+/* Does [s, e) overlap the window [from, to)? An instant (s = e) must lie in
+ * it; e = SIM_TIME_NEVER is an interval still open. */
+static inline bool rec_keep(const rec_t *rec, sim_time_t s, sim_time_t e)
+{
+    if (!rec->windowed)
+        return true;
+    return (rec->opts.to_ps == 0 || s < rec->opts.to_ps) &&
+           (e > rec->opts.from_ps || s >= rec->opts.from_ps);
+}
 
 #endif

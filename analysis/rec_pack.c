@@ -1,170 +1,39 @@
-/* rec_pack.c — the trace hook: turns gpu_trace.h records into batch rows for
- * the writer, and packs SM accesses per core task into JSON text, one
- * sm_access_packs row per at most REC_PACK_MAX accesses, which the
- * sm_accesses view expands again with json_each. Invariant: packs[c] holds
- * only accesses of core c's current task (task_frame), in arrival order,
- * each time a whole multiple of row.scale_ps; buf starts with '[' and every
- * entry ends with ',' (the last becomes ']' when the pack is closed).
+/* rec_pack.c — SM access packing, on the writer thread: the accesses of one
+ * core task become sm_access_packs rows of at most REC_PACK_MAX accesses
+ * whose requests span fewer than REC_SPAN_MAX cycles, each access one
+ * integer of a JSON array that the sm_accesses view expands again with
+ * json_each and integer arithmetic (the layout: rec_int.h). Invariant:
+ * packs[c] holds only accesses of core c's current task (task_frame), in
+ * arrival order, every time a whole multiple of row.scale_ps; an access that
+ * fits no pack (irregular times, never seen from the model) is a pack alone.
  *
- * Why packs of JSON text (bench_rec, docs/PERFORMANCE.md has the figures):
- * one INSERT per access tops out near 2.5 M rows/s with everything prepared
- * and batched, ~400 ns per access, and ~45 bytes per access in the file;
- * a pack costs one INSERT per thousands of accesses, and the hot path is a
- * few divisions and digit copies (~15 ns). A binary packing (varints in a
- * BLOB) is smaller still, but plain SQL cannot expand it: sm_accesses could
- * only be a view through a loadable extension, so the stock `sqlite3` shell
- * could not read the file. JSON keeps the contract "plain SQL" at ~26 bytes
- * per access. Entry: [t,a,g,d,addr,k,value] with t = request - base_ps,
- * a = arrive - request, g = grant - arrive, d = done - grant (in units of
- * scale_ps) and k = bank << 2 | sync << 1 | is_store. */
+ * Why this design (measured with bench_rec and `tessera run
+ * examples/bench.s`, 12.6 M accesses; figures in docs/PERFORMANCE.md):
+ * - One INSERT per access: ~0.4-1.8 us and ~44 bytes per access in the
+ *   file even prepared, batched and journal-less — level mem would cost
+ *   many times the simulation.
+ * - Packs of JSON arrays [t,a,g,d,addr,k,value] per access (the first
+ *   version): ~25 bytes per access, 3.1x the summary level on the real model.
+ *   On this kind of host the writer's cost is per byte (WAL write, the
+ *   checkpoint's read and write, fsync under synchronous=NORMAL), so the
+ *   format had to be dense: one integer per access in a mixed radix sized per
+ *   pack (latencies and the bank map hoisted into the row) is ~10.5 bytes of
+ *   text and ~11.5 in the file; 2.2x the summary level.
+ * - The view decodes integers with arithmetic: 10x faster to query than
+ *   json_extract on small arrays; and it is one SELECT (a UNION ALL view is
+ *   run as a co-routine computing every column: 20 s instead of 2 s for a
+ *   sum over 12.6 M accesses).
+ * - A BLOB of varints is smaller still (~7 bytes) and cheaper to make, but
+ *   plain SQL cannot expand it: the view would need a loadable extension and
+ *   the stock sqlite3 shell could not read the file.
+ * - The hook (simulation thread) only appends a 32-byte rec_acc_t to the
+ *   batch (~6-15 ns); packing and text are made here, on the writer thread,
+ *   so that the two threads' loads balance. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/rec_int.h"
 #include "events/err.h"
-
-static const char digits2[] = "00010203040506070809101112131415161718192021222324"
-                              "25262728293031323334353637383940414243444546474849"
-                              "50515253545556575859606162636465666768697071727374"
-                              "75767778798081828384858687888990919293949596979899";
-
-/* Decimal digits of a v >= 10000 at o; returns the end. */
-static char *put_big(char *o, uint64_t v)
-{
-    unsigned n = 5;
-    for (uint64_t p = 100000; n < 20 && v >= p; p *= 10)
-        n++;
-    char *e = o + n;
-    for (o = e; v >= 100; v /= 100) {
-        o -= 2;
-        memcpy(o, digits2 + 2 * (v % 100), 2);
-    }
-    if (v >= 10)
-        memcpy(o - 2, digits2 + 2 * v, 2);
-    else
-        o[-1] = (char)('0' + v);
-    return e;
-}
-
-/* Decimal digits of v at o; returns the end. Small values stay inline. */
-static inline char *put_u64(char *o, uint64_t v)
-{
-    if (v < 10) {
-        *o = (char)('0' + v);
-        return o + 1;
-    }
-    if (v < 100) {
-        memcpy(o, digits2 + 2 * v, 2);
-        return o + 2;
-    }
-    if (v < 1000) {
-        o[0] = (char)('0' + v / 100);
-        memcpy(o + 1, digits2 + 2 * (v % 100), 2);
-        return o + 3;
-    }
-    if (v < 10000) {
-        memcpy(o, digits2 + 2 * (v / 100), 2);
-        memcpy(o + 2, digits2 + 2 * (v % 100), 2);
-        return o + 4;
-    }
-    return put_big(o, v);
-}
-
-/* --- rows ---------------------------------------------------------------- */
-
-/* A new row in the current batch with room for `text` more bytes; hands the
- * batch to the writer first when it is full. */
-static rec_row_t *add_row(rec_t *rec, unsigned kind, size_t text)
-{
-    rec_batch_t *b = rec->cur;
-    if (b->nrows == REC_BATCH_ROWS || REC_BATCH_TEXT - b->len < text) {
-        b = rec->cur = rec_writer_swap(&rec->w, b);
-        if (rec_writer_failed(&rec->w))
-            rec->dropping = true;
-    }
-    rec_row_t *row = &b->rows[b->nrows++];
-    row->kind = (uint8_t)kind;
-    row->text_off = (uint32_t)b->len;
-    row->text_len = UINT32_MAX;
-    rec->counts.bytes_queued += sizeof *row + text;
-    return row;
-}
-
-/* Copies a string (and its NUL) into the current batch; returns its offset. */
-static uint32_t put_str(rec_t *rec, const char *s, size_t n)
-{
-    rec_batch_t *b = rec->cur;
-    uint32_t off = (uint32_t)b->len;
-    memcpy(b->text + off, s, n);
-    b->text[off + n] = 0;
-    b->len += n + 1;
-    return off;
-}
-
-/* Does [s, e] overlap the window [from, to)? (e = SIM_TIME_NEVER: open.) */
-static inline bool keep(const rec_t *rec, sim_time_t s, sim_time_t e)
-{
-    if (!rec->windowed)
-        return true;
-    return (rec->opts.to_ps == 0 || s < rec->opts.to_ps) && e >= rec->opts.from_ps;
-}
-
-/* --- access packs --------------------------------------------------------- */
-
-static void pack_close(rec_t *rec, rec_pack_t *p)
-{
-    p->buf[p->len - 1] = ']';
-    rec_row_t *row = add_row(rec, REC_ROW_PACK, p->len + 1);
-    row->text_len = (uint32_t)p->len;
-    put_str(rec, p->buf, p->len);
-    row->u.pack = p->row;
-    p->task_n += p->row.n;
-    p->next_part++;
-    p->row.n = 0;
-    p->len = 1;
-}
-
-static void pack_open(rec_t *rec, rec_pack_t *p, const gpu_tr_access_t *a, uint64_t scale)
-{
-    p->row.frame = a->frame;
-    p->row.core = a->core;
-    p->row.part = p->next_part;
-    p->row.idx0 = p->task_n;
-    p->row.base_ps = a->request_ps;
-    p->row.scale_ps = scale;
-    p->row.end_ps = 0;
-}
-
-/* A relative time in units of s, or "null" when either end is unknown;
- * false when not a multiple of s. */
-static bool put_rel(char **o, sim_time_t t, sim_time_t ref, uint64_t s)
-{
-    if (t > (sim_time_t)INT64_MAX || ref > (sim_time_t)INT64_MAX) {
-        memcpy(*o, "null", 4);
-        *o += 4;
-        return true;
-    }
-    int64_t d = (int64_t)(t - ref);
-    if (d % (int64_t)s != 0)
-        return false;
-    d /= (int64_t)s;
-    if (d < 0)
-        *(*o)++ = '-';
-    *o = put_u64(*o, d < 0 ? -(uint64_t)d : (uint64_t)d);
-    return true;
-}
-
-/* The four times of an access whose times are unknown or out of order. */
-static bool put_times_slow(char **o, const gpu_tr_access_t *a, sim_time_t base, uint64_t s)
-{
-    const sim_time_t t[5] = {base, a->request_ps, a->arrive_ps, a->grant_ps, a->done_ps};
-    for (unsigned i = 0; i < 4; i++) {
-        if (!put_rel(o, t[i + 1], t[i], s))
-            return false;
-        *(*o)++ = ',';
-    }
-    return true;
-}
 
 static void div_init(rec_div_t *d, uint64_t s)
 {
@@ -188,192 +57,226 @@ static inline bool div_exact(const rec_div_t *d, uint64_t v, uint64_t *q)
     return *q <= d->max;
 }
 
-/* The four times, the common case: known, ordered, relative to base. */
-static inline bool put_times(char **o, const gpu_tr_access_t *a, sim_time_t base,
-                             const rec_div_t *div)
+/* Why an access does not fit the open pack. */
+enum {
+    FIT_OK = 0,
+    FIT_SCALE,      /* a time is not a multiple of the pack's scale */
+    FIT_SPAN,       /* the request is before base_ps or REC_SPAN_MAX cycles after */
+};
+
+static void pack_open(rec_pack_t *p, unsigned frame, unsigned core, sim_time_t base,
+                      uint64_t scale)
 {
-    uint64_t v[4] = {a->request_ps - base, a->arrive_ps - a->request_ps,
-                     a->grant_ps - a->arrive_ps, a->done_ps - a->grant_ps};
-    if (div) {
-        bool ok = true;
-        for (unsigned i = 0; i < 4; i++)
-            ok &= div_exact(div, v[i], &v[i]);
-        if (!ok)
+    p->row.frame = (uint8_t)frame;
+    p->row.core = (uint8_t)core;
+    p->row.part = p->next_part;
+    p->row.idx0 = p->task_n;
+    p->row.n = 0;
+    p->row.base_ps = base;
+    p->row.scale_ps = scale;
+    p->row.end_ps = 0;
+    p->tmax = p->gmax = p->amax = p->dmax = 0;
+    p->gmin = p->amin = p->dmin = UINT32_MAX;
+    p->bank_hi = p->bank_lo = true;
+}
+
+/* Adds `a` to the open pack, or says why it does not fit (nothing added).
+ * Scalars, not an array: a vector load of values just stored one by one
+ * stalls store forwarding (a fifth of this function's time, measured). */
+static inline int append(const rec_writer_t *w, rec_pack_t *p, const rec_acc_t *a)
+{
+    uint64_t t = a->request_ps - p->row.base_ps, da = a->arrive_dt, dg = a->grant_dt;
+    uint64_t dd = a->done_dt;
+    if (a->request_ps < p->row.base_ps || t >= w->span_ps)
+        return FIT_SPAN;
+    if (p->row.scale_ps != 1) {
+        const rec_div_t *d = &w->period_div;
+        if (!(div_exact(d, t, &t) & div_exact(d, da, &da) & div_exact(d, dg, &dg) &
+              div_exact(d, dd, &dd)))
+            return FIT_SCALE;
+    }
+    const rec_raw_t r = {(uint32_t)t, (uint32_t)da, (uint32_t)dg, (uint32_t)dd,
+                         a->addr, a->bank, a->value, a->flags};
+    p->raw[p->row.n++] = r;
+    p->tmax = r.t > p->tmax ? r.t : p->tmax;
+    p->gmin = r.g < p->gmin ? r.g : p->gmin;
+    p->gmax = r.g > p->gmax ? r.g : p->gmax;
+    p->amin = r.a < p->amin ? r.a : p->amin;
+    p->amax = r.a > p->amax ? r.a : p->amax;
+    p->dmin = r.d < p->dmin ? r.d : p->dmin;
+    p->dmax = r.d > p->dmax ? r.d : p->dmax;
+    p->bank_hi &= r.bank == (r.addr >> 8 & 15);
+    p->bank_lo &= r.bank == (r.addr & 15);
+    sim_time_t done = a->request_ps + a->arrive_dt + a->grant_dt + a->done_dt;
+    p->row.end_ps = done > p->row.end_ps ? done : p->row.end_ps;
+    return FIT_OK;
+}
+
+/* Chooses the pack's radices from the ranges of its entries; false when
+ * its largest entry would not fit in a 63-bit integer. */
+static bool plan_radix(rec_pack_t *p)
+{
+    rec_pack_row_t *r = &p->row;
+    r->bank_shift = p->bank_hi ? 8 : p->bank_lo ? 0 : -1;
+    r->unknown = 0;
+    r->arrive_dt = p->amin;
+    r->arrive_n = p->amax - p->amin + 1;
+    r->wait_dt = p->gmin;
+    r->wait_n = p->gmax - p->gmin + 1;
+    r->done_dt = p->dmin;
+    r->done_n = p->dmax - p->dmin + 1;
+    const uint64_t radix[] = {UINT64_C(1) << 22, r->bank_shift < 0 ? 16 : 1, r->wait_n,
+                              r->arrive_n, r->done_n};
+    uint64_t m = 1;
+    for (unsigned i = 0; i < sizeof radix / sizeof radix[0]; i++) {
+        if (m > (uint64_t)INT64_MAX / radix[i])
             return false;
+        m *= radix[i];
     }
-    char *c = *o;
-    for (unsigned i = 0; i < 4; i++) {
-        c = put_u64(c, v[i]);
-        *c++ = ',';
-    }
-    *o = c;
-    return true;
+    return p->tmax < (uint64_t)INT64_MAX / m;
 }
 
-/* Appends one entry; false (nothing appended) when a time is not a multiple
- * of the pack's scale. */
-static bool encode(const rec_t *rec, rec_pack_t *p, const gpu_tr_access_t *a)
+/* Writes a pack of one access whose times are all in `row`. */
+static bool put_one(rec_writer_t *w, rec_pack_t *p, rec_pack_row_t *row, unsigned bank,
+                    unsigned addr, unsigned value, unsigned flags)
 {
-    char *o = p->buf + p->len;
-    sim_time_t base = p->row.base_ps;
-    *o++ = '[';
-    bool ordered = base <= a->request_ps && a->request_ps <= a->arrive_ps &&
-                   a->arrive_ps <= a->grant_ps && a->grant_ps <= a->done_ps &&
-                   a->done_ps <= (sim_time_t)INT64_MAX;
-    const rec_div_t *div = p->row.scale_ps == 1 ? NULL : &rec->period_div;
-    if (!(ordered ? put_times(&o, a, base, div)
-                  : put_times_slow(&o, a, base, p->row.scale_ps)))
-        return false;
-    o = put_u64(o, a->addr);
-    *o++ = ',';
-    o = put_u64(o, (unsigned)a->bank << 2 | (a->sync & 1u) << 1 | (a->is_store & 1u));
-    *o++ = ',';
-    o = put_u64(o, a->value);
-    *o++ = ']';
-    *o++ = ',';
-    p->len = (size_t)(o - p->buf);
-    p->row.n++;
-    if (a->done_ps > p->row.end_ps)
-        p->row.end_ps = a->done_ps;
-    return true;
+    row->part = p->next_part++;
+    row->idx0 = p->task_n++;
+    row->n = 1;
+    row->bank_shift = -1;
+    row->arrive_n = row->wait_n = row->done_n = 1;
+    size_t len = rec_encode_one(bank, addr, value, flags, w->text);
+    return rec_writer_put_pack(w, row, w->text, len);
 }
 
-static void on_access(rec_t *rec, const gpu_tr_access_t *a)
+/* A pack whose entries would not fit a 63-bit integer (pathologically wide
+ * ranges of latencies) is written as packs of one access. */
+static bool put_singles(rec_writer_t *w, rec_pack_t *p)
 {
-    if (rec->opts.level < REC_MEM || a->core >= GPU_CORES || !keep(rec, a->request_ps, a->done_ps))
-        return;
-    rec_pack_t *p = &rec->packs[a->core];
-    if (p->task_frame != a->frame) { /* a task we were not told had ended */
+    bool ok = true;
+    for (uint32_t i = 0; i < p->row.n && ok; i++) {
+        const rec_raw_t *e = &p->raw[i];
+        rec_pack_row_t one = p->row;
+        one.base_ps = p->row.base_ps + (sim_time_t)e->t * p->row.scale_ps;
+        one.end_ps = one.base_ps + ((sim_time_t)e->a + e->g + e->d) * p->row.scale_ps;
+        one.unknown = 0;
+        one.arrive_dt = e->a;
+        one.wait_dt = e->g;
+        one.done_dt = e->d;
+        ok = put_one(w, p, &one, e->bank, e->addr, e->value, e->flags);
+    }
+    return ok;
+}
+
+/* Writes the open pack as a row. */
+static bool pack_close(rec_writer_t *w, rec_pack_t *p)
+{
+    bool ok;
+    if (plan_radix(p)) {
+        size_t len = rec_encode_pack(&p->row, p->raw, w->text);
+        ok = rec_writer_put_pack(w, &p->row, w->text, len);
+        p->task_n += p->row.n;
+        p->next_part++;
+    } else {
+        ok = put_singles(w, p);
+    }
+    p->row.n = 0;
+    return ok;
+}
+
+/* The core's pack for `frame`: a new task restarts the numbering. */
+static rec_pack_t *pack_of(rec_writer_t *w, unsigned core, unsigned frame, bool *ok)
+{
+    rec_pack_t *p = &w->packs[core];
+    *ok = true;
+    if (p->task_frame != (int)frame) { /* a task we were not told had ended */
         if (p->row.n)
-            pack_close(rec, p);
-        p->task_frame = a->frame;
+            *ok = pack_close(w, p);
+        p->task_frame = (int)frame;
         p->next_part = 0;
         p->task_n = 0;
     }
+    return p;
+}
+
+bool rec_pack_access(rec_writer_t *w, const rec_acc_t *a)
+{
+    bool ok;
+    rec_pack_t *p = pack_of(w, a->core, a->frame, &ok);
     if (!p->row.n)
-        pack_open(rec, p, a, rec->period_ps);
-    if (!encode(rec, p, a)) { /* not a whole number of cycles: this pack in ps */
+        pack_open(p, a->frame, a->core, a->request_ps, w->period_ps);
+    int why = append(w, p, a);
+    while (why != FIT_OK) { /* at most twice: a fresh pack in ps always fits */
         if (p->row.n)
-            pack_close(rec, p);
-        pack_open(rec, p, a, 1);
-        encode(rec, p, a);
+            ok &= pack_close(w, p);
+        uint64_t scale = why == FIT_SCALE ? 1 : w->period_ps;
+        pack_open(p, a->frame, a->core, a->request_ps, scale);
+        why = append(w, p, a);
     }
-    rec->counts.accesses++;
-    if (p->row.n == REC_PACK_MAX || REC_PACK_BYTES - p->len < REC_ENTRY_MAX)
-        pack_close(rec, p);
+    if (p->row.n == REC_PACK_MAX)
+        ok &= pack_close(w, p);
+    return ok;
 }
 
-/* --- the other records ---------------------------------------------------- */
-
-static void on_task(rec_t *rec, const gpu_tr_core_task_t *t)
+/* t - ref in picoseconds; false (unknown) when either is. */
+static bool delta(sim_time_t t, sim_time_t ref, int64_t *out)
 {
-    if (t->core < GPU_CORES && rec->packs[t->core].task_frame == t->frame) {
-        rec_pack_t *p = &rec->packs[t->core];
-        if (p->row.n)
-            pack_close(rec, p);
-        p->task_frame = -1;
-    }
-    if (rec->opts.level < REC_TASKS || !keep(rec, t->start_ps, t->ready_ps))
-        return;
-    add_row(rec, REC_ROW_TASK, 0)->u.task = *t;
-    rec->counts.core_tasks++;
+    if (t > (sim_time_t)INT64_MAX || ref > (sim_time_t)INT64_MAX)
+        return false;
+    *out = (int64_t)(t - ref);
+    return true;
 }
 
-static void on_frame(rec_t *rec, const gpu_tr_frame_t *f)
+bool rec_pack_odd(rec_writer_t *w, const gpu_tr_access_t *a)
 {
-    sim_time_t end = !f->complete ? SIM_TIME_NEVER : f->is_if ? f->complete_ps : f->issue_ps;
-    if (rec->opts.level < REC_TASKS || !keep(rec, f->decode_start_ps, end))
-        return;
-    add_row(rec, REC_ROW_FRAME, 0)->u.frame = *f;
-    rec->counts.frames++;
+    bool ok;
+    rec_pack_t *p = pack_of(w, a->core, a->frame, &ok);
+    if (p->row.n)
+        ok &= pack_close(w, p);
+    rec_pack_row_t one = {.frame = a->frame, .core = a->core, .base_ps = a->request_ps,
+                          .scale_ps = 1, .end_ps = a->done_ps};
+    one.unknown |= delta(a->arrive_ps, a->request_ps, &one.arrive_dt) ? 0 : REC_DT_ARRIVE;
+    one.unknown |= delta(a->grant_ps, a->arrive_ps, &one.wait_dt) ? 0 : REC_DT_WAIT;
+    one.unknown |= delta(a->done_ps, a->grant_ps, &one.done_dt) ? 0 : REC_DT_DONE;
+    unsigned flags = (a->is_store & 1u) | (a->sync & 1u) << 1;
+    return put_one(w, p, &one, a->bank, a->addr, a->value, flags) && ok;
 }
 
-static void on_stall(rec_t *rec, const gpu_tr_stall_t *s)
+bool rec_pack_end_task(rec_writer_t *w, unsigned core, unsigned frame)
 {
-    if (rec->opts.level < REC_TASKS || !keep(rec, s->from_ps, s->to_ps))
-        return;
-    add_row(rec, REC_ROW_STALL, 0)->u.stall = *s;
-    rec->counts.stalls++;
+    if (core >= GPU_CORES || w->packs[core].task_frame != (int)frame)
+        return true;
+    rec_pack_t *p = &w->packs[core];
+    bool ok = p->row.n ? pack_close(w, p) : true;
+    p->task_frame = -1;
+    return ok;
 }
 
-static void on_counter(rec_t *rec, const gpu_tr_counter_t *c)
+bool rec_pack_flush(rec_writer_t *w)
 {
-    const char *comp = c->component ? c->component : "";
-    const char *name = c->name ? c->name : "";
-    size_t nc = strlen(comp), nn = strlen(name);
-    rec_row_t *row = add_row(rec, REC_ROW_COUNTER, nc + nn + 2);
-    row->text_len = (uint32_t)nc;
-    row->text_off = put_str(rec, comp, nc);
-    row->text2_off = put_str(rec, name, nn);
-    row->u.counter = c->value;
-    rec->counts.counters++;
-}
-
-static void on_event(rec_t *rec, const sim_trace_event_t *e)
-{
-    if (rec->opts.level < REC_EVENTS || !keep(rec, e->time, e->time))
-        return;
-    size_t n = e->name ? strlen(e->name) : 0;
-    rec_row_t *row = add_row(rec, REC_ROW_EVENT, n + 1);
-    row->u.event = *e;
-    if (e->name) {
-        row->text_len = (uint32_t)n;
-        row->text_off = put_str(rec, e->name, n);
-    }
-    rec->counts.events++;
-}
-
-void rec_hook(void *user, unsigned kind, const void *record)
-{
-    rec_t *rec = user;
-    if (!rec->in_run || rec->dropping)
-        return;
-    switch (kind) {
-    case GPU_TR_ACCESS:
-        on_access(rec, record);
-        break;
-    case SIM_TRACE_EVENT:
-        on_event(rec, record);
-        break;
-    case GPU_TR_CORE_TASK:
-        on_task(rec, record);
-        break;
-    case GPU_TR_FRAME:
-        on_frame(rec, record);
-        break;
-    case GPU_TR_STALL:
-        on_stall(rec, record);
-        break;
-    case GPU_TR_COUNTER:
-        on_counter(rec, record);
-        break;
-    default:
-        break;
-    }
-}
-
-/* --- life ------------------------------------------------------------------ */
-
-void rec_pack_flush(rec_t *rec)
-{
+    bool ok = true;
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        rec_pack_t *p = &rec->packs[c];
-        if (p->row.n && !rec->dropping)
-            pack_close(rec, p);
+        rec_pack_t *p = &w->packs[c];
+        if (p->row.n && ok)
+            ok = pack_close(w, p);
         p->row.n = 0;
         p->task_frame = -1;
     }
+    return ok;
 }
 
-int rec_pack_reset(rec_t *rec)
+int rec_pack_reset(rec_writer_t *w, uint64_t period_ps)
 {
-    div_init(&rec->period_div, rec->period_ps);
+    w->period_ps = period_ps ? period_ps : 1;
+    div_init(&w->period_div, w->period_ps);
+    w->span_ps = w->period_ps > UINT32_MAX / REC_SPAN_MAX ? UINT32_MAX
+                                                         : REC_SPAN_MAX * w->period_ps;
+    if (!w->text && !(w->text = malloc((size_t)REC_PACK_MAX * REC_RADIX_MAX + 2)))
+        return TESS_ENOMEM;
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        rec_pack_t *p = &rec->packs[c];
-        if (!p->buf && !(p->buf = malloc(REC_PACK_BYTES)))
+        rec_pack_t *p = &w->packs[c];
+        if (!p->raw && !(p->raw = malloc(REC_PACK_MAX * sizeof *p->raw)))
             return TESS_ENOMEM;
-        p->buf[0] = '[';
-        p->len = 1;
         p->row.n = 0;
         p->task_frame = -1;
         p->next_part = 0;
@@ -382,10 +285,12 @@ int rec_pack_reset(rec_t *rec)
     return TESS_OK;
 }
 
-void rec_pack_free(rec_t *rec)
+void rec_pack_free(rec_writer_t *w)
 {
+    free(w->text);
+    w->text = NULL;
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        free(rec->packs[c].buf);
-        rec->packs[c].buf = NULL;
+        free(w->packs[c].raw);
+        w->packs[c].raw = NULL;
     }
 }

@@ -1,10 +1,11 @@
 /* rec_writer.c — the writer thread: takes full batches from a bounded queue
- * and writes each in one transaction with prepared INSERTs, so that SQLite's
- * work overlaps the simulation. Invariant: the REC_BATCHES batches are
- * always each in exactly one place — the producer's hand, the queue, the
- * writer's hand, or the spare list — so memory is bounded and the producer
- * blocks (never drops) while the writer holds every batch. After a failed
- * write the writer keeps draining the queue without writing. */
+ * and writes each in one transaction with prepared INSERTs (packing the SM
+ * accesses on the way, rec_pack.c), so that this work overlaps the
+ * simulation. Invariant: each of the REC_BATCHES batches is always in
+ * exactly one place — the producer's hand, the queue, the writer's hand, or
+ * the spare list — so memory is bounded and the producer blocks (never
+ * drops) while the writer holds every batch. After a failed write the
+ * writer keeps draining the queue without writing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,9 +79,15 @@ static int bind_task(sqlite3_stmt *st, const gpu_tr_core_task_t *t)
     return rc;
 }
 
-static int bind_pack(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row)
+static int bind_offset(sqlite3_stmt *st, int i, const rec_pack_row_t *p, unsigned bit,
+                       int64_t v)
 {
-    const rec_pack_row_t *p = &row->u.pack;
+    return p->unknown & bit ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, v);
+}
+
+static int bind_pack(sqlite3_stmt *st, const rec_pack_row_t *p, const char *data,
+                     size_t len)
+{
     int rc = sqlite3_bind_int(st, 2, p->frame);
     rc |= sqlite3_bind_int(st, 3, p->core);
     rc |= sqlite3_bind_int(st, 4, p->part);
@@ -89,10 +96,20 @@ static int bind_pack(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *ro
     rc |= bind_time(st, 7, p->base_ps);
     rc |= bind_time(st, 8, p->scale_ps);
     rc |= bind_time(st, 9, p->end_ps);
-    rc |= bind_text(st, 10, b, row->text_off, row->text_len);
+    rc |= p->bank_shift >= 0 ? sqlite3_bind_int(st, 10, p->bank_shift)
+                             : sqlite3_bind_null(st, 10);
+    rc |= bind_offset(st, 11, p, REC_DT_ARRIVE, p->arrive_dt);
+    rc |= sqlite3_bind_int64(st, 12, p->arrive_n);
+    rc |= bind_offset(st, 13, p, REC_DT_WAIT, p->wait_dt);
+    rc |= sqlite3_bind_int64(st, 14, p->wait_n);
+    rc |= bind_offset(st, 15, p, REC_DT_DONE, p->done_dt);
+    rc |= sqlite3_bind_int64(st, 16, p->done_n);
+    rc |= sqlite3_bind_text(st, 17, data, (int)len, SQLITE_STATIC);
     return rc;
 }
 
+/* The bindings of a row bound for a table (not REC_ROW_ODD_ACCESS or
+ * REC_ROW_TASK_END, which only the packer takes). */
 static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row)
 {
     switch (row->kind) {
@@ -102,8 +119,6 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
         return bind_stall(st, &row->u.stall);
     case REC_ROW_TASK:
         return bind_task(st, &row->u.task);
-    case REC_ROW_PACK:
-        return bind_pack(st, b, row);
     case REC_ROW_COUNTER:
         return bind_text(st, 2, b, row->text_off, row->text_len) |
                sqlite3_bind_text(st, 3, b->text + row->text2_off, -1, SQLITE_STATIC) |
@@ -116,7 +131,18 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
     }
 }
 
+static const uint8_t table_of[] = {
+    [REC_ROW_FRAME] = REC_T_FRAMES, [REC_ROW_STALL] = REC_T_STALLS,
+    [REC_ROW_TASK] = REC_T_TASKS,   [REC_ROW_COUNTER] = REC_T_COUNTERS,
+    [REC_ROW_EVENT] = REC_T_EVENTS,
+};
+
 /* --- writing a batch ---------------------------------------------------- */
+
+bool rec_writer_failed(rec_writer_t *w)
+{
+    return atomic_load_explicit(&w->failed, memory_order_relaxed);
+}
 
 static void fail(rec_writer_t *w, const char *what)
 {
@@ -125,32 +151,75 @@ static void fail(rec_writer_t *w, const char *what)
     atomic_store(&w->failed, true);
 }
 
-static bool write_row(rec_writer_t *w, const rec_batch_t *b, const rec_row_t *row)
+/* Steps a bound INSERT; false (and the writer failed) when the binding or
+ * the step failed. */
+static bool step(rec_writer_t *w, sqlite3_stmt *st, int bind_rc, const char *what)
 {
-    sqlite3_stmt *st = w->ins[row->kind];
-    int rc = sqlite3_bind_int64(st, 1, w->run_id) | bind_row(st, b, row);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
+    int rc = bind_rc == SQLITE_OK ? sqlite3_step(st) : bind_rc;
     sqlite3_reset(st);
     if (rc == SQLITE_DONE)
         return true;
-    fail(w, "writing the run's records");
+    fail(w, what);
     return false;
 }
 
-/* One transaction per batch; on failure it is rolled back (earlier batches
- * stay committed) and the writer is marked failed. */
+bool rec_writer_put_pack(rec_writer_t *w, const rec_pack_row_t *row, const char *data,
+                         size_t len)
+{
+    sqlite3_stmt *st = w->ins[REC_T_PACKS];
+    int rc = sqlite3_bind_int64(st, 1, w->run_id) | bind_pack(st, row, data, len);
+    return step(w, st, rc, "writing the SM accesses");
+}
+
+static bool write_row(rec_writer_t *w, const rec_batch_t *b, const rec_row_t *row)
+{
+    switch (row->kind) {
+    case REC_ROW_TASK_END:
+        return rec_pack_end_task(w, row->u.task.core, row->u.task.frame);
+    case REC_ROW_ODD_ACCESS:
+        return rec_pack_odd(w, &row->u.access);
+    case REC_ROW_TASK:
+        if (!rec_pack_end_task(w, row->u.task.core, row->u.task.frame))
+            return false;
+        break;
+    default:
+        break;
+    }
+    sqlite3_stmt *st = w->ins[table_of[row->kind]];
+    int rc = sqlite3_bind_int64(st, 1, w->run_id) | bind_row(st, b, row);
+    return step(w, st, rc, "writing the run's records");
+}
+
+/* The batch's rows and accesses, in the order they were recorded. */
+static bool write_all(rec_writer_t *w, const rec_batch_t *b)
+{
+    size_t ai = 0;
+    for (size_t i = 0; i < b->nrows; i++) {
+        const rec_row_t *row = &b->rows[i];
+        for (; ai < row->acc_index; ai++)
+            if (!rec_pack_access(w, &b->acc[ai]))
+                return false;
+        if (!write_row(w, b, row))
+            return false;
+    }
+    for (; ai < b->nacc; ai++)
+        if (!rec_pack_access(w, &b->acc[ai]))
+            return false;
+    return true;
+}
+
+/* One transaction per batch (b NULL: the packs still open, at the end); on
+ * failure it is rolled back (earlier batches stay committed) and the
+ * writer is marked failed. */
 static void write_batch(rec_writer_t *w, const rec_batch_t *b)
 {
     if (sqlite3_exec(w->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
         fail(w, "BEGIN");
         return;
     }
-    for (size_t i = 0; i < b->nrows; i++) {
-        if (!write_row(w, b, &b->rows[i])) {
-            sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
-            return;
-        }
+    if (!(b ? write_all(w, b) : rec_pack_flush(w))) {
+        sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
+        return;
     }
     if (sqlite3_exec(w->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         fail(w, "COMMIT");
@@ -179,6 +248,7 @@ static rec_batch_t *take(rec_writer_t *w)
 static void give_back(rec_writer_t *w, rec_batch_t *b)
 {
     b->nrows = 0;
+    b->nacc = 0;
     b->len = 0;
     pthread_mutex_lock(&w->mu);
     w->spare[w->nspare++] = b;
@@ -199,10 +269,12 @@ static void *writer_main(void *arg)
     rec_writer_t *w = arg;
     rec_batch_t *b;
     while ((b = take(w)) != NULL) {
-        if (!atomic_load_explicit(&w->failed, memory_order_relaxed))
+        if (!rec_writer_failed(w))
             write_batch(w, b);
         give_back(w, b);
     }
+    if (!rec_writer_failed(w))
+        write_batch(w, NULL);
     return NULL;
 }
 
@@ -217,11 +289,6 @@ rec_batch_t *rec_writer_swap(rec_writer_t *w, rec_batch_t *full)
     return b;
 }
 
-bool rec_writer_failed(rec_writer_t *w)
-{
-    return atomic_load_explicit(&w->failed, memory_order_relaxed);
-}
-
 /* --- life ---------------------------------------------------------------- */
 
 static int alloc_batches(rec_writer_t *w)
@@ -231,8 +298,9 @@ static int alloc_batches(rec_writer_t *w)
         if (b->rows)
             continue;
         b->rows = malloc(REC_BATCH_ROWS * sizeof *b->rows);
+        b->acc = malloc(REC_BATCH_ACCS * sizeof *b->acc);
         b->text = malloc(REC_BATCH_TEXT);
-        if (!b->rows || !b->text)
+        if (!b->rows || !b->acc || !b->text)
             return TESS_ENOMEM;
     }
     return TESS_OK;
@@ -250,7 +318,7 @@ int rec_writer_init(rec_writer_t *w, sqlite3 *db, const char *path, diag_t *diag
     if (pthread_cond_init(&w->cv_free, NULL) != 0)
         goto no_free;
     w->db = db; /* from here on rec_writer_destroy() undoes everything */
-    for (unsigned k = 0; k < REC_ROW_KINDS; k++) {
+    for (unsigned k = 0; k < REC_TABLES; k++) {
         if (sqlite3_prepare_v3(db, rec_schema_insert(k), -1, SQLITE_PREPARE_PERSISTENT,
                                &w->ins[k], NULL) != SQLITE_OK) {
             int rc = rec_db_fail(db, path, "preparing the INSERTs", diag);
@@ -269,16 +337,19 @@ no_mutex:
 
 void rec_writer_destroy(rec_writer_t *w)
 {
-    for (unsigned k = 0; k < REC_ROW_KINDS; k++) {
+    for (unsigned k = 0; k < REC_TABLES; k++) {
         sqlite3_finalize(w->ins[k]);
         w->ins[k] = NULL;
     }
     for (unsigned i = 0; i < REC_BATCHES; i++) {
         free(w->store[i].rows);
+        free(w->store[i].acc);
         free(w->store[i].text);
         w->store[i].rows = NULL;
+        w->store[i].acc = NULL;
         w->store[i].text = NULL;
     }
+    rec_pack_free(w);
     if (w->db) {
         pthread_cond_destroy(&w->cv_free);
         pthread_cond_destroy(&w->cv_work);
@@ -287,18 +358,20 @@ void rec_writer_destroy(rec_writer_t *w)
     }
 }
 
-int rec_writer_start(rec_writer_t *w, int64_t run_id, rec_batch_t **first, diag_t *diag)
+int rec_writer_start(rec_writer_t *w, int64_t run_id, uint64_t period_ps, rec_batch_t **first,
+                     diag_t *diag)
 {
-    if (alloc_batches(w) != TESS_OK)
+    if (alloc_batches(w) != TESS_OK || rec_pack_reset(w, period_ps) != TESS_OK)
         return diag_fail(diag, TESS_ENOMEM, "%s: out of memory for the writer's batches",
                          w->path);
     w->run_id = run_id;
     w->qhead = w->qcount = 0;
     w->nspare = 0;
-    for (unsigned i = 1; i < REC_BATCHES; i++)
-        w->spare[w->nspare++] = &w->store[i];
-    for (unsigned i = 0; i < REC_BATCHES; i++)
-        w->store[i].nrows = w->store[i].len = 0;
+    for (unsigned i = 0; i < REC_BATCHES; i++) {
+        w->store[i].nrows = w->store[i].nacc = w->store[i].len = 0;
+        if (i > 0)
+            w->spare[w->nspare++] = &w->store[i];
+    }
     w->stop = false;
     w->errmsg[0] = 0;
     atomic_store(&w->failed, false);
@@ -314,7 +387,7 @@ int rec_writer_finish(rec_writer_t *w, rec_batch_t *last, diag_t *diag)
     if (!w->running)
         return TESS_OK;
     pthread_mutex_lock(&w->mu);
-    if (last && last->nrows > 0)
+    if (last && (last->nrows > 0 || last->nacc > 0))
         enqueue(w, last);
     w->stop = true;
     pthread_cond_signal(&w->cv_work);

@@ -151,6 +151,8 @@ static int session_open(session_t *s, const run_args_t *a, diag_t *d)
 
 static void session_close(session_t *s)
 {
+    if (s->sim)
+        sim_set_hook(s->sim, NULL, NULL); /* the recorder goes first */
     rec_close(s->rec);
     gpu_destroy(s->gpu);
     sim_destroy(s->sim);

@@ -4,8 +4,10 @@
  * two events, in a consistent state.
  *
  * As fast as possible, an ev_idle watcher runs sim_run in batches (4096 by
- * default) and returns to libev between batches: a libev iteration costs
- * ~180 ns, so one event per iteration would cost more than the events. Paced,
+ * default) and returns to libev between batches: a libev iteration (a
+ * zero-timeout epoll_wait while an idle watcher is active) costs ~0.3 us
+ * here, ten times an event, so one event per iteration would cost more than
+ * the events (bench_kernel, drive-hold batch=1 vs 4096). Paced,
  * one ev_timer is armed for the wall time of the queue head, scaled by
  * desc->pace, and runs every event of that simulated time when it fires.
  *
@@ -174,12 +176,21 @@ static void start_signals(drive_t *d)
     }
 }
 
+/* libev resets a stopped signal to SIG_DFL; the signals stay blocked until
+ * the old dispositions are back, so one arriving now goes to the old handler
+ * instead of killing the process. */
 static void stop_signals(drive_t *d)
 {
+    sigset_t block, saved;
+    sigemptyset(&block);
+    for (int i = 0; i < 2; i++)
+        sigaddset(&block, drive_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &block, &saved);
     for (int i = 0; i < 2; i++) {
         ev_signal_stop(d->loop, &d->sig[i]);
         sigaction(drive_signals[i], &d->old[i], NULL);
     }
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
 static void start_timers(drive_t *d)
@@ -215,7 +226,7 @@ static void init_drive(drive_t *d, sim_t *sim, const sim_drive_desc_t *desc,
     d->sim = sim;
     d->desc = desc;
     d->res = out;
-    d->until = desc->until ? desc->until : SIM_TIME_NEVER;
+    d->until = desc->until ? desc->until : SIM_TIME_NEVER - 1;  /* NEVER never runs */
     d->batch = desc->batch ? desc->batch : DRIVE_BATCH;
     d->out = progress_stream(desc);
     d->wall0 = d->last_wall = ev_time();

@@ -7,24 +7,35 @@
  * aligned block), and key[n .. n+3] always hold EVQ_KEY_MAX so the hot loop
  * compares four children without looking at n.
  *
- * Why this structure (hold benchmark through sim_run, the callback
- * rescheduling its own event, events/s, medians of 5 runs on the 2-core
- * EPYC development VM; see docs/PERFORMANCE.md for the full table):
+ * Why this structure — measured during design with the hold benchmark run
+ * through sim_run, each callback rescheduling its own event (millions of
+ * events per CPU-second, medians of 5 interleaved runs, noisy 2-core VM):
  *
- *   structure                            pending=10   1000    100000
- *   binary heap, 24-byte entries            52 M     19 M      6.6 M
- *   pairing heap (side node array)          45 M     12 M      3.4 M
- *   4-ary heap, split keys (this one)       57 M     31 M     10.6 M
- *   8-ary heap, split keys                  56 M     29 M     10.1 M
+ *   structure                                  P=10   P=1000  P=100000
+ *   binary heap, 128-bit key compares          47.2    20.4      3.8
+ *   4-ary heap, 128-bit key compares           41.7    14.3      5.0
+ *   4-ary heap, time-first compares (this)     45.1    27.8      5.4
+ *   8-ary heap, 128-bit key compares           39.9    14.0      4.5
+ *   8-ary heap, time-first compares            53.6    24.0      3.9
+ *   this heap, pop + push instead of in-place  39.0    22.7       -
+ *     (in-place in that session: 47.1 and 26.1)
+ *   calendar queue, 1024 buckets, width tuned   -      28.6       -
+ *     by hand (1 ps: 26.7, 8 ps: 27.4, 32 ps: 19.7; this heap: 24.5)
  *
- * The 4-ary heap halves the depth of the binary heap and its four children
- * cost one cache line; 8-ary saves levels but pays two lines and more
- * compares per level. The pairing heap's pointer chasing loses everywhere.
- * All variants use the same in-place update for a self-rescheduling event
- * (sim.c keeps the running event at the root and sifts it down once). */
+ * A sift is a chain of dependent loads and compares, one link per level:
+ * four children per level halve the depth of a binary heap and share one
+ * cache line, and comparing 64-bit times (whole keys only on equal times)
+ * shortens each link; the compiler turns 128-bit selects into branches or
+ * stack traffic. Eight children save a level at P=1000 but cost more per
+ * level. The calendar queue wins ~15% only with a hand-tuned bucket width,
+ * degrades fast with a wrong one, needs 16 more bytes per event for its
+ * lists, and the heuristics that pick the width have known bad cases
+ * (bimodal or drifting increments), so the heap stays.
+ * A pairing heap ran at a third of this heap's speed (pointer chasing). */
 #ifndef TESSERA_EVQ_H
 #define TESSERA_EVQ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +43,7 @@
 
 __extension__ typedef unsigned __int128 evq_key_t;
 
+#define EVQ_ARITY 4
 #define EVQ_KEY_MAX (~(evq_key_t)0)
 #define EVQ_SEQ_BITS 56
 #define EVQ_SEQ_MAX ((UINT64_C(1) << EVQ_SEQ_BITS) - 1)
@@ -40,10 +52,11 @@ typedef struct evq {
     evq_key_t *key;       /* key[i] of node i; points 3 entries into the block */
     sim_event_t **ev;     /* ev[i], the event of node i */
     void *block;          /* the aligned allocation behind key */
-    uint32_t n;           /* pending events */
+    uint32_t n;           /* nodes in use (sim.c: pending + the running event) */
     uint32_t cap;         /* nodes that fit without growing */
 } evq_t;
 
+/* The key of (time, priority, sequence); seq <= EVQ_SEQ_MAX. */
 static inline evq_key_t evq_make_key(sim_time_t t, uint8_t prio, uint64_t seq)
 {
     return ((evq_key_t)t << 64) | ((uint64_t)prio << EVQ_SEQ_BITS) | seq;
@@ -59,6 +72,7 @@ void evq_fini(evq_t *q);
  * is unchanged). */
 int evq_reserve(evq_t *q, size_t n);
 
+/* Fills node i and points the event back at it. */
 static inline void evq_place(evq_t *q, uint32_t i, evq_key_t k, sim_event_t *e)
 {
     q->key[i] = k;
@@ -117,15 +131,19 @@ static inline void evq_sift_up(evq_t *q, uint32_t i, evq_key_t k, sim_event_t *e
     evq_place(q, i, k, e);
 }
 
-/* Puts (k, e) into the hole at i, moving smaller children up. */
-static inline __attribute__((always_inline)) void
-evq_sift_down(evq_t *q, uint32_t i, evq_key_t k, sim_event_t *e)
+/* Heaps above this many nodes overflow L1 (16 bytes of key per node):
+ * their sifts prefetch the grandchildren, smaller ones save the work. */
+#define EVQ_PREFETCH_NODES 2048
+
+/* The sift-down loop; `prefetch` is a constant in each of its two copies. */
+static inline __attribute__((always_inline)) uint32_t
+evq_descend(evq_t *q, uint32_t i, evq_key_t k, bool prefetch)
 {
     evq_key_t *key = q->key;
     uint32_t n = q->n;
     uint64_t kt = evq_hi(k);
     for (uint32_t c = 4 * i + 1; c < n; c = 4 * i + 1) {
-        if ((uint64_t)c * 4 + 1 < n) {  /* grandchildren: big heaps miss L1 */
+        if (prefetch && (uint64_t)c * 4 + 1 < n) {
             const evq_key_t *g = &key[4 * c + 1];
             __builtin_prefetch(g);
             __builtin_prefetch(g + 4);
@@ -139,6 +157,17 @@ evq_sift_down(evq_t *q, uint32_t i, evq_key_t k, sim_event_t *e)
         evq_place(q, i, key[m], q->ev[m]);
         i = m;
     }
+    return i;
+}
+
+/* Puts (k, e) into the hole at i, moving smaller children up. */
+static inline __attribute__((always_inline)) void
+evq_sift_down(evq_t *q, uint32_t i, evq_key_t k, sim_event_t *e)
+{
+    if (q->n > EVQ_PREFETCH_NODES)
+        i = evq_descend(q, i, k, true);
+    else
+        i = evq_descend(q, i, k, false);
     evq_place(q, i, k, e);
 }
 

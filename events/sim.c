@@ -70,15 +70,21 @@ void sim_destroy(sim_t *sim)
     free(sim);
 }
 
+/* One node more than asked: the running event keeps the root while n
+ * others are pending. */
 int sim_reserve(sim_t *sim, size_t n)
 {
-    return evq_reserve(&sim->q, n) == 0 ? TESS_OK : TESS_ENOMEM;
+    if (n == SIZE_MAX || evq_reserve(&sim->q, n + 1) != 0)
+        return TESS_ENOMEM;
+    return TESS_OK;
 }
 
 void sim_limit_pending(sim_t *sim, size_t max)
 {
     sim->max_pending = max;
 }
+
+size_t sim_capacity(const sim_t *sim) { return sim->q.cap - 1; }
 
 sim_time_t sim_now(const sim_t *sim) { return sim->now; }
 uint64_t sim_events_run(const sim_t *sim) { return sim->events_run; }
@@ -98,7 +104,7 @@ sim_time_t sim_next_time(const sim_t *sim)
         return q->n ? evq_key_time(q->key[0]) : SIM_TIME_NEVER;
     /* The root is the running event: look at its children and its new key. */
     evq_key_t k = sim->run_key ? sim->run_key : EVQ_KEY_MAX;
-    for (uint32_t c = 1; c <= 4 && c < q->n; c++)
+    for (uint32_t c = 1; c <= EVQ_ARITY && c < q->n; c++)
         if (q->key[c] < k)
             k = q->key[c];
     return k == EVQ_KEY_MAX ? SIM_TIME_NEVER : evq_key_time(k);

@@ -53,6 +53,8 @@ int sim_reserve(sim_t *sim, size_t n);
  * one more fails as running out of memory does (SIM_END_ERROR): a guard
  * against runaway models, and how tests reach that path. */
 void sim_limit_pending(sim_t *sim, size_t max);
+/* Pending events that fit before the queue has to grow (and allocate). */
+size_t sim_capacity(const sim_t *sim);
 
 sim_time_t sim_now(const sim_t *sim);
 size_t sim_pending(const sim_t *sim);
@@ -64,7 +66,10 @@ sim_time_t sim_next_time(const sim_t *sim);
  * asserts). A pending event is moved: it gets a new sequence number, as if
  * cancelled and scheduled again. Same time and priority as the running event
  * means "after it" (SystemC's delta cycle). Never fails: if the queue cannot
- * grow, the simulation stops with SIM_END_ERROR and sim_errmsg() says why. */
+ * grow, the simulation stops with SIM_END_ERROR and sim_errmsg() says why.
+ * While its callback runs, an event is not pending; scheduling it from there
+ * is the cheapest path (an in-place queue update). An event scheduled at
+ * SIM_TIME_NEVER stays pending and never runs. */
 void sim_schedule(sim_t *sim, sim_event_t *ev, sim_time_t at);
 static inline void sim_schedule_in(sim_t *sim, sim_event_t *ev, sim_time_t delay);
 /* Removes a pending event; does nothing when it is not pending. */
@@ -89,7 +94,9 @@ const char *sim_end_name(sim_end_t end);  /* "empty", "stopped", … */
 size_t sim_run(sim_t *sim, sim_time_t until, size_t max_events);
 
 /* Asks the running loop to return after the current event; `why` is kept
- * (the first request wins) until sim_clear_stop(). */
+ * (the first request wins, but a kernel failure overrides it) until
+ * sim_clear_stop(), and while it is kept sim_run() and sim_drive() run
+ * nothing. */
 void sim_stop(sim_t *sim, sim_end_t why);
 sim_end_t sim_stop_reason(const sim_t *sim);
 void sim_clear_stop(sim_t *sim);

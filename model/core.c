@@ -1,29 +1,29 @@
-/* core.c — one core: runs a task's instructions through isa_exec (the only
+/* core.c — one core: runs a task's instructions through isa_run (the only
  * home of their semantics), blocks on SM accesses, sends READY (T6, T7, D11,
- * D12). Decoupled mode loops over instructions on the core's local clock;
- * stepped mode schedules one event per instruction. Both share exec_one(), so
- * their timestamps are the same by construction (and a test checks it). */
+ * D12). advance() is the one way instructions run: in decoupled mode as many
+ * as possible on the core's local clock, in stepped mode one per event, and
+ * one at a time when latencies are drawn — so the modes share every step and
+ * their timestamps are the same by construction (a test checks it). */
 #include "model/core.h"
 
 #include <assert.h>
 #include <string.h>
 
+#include "events/err.h"
 #include "model/gpu_impl.h"
-
-typedef enum core_action {
-    CORE_CONTINUE,            /* the next instruction starts at c->t */
-    CORE_WAIT_SM,             /* an SM request is on its way */
-    CORE_FINISHED,            /* the task ended; READY leaves at c->t */
-    CORE_OVER_BUDGET,         /* the next instruction would exceed the budget (D12) */
-} core_action_t;
 
 static void step_cb(sim_t *sim, sim_event_t *ev);
 
-void core_init(core_t *c, struct gpu *g, unsigned id)
+int core_init(core_t *c, struct gpu *g, unsigned id)
 {
     const gpu_desc_t *d = &g->desc;
     memset(c, 0, sizeof *c);
     c->gpu = g;
+    c->sim = g->sim;
+    c->sm = &g->sm;
+    c->stepped = d->timing == GPU_TIMING_STEPPED;
+    c->atomics = d->atomics;
+    c->budget = d->budget;
     c->id = (uint8_t)id;
     rng_seed(&c->rng, d->seed, 0x100 + id);
     c->lat[ISA_CLASS_ALU] = &d->core_alu;
@@ -34,18 +34,27 @@ void core_init(core_t *c, struct gpu *g, unsigned id)
     c->lat[ISA_CLASS_LD] = &d->sm_req;
     c->lat[ISA_CLASS_ST] = &d->sm_req;
     c->lat_fixed = true;
-    for (unsigned k = 0; k <= ISA_CLASS_ST; k++) {
+    for (unsigned k = 0; k <= ISA_CLASS_ST; k++)
         c->lat_fixed &= lat_is_fixed(c->lat[k]);
+    c->one_by_one = c->stepped || !c->lat_fixed;
+    for (unsigned k = 0; k <= ISA_CLASS_ST && c->lat_fixed; k++)
         c->lat_ps[k] = gpu_cycles(g, c->lat[k]->lo);
-    }
+    c->run.code = c->code;
+    c->run.lat = c->lat_ps;
     sim_event_init(&c->step_ev, step_cb, c, GPU_PRIO_CORE, "core.step");
     port_init(&c->ready_port, g->sim, 0, GPU_PRIO_ANSWER, ts_on_ready, &g->ts, "core->ts");
     port_init(&c->req_port, g->sim, 0, GPU_PRIO_SM_ARRIVE, sm_on_request, &g->sm, "core->sm");
     port_init(&c->resp_port, g->sim, 0, GPU_PRIO_ANSWER, core_on_answer, c, "sm->core");
     port_init(&c->start_port, g->sim, 0, GPU_PRIO_CORE, core_on_start, c, "ts->core");
+    c->req = txn_alloc(&g->pool);
+    if (!c->req)
+        return TESS_ENOMEM;
+    c->req->kind = GPU_TXN_SM_REQ;
+    c->req->core = c->id;
+    return TESS_OK;
 }
 
-/* The latency of an instruction class (ld/st: the request's trip to the bank). */
+/* A latency of class `cls` (ld/st: the request's trip to the bank), in ps. */
 static inline sim_time_t latency(core_t *c, unsigned cls)
 {
     if (c->lat_fixed)
@@ -53,126 +62,104 @@ static inline sim_time_t latency(core_t *c, unsigned cls)
     return gpu_cycles(c->gpu, lat_sample(c->lat[cls], &c->rng));
 }
 
-/* Sends an SM request for the ld/st `s` that starts at c->t. */
-static void request(core_t *c, const isa_step_t *s)
+/* Sends the SM request of the ld/st that stopped the run; it starts at run.t. */
+static void request(core_t *c)
 {
-    struct gpu *g = c->gpu;
-    txn_t *t = gpu_txn(g, GPU_TXN_SM_REQ);
-    if (!t)
-        return;
-    t->core = c->id;
-    t->frame = c->frame;
+    const isa_step_t *s = &c->run.last;
+    txn_t *t = c->req;
     t->addr = s->addr;
     t->flags = (uint16_t)((s->cls == ISA_CLASS_ST ? GPU_TXN_STORE : 0) |
-                          (s->sync && g->desc.atomics ? GPU_TXN_SYNC : 0));
+                          (s->sync && c->atomics ? GPU_TXN_SYNC : 0));
     t->data = s->value;
     c->ld_reg = s->reg;
-    t->t_created = c->t;
-    sim_time_t trip = latency(c, ISA_CLASS_LD);
-    c->req_arrive = c->t + trip;
-    if (g->desc.timing == GPU_TIMING_STEPPED) {
-        port_send(&c->req_port, t, c->t + trip - sim_now(g->sim));
+    c->end_after_answer = s->finished;
+    t->t_created = c->run.t;
+    c->req_arrive = c->run.t + latency(c, ISA_CLASS_LD);
+    if (c->stepped) {
+        port_send(&c->req_port, t, c->req_arrive - sim_now(c->sim));
         return;
     }
-    t->t_sent = c->t;
-    t->t_arrived = c->t + trip;
-    sm_post(&g->sm, t);
+    t->t_sent = t->t_created;
+    t->t_arrived = c->req_arrive;
+    sm_post(c->sm, t);
 }
 
-/* Executes the instruction at c->ip, which starts at c->t. */
-static core_action_t exec_one(core_t *c)
-{
-    if (c->task_insns == c->gpu->desc.budget)
-        return CORE_OVER_BUDGET;
-    isa_step_t s;
-    isa_exec(c->r, c->id, c->ip, c->code[c->ip], &s);
-    c->task_insns++;
-    c->instructions++;
-    c->div_by_zero += s.div_by_zero;
-    if (s.cls >= ISA_CLASS_LD) {
-        c->end_after_answer = s.finished;
-        request(c, &s);
-        return CORE_WAIT_SM;
-    }
-    c->t += latency(c, s.cls);
-    if (s.finished)
-        return CORE_FINISHED;
-    c->ip = s.next_ip;
-    return CORE_CONTINUE;
-}
-
-/* The task ended at c->t: READY reaches the TS ts.ready cycles later (T5). */
+/* The task ended at run.t: READY reaches the TS ts.ready cycles later (T5). */
 static void finish(core_t *c)
 {
     struct gpu *g = c->gpu;
     c->busy = false;
-    c->task_finish = c->t;
-    c->busy_ps += c->t - c->task_start;
+    c->task_finish = c->run.t;
+    c->busy_ps += c->run.t - c->task_start;
+    c->instructions += c->run.n;
+    c->sm_ops += c->task_sm_ops;
+    c->sm_wait_ps += c->task_sm_wait;
+    c->sm_conflict_ps += c->task_sm_conflict;
     txn_t *t = gpu_txn(g, GPU_TXN_READY);
     if (!t)
         return;
     t->core = c->id;
     t->frame = c->frame;
     sim_time_t trip = gpu_cycles(g, lat_sample(&g->desc.ts_ready, &c->rng));
-    port_send(&c->ready_port, t, c->t - sim_now(g->sim) + trip);
+    port_send(&c->ready_port, t, c->run.t - sim_now(c->sim) + trip);
 }
 
+/* D12: the next instruction would exceed the budget. The run stops when that
+ * instruction would start (decoupled: the core may be ahead of time). */
 static void over_budget(core_t *c)
 {
-    gpu_watchdog(c->gpu, c->id, c->frame, c->ip);
+    if (c->run.t == sim_now(c->sim))
+        gpu_watchdog(c->gpu, c->id, c->frame, c->run.ip);
+    else
+        sim_schedule(c->sim, &c->step_ev, c->run.t);
 }
 
-/* Decoupled mode: runs until the core must wait for something outside it. */
-static void run_ahead(core_t *c)
+/* Runs instructions from run.ip at run.t until the core must wait for
+ * something outside it (an SM answer, READY) — or, stepped, for its next
+ * event. */
+__attribute__((flatten)) static void advance(core_t *c)
 {
+    isa_run_t *run = &c->run;
     for (;;) {
-        switch (exec_one(c)) {
-        case CORE_CONTINUE:
-            continue;
-        case CORE_WAIT_SM:
+        if (run->n == c->budget) {
+            over_budget(c);
             return;
-        case CORE_FINISHED:
+        }
+        run->budget = c->one_by_one ? run->n + 1 : c->budget;
+        isa_stop_t stop = isa_run(c->r, c->id, run);
+        if (stop == ISA_STOP_MEMORY) {
+            request(c);
+            return;
+        }
+        if (!c->lat_fixed)
+            run->t += latency(c, run->last.cls); /* the one instruction's drawn latency */
+        if (stop == ISA_STOP_FINISHED) {
             finish(c);
             return;
-        case CORE_OVER_BUDGET: /* stop when the over-budget instruction would start */
-            sim_schedule(c->gpu->sim, &c->step_ev, c->t);
+        }
+        if (c->stepped && run->n < c->budget) {
+            sim_schedule(c->sim, &c->step_ev, run->t);
             return;
         }
     }
 }
 
-/* Stepped mode: one instruction per event. In decoupled mode this event only
- * fires for the watchdog. */
+/* Stepped mode: the next instruction. Both modes: the watchdog. */
 static void step_cb(sim_t *sim, sim_event_t *ev)
 {
     core_t *c = ev->data;
-    assert(c->t == sim_now(sim));
-    if (c->gpu->desc.timing == GPU_TIMING_DECOUPLED) {
-        over_budget(c);
-        return;
-    }
-    switch (exec_one(c)) {
-    case CORE_CONTINUE:
-        sim_schedule(sim, &c->step_ev, c->t);
-        break;
-    case CORE_WAIT_SM:
-        break;
-    case CORE_FINISHED:
-        finish(c);
-        break;
-    case CORE_OVER_BUDGET:
-        over_budget(c);
-        break;
-    }
+    assert(c->run.t == sim_now(sim));
+    (void)sim;
+    advance(c);
 }
 
-/* Continues after an instruction that ended at c->t. */
+/* Continues after something that ended at run.t. */
 static void resume(core_t *c)
 {
-    if (c->gpu->desc.timing == GPU_TIMING_STEPPED)
-        sim_schedule(c->gpu->sim, &c->step_ev, c->t);
+    if (c->stepped)
+        sim_schedule(c->sim, &c->step_ev, c->run.t);
     else
-        run_ahead(c);
+        advance(c);
 }
 
 void core_on_start(void *core, txn_t *t)
@@ -181,16 +168,16 @@ void core_on_start(void *core, txn_t *t)
     struct gpu *g = c->gpu;
     assert(!c->busy);
     c->busy = true;
+    c->reported = false;
     c->frame = (uint8_t)t->frame;
-    c->ip = 0;
-    c->t = sim_now(g->sim);
+    c->req->frame = t->frame;
     memcpy(c->code, g->prog.tm.code[t->frame], sizeof c->code);
     if (t->flags & GPU_TXN_INIT_R0)
         c->r[0] = (uint8_t)t->data;
     txn_release(&g->pool, t);
-    c->task_start = c->t;
-    c->reported = false;
-    c->task_insns = 0;
+    c->run.ip = 0;
+    c->run.n = 0;
+    c->run.t = c->task_start = sim_now(c->sim);
     c->task_sm_ops = 0;
     c->task_sm_wait = c->task_sm_conflict = 0;
     c->tasks++;
@@ -207,16 +194,12 @@ void core_on_answer(void *core, txn_t *t)
     c->task_sm_ops++;
     c->task_sm_wait += wait;
     c->task_sm_conflict += conflict;
-    c->sm_ops++;
-    c->sm_wait_ps += wait;
-    c->sm_conflict_ps += conflict;
-    c->t = t->t_done;
-    txn_release(&c->gpu->pool, t);
+    c->run.t = t->t_done;
     if (c->end_after_answer) {
         finish(c); /* T6: a ld/st in slot 15 ends the task when its answer arrives */
         return;
     }
-    c->ip++;
+    c->run.ip++;
     resume(c);
 }
 
@@ -229,12 +212,12 @@ static void report(core_t *c, sim_time_t ready_ps, bool complete)
         .start_ps = c->task_start,
         .finish_ps = c->busy ? SIM_TIME_NEVER : c->task_finish,
         .ready_ps = ready_ps,
-        .instructions = c->task_insns,
+        .instructions = c->run.n,
         .sm_ops = c->task_sm_ops,
         .sm_wait_ps = c->task_sm_wait,
         .sm_conflict_ps = c->task_sm_conflict,
     };
-    sim_trace(c->gpu->sim, GPU_TR_CORE_TASK, &r);
+    sim_trace(c->sim, GPU_TR_CORE_TASK, &r);
 }
 
 void core_task_reported(core_t *c, sim_time_t ready_ps)

@@ -1,10 +1,10 @@
 /* core.h — one GPU core as a component (spec §4, T6, T7, D11, D12).
  * A core runs one task at a time. In the decoupled timing mode it runs
- * instructions that touch nothing outside itself on a local clock (c->t)
+ * instructions that touch nothing outside itself on a local clock (run.t)
  * ahead of simulated time, and synchronises only through what it sends: an
  * SM request (posted with its arrival time, TLM-2.0 loosely-timed style) or
  * READY. In the stepped mode every instruction is an event. Both give the
- * same timestamps; invariant: c->t >= sim_now() while a task runs. */
+ * same timestamps; invariant: run.t >= sim_now() while a task runs. */
 #ifndef TESSERA_CORE_H
 #define TESSERA_CORE_H
 
@@ -20,41 +20,52 @@
 #include "model/tm.h"
 
 struct gpu;
+struct sm;
 
 typedef struct core {
     struct gpu *gpu;          /* ro: the machine it belongs to */
+    sim_t *sim;               /* ro: gpu->sim */
+    struct sm *sm;            /* ro: &gpu->sm */
+    bool stepped;             /* ro: timing = stepped (one event per instruction) */
+    bool atomics;             /* ro: D16 sync accesses are honoured */
+    uint64_t budget;          /* ro: D12 instructions per task */
     uint8_t id;               /* ro: core id 0..15 */
     bool busy;                /* a task is running (READY not yet sent) */
     bool end_after_answer;    /* the pending ld/st was the task's last instruction */
     bool reported;            /* the current task's READY reached the TS */
     uint8_t ld_reg;           /* destination of the pending ld */
     sim_time_t req_arrive;    /* when the pending request reaches its bank */
-    uint8_t ip;               /* slot of the next instruction */
     uint8_t frame;            /* frame of the current task */
     uint8_t r[ISA_REGS];      /* the register file (D4: persists across tasks) */
     uint16_t code[TM_SLOTS];  /* instruction memory: the current task's frame */
-    sim_time_t t;             /* local time: when the next instruction starts */
+    isa_run_t run;            /* where the task is: run.ip, run.t (local time: when the
+                                 next instruction starts), run.n (its instructions so
+                                 far); run.div_by_zero counts over the whole run */
     sim_event_t step_ev;      /* stepped: the next instruction; both: the watchdog */
+    txn_t *req;               /* this core's SM request (one outstanding at a time),
+                                 taken from the pool once and reused */
     port_t ready_port;        /* core → TS (READY) */
     port_t req_port;          /* core → SM requests (stepped mode) */
     port_t resp_port;         /* SM → core answers (stepped mode) */
     port_t start_port;        /* TS → core TASK_START */
     rng_t rng;                /* this core's latency draws */
     bool lat_fixed;           /* every core latency is a fixed number */
-    sim_time_t lat_ps[ISA_CLASS_ST + 1]; /* fixed latencies by isa_class_t, in ps */
+    bool one_by_one;          /* instructions run one at a time (stepped, or drawn latencies) */
+    sim_time_t lat_ps[ISA_CLASS_ST + 1]; /* fixed latencies by isa_class_t, in ps
+                                            (all 0 when drawn: isa_run adds nothing) */
     const lat_t *lat[ISA_CLASS_ST + 1];  /* the latencies by class (ld/st: sm.req) */
     /* the current task */
     sim_time_t task_start, task_finish;
-    uint64_t task_insns;
     uint32_t task_sm_ops;
     sim_time_t task_sm_wait, task_sm_conflict;
-    /* totals over the run */
-    uint64_t instructions, tasks, sm_ops, div_by_zero;
+    /* totals over the run, of finished tasks (see core_instructions) */
+    uint64_t instructions, tasks, sm_ops;
     sim_time_t busy_ps, sm_wait_ps, sm_conflict_ps;
 } core_t;
 
-/* Wires the core into `gpu` (ports, latencies, its random stream). */
-void core_init(core_t *c, struct gpu *gpu, unsigned id);
+/* Wires the core into `gpu` (ports, latencies, its random stream) and takes
+ * its request transaction from the pool. Returns TESS_OK or TESS_ENOMEM. */
+int core_init(core_t *c, struct gpu *gpu, unsigned id);
 
 /* TASK_START receiver (start_port): loads the frame, applies R0 init, runs. */
 void core_on_start(void *core, txn_t *t);
@@ -70,5 +81,11 @@ void core_task_reported(core_t *c, sim_time_t ready_ps);
 
 /* End of run: reports a task still running as a partial record. */
 void core_report_partial(core_t *c);
+
+/* Instructions executed so far (counted when they start), running task included. */
+static inline uint64_t core_instructions(const core_t *c)
+{
+    return c->instructions + (c->busy ? c->run.n : 0);
+}
 
 #endif

@@ -86,8 +86,13 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
     }
     ts_init(&g->ts, g, &g->prog.tm);
     sm_init(&g->sm, g, g->prog.sm);
-    for (unsigned c = 0; c < GPU_CORES; c++)
-        core_init(&g->cores[c], g, c);
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        if (core_init(&g->cores[c], g, c) != TESS_OK) {
+            diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
+            gpu_destroy(g);
+            return NULL;
+        }
+    }
     return g;
 }
 
@@ -170,8 +175,8 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
     for (unsigned c = 0; c < GPU_CORES; c++) {
         const core_t *k = &g->cores[c];
         s->core_tasks += k->tasks;
-        s->instructions += k->instructions;
-        s->div_by_zero += k->div_by_zero;
+        s->instructions += core_instructions(k);
+        s->div_by_zero += k->run.div_by_zero;
     }
     for (unsigned b = 0; b < SM_BANKS; b++) {
         const bank_t *bk = &g->sm.banks[b];
@@ -203,12 +208,12 @@ static void core_counters(gpu_t *g)
         char name[16];
         snprintf(name, sizeof name, "core%u", c);
         counter(g, name, "tasks", k->tasks);
-        counter(g, name, "instructions", k->instructions);
+        counter(g, name, "instructions", core_instructions(k));
         counter(g, name, "busy_ps", k->busy_ps);
         counter(g, name, "sm_ops", k->sm_ops);
         counter(g, name, "sm_wait_ps", k->sm_wait_ps);
         counter(g, name, "sm_conflict_ps", k->sm_conflict_ps);
-        counter(g, name, "div_by_zero", k->div_by_zero);
+        counter(g, name, "div_by_zero", k->run.div_by_zero);
     }
 }
 

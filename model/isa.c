@@ -2,6 +2,8 @@
  * executor calls isa_exec(); no other file knows what an opcode does. */
 #include "model/isa.h"
 
+#include <string.h>
+
 static const struct {
     const char *name;
     isa_format_t format;
@@ -25,75 +27,132 @@ static const struct {
     [ISA_READY] = {"ready", ISA_FMT_NONE, ISA_CLASS_READY},
 };
 
+/* op_info[].cls as bytes: read on every executed instruction */
+static const uint8_t op_class[16] = {
+    ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_MUL, ISA_CLASS_DIV, ISA_CLASS_ALU,
+    ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_LD,
+    ISA_CLASS_ALU, ISA_CLASS_ST,  ISA_CLASS_BRANCH, ISA_CLASS_READY,
+};
+
 const char *isa_mnemonic(isa_op_t op) { return op_info[op & 0xf].name; }
 isa_format_t isa_format(isa_op_t op) { return op_info[op & 0xf].format; }
 isa_class_t isa_class(isa_op_t op) { return op_info[op & 0xf].cls; }
 
+/* The semantics of every opcode, once: the loop of isa_run. isa_exec is a
+ * run of one instruction. Each case does its register work (D10: sources are
+ * read before destinations are written), adds its latency and leaves the
+ * next slot; falling off slot 15 ends the task (D11). */
+
 /* D13: byte address {R[b][3:0], R[a][7:0]}; D16: R[b][7:6] == 01 marks a sync access. */
-static void mem_operands(const uint8_t r[ISA_REGS], unsigned a, unsigned b, isa_step_t *out)
+static inline void mem_operands(const uint8_t *r, unsigned a, unsigned b, isa_step_t *mem)
 {
-    out->addr = (uint16_t)(((r[b] & 0xfu) << 8) | r[a]);
-    out->sync = (r[b] >> 6) == 1;
+    mem->addr = (uint16_t)(((r[b] & 0xfu) << 8) | r[a]);
+    mem->sync = (r[b] >> 6) == 1;
+}
+
+isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
+{
+    uint8_t *restrict r = r_;
+    const uint16_t *restrict code = run->code;
+    const uint64_t *restrict lat = run->lat;
+    unsigned ip = run->ip, w = 0;
+    uint64_t t = run->t, n = run->n, budget = run->budget, div0 = 0;
+    isa_step_t *last = &run->last;
+    isa_stop_t stop;
+    for (;;) {
+        if (n == budget) {
+            stop = ISA_STOP_BUDGET;
+            goto out;
+        }
+        w = code[ip];
+        unsigned a = (w >> 8) & 0xf, b = (w >> 4) & 0xf, c = w & 0xf;
+        n++;
+        switch (w >> 12) {
+        case ISA_NOP: t += lat[ISA_CLASS_ALU]; break;
+        case ISA_ADD: r[c] = (uint8_t)(r[a] + r[b]); t += lat[ISA_CLASS_ALU]; break;   /* mod 256 */
+        case ISA_SUB: r[c] = (uint8_t)(r[a] - r[b]); t += lat[ISA_CLASS_ALU]; break;   /* mod 256 */
+        case ISA_MUL: {
+            unsigned p = (unsigned)r[a] * r[b];                        /* 16-bit product */
+            r[c] = (uint8_t)p;
+            r[(c + 1) & 0xf] = (uint8_t)(p >> 8);                      /* c = 15 → R0 */
+            t += lat[ISA_CLASS_MUL];
+            break;
+        }
+        case ISA_DIV:
+            if (r[b] == 0) {                                           /* D8 */
+                r[c] = 0xff;
+                div0++;
+            } else {
+                r[c] = (uint8_t)(r[a] / r[b]);
+            }
+            t += lat[ISA_CLASS_DIV];
+            break;
+        case ISA_CMPGE: r[c] = r[a] >= r[b]; t += lat[ISA_CLASS_ALU]; break;        /* D6: unsigned */
+        case ISA_RSHFT: r[c] = (uint8_t)(r[a] >> (b & 7)); t += lat[ISA_CLASS_ALU]; break; /* D7 */
+        case ISA_LSHFT: r[c] = (uint8_t)(r[a] << (b & 7)); t += lat[ISA_CLASS_ALU]; break; /* D7 */
+        case ISA_AND: r[c] = r[a] & r[b]; t += lat[ISA_CLASS_ALU]; break;
+        case ISA_OR: r[c] = r[a] | r[b]; t += lat[ISA_CLASS_ALU]; break;
+        case ISA_XOR: r[c] = r[a] ^ r[b]; t += lat[ISA_CLASS_ALU]; break;
+        case ISA_LD:
+            mem_operands(r, a, b, last);
+            last->reg = (uint8_t)c;
+            stop = ISA_STOP_MEMORY;        /* the latency is the memory system's */
+            goto out;
+        case ISA_SET_CONST:                                            /* D9 */
+            r[c] = c < 8 ? (uint8_t)(core_id & 0xf) : (uint8_t)(w >> 4);
+            t += lat[ISA_CLASS_ALU];
+            break;
+        case ISA_ST:
+            mem_operands(r, a, b, last);
+            last->value = r[c];
+            stop = ISA_STOP_MEMORY;
+            goto out;
+        case ISA_BNZ:
+            t += lat[ISA_CLASS_BRANCH];
+            if (r[a] != 0) {                                           /* taken: IP ← target */
+                ip = b;
+                continue;
+            }
+            break;                         /* not taken in slot 15: the task ends (D11) */
+        case ISA_READY:                                                /* IP ← 0 */
+            t += lat[ISA_CLASS_READY];
+            stop = ISA_STOP_FINISHED;
+            goto out;
+        }
+        if (++ip == ISA_SLOTS) {                                       /* D11: left slot 15 */
+            stop = ISA_STOP_FINISHED;
+            goto out;
+        }
+    }
+out:
+    last->cls = op_class[w >> 12];
+    last->finished = stop == ISA_STOP_FINISHED || (stop == ISA_STOP_MEMORY && ip == ISA_SLOTS - 1);
+    run->ip = ip;
+    run->t = t;
+    run->n = n;
+    run->div_by_zero += div0;
+    return stop;
 }
 
 void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,
               isa_step_t *out)
 {
-    unsigned op = isa_opc(word), a = isa_fa(word), b = isa_fb(word), c = isa_fc(word);
-    /* D10: every source is read before any destination is written. */
-    unsigned ra = r[a], rb = r[b];
-
-    out->cls = (uint8_t)op_info[op].cls;
-    out->div_by_zero = false;
+    static const uint64_t no_latency[ISA_CLASS_READY + 1];
+    isa_run_t run = {.code = NULL, .lat = no_latency, .budget = 1, .ip = 0};
+    uint16_t code[ISA_SLOTS] = {0};
+    code[ip & 0xf] = word;
+    run.code = code;
+    run.ip = ip & 0xf;
     out->sync = false;
-    out->next_ip = (uint8_t)(ip + 1);
-
-    switch (op) {
-    case ISA_NOP: break;
-    case ISA_ADD: r[c] = (uint8_t)(ra + rb); break;               /* mod 256 */
-    case ISA_SUB: r[c] = (uint8_t)(ra - rb); break;               /* mod 256 */
-    case ISA_MUL: {
-        unsigned p = ra * rb;                                      /* 16-bit product */
-        r[c] = (uint8_t)p;
-        r[(c + 1) & 0xf] = (uint8_t)(p >> 8);                      /* c = 15 → R0 */
-        break;
-    }
-    case ISA_DIV:
-        if (rb == 0) {                                             /* D8 */
-            r[c] = 0xff;
-            out->div_by_zero = true;
-        } else {
-            r[c] = (uint8_t)(ra / rb);
-        }
-        break;
-    case ISA_CMPGE: r[c] = ra >= rb ? 1 : 0; break;                /* D6: unsigned */
-    case ISA_RSHFT: r[c] = (uint8_t)(ra >> (b & 7)); break;        /* D7: field b[2:0] */
-    case ISA_LSHFT: r[c] = (uint8_t)(ra << (b & 7)); break;        /* D7, mod 256 */
-    case ISA_AND: r[c] = (uint8_t)(ra & rb); break;
-    case ISA_OR: r[c] = (uint8_t)(ra | rb); break;
-    case ISA_XOR: r[c] = (uint8_t)(ra ^ rb); break;
-    case ISA_LD:
-        mem_operands(r, a, b, out);
-        out->reg = (uint8_t)c;
-        break;
-    case ISA_SET_CONST:                                            /* D9 */
-        r[c] = c < 8 ? (uint8_t)(core_id & 0xf) : (uint8_t)((word >> 4) & 0xff);
-        break;
-    case ISA_ST:
-        mem_operands(r, a, b, out);
-        out->value = r[c];
-        break;
-    case ISA_BNZ:
-        if (ra != 0)
-            out->next_ip = (uint8_t)b;                             /* taken: IP ← target */
-        else if (ip == ISA_SLOTS - 1)
-            out->next_ip = ISA_SLOTS;                              /* D11: not taken in slot 15 */
-        out->finished = out->next_ip >= ISA_SLOTS;
-        return;
-    case ISA_READY:
-        out->next_ip = 0;
-        out->finished = true;
-        return;
-    }
-    out->finished = out->next_ip >= ISA_SLOTS;                     /* D11: fell off slot 15 */
+    run.last.sync = false;
+    isa_stop_t stop = isa_run(r, core_id, &run);
+    *out = run.last;
+    out->cls = op_class[isa_opc(word)];
+    out->div_by_zero = run.div_by_zero != 0;
+    if (stop == ISA_STOP_MEMORY)
+        out->next_ip = (uint8_t)(run.ip + 1);
+    else if (stop == ISA_STOP_BUDGET)      /* one instruction ran and the task goes on */
+        out->next_ip = (uint8_t)run.ip, out->finished = false;
+    else                                   /* ready: IP ← 0; leaving slot 15: 16 */
+        out->next_ip = run.ip == ISA_SLOTS ? ISA_SLOTS : 0;
 }

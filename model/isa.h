@@ -90,6 +90,30 @@ typedef struct isa_step {
 void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,
               isa_step_t *out /* OUT */);
 
+/* A run of core-local instructions (isa_run): executes instructions from
+ * slot `ip` until one needs memory (ld/st: described in `last`, not counted
+ * as finished), the task ends (ready or leaving slot 15, D11), or `budget`
+ * instructions have run. Each executed instruction adds lat[class] to `t`. */
+typedef struct isa_run {
+    const uint16_t *code;     /* in: the task's 16 instruction words */
+    const uint64_t *lat;      /* in: latency by isa_class_t (ALU..READY) */
+    uint64_t budget;          /* in: stop when n reaches it (the next is not run) */
+    unsigned ip;              /* in/out: the next instruction's slot */
+    uint64_t t;               /* in/out: when the next instruction starts */
+    uint64_t n;               /* in/out: instructions executed */
+    uint64_t div_by_zero;     /* in/out: D8 events */
+    isa_step_t last;          /* out: the instruction that stopped the run */
+} isa_run_t;
+
+typedef enum isa_stop {
+    ISA_STOP_MEMORY,          /* last is a ld/st, executed up to its access; t is its start */
+    ISA_STOP_FINISHED,        /* the task ended; t is when its last latency elapsed */
+    ISA_STOP_BUDGET,          /* n == budget; ip is the instruction not run */
+} isa_stop_t;
+
+/* Runs instructions as described above; the semantics are isa_exec's. */
+isa_stop_t isa_run(uint8_t r[ISA_REGS], unsigned core_id, isa_run_t *run);
+
 /* Completes a ld described by `step` with the byte read from memory. */
 static inline void isa_ld_complete(uint8_t r[ISA_REGS], const isa_step_t *step, uint8_t value)
 {

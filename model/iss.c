@@ -10,29 +10,35 @@
 static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned core,
                          arch_state_t *st, uint64_t budget, iss_stats_t *stats, diag_t *diag)
 {
-    uint8_t *r = st->regs[core];
-    unsigned ip = 0;
-    for (uint64_t n = 0;; n++) {
-        if (n == budget)
+    static const uint64_t untimed[ISA_CLASS_READY + 1];
+    isa_run_t run = {.code = code, .lat = untimed, .budget = budget};
+    for (;;) {
+        isa_stop_t stop = isa_run(st->regs[core], core, &run);
+        if (stop == ISA_STOP_BUDGET) {
+            stats->instructions += run.n;
+            stats->div_by_zero += run.div_by_zero;
             return diag_fail(diag, TESS_EWATCHDOG,
                              "watchdog: frame %u, core %u, IP %u: task exceeded its budget of "
                              "%llu instructions (D12)",
-                             frame, core, ip, (unsigned long long)budget);
-        isa_step_t s;
-        isa_exec(r, core, ip, code[ip], &s);
-        stats->instructions++;
-        stats->div_by_zero += s.div_by_zero;
-        if (s.cls == ISA_CLASS_LD) {
-            isa_ld_complete(r, &s, st->sm[s.addr]);
+                             frame, core, run.ip, (unsigned long long)budget);
+        }
+        if (stop == ISA_STOP_FINISHED)
+            break;
+        const isa_step_t *s = &run.last; /* a ld or st, performed at once */
+        if (s->cls == ISA_CLASS_LD) {
+            isa_ld_complete(st->regs[core], s, st->sm[s->addr]);
             stats->loads++;
-        } else if (s.cls == ISA_CLASS_ST) {
-            st->sm[s.addr] = s.value;
+        } else {
+            st->sm[s->addr] = s->value;
             stats->stores++;
         }
-        if (s.finished)
-            return TESS_OK;
-        ip = s.next_ip;
+        if (s->finished)
+            break;
+        run.ip++; /* ld and st never branch */
     }
+    stats->instructions += run.n;
+    stats->div_by_zero += run.div_by_zero;
+    return TESS_OK;
 }
 
 int iss_run(const tm_program_t *tm, arch_state_t *st, const iss_desc_t *desc,

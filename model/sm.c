@@ -1,10 +1,13 @@
 /* sm.c — the Shared Memory banks (D13, D14, D16, T7, T8). Each bank keeps the
  * requests posted to it (at most one per core, cores block on their access)
- * and one grant event at the earliest moment it can serve one of them; at
- * that moment it lets the arbiter choose among the requests that have
- * arrived, performs the access (it takes effect at the grant), and answers
- * the core. Requests that arrive at the instant the bank frees compete with
- * those already waiting, because grants run after arrivals (GPU_PRIO_*). */
+ * and the earliest moment it can serve one of them; at that moment it lets
+ * the arbiter choose among the requests that have arrived, performs the
+ * access (it takes effect at the grant), and answers the core. Requests that
+ * arrive at the instant the bank frees compete with those already waiting,
+ * because grants run after arrivals (GPU_PRIO_*). One SM event serves all
+ * banks due at a picosecond: a grant at T answers at T + sm.bank + sm.resp
+ * (sm.bank >= 1 cycle), so nothing it causes can be due at T itself, and the
+ * banks of one picosecond are independent (different bytes). */
 #include "model/sm.h"
 
 #include <assert.h>
@@ -18,7 +21,15 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
 {
     memset(sm, 0, sizeof *sm);
     sm->gpu = g;
+    sm->sim = g->sim;
+    sm->stepped = g->desc.timing == GPU_TIMING_STEPPED;
+    sm->atomics = g->desc.atomics;
+    sm->interleaved = g->desc.bank_map == GPU_MAP_INTERLEAVED;
+    sm->arbiter = g->desc.arbiter;
     memcpy(sm->mem, initial, SM_BYTES);
+    sm->lat_fixed = lat_is_fixed(&g->desc.sm_bank) && lat_is_fixed(&g->desc.sm_resp);
+    sm->bank_ps = gpu_cycles(g, g->desc.sm_bank.lo);
+    sm->resp_ps = gpu_cycles(g, g->desc.sm_resp.lo);
     for (unsigned i = 0; i < SM_BANKS; i++) {
         bank_t *b = &sm->banks[i];
         b->sm = sm;
@@ -26,13 +37,14 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
         b->last = -1;
         b->lock_core = -1;
         rng_seed(&b->rng, g->desc.seed, 0x200 + i);
-        sim_event_init(&b->grant_ev, grant_cb, b, GPU_PRIO_SM_GRANT, "bank.grant");
+        sm->next[i] = SIM_TIME_NEVER;
     }
+    sim_event_init(&sm->grant_ev, grant_cb, sm, GPU_PRIO_SM_GRANT, "sm.grant");
 }
 
 unsigned sm_bank_of(const sm_t *sm, unsigned addr)
 {
-    if (sm->gpu->desc.bank_map == GPU_MAP_INTERLEAVED)
+    if (sm->interleaved)
         return addr & 0xf;          /* bank = addr[3:0], row = addr[11:4] */
     return (addr >> 8) & 0xf;       /* D13: bank = addr[11:8], row = addr[7:0] */
 }
@@ -49,10 +61,10 @@ static bool blocked(const bank_t *b, const txn_t *t)
 }
 
 /* Cores whose request could be granted once it has arrived. */
-static uint16_t grantable(const bank_t *b)
+static inline uint16_t grantable(const bank_t *b)
 {
     uint16_t m = b->pending;
-    if (b->lock_core < 0)
+    if (__builtin_expect(b->lock_core < 0, 1))
         return m;
     for (uint16_t rest = m; rest; rest &= rest - 1) {
         unsigned c = (unsigned)__builtin_ctz(rest);
@@ -64,37 +76,57 @@ static uint16_t grantable(const bank_t *b)
 
 static sim_time_t max_time(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
 
-/* Keeps the invariant: the grant event is pending exactly when a grantable
- * request exists, at max(now, bank free, its earliest arrival). */
-static void bank_schedule(bank_t *b)
+/* When bank b can next grant: max(now, bank free, earliest grantable
+ * arrival), or SIM_TIME_NEVER. */
+static sim_time_t bank_next(const bank_t *b, sim_time_t now)
 {
-    sim_t *sim = b->sm->gpu->sim;
     uint16_t m = grantable(b);
-    if (!m) {
-        sim_cancel(sim, &b->grant_ev);
-        return;
-    }
-    sim_time_t earliest = SIM_TIME_NEVER;
+    if (!m)
+        return SIM_TIME_NEVER;
+    sim_time_t from = max_time(b->free_ps, now), earliest = SIM_TIME_NEVER;
     for (; m; m &= m - 1) {
-        sim_time_t a = b->req[__builtin_ctz(m)]->t_arrived;
+        sim_time_t a = b->arrive[__builtin_ctz(m)];
+        if (a <= from)
+            return from; /* a request waits already: the bank grants when free */
         earliest = a < earliest ? a : earliest;
     }
-    sim_time_t at = max_time(max_time(earliest, b->free_ps), sim_now(sim));
-    if (!sim_event_pending(&b->grant_ev) || b->grant_ev.time != at)
-        sim_schedule(sim, &b->grant_ev, at);
+    return earliest;
+}
+
+/* Keeps the SM event at min(next). */
+static void sm_reschedule(sm_t *sm)
+{
+    sim_time_t at = SIM_TIME_NEVER;
+    for (uint16_t m = sm->active; m; m &= m - 1) {
+        sim_time_t t = sm->next[__builtin_ctz(m)];
+        at = t < at ? t : at;
+    }
+    sim_t *sim = sm->sim;
+    if (at == SIM_TIME_NEVER)
+        sim_cancel(sim, &sm->grant_ev);
+    else if (!sim_event_pending(&sm->grant_ev) || sm->grant_ev.time != at)
+        sim_schedule(sim, &sm->grant_ev, at);
 }
 
 void sm_post(sm_t *sm, txn_t *t)
 {
-    bank_t *b = &sm->banks[sm_bank_of(sm, t->addr)];
+    unsigned id = sm_bank_of(sm, t->addr);
+    bank_t *b = &sm->banks[id];
     assert(!(b->pending & (1u << t->core)));
     b->req[t->core] = t;
+    b->arrive[t->core] = t->t_arrived;
     b->pending |= (uint16_t)(1u << t->core);
     if (blocked(b, t))
         return;
-    sim_time_t at = max_time(max_time(t->t_arrived, b->free_ps), sim_now(sm->gpu->sim));
-    if (!sim_event_pending(&b->grant_ev) || b->grant_ev.time > at)
-        sim_schedule(sm->gpu->sim, &b->grant_ev, at);
+    sim_time_t now = sim_now(sm->sim);
+    sim_time_t at = max_time(max_time(t->t_arrived, b->free_ps), now);
+    if (at >= sm->next[id])
+        return;
+    sm->next[id] = at;
+    sm->active |= (uint16_t)(1u << id);
+    /* during the SM event every new time is later than now; it reschedules at its end */
+    if (!sm->granting && (!sim_event_pending(&sm->grant_ev) || sm->grant_ev.time > at))
+        sim_schedule(sm->sim, &sm->grant_ev, at);
 }
 
 void sm_on_request(void *sm, txn_t *t)
@@ -110,28 +142,48 @@ static unsigned nth_bit(uint16_t m, unsigned k)
     return (unsigned)__builtin_ctz(m);
 }
 
-/* T8: which of the arrived requests `m` (non-empty) the bank serves. */
-static unsigned arbitrate(bank_t *b, uint16_t m)
+/* The first core of `order` (bits, lowest first; `shift` rotates back to core
+ * ids) whose request has arrived by now; -1 when none. */
+static int first_arrived(const bank_t *b, uint16_t order, unsigned shift, sim_time_t now)
 {
-    switch (b->sm->gpu->desc.arbiter) {
+    for (; order; order &= order - 1) {
+        unsigned c = ((unsigned)__builtin_ctz(order) + shift) & 0xf;
+        if (b->arrive[c] <= now)
+            return (int)c;
+    }
+    return -1;
+}
+
+/* T8: which of the grantable requests `m` that have arrived by now the bank
+ * serves (at least one has arrived). */
+static unsigned arbitrate(bank_t *b, uint16_t m, sim_time_t now)
+{
+    switch (b->sm->arbiter) {
     case GPU_ARB_RR: {
         unsigned start = (unsigned)(b->last + 1) & 0xf; /* core 0 before the first grant */
         uint16_t rot = (uint16_t)((m >> start) | (m << (16 - start)));
-        return ((unsigned)__builtin_ctz(rot) + start) & 0xf;
+        return (unsigned)first_arrived(b, rot, start, now);
     }
     case GPU_ARB_FIFO: {
-        unsigned best = (unsigned)__builtin_ctz(m); /* ties: the lowest core id */
-        for (uint16_t rest = m & (m - 1); rest; rest &= rest - 1) {
-            unsigned c = (unsigned)__builtin_ctz(rest);
-            if (b->req[c]->t_arrived < b->req[best]->t_arrived)
+        int best = -1; /* oldest arrival; ties: the lowest core id */
+        for (; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            if (b->arrive[c] <= now && (best < 0 || b->arrive[c] < b->arrive[best]))
                 best = c;
         }
-        return best;
+        return (unsigned)best;
     }
-    case GPU_ARB_RANDOM:
-        return nth_bit(m, (unsigned)rng_below(&b->rng, (uint64_t)__builtin_popcount(m)));
+    case GPU_ARB_RANDOM: {
+        uint16_t arrived = 0;
+        for (uint16_t rest = m; rest; rest &= rest - 1)
+            if (b->arrive[__builtin_ctz(rest)] <= now)
+                arrived |= (uint16_t)(rest & -rest);
+        if (!(arrived & (arrived - 1)))
+            return (unsigned)__builtin_ctz(arrived); /* no draw: one choice, in every mode */
+        return nth_bit(arrived, (unsigned)rng_below(&b->rng, (uint64_t)__builtin_popcount(arrived)));
+    }
     default: /* GPU_ARB_FIXED: the lowest core id */
-        return (unsigned)__builtin_ctz(m);
+        return (unsigned)first_arrived(b, m, 0, now);
     }
 }
 
@@ -166,7 +218,7 @@ static void trace_access(bank_t *b, const txn_t *t)
         .grant_ps = t->t_granted,
         .done_ps = t->t_done,
     };
-    sim_trace(b->sm->gpu->sim, GPU_TR_ACCESS, &r);
+    sim_trace(b->sm->sim, GPU_TR_ACCESS, &r);
 }
 
 /* Performs `t` now (T7: the read or write takes effect at the grant). */
@@ -178,10 +230,14 @@ static void serve(bank_t *b, txn_t *t, sim_time_t now)
         *byte = (uint8_t)t->data;
     else
         t->data = *byte;
-    if (g->desc.atomics)
+    if (b->sm->atomics)
         update_lock(b, t);
-    sim_time_t service = gpu_cycles(g, lat_sample(&g->desc.sm_bank, &b->rng));
-    sim_time_t resp = gpu_cycles(g, lat_sample(&g->desc.sm_resp, &b->rng));
+    sm_t *sm = b->sm;
+    sim_time_t service = sm->bank_ps, resp = sm->resp_ps;
+    if (!sm->lat_fixed) {
+        service = gpu_cycles(g, lat_sample(&g->desc.sm_bank, &b->rng));
+        resp = gpu_cycles(g, lat_sample(&g->desc.sm_resp, &b->rng));
+    }
     t->t_granted = now;
     t->t_done = now + service + resp;
     b->free_ps = now + service;
@@ -195,27 +251,41 @@ static void serve(bank_t *b, txn_t *t, sim_time_t now)
         trace_access(b, t);
 }
 
-static void grant_cb(sim_t *sim, sim_event_t *ev)
+/* Bank b grants one of the requests that have arrived by now. */
+static void grant_one(bank_t *b, sim_time_t now)
 {
-    bank_t *b = ev->data;
     struct gpu *g = b->sm->gpu;
-    sim_time_t now = sim_now(sim);
-    uint16_t arrived = 0;
-    for (uint16_t m = grantable(b); m; m &= m - 1) {
-        unsigned c = (unsigned)__builtin_ctz(m);
-        if (b->req[c]->t_arrived <= now)
-            arrived |= (uint16_t)(1u << c);
-    }
-    assert(arrived && b->free_ps <= now);
-    unsigned c = arbitrate(b, arrived);
+    uint16_t m = grantable(b);
+    assert(m && b->free_ps <= now);
+    unsigned c = m & (m - 1) ? arbitrate(b, m, now) : (unsigned)__builtin_ctz(m);
+    assert(c < GPU_CORES && b->arrive[c] <= now);
     txn_t *t = b->req[c];
     b->req[c] = NULL;
     b->pending &= (uint16_t)~(1u << c);
     b->last = (int8_t)c;
     serve(b, t, now);
-    if (g->desc.timing == GPU_TIMING_STEPPED)
+    if (b->sm->stepped)
         port_send(&g->cores[c].resp_port, t, t->t_done - now);
     else
-        core_on_answer(&g->cores[c], t); /* the core may post here again */
-    bank_schedule(b);
+        core_on_answer(&g->cores[c], t); /* the core may post again, due after now */
+}
+
+static void grant_cb(sim_t *sim, sim_event_t *ev)
+{
+    sm_t *sm = ev->data;
+    sim_time_t now = sim_now(sim);
+    sm->granting = true;
+    for (uint16_t m = sm->active; m; m &= m - 1) {
+        unsigned id = (unsigned)__builtin_ctz(m);
+        if (sm->next[id] != now)
+            continue;
+        bank_t *b = &sm->banks[id];
+        grant_one(b, now);
+        sm->next[id] = bank_next(b, now);
+        assert(sm->next[id] > now);
+        if (sm->next[id] == SIM_TIME_NEVER)
+            sm->active &= (uint16_t)~(1u << id);
+    }
+    sm->granting = false;
+    sm_reschedule(sm);
 }

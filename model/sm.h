@@ -1,9 +1,12 @@
 /* sm.h — the Shared Memory: 4096 bytes in 16 banks, each serving one request
  * at a time (D13, D14, T7, T8), with the arbiters fixed, rr, fifo, random and
  * the atomic sequences of D16. A request is a txn_t posted with its arrival
- * time; each bank has one grant event at max(bank free, earliest arrival), so
- * an uncontended access costs one event. Invariant: a bank's grant event is
- * pending exactly when some posted request can be granted. */
+ * time. Each bank knows when it can next grant (max of bank free and its
+ * earliest grantable arrival); the SM has one event, at the earliest of
+ * those, which serves every bank due at that picosecond — so an access costs
+ * at most one event, and cores in lockstep share it. Invariants: next[b] is
+ * that time for bank b (SIM_TIME_NEVER when nothing is grantable), and the
+ * SM event is pending at min(next) whenever some next[b] is finite. */
 #ifndef TESSERA_SM_H
 #define TESSERA_SM_H
 
@@ -29,8 +32,8 @@ typedef struct bank {
     uint16_t lock_addr;       /* D16: the locked byte */
     uint16_t pending;         /* cores with a request posted here */
     txn_t *req[GPU_CORES];    /* the posted request of each pending core */
+    sim_time_t arrive[GPU_CORES]; /* its arrival time (kept here: the hot loops stay local) */
     sim_time_t free_ps;       /* the current service ends */
-    sim_event_t grant_ev;     /* arbitration among arrived requests */
     rng_t rng;                /* this bank's draws (sm.bank, sm.resp, random arbiter) */
     /* totals */
     uint64_t accesses, conflicts, lock_acquires;
@@ -39,7 +42,19 @@ typedef struct bank {
 
 typedef struct sm {
     struct gpu *gpu;          /* ro */
+    sim_t *sim;               /* ro: gpu->sim */
+    /* the configuration the hot path reads, copied from gpu->desc */
+    bool stepped;             /* timing = stepped: answers travel as events */
+    bool atomics;             /* D16 */
+    bool interleaved;         /* bank map */
+    uint8_t arbiter;          /* gpu_arbiter_t */
+    bool lat_fixed;           /* sm.bank and sm.resp are fixed numbers */
+    sim_time_t bank_ps, resp_ps; /* their values in ps when fixed */
     uint8_t mem[SM_BYTES];    /* contents by byte address (the mapping only picks banks) */
+    sim_time_t next[SM_BANKS];/* when each bank next grants, SIM_TIME_NEVER: nothing to */
+    uint16_t active;          /* banks whose next[] is finite */
+    sim_event_t grant_ev;     /* serves every bank whose next[] is now */
+    bool granting;            /* grant_ev's callback runs (it reschedules at its end) */
     bank_t banks[SM_BANKS];
 } sm_t;
 

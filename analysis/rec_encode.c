@@ -1,0 +1,98 @@
+/* rec_encode.c — the text of sm_access_packs.data (the layout: rec_int.h;
+ * why: rec_pack.c), made on the writer thread. Pure functions of their
+ * arguments; no allocation; never more than REC_RADIX_MAX bytes per access
+ * plus the brackets. */
+#include <string.h>
+
+#include "analysis/rec_int.h"
+
+static const char digits2[] = "00010203040506070809101112131415161718192021222324"
+                              "25262728293031323334353637383940414243444546474849"
+                              "50515253545556575859606162636465666768697071727374"
+                              "75767778798081828384858687888990919293949596979899";
+
+/* Exactly four digits of v < 10000. */
+static inline void put4(char *o, uint32_t v)
+{
+    memcpy(o, digits2 + 2 * (v / 100), 2);
+    memcpy(o + 2, digits2 + 2 * (v % 100), 2);
+}
+
+/* The digits of v < 10000. */
+static inline char *put_small(char *o, uint32_t v)
+{
+    if (v < 10) {
+        *o = (char)('0' + v);
+        return o + 1;
+    }
+    if (v < 100) {
+        memcpy(o, digits2 + 2 * v, 2);
+        return o + 2;
+    }
+    if (v < 1000) {
+        o[0] = (char)('0' + v / 100);
+        memcpy(o + 1, digits2 + 2 * (v % 100), 2);
+        return o + 3;
+    }
+    put4(o, v);
+    return o + 4;
+}
+
+static char *put_big(char *o, uint64_t v);
+
+/* Decimal digits of v at o; returns the end. Eight digits at a time, each
+ * group by two-digit table lookups (no division instruction). */
+static inline char *put_u64(char *o, uint64_t v)
+{
+    if (v < 10000)
+        return put_small(o, (uint32_t)v);
+    if (v < 100000000) {
+        o = put_small(o, (uint32_t)v / 10000);
+        put4(o, (uint32_t)v % 10000);
+        return o + 4;
+    }
+    return put_big(o, v);
+}
+
+static char *put_big(char *o, uint64_t v)
+{
+    uint32_t lo = (uint32_t)(v % 100000000);
+    o = put_u64(o, v / 100000000);
+    put4(o, lo / 10000);
+    put4(o + 4, lo % 10000);
+    return o + 8;
+}
+
+static char *put_radix(const rec_pack_row_t *r, const rec_raw_t *raw, char *o)
+{
+    bool bank = r->bank_shift < 0;
+    *o++ = '[';
+    for (uint32_t i = 0; i < r->n; i++) {
+        const rec_raw_t *e = &raw[i];
+        uint64_t q = (uint64_t)e->t * r->done_n + (uint64_t)(e->d - r->done_dt);
+        q = q * r->arrive_n + (uint64_t)(e->a - r->arrive_dt);
+        q = q * r->wait_n + (uint64_t)(e->g - r->wait_dt);
+        if (bank)
+            q = q * 16 + e->bank;
+        q = ((q * 4096 + e->addr) * 256 + e->value) * 4 + e->flags;
+        o = put_u64(o, q);
+        *o++ = ',';
+    }
+    o[-1] = ']';
+    return o;
+}
+
+size_t rec_encode_pack(const rec_pack_row_t *row, const rec_raw_t *raw, char *out)
+{
+    return (size_t)(put_radix(row, raw, out) - out);
+}
+
+size_t rec_encode_one(unsigned bank, unsigned addr, unsigned value, unsigned flags, char *out)
+{
+    char *o = out;
+    *o++ = '[';
+    o = put_u64(o, (((uint64_t)(bank & 15) * 4096 + (addr & 4095)) * 256 + (value & 255)) * 4 +
+                       (flags & 3));
+    *o++ = ']';
+    return (size_t)(o - out);
+}

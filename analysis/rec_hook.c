@@ -1,0 +1,154 @@
+/* rec_hook.c — the trace hook, on the simulation's thread: turns gpu_trace.h
+ * records and the kernel's event log into rows of the current batch, and SM
+ * accesses into 32-byte rec_acc_t entries appended in order (everything
+ * else about them is done by the writer thread: rec_pack.c). Invariant: a
+ * record reaches the batch only during a run, at a level that records its
+ * relation, inside the recording window, and while the writer has not
+ * failed; rows and accesses keep the order of the records (acc_index). */
+#include <string.h>
+
+#include "analysis/rec_int.h"
+
+/* The current batch, swapped for an empty one when it lacks the room. */
+static rec_batch_t *room_for(rec_t *rec, size_t rows, size_t accs, size_t text)
+{
+    rec_batch_t *b = rec->cur;
+    if (REC_BATCH_ROWS - b->nrows < rows || REC_BATCH_ACCS - b->nacc < accs ||
+        REC_BATCH_TEXT - b->len < text) {
+        b = rec->cur = rec_writer_swap(&rec->w, b);
+        if (rec_writer_failed(&rec->w))
+            rec->dropping = true;
+    }
+    return b;
+}
+
+/* A new row with `text` bytes of room for its strings. */
+static rec_row_t *add_row(rec_t *rec, unsigned kind, size_t text)
+{
+    rec_batch_t *b = room_for(rec, 1, 0, text);
+    rec_row_t *row = &b->rows[b->nrows++];
+    row->kind = (uint8_t)kind;
+    row->acc_index = (uint32_t)b->nacc;
+    row->text_off = (uint32_t)b->len;
+    row->text_len = UINT32_MAX;
+    rec->counts.bytes_queued += sizeof *row;
+    return row;
+}
+
+/* Copies a string and its NUL into the current batch (room reserved by
+ * add_row); returns its offset. */
+static uint32_t put_str(rec_t *rec, const char *s, size_t n)
+{
+    rec_batch_t *b = rec->cur;
+    uint32_t off = (uint32_t)b->len;
+    memcpy(b->text + off, s, n);
+    b->text[off + n] = 0;
+    b->len += n + 1;
+    rec->counts.bytes_queued += n + 1;
+    return off;
+}
+
+static void on_access(rec_t *rec, const gpu_tr_access_t *a)
+{
+    if (a->core >= GPU_CORES || !rec_keep(rec, a->request_ps, a->done_ps))
+        return;
+    rec->counts.accesses++;
+    uint64_t da = a->arrive_ps - a->request_ps, dg = a->grant_ps - a->arrive_ps;
+    uint64_t dd = a->done_ps - a->grant_ps;
+    if (a->request_ps > a->arrive_ps || a->arrive_ps > a->grant_ps ||
+        a->grant_ps > a->done_ps || a->done_ps > (sim_time_t)INT64_MAX ||
+        (da | dg | dd) > UINT32_MAX) {
+        add_row(rec, REC_ROW_ODD_ACCESS, 0)->u.access = *a;
+        return;
+    }
+    rec_batch_t *b = rec->cur;
+    if (b->nacc == REC_BATCH_ACCS)
+        b = room_for(rec, 0, 1, 0);
+    b->acc[b->nacc++] = (rec_acc_t){a->request_ps, (uint32_t)da, (uint32_t)dg, (uint32_t)dd,
+                                    a->addr, a->frame, a->core, a->bank, a->value,
+                                    (uint8_t)((a->is_store & 1) | (a->sync & 1) << 1)};
+    rec->counts.bytes_queued += sizeof(rec_acc_t);
+}
+
+static void on_task(rec_t *rec, const gpu_tr_core_task_t *t)
+{
+    bool keep = rec->opts.level >= REC_TASKS && rec_keep(rec, t->start_ps, t->ready_ps);
+    if (!keep && rec->opts.level < REC_MEM)
+        return;
+    add_row(rec, keep ? REC_ROW_TASK : REC_ROW_TASK_END, 0)->u.task = *t;
+    rec->counts.core_tasks += keep;
+}
+
+static void on_frame(rec_t *rec, const gpu_tr_frame_t *f)
+{
+    sim_time_t end = !f->complete ? SIM_TIME_NEVER : f->is_if ? f->complete_ps : f->issue_ps;
+    if (rec->opts.level < REC_TASKS || !rec_keep(rec, f->decode_start_ps, end))
+        return;
+    add_row(rec, REC_ROW_FRAME, 0)->u.frame = *f;
+    rec->counts.frames++;
+}
+
+static void on_stall(rec_t *rec, const gpu_tr_stall_t *s)
+{
+    if (rec->opts.level < REC_TASKS || !rec_keep(rec, s->from_ps, s->to_ps))
+        return;
+    add_row(rec, REC_ROW_STALL, 0)->u.stall = *s;
+    rec->counts.stalls++;
+}
+
+static void on_counter(rec_t *rec, const gpu_tr_counter_t *c)
+{
+    const char *comp = c->component ? c->component : "";
+    const char *name = c->name ? c->name : "";
+    size_t nc = strlen(comp), nn = strlen(name);
+    rec_row_t *row = add_row(rec, REC_ROW_COUNTER, nc + nn + 2);
+    row->text_len = (uint32_t)nc;
+    row->text_off = put_str(rec, comp, nc);
+    row->text2_off = put_str(rec, name, nn);
+    row->u.counter = c->value;
+    rec->counts.counters++;
+}
+
+static void on_event(rec_t *rec, const sim_trace_event_t *e)
+{
+    if (rec->opts.level < REC_EVENTS || !rec_keep(rec, e->time, e->time))
+        return;
+    size_t n = e->name ? strlen(e->name) : 0;
+    rec_row_t *row = add_row(rec, REC_ROW_EVENT, n + 1);
+    row->u.event = *e;
+    if (e->name) {
+        row->text_len = (uint32_t)n;
+        row->text_off = put_str(rec, e->name, n);
+    }
+    rec->counts.events++;
+}
+
+void rec_hook(void *user, unsigned kind, const void *record)
+{
+    rec_t *rec = user;
+    if (!rec->in_run || rec->dropping)
+        return;
+    switch (kind) {
+    case GPU_TR_ACCESS:
+        if (rec->opts.level >= REC_MEM)
+            on_access(rec, record);
+        break;
+    case SIM_TRACE_EVENT:
+        on_event(rec, record);
+        break;
+    case GPU_TR_CORE_TASK:
+        on_task(rec, record);
+        break;
+    case GPU_TR_FRAME:
+        on_frame(rec, record);
+        break;
+    case GPU_TR_STALL:
+        on_stall(rec, record);
+        break;
+    case GPU_TR_COUNTER:
+        on_counter(rec, record);
+        break;
+    default:
+        break;
+    }
+}
