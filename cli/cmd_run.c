@@ -216,6 +216,9 @@ static void print_summary(const session_t *s, const run_args_t *a, const verdict
     printf("%s: %s\n", a->prog, v->status);
     printf("  simulated time    %llu ps (%.0f cycles)\n", (unsigned long long)st.end_ps,
            (double)st.end_ps / period);
+    if (st.now_ps > st.end_ps) /* stopped: say how far it got, not only the last READY */
+        printf("  stopped at        %llu ps (%.0f cycles)\n", (unsigned long long)st.now_ps,
+               (double)st.now_ps / period);
     printf("  tasks             %llu (%llu core-tasks, %llu frames)\n",
            (unsigned long long)st.tasks, (unsigned long long)st.core_tasks,
            (unsigned long long)st.frames);

@@ -16,6 +16,11 @@ int cmd_disasm(int argc, char **argv);
 int cmd_iss(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Prints "tessera: " + the formatted message + newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -13,6 +13,11 @@ static const cli_command_t commands[] = {
     {"asm", cmd_asm, "asm IN.s -o OUT.tm [--mem-out OUT.mem]"},
     {"disasm", cmd_disasm, "disasm IN.tm [--mem F]"},
     {"config", cmd_config, "config [--config F] [-s k=v]... [--keys [--markdown]]"},
+    {"report", cmd_report, "report DB [--run N|--last] [--compare] [--format text|csv|json]"},
+    {"timeline", cmd_timeline, "timeline DB [--run N] -o OUT.svg"},
+    {"export", cmd_export, "export DB [--run N] (--perfetto OUT.json | --vcd OUT.vcd)"},
+    {"sweep", cmd_sweep, "sweep PROG -s key=v1,v2,... [-s ...] [--jobs N] --db OUT.db [--emit]"},
+    {"merge", cmd_merge, "merge OUT.db SHARD.db..."},
 };
 
 void cli_error(const char *fmt, ...)
@@ -62,7 +67,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].run(argc - 1, argv + 1);
-    cli_error("unknown command '%s' (expected run, iss, asm, disasm or config)", argv[1]);
+    cli_error("unknown command '%s' (see `tessera --help`)", argv[1]);
     usage(stderr);
     return TESS_EUSAGE;
 }

@@ -23,6 +23,12 @@
 ;     by tests/test_examples.c).
 ; Cost of the atomicity (default timing): 1216 cycles with atomics on, the
 ; lock held 5 cycles per increment, against 554 cycles with them off.
+; Why the D16 sequence itself is the lock, and not a test-and-set spinlock
+; built from it around a plain critical section: with the default fixed
+; arbiter such a spinlock livelocks from three cores on. Two spinners with
+; lower ids than the holder keep the lock byte locked back to back with
+; their sequences, and the holder's releasing store never wins the bank
+; (the watchdog ends the run); rr, fifo and random arbitration complete.
 
 .group cores=0xffff fence=acq
   set_const r8, 0x43        ; bank 3, sync bits [7:6] = 01

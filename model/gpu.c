@@ -170,6 +170,7 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
 {
     memset(s, 0, sizeof *s);
     s->end_ps = g->ts.last_ready;
+    s->now_ps = sim_now(g->sim);
     s->frames = g->ts.done;
     s->tasks = g->ts.tasks_issued;
     for (unsigned c = 0; c < GPU_CORES; c++) {

@@ -97,6 +97,9 @@ const char *gpu_errmsg(const gpu_t *gpu); /* why WATCHDOG or STUCK; "" otherwise
 
 typedef struct gpu_stats {
     sim_time_t end_ps;        /* when the last READY reached the TS */
+    sim_time_t now_ps;        /* simulated time reached (a stopped run ends before end_ps
+                                 would; a watchdog run stops when the instruction over
+                                 the budget would start) */
     uint64_t frames, tasks, core_tasks;
     uint64_t instructions;    /* counted when they start */
     uint64_t sm_accesses;     /* counted when granted */

@@ -161,7 +161,7 @@ static unsigned arbitrate(bank_t *b, uint16_t m, sim_time_t now)
     switch (b->sm->arbiter) {
     case GPU_ARB_RR: {
         unsigned start = (unsigned)(b->last + 1) & 0xf; /* core 0 before the first grant */
-        uint16_t rot = (uint16_t)((m >> start) | (m << (16 - start)));
+        uint16_t rot = (uint16_t)(((unsigned)m >> start) | ((unsigned)m << (16 - start)));
         return (unsigned)first_arrived(b, rot, start, now);
     }
     case GPU_ARB_FIFO: {

@@ -278,6 +278,8 @@ static void check_example(const example_t *e)
         char opts[256];
         snprintf(opts, sizeof opts, "--no-db %s %s", e->opts, configs[k]);
         CU_ASSERT_EQUAL(run_prog("run", example_path(e), opts, &o), 0);
+        if (o.rc != 0)
+            continue; /* reported; the dumps are not worth comparing */
         snprintf(what, sizeof what, "run %s %s", e->name, opts);
         CU_ASSERT(same_mem(what, want, o.mem));
         if (e->regs_fixed && memcmp(iss.regs, o.regs, REG_BYTES) != 0) {
@@ -348,8 +350,10 @@ static void test_lock_registers(void)
     for (unsigned k = 0; k < NCONFIGS; k++) {
         char opts[256];
         snprintf(opts, sizeof opts, "--no-db -s sm.atomics=on %s", configs[k]);
-        CU_ASSERT_EQUAL(run_prog("run", prog, opts, &o), 0);
-        check_lock_regs(&o);
+        if (run_prog("run", prog, opts, &o) == 0)
+            check_lock_regs(&o);
+        else
+            CU_FAIL("lock.s did not run");
     }
     free(o.out);
     o.out = NULL;
