@@ -11,6 +11,7 @@
 
 #include "analysis/rec_int.h"
 #include "analysis/sha256.h"
+#include "events/alloc.h"
 #include "events/err.h"
 
 #define NOW_UTC "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -71,9 +72,9 @@ rec_t *rec_open(const char *path, const rec_opts_t *opts, diag_t *diag)
         opts = &defaults;
     if (check_opts(opts, diag) != TESS_OK)
         return NULL;
-    rec_t *rec = calloc(1, sizeof *rec);
-    if (!rec || !(rec->path = strdup(path))) {
-        free(rec);
+    rec_t *rec = tess_calloc(1, sizeof *rec);
+    if (!rec || !(rec->path = tess_strdup(path))) {
+        tess_free(rec);
         diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
         return NULL;
     }
@@ -89,8 +90,8 @@ rec_t *rec_open(const char *path, const rec_opts_t *opts, diag_t *diag)
     return rec;
 fail:
     sqlite3_close(rec->db);
-    free(rec->path);
-    free(rec);
+    tess_free(rec->path);
+    tess_free(rec);
     return NULL;
 }
 
@@ -279,6 +280,6 @@ void rec_close(rec_t *rec)
     rec_writer_destroy(&rec->w);
     sqlite3_exec(rec->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
     sqlite3_close(rec->db);
-    free(rec->path);
-    free(rec);
+    tess_free(rec->path);
+    tess_free(rec);
 }

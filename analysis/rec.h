@@ -82,6 +82,10 @@ typedef struct rec_counts {
 } rec_counts_t;
 void rec_get_counts(const rec_t *rec, rec_counts_t *out /* OUT */);
 
+/* Routes SQLite's allocations through events/alloc.h (fault injection).
+ * Call before SQLite is first used; returns TESS_OK or TESS_EDB. */
+int rec_use_tess_alloc(void);
+
 /* Level names ("summary", "tasks", "mem", "events"); "unknown" otherwise. */
 const char *rec_level_name(unsigned level);
 /* The level called `name`, or -1 when there is none. */

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "analysis/rec_int.h"
+#include "events/alloc.h"
 #include "events/err.h"
 
 static void div_init(rec_div_t *d, uint64_t s)
@@ -271,11 +272,11 @@ int rec_pack_reset(rec_writer_t *w, uint64_t period_ps)
     div_init(&w->period_div, w->period_ps);
     w->span_ps = w->period_ps > UINT32_MAX / REC_SPAN_MAX ? UINT32_MAX
                                                          : REC_SPAN_MAX * w->period_ps;
-    if (!w->text && !(w->text = malloc((size_t)REC_PACK_MAX * REC_RADIX_MAX + 2)))
+    if (!w->text && !(w->text = tess_malloc((size_t)REC_PACK_MAX * REC_RADIX_MAX + 2)))
         return TESS_ENOMEM;
     for (unsigned c = 0; c < GPU_CORES; c++) {
         rec_pack_t *p = &w->packs[c];
-        if (!p->raw && !(p->raw = malloc(REC_PACK_MAX * sizeof *p->raw)))
+        if (!p->raw && !(p->raw = tess_malloc(REC_PACK_MAX * sizeof *p->raw)))
             return TESS_ENOMEM;
         p->row.n = 0;
         p->task_frame = -1;
@@ -287,10 +288,10 @@ int rec_pack_reset(rec_writer_t *w, uint64_t period_ps)
 
 void rec_pack_free(rec_writer_t *w)
 {
-    free(w->text);
+    tess_free(w->text);
     w->text = NULL;
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        free(w->packs[c].raw);
+        tess_free(w->packs[c].raw);
         w->packs[c].raw = NULL;
     }
 }

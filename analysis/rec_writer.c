@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/rec_int.h"
+#include "events/alloc.h"
 #include "events/err.h"
 
 static const char *const fence_names[4] = {"no", "acq", "rel", "reserved"};
@@ -297,9 +298,9 @@ static int alloc_batches(rec_writer_t *w)
         rec_batch_t *b = &w->store[i];
         if (b->rows)
             continue;
-        b->rows = malloc(REC_BATCH_ROWS * sizeof *b->rows);
-        b->acc = malloc(REC_BATCH_ACCS * sizeof *b->acc);
-        b->text = malloc(REC_BATCH_TEXT);
+        b->rows = tess_malloc(REC_BATCH_ROWS * sizeof *b->rows);
+        b->acc = tess_malloc(REC_BATCH_ACCS * sizeof *b->acc);
+        b->text = tess_malloc(REC_BATCH_TEXT);
         if (!b->rows || !b->acc || !b->text)
             return TESS_ENOMEM;
     }
@@ -342,9 +343,9 @@ void rec_writer_destroy(rec_writer_t *w)
         w->ins[k] = NULL;
     }
     for (unsigned i = 0; i < REC_BATCHES; i++) {
-        free(w->store[i].rows);
-        free(w->store[i].acc);
-        free(w->store[i].text);
+        tess_free(w->store[i].rows);
+        tess_free(w->store[i].acc);
+        tess_free(w->store[i].text);
         w->store[i].rows = NULL;
         w->store[i].acc = NULL;
         w->store[i].text = NULL;

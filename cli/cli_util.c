@@ -8,14 +8,21 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "events/alloc.h"
 #include "events/err.h"
+
+int cli_nomem(void)
+{
+    cli_error("out of memory");
+    return TESS_ENOMEM;
+}
 
 int cli_write_file(const char *path, const void *data, size_t len)
 {
     size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
+    char *tmp = tess_malloc(n);
     if (!tmp)
-        return TESS_ENOMEM;
+        return cli_nomem();
     snprintf(tmp, n, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
@@ -23,7 +30,7 @@ int cli_write_file(const char *path, const void *data, size_t len)
         cli_error("cannot write '%s': %s", path, strerror(errno));
         if (fd >= 0)
             close(fd), unlink(tmp);
-        free(tmp);
+        tess_free(tmp);
         return TESS_EIO;
     }
     size_t w = fwrite(data, 1, len, f);
@@ -31,20 +38,19 @@ int cli_write_file(const char *path, const void *data, size_t len)
     if (w != len || closed != 0 || rename(tmp, path) != 0) {
         cli_error("cannot write '%s': %s", path, strerror(errno));
         unlink(tmp);
-        free(tmp);
+        tess_free(tmp);
         return TESS_EIO;
     }
-    free(tmp);
+    tess_free(tmp);
     return TESS_OK;
 }
 
 int cli_dump_state(const arch_state_t *s, const char *mem_path, const char *regs_path)
 {
-    if (mem_path && cli_write_file(mem_path, s->sm, sizeof s->sm) != TESS_OK)
-        return TESS_EIO;
-    if (regs_path && cli_write_file(regs_path, s->regs, sizeof s->regs) != TESS_OK)
-        return TESS_EIO;
-    return TESS_OK;
+    int rc = mem_path ? cli_write_file(mem_path, s->sm, sizeof s->sm) : TESS_OK;
+    if (rc == TESS_OK && regs_path)
+        rc = cli_write_file(regs_path, s->regs, sizeof s->regs);
+    return rc;
 }
 
 bool cli_parse_u64(const char *text, uint64_t *out)

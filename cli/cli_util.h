@@ -17,6 +17,9 @@ int cli_write_file(const char *path, const void *data, size_t len);
 /* --dump-mem (4096 bytes) and --dump-regs (core 0's R0…R15, then core 1's, …). */
 int cli_dump_state(const arch_state_t *s, const char *mem_path, const char *regs_path);
 
+/* Prints "tessera: out of memory" and returns TESS_ENOMEM. */
+int cli_nomem(void);
+
 /* Parses an unsigned decimal or 0x-hex number; false when malformed. */
 bool cli_parse_u64(const char *text, uint64_t *out /* OUT */);
 

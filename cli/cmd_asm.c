@@ -6,6 +6,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "events/alloc.h"
 #include "events/err.h"
 #include "model/asm.h"
 
@@ -42,13 +43,13 @@ int cmd_asm(int argc, char **argv)
         return TESS_EUSAGE;
     }
     diag_t d = {.warn = diag_warn_stderr};
-    asm_output_t *o = malloc(sizeof *o);
+    asm_output_t *o = tess_malloc(sizeof *o);
     if (!o)
-        return TESS_ENOMEM;
+        return cli_nomem();
     int rc = asm_assemble_file(o, in, &d);
     if (rc != TESS_OK) {
         fprintf(stderr, "%s\n", d.msg);
-        free(o);
+        tess_free(o);
         return rc;
     }
     uint8_t image[TM_BYTES];
@@ -56,7 +57,7 @@ int cmd_asm(int argc, char **argv)
     rc = cli_write_file(out, image, sizeof image);
     if (rc == TESS_OK && mem_out)
         rc = cli_write_file(mem_out, o->sm, sizeof o->sm);
-    free(o);
+    tess_free(o);
     return rc;
 }
 
@@ -93,8 +94,8 @@ int cmd_disasm(int argc, char **argv)
     }
     char *text = asm_disassemble(&prog, mem ? sm : NULL);
     if (!text)
-        return TESS_ENOMEM;
+        return cli_nomem();
     fputs(text, stdout);
-    free(text);
+    tess_free(text);
     return TESS_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"
 #include "events/err.h"
@@ -259,7 +260,7 @@ static int print_effective(const config_opts_t *o)
     char *text = cfg_format(&cfg);
     if (!text) {
         cli_error("out of memory");
-        return TESS_ENOMEM;
+        return cli_nomem();
     }
     fputs(text, stdout);
     free(text);
@@ -272,7 +273,7 @@ int cmd_config(int argc, char **argv)
     o.sets = calloc((size_t)argc, sizeof *o.sets);
     if (!o.sets) {
         cli_error("out of memory");
-        return TESS_ENOMEM;
+        return cli_nomem();
     }
     int rc = parse_args(argc, argv, &o);
     if (rc == TESS_OK && o.help)

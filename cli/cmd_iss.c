@@ -5,6 +5,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "events/alloc.h"
 #include "events/err.h"
 #include "model/iss.h"
 #include "model/program.h"
@@ -59,11 +60,11 @@ int cmd_iss(int argc, char **argv)
         return TESS_EUSAGE;
     }
     diag_t d = {.warn = diag_warn_stderr};
-    program_t *p = malloc(sizeof *p);
-    arch_state_t *st = malloc(sizeof *st);
+    program_t *p = tess_malloc(sizeof *p);
+    arch_state_t *st = tess_malloc(sizeof *st);
     if (!p || !st) {
-        free(p), free(st);
-        return TESS_ENOMEM;
+        tess_free(p), tess_free(st);
+        return cli_nomem();
     }
     rc = program_load(p, a.prog, a.mem, &d);
     if (rc == TESS_OK) {
@@ -81,7 +82,7 @@ int cmd_iss(int argc, char **argv)
     }
     if (d.code != TESS_OK)
         fprintf(stderr, "%s\n", d.msg);
-    free(p);
-    free(st);
+    tess_free(p);
+    tess_free(st);
     return rc;
 }

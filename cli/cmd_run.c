@@ -9,6 +9,7 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"
+#include "events/alloc.h"
 #include "events/driver.h"
 #include "events/err.h"
 #include "model/gpu.h"
@@ -37,9 +38,9 @@ static int parse(int argc, char **argv, run_args_t *a)
 {
     bool bad = false;
     a->db = "tessera.db";
-    a->overrides = calloc((size_t)argc, sizeof *a->overrides);
+    a->overrides = tess_calloc((size_t)argc, sizeof *a->overrides);
     if (!a->overrides)
-        return TESS_ENOMEM;
+        return cli_nomem();
     for (int i = 1; i < argc && !bad; i++) {
         const char *s = NULL;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -89,8 +90,8 @@ typedef struct session {
 static void collect_param(void *user, const char *key, const char *value)
 {
     session_t *s = user;
-    s->keys[s->n_params] = strdup(key);
-    s->values[s->n_params] = strdup(value);
+    s->keys[s->n_params] = tess_strdup(key);
+    s->values[s->n_params] = tess_strdup(value);
     s->n_params++;
 }
 
@@ -101,11 +102,11 @@ static int begin_recording(session_t *s, const run_args_t *a, diag_t *d)
     if (!s->rec)
         return d->code;
     size_t n = cfg_key_count();
-    s->keys = calloc(n, sizeof *s->keys);
-    s->values = calloc(n, sizeof *s->values);
+    s->keys = tess_calloc(n, sizeof *s->keys);
+    s->values = tess_calloc(n, sizeof *s->values);
     char *config = cfg_format(&s->cfg);
     if (!s->keys || !s->values || !config) {
-        free(config);
+        tess_free(config);
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     }
     cfg_foreach(&s->cfg, collect_param, s);
@@ -120,7 +121,7 @@ static int begin_recording(session_t *s, const run_args_t *a, diag_t *d)
         .period_ps = s->cfg.gpu.period_ps,
     };
     int rc = rec_begin_run(s->rec, &info, &s->run_id, d);
-    free(config);
+    tess_free(config);
     if (rc == TESS_OK)
         gpu_set_trace(s->gpu, rec_attach(s->rec, s->sim));
     return rc;
@@ -134,7 +135,7 @@ static int session_open(session_t *s, const run_args_t *a, diag_t *d)
     int rc = cfg_apply_cli(&s->cfg, a->config, a->overrides, a->n_overrides, d);
     if (rc != TESS_OK)
         return rc;
-    s->prog = malloc(sizeof *s->prog);
+    s->prog = tess_malloc(sizeof *s->prog);
     if (!s->prog)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     rc = program_load(s->prog, a->prog, a->mem, d);
@@ -156,11 +157,11 @@ static void session_close(session_t *s)
     rec_close(s->rec);
     gpu_destroy(s->gpu);
     sim_destroy(s->sim);
-    free(s->prog);
+    tess_free(s->prog);
     for (size_t i = 0; i < s->n_params; i++)
-        free(s->keys[i]), free(s->values[i]);
-    free(s->keys);
-    free(s->values);
+        tess_free(s->keys[i]), tess_free(s->values[i]);
+    tess_free(s->keys);
+    tess_free(s->values);
 }
 
 static void progress_extra(void *user, char *buf, size_t size)
@@ -272,7 +273,7 @@ int cmd_run(int argc, char **argv)
     run_args_t a = {0};
     int rc = parse(argc, argv, &a);
     if (rc) {
-        free(a.overrides);
+        tess_free(a.overrides);
         return rc < 0 ? TESS_OK : rc;
     }
     session_t s = {0};
@@ -283,6 +284,6 @@ int cmd_run(int argc, char **argv)
     if (d.code != TESS_OK)
         cli_error("%s", d.msg);
     session_close(&s);
-    free(a.overrides);
+    tess_free(a.overrides);
     return rc;
 }

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/rec.h"
 #include "cli/commands.h"
+#include "events/alloc.h"
 #include "events/err.h"
 
 static const cli_command_t commands[] = {
@@ -52,6 +54,8 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    if (tess_alloc_from_env()) /* fault injection and allocation counts, for tests */
+        rec_use_tess_alloc();
     if (argc < 2) {
         usage(stderr);
         return TESS_EUSAGE;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/alloc.h"
+
 #define EVQ_ALIGN 64
 #define EVQ_ROOT 3              /* physical index of node 0 in the block */
 #define EVQ_PAD 4               /* EVQ_KEY_MAX keys kept after the last node */
@@ -18,8 +20,8 @@ void evq_init(evq_t *q)
 
 void evq_fini(evq_t *q)
 {
-    free(q->block);
-    free(q->ev);
+    tess_free(q->block);
+    tess_free(q->ev);
     evq_init(q);
 }
 
@@ -38,9 +40,9 @@ int evq_reserve(evq_t *q, size_t n)
     void *block = aligned_alloc(EVQ_ALIGN, block_bytes(n));
     if (!block)
         return -1;
-    sim_event_t **ev = realloc(q->ev, n * sizeof *ev);
+    sim_event_t **ev = tess_realloc(q->ev, n * sizeof *ev);
     if (!ev) {
-        free(block);
+        tess_free(block);
         return -1;
     }
     evq_key_t *key = (evq_key_t *)block + EVQ_ROOT;
@@ -48,7 +50,7 @@ int evq_reserve(evq_t *q, size_t n)
         memcpy(key, q->key, q->n * sizeof *key);
     for (size_t i = q->n; i < n + EVQ_PAD; i++)
         key[i] = EVQ_KEY_MAX;
-    free(q->block);
+    tess_free(q->block);
     q->block = block;
     q->key = key;
     q->ev = ev;

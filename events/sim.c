@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/alloc.h"
 #include "events/err.h"
 #include "events/evq.h"
 
@@ -48,12 +49,12 @@ void sim_event_init(sim_event_t *ev, sim_event_cb cb, void *data, uint8_t prio,
 
 sim_t *sim_create(void)
 {
-    sim_t *sim = calloc(1, sizeof *sim);
+    sim_t *sim = tess_calloc(1, sizeof *sim);
     if (!sim)
         return NULL;
     evq_init(&sim->q);
     if (evq_reserve(&sim->q, SIM_QUEUE_INITIAL) != 0) {
-        free(sim);
+        tess_free(sim);
         return NULL;
     }
     sim->seq = 1;
@@ -67,7 +68,7 @@ void sim_destroy(sim_t *sim)
     assert(!sim->running && "sim_destroy from inside an event");
     /* Pending events are not touched: their owners may be gone already. */
     evq_fini(&sim->q);
-    free(sim);
+    tess_free(sim);
 }
 
 /* One node more than asked: the running event keeps the root while n

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/alloc.h"
 #include "events/err.h"
 
 #define TXN_MAGIC_LIVE 0x54584e4cu   /* "TXNL" */
@@ -29,7 +30,7 @@ static int grow(txn_pool_t *pool, size_t count)
 {
     if (count > (SIZE_MAX - sizeof(txn_chunk_t)) / sizeof(txn_t))
         return TESS_ENOMEM;
-    txn_chunk_t *c = malloc(sizeof *c + count * sizeof(txn_t));
+    txn_chunk_t *c = tess_malloc(sizeof *c + count * sizeof(txn_t));
     if (!c)
         return TESS_ENOMEM;
     c->next = pool->chunks;
@@ -59,7 +60,7 @@ void txn_pool_fini(txn_pool_t *pool)
     txn_chunk_t *c = pool->chunks;
     while (c) {
         txn_chunk_t *next = c->next;
-        free(c);
+        tess_free(c);
         c = next;
     }
     pool->chunks = NULL;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/alloc.h"
 #include "events/err.h"
 #include "model/gpu_impl.h"
 
@@ -70,7 +71,7 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
 {
     if (gpu_desc_check(desc, diag) != TESS_OK)
         return NULL;
-    gpu_t *g = calloc(1, sizeof *g);
+    gpu_t *g = tess_calloc(1, sizeof *g);
     if (!g) {
         diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
         return NULL;
@@ -101,7 +102,7 @@ void gpu_destroy(gpu_t *g)
     if (!g)
         return;
     txn_pool_fini(&g->pool);
-    free(g);
+    tess_free(g);
 }
 
 void gpu_set_trace(gpu_t *g, unsigned mask) { g->trace = mask; }

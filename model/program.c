@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/alloc.h"
 #include "events/err.h"
 #include "model/asm.h"
 
@@ -16,7 +17,7 @@ static int has_suffix(const char *s, const char *suffix)
 
 static int load_assembly(program_t *p, const char *path, diag_t *diag)
 {
-    asm_output_t *out = malloc(sizeof *out);
+    asm_output_t *out = tess_malloc(sizeof *out);
     if (!out)
         return diag_fail(diag, TESS_ENOMEM, "out of memory assembling '%s'", path);
     int rc = asm_assemble_file(out, path, diag);
@@ -26,7 +27,7 @@ static int load_assembly(program_t *p, const char *path, diag_t *diag)
             if (out->sm_set[i])
                 p->sm[i] = out->sm[i];
     }
-    free(out);
+    tess_free(out);
     return rc;
 }
 

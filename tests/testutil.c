@@ -153,11 +153,14 @@ int test_run_shell(const char *cmd, char **out)
 
 int test_run_tessera(const char *args, char **out)
 {
-    size_t need = strlen(args) + strlen(TESSERA_BINARY) + 8;
+    const char *wrapper = getenv("TESSERA_TEST_WRAPPER"); /* e.g. valgrind (scripts/memcheck.sh) */
+    if (!wrapper)
+        wrapper = "";
+    size_t need = strlen(wrapper) + strlen(args) + strlen(TESSERA_BINARY) + 8;
     char *cmd = malloc(need);
     if (!cmd)
         return -1;
-    snprintf(cmd, need, "'%s' %s", TESSERA_BINARY, args);
+    snprintf(cmd, need, "%s '%s' %s", wrapper, TESSERA_BINARY, args);
     int st = test_run_shell(cmd, out);
     free(cmd);
     return st;

@@ -45,7 +45,9 @@ int test_write_file(const char *path, const void *data, size_t len);
 
 /* Runs `tessera` with the given argument string through /bin/sh, capturing
  * stdout+stderr into *out (malloc'd, may be NULL when not wanted). Returns the
- * exit status (or -1 when killed by a signal). */
+ * exit status (or -1 when killed by a signal). $TESSERA_TEST_WRAPPER, when
+ * set, is put in front of the command (scripts/memcheck.sh runs the
+ * end-to-end tests under valgrind this way). */
 int test_run_tessera(const char *args, char **out);
 
 /* Runs an arbitrary shell command the same way. */

@@ -1,0 +1,138 @@
+/* test_interrupt.c — a long recorded run stopped by SIGINT or SIGTERM at a
+ * random moment, twenty times: the command exits 4, the database passes
+ * PRAGMA integrity_check, the run is marked 'interrupted' with its signal,
+ * and what was recorded is consistent (no core task without its frame, no
+ * SM access without its core task, frames and tasks of a stopped run marked
+ * partial where they were). Earlier runs in the same file are untouched. */
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/testutil.h"
+
+#define ROUNDS 20
+
+static int64_t q_int(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t v = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    else
+        fprintf(stderr, "query failed: %s: %s\n", sql, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return v;
+}
+
+static char *q_text(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    char *v = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+        sqlite3_column_text(st, 0))
+        v = strdup((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Starts `tessera run` on the benchmark into db, signals it after `delay_ms`,
+ * returns its exit status (-1: killed by a signal). */
+static int run_and_signal(const char *db, int sig, unsigned delay_ms)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        execl(TESSERA_BINARY, TESSERA_BINARY, "run", TESSERA_SOURCE_DIR "/examples/bench.s",
+              "--db", db, "-s", "sim.progress=off", (char *)NULL);
+        _exit(127);
+    }
+    struct timespec ts = {delay_ms / 1000, (long)(delay_ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+    kill(pid, sig);
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void check_consistent(sqlite3 *db, int64_t run)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM core_tasks t WHERE run_id=%lld AND NOT EXISTS "
+             "(SELECT 1 FROM frames f WHERE f.run_id=t.run_id AND f.frame=t.frame)",
+             (long long)run);
+    CU_ASSERT_EQUAL(q_int(db, sql), 0); /* no task without its frame */
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM sm_access_packs p WHERE run_id=%lld AND NOT EXISTS "
+             "(SELECT 1 FROM core_tasks t WHERE t.run_id=p.run_id AND t.frame=p.frame "
+             "AND t.core=p.core)",
+             (long long)run);
+    CU_ASSERT_EQUAL(q_int(db, sql), 0); /* no access without its task */
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM core_tasks WHERE run_id=%lld AND complete=1 AND "
+             "(ready_ps IS NULL OR finish_ps IS NULL)",
+             (long long)run);
+    CU_ASSERT_EQUAL(q_int(db, sql), 0); /* complete tasks have their times */
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM params WHERE run_id=%lld", (long long)run);
+    CU_ASSERT_TRUE(q_int(db, sql) > 10);
+}
+
+static void test_signals_at_random_moments_keep_the_database_sound(void)
+{
+    const char *db_path = test_tmp_path("interrupted.db");
+    char cmd[1024];
+    /* a finished run first: it must survive everything that follows */
+    snprintf(cmd, sizeof cmd, "run '%s' --db '%s' -s sim.progress=off",
+             test_src_path("examples/example1.s"), db_path);
+    CU_ASSERT_EQUAL_FATAL(test_run_tessera(cmd, NULL), 0);
+    uint64_t seed = 0x5eed;
+    unsigned interrupted = 0;
+    for (int i = 0; i < ROUNDS; i++) {
+        int sig = i % 2 ? SIGTERM : SIGINT;
+        unsigned delay = 20 + (unsigned)(test_rand(&seed) % 700);
+        int rc = run_and_signal(db_path, sig, delay);
+        /* 4 = interrupted; 0 when the run happened to finish before the signal */
+        CU_ASSERT_TRUE(rc == 4 || rc == 0);
+        interrupted += rc == 4;
+    }
+    CU_ASSERT_TRUE(interrupted >= ROUNDS / 2);
+    sqlite3 *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    char *ok = q_text(db, "PRAGMA integrity_check");
+    CU_ASSERT_STRING_EQUAL(ok ? ok : "", "ok");
+    free(ok);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs"), ROUNDS + 1);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE status='interrupted'"),
+                    interrupted);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE status='interrupted' AND "
+                              "error NOT LIKE 'interrupted by signal%'"),
+                    0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE status NOT IN "
+                              "('ok','interrupted')"),
+                    0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM frames WHERE run_id=1 AND complete=1"), 8);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT status = 'ok' AND end_ps > 0 FROM runs WHERE run_id=1"), 1);
+    for (int64_t run = 1; run <= ROUNDS + 1; run++)
+        check_consistent(db, run);
+    /* an interrupted run keeps a partial record of what was in progress */
+    CU_ASSERT_TRUE(q_int(db, "SELECT count(*) FROM core_tasks t JOIN runs r USING (run_id) "
+                             "WHERE r.status='interrupted' AND t.complete=0") > 0);
+    sqlite3_close(db);
+}
+
+static const test_case_t cases[] = {
+    TEST(test_signals_at_random_moments_keep_the_database_sound),
+    TEST_END,
+};
+
+static const test_suite_t suites[] = {{"interrupt", cases}, {NULL, NULL}};
+
+int main(void)
+{
+    return test_run_suites(suites);
+}
