@@ -18,7 +18,7 @@
 #include "model/tm.h"
 
 #define REC_APP_ID 0x54455353      /* PRAGMA application_id: "TESS" */
-#define REC_SCHEMA_VERSION 1       /* PRAGMA user_version written by this code */
+#define REC_SCHEMA_VERSION 2       /* PRAGMA user_version written by this code */
 
 #define REC_PACK_MAX 4096          /* accesses per sm_access_packs row at most */
 #define REC_SPAN_MAX 1000          /* request times of a pack span fewer cycles */

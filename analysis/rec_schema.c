@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/rec_int.h"
+#include "analysis/rec_views.h"
 #include "events/err.h"
 
 /* Version 1. Times are integer picoseconds; NULL = not reached. */
@@ -77,8 +78,9 @@ static const char schema_v1[] =
     " run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
     " seq INTEGER NOT NULL, time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);";
 
-/* migrations[v] takes a database from version v to v + 1. */
-static const char *const migrations[REC_SCHEMA_VERSION] = {schema_v1};
+/* migrations[v] takes a database from version v to v + 1. Version 2 adds
+ * the analysis views (rec_views.c). */
+static const char *const migrations[REC_SCHEMA_VERSION] = {schema_v1, rec_views_sql};
 
 /* Built after a run, not before: appending to unindexed tables is cheaper,
  * and later runs append at the right edge of these (run_id first). */

@@ -85,6 +85,7 @@ typedef struct session {
     int64_t run_id;
     char **keys, **values;
     size_t n_params;
+    bool params_lost;         /* a copy failed (out of memory) */
 } session_t;
 
 static void collect_param(void *user, const char *key, const char *value)
@@ -92,6 +93,7 @@ static void collect_param(void *user, const char *key, const char *value)
     session_t *s = user;
     s->keys[s->n_params] = tess_strdup(key);
     s->values[s->n_params] = tess_strdup(value);
+    s->params_lost |= !s->keys[s->n_params] || !s->values[s->n_params];
     s->n_params++;
 }
 
@@ -110,6 +112,10 @@ static int begin_recording(session_t *s, const run_args_t *a, diag_t *d)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     }
     cfg_foreach(&s->cfg, collect_param, s);
+    if (s->params_lost) {
+        tess_free(config);
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    }
     rec_run_info_t info = {
         .program = a->prog,
         .tm_image = s->prog->image,
@@ -256,7 +262,9 @@ static int simulate(session_t *s, const run_args_t *a, diag_t *d)
     judge(s, &r, &v);
     gpu_stats_t st;
     gpu_stats(s->gpu, &st);
-    rec_run_end_t end = {v.status, v.error[0] ? v.error : NULL, st.end_ps, r.events, r.wall_s};
+    /* runs.end_ps: the last READY; NULL when none arrived (a READY needs >= 1 cycle) */
+    rec_run_end_t end = {v.status, v.error[0] ? v.error : NULL,
+                         st.end_ps ? st.end_ps : SIM_TIME_NEVER, r.events, r.wall_s};
     int rc = s->rec ? rec_end_run(s->rec, &end, d) : TESS_OK;
     if (!a->quiet)
         print_summary(s, a, &v, &r);

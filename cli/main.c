@@ -15,7 +15,7 @@ static const cli_command_t commands[] = {
     {"asm", cmd_asm, "asm IN.s -o OUT.tm [--mem-out OUT.mem]"},
     {"disasm", cmd_disasm, "disasm IN.tm [--mem F]"},
     {"config", cmd_config, "config [--config F] [-s k=v]... [--keys [--markdown]]"},
-    {"report", cmd_report, "report DB [--run N|--last] [--compare] [--format text|csv|json]"},
+    {"report", cmd_report, "report DB [--run N[,N...]|--last] [--compare] [--format text|csv|json] [--table T]"},
     {"timeline", cmd_timeline, "timeline DB [--run N] -o OUT.svg"},
     {"export", cmd_export, "export DB [--run N] (--perfetto OUT.json | --vcd OUT.vcd)"},
     {"sweep", cmd_sweep, "sweep PROG -s key=v1,v2,... [-s ...] [--jobs N] --db OUT.db [--emit]"},

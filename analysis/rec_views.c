@@ -1,0 +1,272 @@
+/* rec_views.c — the SQL of the analysis views (docs/SCHEMA.md, "Analysis
+ * views"). Each view is written once, as a SELECT, and created either in the
+ * file (schema migration to version 2) or as TEMP views of a read-only
+ * connection to an older file. Invariant: every view keeps run_id as a
+ * column that reaches the indexed tables unchanged (a plain column, a
+ * GROUP BY term or a window's PARTITION BY), so `WHERE run_id = N` is pushed
+ * down to the (run_id, …) indexes and a view over frames, stalls,
+ * core_tasks, counters or params costs a few index lookups per run. */
+#include <stddef.h>
+
+#include "analysis/rec_views.h"
+
+/* ps → cycles of the run's clock: an integer when exact (always, with the
+ * model's whole-cycle latencies), else a real; NULL stays NULL. */
+#define CYC(x) "CASE WHEN (" x ") % period_ps = 0 THEN (" x ") / period_ps" \
+               " ELSE 1.0 * (" x ") / period_ps END"
+
+/* Nearest-rank percentile P of the values v ranked 1..n in ascending order:
+ * the value of rank ceil(P * n / 100). */
+#define RANK(p, rank, n) "(" rank ") >= (" #p " * (" n ") + 99) / 100"
+
+/* One IF per row: the four parts of its latency (decode, waiting to be
+ * issued, code transfer, execution) and their sum. */
+#define TASK_LATENCY                                                             \
+    "SELECT *, " CYC("decoding_ps") " AS decoding_cycles,"                       \
+    " " CYC("waiting_ps") " AS waiting_cycles,"                                  \
+    " " CYC("transfer_ps") " AS transfer_cycles,"                                \
+    " " CYC("execution_ps") " AS execution_cycles,"                              \
+    " " CYC("total_ps") " AS total_cycles"                                       \
+    " FROM (SELECT f.run_id AS run_id, f.frame AS frame, f.grp AS grp,"          \
+    "  f.mask AS mask, f.mask_hex AS mask_hex, f.fence AS fence,"                \
+    "  f.complete AS complete, f.decode_start_ps AS decode_start_ps,"            \
+    "  f.decode_ps AS decode_ps, f.issue_ps AS issue_ps, f.start_ps AS start_ps," \
+    "  f.complete_ps AS complete_ps,"                                            \
+    "  f.decode_ps - f.decode_start_ps AS decoding_ps,"                          \
+    "  f.issue_ps - f.decode_ps AS waiting_ps,"                                  \
+    "  f.start_ps - f.issue_ps AS transfer_ps,"                                  \
+    "  f.complete_ps - f.start_ps AS execution_ps,"                              \
+    "  f.complete_ps - f.decode_start_ps AS total_ps, r.period_ps AS period_ps"  \
+    "  FROM frames AS f JOIN runs AS r USING (run_id) WHERE f.kind = 'IF')"
+
+/* One counter of a pivoted component. */
+#define CNT(name) "max(CASE c.name WHEN '" name "' THEN c.value END) AS " name
+
+/* The counters core0…core15 (or bank0…bank15), one row per component. */
+#define PIVOT(start, cols)                                                       \
+    "SELECT c.run_id AS run_id,"                                                 \
+    " CAST(substr(c.component, " #start ") AS INTEGER) AS unit, " cols           \
+    " FROM counters AS c"
+
+#define CORE_PIVOT                                                               \
+    PIVOT(5, CNT("tasks") ", " CNT("busy_ps") ", " CNT("instructions") ", "      \
+             CNT("sm_ops") ", " CNT("sm_wait_ps") ", " CNT("sm_conflict_ps"))    \
+    " WHERE c.component GLOB 'core[0-9]*' GROUP BY 1, 2"
+
+#define BANK_PIVOT                                                               \
+    PIVOT(5, CNT("accesses") ", " CNT("conflicts") ", " CNT("wait_ps") ", "      \
+             CNT("max_wait_ps") ", " CNT("busy_ps") ", " CNT("lock_acquires"))   \
+    " WHERE c.component GLOB 'bank[0-9]*' GROUP BY 1, 2"
+
+/* A share of the run's length; NULL when the run has no end. */
+#define SHARE(x) "CASE WHEN r.end_ps > 0 THEN 1.0 * (" x ") / r.end_ps END"
+
+#define CORE_UTILIZATION                                                         \
+    "SELECT k.run_id AS run_id, k.unit AS core, k.tasks AS tasks,"               \
+    " k.busy_ps AS busy_ps, " CYC("k.busy_ps") " AS busy_cycles,"                \
+    " " SHARE("k.busy_ps") " AS share, k.instructions AS instructions,"          \
+    " k.sm_ops AS sm_ops, k.sm_wait_ps AS sm_wait_ps,"                           \
+    " " CYC("k.sm_wait_ps") " AS sm_wait_cycles,"                                \
+    " k.sm_conflict_ps AS sm_conflict_ps,"                                       \
+    " " CYC("k.sm_conflict_ps") " AS sm_conflict_cycles"                         \
+    " FROM (" CORE_PIVOT ") AS k JOIN runs AS r ON r.run_id = k.run_id"
+
+#define BANK_UTILIZATION                                                         \
+    "SELECT b.run_id AS run_id, b.unit AS bank, b.accesses AS accesses,"         \
+    " b.busy_ps AS busy_ps, " CYC("b.busy_ps") " AS busy_cycles,"                \
+    " " SHARE("b.busy_ps") " AS share, b.lock_acquires AS lock_acquires"         \
+    " FROM (" BANK_PIVOT ") AS b JOIN runs AS r ON r.run_id = b.run_id"
+
+#define BANK_CONFLICTS                                                           \
+    "SELECT b.run_id AS run_id, b.unit AS bank, b.accesses AS accesses,"         \
+    " b.conflicts AS conflicts,"                                                 \
+    " CASE WHEN b.accesses > 0 THEN 1.0 * b.conflicts / b.accesses END"          \
+    "  AS conflict_share,"                                                       \
+    " b.wait_ps AS wait_ps, " CYC("b.wait_ps") " AS wait_cycles,"                \
+    " CASE WHEN b.accesses > 0 THEN 1.0 * b.wait_ps / b.accesses END"            \
+    "  AS mean_wait_ps,"                                                         \
+    " CASE WHEN b.conflicts > 0 THEN 1.0 * b.wait_ps / b.conflicts END"          \
+    "  AS mean_conflict_wait_ps,"                                                \
+    " b.max_wait_ps AS max_wait_ps, " CYC("b.max_wait_ps") " AS max_wait_cycles" \
+    " FROM (" BANK_PIVOT ") AS b JOIN runs AS r ON r.run_id = b.run_id"
+
+/* Waiting to be issued (IF) or to take effect (CF), per reason; decoding is
+ * not waiting (it is task_latency's decoding_ps). */
+#define FENCE_STALLS                                                             \
+    "SELECT run_id, reason, stalls, frames, total_ps,"                           \
+    " " CYC("total_ps") " AS total_cycles, max_ps, " CYC("max_ps") " AS max_cycles," \
+    " 1.0 * total_ps / sum(total_ps) OVER (PARTITION BY run_id) AS share"        \
+    " FROM (SELECT s.run_id AS run_id, s.reason AS reason, count(*) AS stalls,"  \
+    "  count(DISTINCT s.frame) AS frames, sum(s.to_ps - s.from_ps) AS total_ps,"  \
+    "  max(s.to_ps - s.from_ps) AS max_ps, r.period_ps AS period_ps"             \
+    "  FROM stalls AS s JOIN runs AS r USING (run_id)"                           \
+    "  WHERE s.reason <> 'decode' GROUP BY s.run_id, s.reason)"
+
+/* The waiting of one reason within a frame's stall rows. */
+#define WAIT(reason) \
+    "coalesce(sum(CASE s.reason WHEN '" reason "' THEN s.to_ps - s.from_ps END), 0)" \
+    " AS " reason "_ps"
+
+/* One frame per row: its waiting (issue - decode end) and the same time
+ * attributed to the reasons it waited for. */
+#define FRAME_STALLS                                                             \
+    "SELECT run_id, frame, kind, grp, fence, decode_ps, issue_ps, waiting_ps,"   \
+    " mask_ps, acq_ps, rel_ps, bus_ps, order_ps, attributed_ps,"                 \
+    " waiting_ps - attributed_ps AS unattributed_ps,"                            \
+    " " CYC("waiting_ps") " AS waiting_cycles, " CYC("mask_ps") " AS mask_cycles," \
+    " " CYC("acq_ps") " AS acq_cycles, " CYC("rel_ps") " AS rel_cycles,"         \
+    " " CYC("bus_ps") " AS bus_cycles, " CYC("order_ps") " AS order_cycles"      \
+    " FROM (SELECT f.run_id AS run_id, f.frame AS frame, f.kind AS kind,"        \
+    "  f.grp AS grp, f.fence AS fence, f.decode_ps AS decode_ps,"                \
+    "  f.issue_ps AS issue_ps, f.issue_ps - f.decode_ps AS waiting_ps,"          \
+    "  " WAIT("mask") ", " WAIT("acq") ", " WAIT("rel") ", " WAIT("bus") ","     \
+    "  " WAIT("order") ","                                                       \
+    "  coalesce(sum(s.to_ps - s.from_ps), 0) AS attributed_ps,"                  \
+    "  r.period_ps AS period_ps"                                                 \
+    "  FROM frames AS f JOIN runs AS r USING (run_id)"                           \
+    "  LEFT JOIN stalls AS s ON s.run_id = f.run_id AND s.frame = f.frame"       \
+    "   AND s.reason <> 'decode'"                                                \
+    "  GROUP BY f.run_id, f.frame)"
+
+/* The step function "cores busy" (from a core task's start to its finish,
+ * i.e. until it sends READY), one row per change point. */
+#define PARALLELISM                                                              \
+    "SELECT p.run_id AS run_id, p.time_ps AS time_ps,"                           \
+    " p.active_cores AS active_cores,"                                           \
+    " coalesce(p.next_ps, CASE WHEN r.end_ps >= p.time_ps THEN r.end_ps END)"    \
+    "  AS until_ps,"                                                             \
+    " coalesce(p.next_ps, CASE WHEN r.end_ps >= p.time_ps THEN r.end_ps END)"    \
+    "  - p.time_ps AS duration_ps"                                               \
+    " FROM (SELECT run_id, t AS time_ps, sum(d) OVER w AS active_cores,"         \
+    "  lead(t) OVER w AS next_ps"                                                \
+    "  FROM (SELECT c.run_id AS run_id,"                                         \
+    "    CASE e.d WHEN 1 THEN c.start_ps ELSE c.finish_ps END AS t, sum(e.d) AS d" \
+    "   FROM core_tasks AS c, (SELECT 1 AS d UNION ALL SELECT -1) AS e"          \
+    "   WHERE t IS NOT NULL GROUP BY 1, 2 HAVING sum(e.d) <> 0)"                 \
+    "  WINDOW w AS (PARTITION BY run_id ORDER BY t)) AS p"                       \
+    " JOIN runs AS r ON r.run_id = p.run_id"
+
+/* A parameter, a counter, or a sum of counters of one run. */
+#define PARAM(key) "(SELECT value FROM params AS p" \
+                   " WHERE p.run_id = r.run_id AND p.key = '" key "')"
+#define COUNTER(comp, name) "(SELECT value FROM counters AS c WHERE c.run_id = r.run_id" \
+                            " AND c.component = '" comp "' AND c.name = '" name "')"
+#define COUNTERS(glob, name) "(SELECT sum(value) FROM counters AS c" \
+                             " WHERE c.run_id = r.run_id AND c.component GLOB '" glob "'" \
+                             " AND c.name GLOB '" name "')"
+
+#define RUN_SUMMARY                                                              \
+    "SELECT *, " CYC("end_ps") " AS end_cycles,"                                 \
+    " " CYC("conflict_ps") " AS conflict_cycles,"                                \
+    " " CYC("waiting_ps") " AS waiting_cycles,"                                  \
+    " CASE WHEN end_ps > 0 THEN 1.0 * busy_ps / end_ps END AS mean_parallelism"  \
+    " FROM (SELECT r.run_id AS run_id, r.program AS program,"                    \
+    "  r.status AS status, r.error AS error, r.level AS level,"                  \
+    "  r.started_at AS started_at, r.wall_s AS wall_s, r.events AS events,"      \
+    "  " PARAM("ts.policy") " AS policy, " PARAM("ts.window") " AS ts_window,"   \
+    "  " PARAM("sm.arbiter") " AS arbiter, " PARAM("sm.bank_map") " AS bank_map," \
+    "  " PARAM("sm.atomics") " AS atomics, " PARAM("core.timing") " AS timing,"  \
+    "  " PARAM("ts.decode") " AS ts_decode, " PARAM("ts.xfer") " AS ts_xfer,"    \
+    "  " PARAM("ts.ready") " AS ts_ready, " PARAM("sm.req") " AS sm_req,"        \
+    "  " PARAM("sm.bank") " AS sm_bank, " PARAM("sm.resp") " AS sm_resp,"        \
+    "  " PARAM("sim.seed") " AS seed,"                                           \
+    "  r.period_ps AS period_ps, r.end_ps AS end_ps,"                            \
+    "  " COUNTER("gpu", "frames") " AS frames,"                                  \
+    "  " COUNTER("gpu", "tasks") " AS tasks,"                                    \
+    "  " COUNTER("gpu", "core_tasks") " AS core_tasks,"                          \
+    "  " COUNTER("gpu", "instructions") " AS instructions,"                      \
+    "  " COUNTER("gpu", "sm_accesses") " AS sm_accesses,"                        \
+    "  " COUNTER("gpu", "conflicts") " AS conflicts,"                            \
+    "  " COUNTER("gpu", "conflict_ps") " AS conflict_ps,"                        \
+    "  " COUNTERS("ts", "stall_*_ps") " - " COUNTER("ts", "stall_decode_ps")     \
+    "   AS waiting_ps,"                                                          \
+    "  " COUNTERS("core[0-9]*", "busy_ps") " AS busy_ps"                         \
+    "  FROM runs AS r)"
+
+/* Percentiles of the total latency of the complete tasks of each run.
+ * Window functions only, no GROUP BY over a subquery: SQLite pushes
+ * `run_id = N` down through windows partitioned by run_id, not through an
+ * aggregate over a subquery. One row per run: the partition's first. */
+#define TASK_LATENCY_PERCENTILES                                                 \
+    "SELECT run_id, tasks, min_ps, p50_ps, p95_ps, p99_ps, max_ps, mean_ps,"     \
+    " " CYC("min_ps") " AS min_cycles, " CYC("p50_ps") " AS p50_cycles,"         \
+    " " CYC("p95_ps") " AS p95_cycles,"                                          \
+    " " CYC("p99_ps") " AS p99_cycles, " CYC("max_ps") " AS max_cycles"          \
+    " FROM (SELECT run_id, n AS tasks, rn, period_ps,"                           \
+    "  min(total_ps) OVER w AS min_ps,"                                          \
+    "  min(CASE WHEN " RANK(50, "rn", "n") " THEN total_ps END) OVER w AS p50_ps," \
+    "  min(CASE WHEN " RANK(95, "rn", "n") " THEN total_ps END) OVER w AS p95_ps," \
+    "  min(CASE WHEN " RANK(99, "rn", "n") " THEN total_ps END) OVER w AS p99_ps," \
+    "  max(total_ps) OVER w AS max_ps, avg(total_ps) OVER w AS mean_ps"          \
+    "  FROM (SELECT run_id, total_ps, period_ps,"                                \
+    "   row_number() OVER (PARTITION BY run_id ORDER BY total_ps) AS rn,"        \
+    "   count(*) OVER (PARTITION BY run_id) AS n"                                \
+    "   FROM task_latency WHERE complete AND total_ps IS NOT NULL)"              \
+    "  WINDOW w AS (PARTITION BY run_id))"                                       \
+    " WHERE rn = 1"
+
+/* Access latency = done_ps - request_ps = scale_ps * (a + g + d), read from
+ * the packs directly (see sm_access_packs): a pack whose three radices are
+ * 1 holds accesses of one latency and needs no unpacking; the others are
+ * counted per distinct latency inside the pack (a small in-memory sort),
+ * and the per-pack counts are then added up. Sorting every access of a
+ * 12 M-access run instead takes ~20 times longer. */
+#define PACK_X "(j.value / 4194304 / CASE WHEN p.bank_shift IS NULL THEN 16 ELSE 1 END)"
+#define SM_LATENCY_HISTOGRAM                                                     \
+    "SELECT p.run_id AS run_id, e.value ->> 0 AS latency_ps,"                    \
+    " sum(e.value ->> 1) AS accesses"                                            \
+    " FROM sm_access_packs AS p, json_each("                                     \
+    "  CASE WHEN p.wait_n = 1 AND p.arrive_n = 1 AND p.done_n = 1"               \
+    "  THEN json_array(json_array("                                              \
+    "   p.scale_ps * (p.arrive_dt + p.wait_dt + p.done_dt), p.n))"               \
+    "  ELSE (SELECT json_group_array(json_array(lat, n)) FROM"                    \
+    "   (SELECT p.scale_ps * (p.arrive_dt + p.wait_dt + p.done_dt"               \
+    "     + x % p.wait_n + x / p.wait_n % p.arrive_n"                            \
+    "     + x / p.wait_n / p.arrive_n % p.done_n) AS lat, count(*) AS n"         \
+    "    FROM (SELECT " PACK_X " AS x FROM json_each(p.data) AS j) GROUP BY 1)) END)" \
+    "  AS e"                                                                     \
+    " WHERE e.value ->> 0 IS NOT NULL GROUP BY p.run_id, e.value ->> 0"
+
+#define SM_LATENCY_PERCENTILES                                                   \
+    "SELECT q.run_id AS run_id, q.accesses AS accesses, q.min_ps AS min_ps,"     \
+    " q.p50_ps AS p50_ps, q.p95_ps AS p95_ps, q.p99_ps AS p99_ps,"               \
+    " q.max_ps AS max_ps, q.mean_ps AS mean_ps,"                                 \
+    " " CYC("q.min_ps") " AS min_cycles, " CYC("q.p50_ps") " AS p50_cycles,"     \
+    " " CYC("q.p95_ps") " AS p95_cycles,"                                        \
+    " " CYC("q.p99_ps") " AS p99_cycles, " CYC("q.max_ps") " AS max_cycles"      \
+    " FROM (SELECT run_id, total AS accesses, rn,"                               \
+    "  min(latency_ps) OVER w AS min_ps,"                                        \
+    "  min(CASE WHEN " RANK(50, "cum", "total") " THEN latency_ps END) OVER w AS p50_ps," \
+    "  min(CASE WHEN " RANK(95, "cum", "total") " THEN latency_ps END) OVER w AS p95_ps," \
+    "  min(CASE WHEN " RANK(99, "cum", "total") " THEN latency_ps END) OVER w AS p99_ps," \
+    "  max(latency_ps) OVER w AS max_ps,"                                        \
+    "  1.0 * sum(latency_ps * accesses) OVER w / total AS mean_ps"               \
+    "  FROM (SELECT run_id, latency_ps, accesses,"                               \
+    "   row_number() OVER (PARTITION BY run_id ORDER BY latency_ps) AS rn,"      \
+    "   sum(accesses) OVER (PARTITION BY run_id ORDER BY latency_ps) AS cum,"    \
+    "   sum(accesses) OVER (PARTITION BY run_id) AS total"                       \
+    "   FROM sm_latency_histogram)"                                              \
+    "  WINDOW w AS (PARTITION BY run_id)) AS q"                                  \
+    " JOIN runs AS r ON r.run_id = q.run_id WHERE q.rn = 1"
+
+/* Every view, in dependency order: V(name, select). */
+#define REC_VIEWS(V)                                                             \
+    V("task_latency", TASK_LATENCY)                                              \
+    V("core_utilization", CORE_UTILIZATION)                                      \
+    V("bank_utilization", BANK_UTILIZATION)                                      \
+    V("bank_conflicts", BANK_CONFLICTS)                                          \
+    V("fence_stalls", FENCE_STALLS)                                              \
+    V("frame_stalls", FRAME_STALLS)                                              \
+    V("parallelism", PARALLELISM)                                                \
+    V("run_summary", RUN_SUMMARY)                                                \
+    V("task_latency_percentiles", TASK_LATENCY_PERCENTILES)                      \
+    V("sm_latency_histogram", SM_LATENCY_HISTOGRAM)                              \
+    V("sm_latency_percentiles", SM_LATENCY_PERCENTILES)
+
+#define MAIN_VIEW(name, select) "CREATE VIEW IF NOT EXISTS " name " AS " select ";"
+#define TEMP_VIEW(name, select) "CREATE TEMP VIEW IF NOT EXISTS " name " AS " select ";"
+#define VIEW_NAME(name, select) name,
+
+const char rec_views_sql[] = REC_VIEWS(MAIN_VIEW);
+const char rec_views_temp_sql[] = REC_VIEWS(TEMP_VIEW);
+const char *const rec_view_names[] = {REC_VIEWS(VIEW_NAME) NULL};

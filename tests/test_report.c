@@ -1,0 +1,693 @@
+/* test_report.c — `tessera report` and the library behind it
+ * (analysis/report.h): the CSV and JSON tables equal the analysis views
+ * value for value, the text report shows the hand-computed numbers of the
+ * spec's example 2, --compare shows exactly the parameters that differ,
+ * and every error (missing file, foreign file, newer schema, no such run,
+ * bad options) gives its message and exit code without creating or
+ * modifying a file. */
+#include <stdarg.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/rec.h"
+#include "analysis/rec_int.h"
+#include "analysis/rec_views.h"
+#include "analysis/report.h"
+#include "events/err.h"
+#include "tests/testutil.h"
+
+/* --- recording and running ------------------------------------------------------- */
+
+static const char *fresh_db(const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", test_tmp_path(name));
+    unlink(buf);
+    return buf;
+}
+
+static void record(const char *db, const char *prog, const char *opts)
+{
+    char args[2048];
+    char *out = NULL;
+    snprintf(args, sizeof args, "run '%s' --db '%s' --quiet %s", prog, db, opts ? opts : "");
+    int rc = test_run_tessera(args, &out);
+    if (rc != 0)
+        fprintf(stderr, "tessera %s: exit %d\n%s\n", args, rc, out ? out : "");
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    free(out);
+}
+
+/* The spec's example 2 with two-instruction tasks (tests/test_views.c has
+ * its timeline): end at 41 cycles, 26 frame-cycles of waiting. */
+static const char *example2_path(void)
+{
+    static char path[512];
+    const char *src = ".group cores=0x0f0f fence=no\n set_const r8, 1\n.task\n set_const r8, 2\n"
+                      ".task\n set_const r8, 3\n.task\n set_const r8, 4\n"
+                      ".group cores=0xf0f0 fence=acq\n set_const r8, 5\n.task\n set_const r8, 6\n";
+    if (!path[0]) {
+        snprintf(path, sizeof path, "%s", test_tmp_path("ex2.s"));
+        CU_ASSERT_EQUAL_FATAL(test_write_file(path, src, strlen(src)), 0);
+    }
+    return path;
+}
+
+/* `tessera report ARGS`: exit code, output (stdout and stderr) in *out. */
+static int report_cli(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int report_cli(char **out, const char *fmt, ...)
+{
+    char args[2048] = "report ";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args + 7, sizeof args - 7, fmt, ap);
+    va_end(ap);
+    *out = NULL;
+    int rc = test_run_tessera(args, out);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*out);
+    return rc;
+}
+
+static bool contains(const char *text, const char *what)
+{
+    bool ok = text && strstr(text, what);
+    if (!ok)
+        fprintf(stderr, "expected \"%s\" in:\n%s\n", what, text ? text : "(null)");
+    return ok;
+}
+
+/* --- tables read back from CSV and JSON ----------------------------------------------- */
+
+#define MAX_COLS 64
+
+/* A table as the report wrote it: text cells, NULL for an empty or null value. */
+typedef struct rtab {
+    char name[64];
+    int ncols;
+    char *cols[MAX_COLS];
+    char **cells;             /* nrows × ncols */
+    size_t nrows;
+} rtab_t;
+
+static void rtab_free(rtab_t *t)
+{
+    for (size_t k = 0; k < t->nrows * (size_t)t->ncols; k++)
+        free(t->cells[k]);
+    for (int c = 0; c < t->ncols; c++)
+        free(t->cols[c]);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+static void rtab_add(rtab_t *t, char **fields, int n)
+{
+    CU_ASSERT_EQUAL(n, t->ncols);
+    t->cells = realloc(t->cells, (t->nrows + 1) * (size_t)t->ncols * sizeof *t->cells);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t->cells);
+    for (int c = 0; c < t->ncols; c++)
+        t->cells[t->nrows * (size_t)t->ncols + (size_t)c] = c < n ? fields[c] : NULL;
+    for (int c = t->ncols; c < n; c++)
+        free(fields[c]);
+    t->nrows++;
+}
+
+/* Splits one CSV record (RFC 4180, no newline inside fields) at *p; fields
+ * are malloc'd, "" becomes NULL. Returns the number of fields. */
+static int csv_record(const char **p, char **fields)
+{
+    int n = 0;
+    const char *s = *p;
+    for (;;) {
+        char buf[4096];
+        size_t len = 0;
+        bool quoted = *s == '"';
+        for (s += quoted; *s && len + 1 < sizeof buf; s++) {
+            if (quoted && *s == '"' && s[1] == '"')
+                buf[len++] = *s++;
+            else if (quoted && *s == '"')
+                quoted = false;
+            else if (!quoted && (*s == ',' || *s == '\n'))
+                break;
+            else
+                buf[len++] = *s;
+        }
+        buf[len] = 0;
+        if (n < MAX_COLS)
+            fields[n++] = len ? strdup(buf) : NULL;
+        if (*s != ',')
+            break;
+        s++;
+    }
+    *p = *s == '\n' ? s + 1 : s;
+    return n;
+}
+
+/* Reads the CSV table called `name` ("# name" line, header, rows up to a
+ * blank line), or the whole text when name is NULL. */
+static bool csv_table(const char *text, const char *name, rtab_t *t)
+{
+    memset(t, 0, sizeof *t);
+    const char *p = text;
+    if (name) {
+        char mark[80];
+        snprintf(mark, sizeof mark, "# %s\n", name);
+        p = strstr(text, mark);
+        if (!p)
+            return false;
+        p += strlen(mark);
+    }
+    snprintf(t->name, sizeof t->name, "%s", name ? name : "");
+    char *fields[MAX_COLS];
+    t->ncols = csv_record(&p, t->cols);
+    while (*p && *p != '\n') {
+        int n = csv_record(&p, fields);
+        rtab_add(t, fields, n);
+    }
+    return t->ncols > 0;
+}
+
+/* Reads the member `name` of a JSON report, using SQLite's JSON functions. */
+static bool json_table(const char *json, const char *name, rtab_t *t)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(":memory:", &db), SQLITE_OK);
+    const char *sql = "SELECT r.key, c.key, c.type, c.atom FROM json_each(?1, ?2) AS r,"
+                      " json_each(r.value) AS c ORDER BY r.key, c.id";
+    CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    char path[96];
+    snprintf(path, sizeof path, "$.\"%s\"", name);
+    sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+    char *fields[MAX_COLS];
+    int n = 0;
+    long long row = -1;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (sqlite3_column_int64(st, 0) != row && row >= 0) {
+            rtab_add(t, fields, n);
+            n = 0;
+        }
+        row = sqlite3_column_int64(st, 0);
+        if (t->nrows == 0 && n >= t->ncols && t->ncols < MAX_COLS)
+            t->cols[t->ncols++] = strdup((const char *)sqlite3_column_text(st, 1));
+        const char *type = (const char *)sqlite3_column_text(st, 2);
+        char buf[64];
+        if (!strcmp(type, "real"))
+            snprintf(buf, sizeof buf, "%.17g", sqlite3_column_double(st, 3));
+        const char *v = !strcmp(type, "real") ? buf : (const char *)sqlite3_column_text(st, 3);
+        if (n < MAX_COLS)
+            fields[n++] = strcmp(type, "null") ? strdup(v) : NULL;
+    }
+    if (row >= 0)
+        rtab_add(t, fields, n);
+    bool present = sqlite3_finalize(st) == SQLITE_OK;
+    sqlite3_close(db);
+    return present;
+}
+
+/* --- comparing with the views ------------------------------------------------------ */
+
+/* The cell as written equals the view's value: same integer, the same
+ * double (17 significant digits round-trip), same text, or both NULL. */
+static bool same_value(sqlite3_stmt *st, int col, const char *cell)
+{
+    switch (sqlite3_column_type(st, col)) {
+    case SQLITE_NULL:
+        return cell == NULL;
+    case SQLITE_INTEGER:
+        return cell && strtoll(cell, NULL, 10) == sqlite3_column_int64(st, col) &&
+               !strchr(cell, '.');
+    case SQLITE_FLOAT:
+        return cell && strtod(cell, NULL) == sqlite3_column_double(st, col);
+    default:
+        return cell && !strcmp(cell, (const char *)sqlite3_column_text(st, col));
+    }
+}
+
+static int stmt_col(sqlite3_stmt *st, const char *name)
+{
+    for (int c = 0; c < sqlite3_column_count(st); c++)
+        if (!strcmp(sqlite3_column_name(st, c), name))
+            return c;
+    return -1;
+}
+
+/* Every cell of t equals the column of the same name of `sql` (same rows,
+ * same order); returns the number of cells compared. */
+static size_t equals_view(const char *dbpath, const rtab_t *t, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    size_t row = 0, compared = 0;
+    for (; row < t->nrows && sqlite3_step(st) == SQLITE_ROW; row++)
+        for (int c = 0; c < t->ncols; c++) {
+            int vc = stmt_col(st, t->cols[c]);
+            const char *cell = t->cells[row * (size_t)t->ncols + (size_t)c];
+            bool ok = vc >= 0 && same_value(st, vc, cell);
+            if (!ok)
+                fprintf(stderr, "%s row %zu %s: report '%s', view '%s'\n", t->name, row,
+                        t->cols[c], cell ? cell : "NULL",
+                        vc >= 0 ? (const char *)sqlite3_column_text(st, vc) : "(no column)");
+            CU_ASSERT(ok);
+            compared++;
+        }
+    CU_ASSERT_EQUAL(row, t->nrows);
+    CU_ASSERT(sqlite3_step(st) != SQLITE_ROW); /* no row left out */
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return compared;
+}
+
+/* The view query behind each table of a run's report (run 1). */
+static const char *const view_of[][2] = {
+    {"summary", "SELECT * FROM run_summary WHERE run_id = 1"},
+    {"tasks", "SELECT * FROM task_latency WHERE run_id = 1 ORDER BY frame"},
+    {"task_totals",
+     "SELECT count(*) AS tasks, sum(decoding_ps) AS decoding_ps, sum(waiting_ps) AS waiting_ps,"
+     " sum(transfer_ps) AS transfer_ps, sum(execution_ps) AS execution_ps,"
+     " sum(total_ps) AS total_ps, sum(decoding_cycles) AS decoding_cycles,"
+     " sum(waiting_cycles) AS waiting_cycles, sum(transfer_cycles) AS transfer_cycles,"
+     " sum(execution_cycles) AS execution_cycles, sum(total_cycles) AS total_cycles,"
+     " p.p50_ps AS p50_ps, p.p95_ps AS p95_ps, p.p99_ps AS p99_ps, p.p50_cycles AS p50_cycles,"
+     " p.p95_cycles AS p95_cycles, p.p99_cycles AS p99_cycles"
+     " FROM task_latency AS t JOIN task_latency_percentiles AS p USING (run_id)"
+     " WHERE t.run_id = 1 AND t.complete"},
+    {"cores", "SELECT * FROM core_utilization WHERE run_id = 1 ORDER BY core"},
+    {"banks", "SELECT * FROM bank_utilization JOIN bank_conflicts USING (run_id, bank, accesses)"
+              " WHERE run_id = 1 ORDER BY bank"},
+    {"stalls", "SELECT * FROM fence_stalls WHERE run_id = 1 ORDER BY total_ps DESC, reason"},
+    {"waiting", "SELECT * FROM frame_stalls WHERE run_id = 1 ORDER BY frame"},
+    {"sm_latency", "SELECT * FROM sm_latency_percentiles WHERE run_id = 1"},
+};
+
+#define N_TABLES (sizeof view_of / sizeof view_of[0])
+
+/* A run of the real example 2 (SM accesses, bank conflicts, waiting). */
+static const char *example2_db(void)
+{
+    static char db[512];
+    if (!db[0]) {
+        fresh_db("ex2-real.db", db, sizeof db);
+        record(db, test_src_path("examples/example2.s"), NULL);
+    }
+    return db;
+}
+
+static void test_csv_equals_views(void)
+{
+    const char *db = example2_db();
+    char *out;
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --format csv", db), 0);
+    size_t cells = 0;
+    for (size_t k = 0; k < N_TABLES; k++) {
+        rtab_t t;
+        CU_ASSERT_TRUE(csv_table(out, view_of[k][0], &t));
+        cells += equals_view(db, &t, view_of[k][1]);
+        rtab_free(&t);
+    }
+    CU_ASSERT(cells > 500);
+    free(out);
+}
+
+static void test_json_is_valid_and_equals_views(void)
+{
+    const char *db = example2_db();
+    char *out;
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1 --format json", db), 0);
+    sqlite3 *mem = NULL;
+    sqlite3_stmt *st = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(":memory:", &mem), SQLITE_OK);
+    sqlite3_prepare_v2(mem, "SELECT json_valid(?1), json_type(?1)", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, out, -1, SQLITE_STATIC);
+    CU_ASSERT_EQUAL(sqlite3_step(st), SQLITE_ROW);
+    CU_ASSERT_EQUAL(sqlite3_column_int(st, 0), 1);
+    CU_ASSERT_STRING_EQUAL((const char *)sqlite3_column_text(st, 1), "object");
+    sqlite3_finalize(st);
+    sqlite3_close(mem);
+    size_t cells = 0;
+    for (size_t k = 0; k < N_TABLES; k++) {
+        rtab_t t;
+        CU_ASSERT_TRUE(json_table(out, view_of[k][0], &t));
+        cells += equals_view(db, &t, view_of[k][1]);
+        rtab_free(&t);
+    }
+    CU_ASSERT(cells > 500);
+    free(out);
+}
+
+/* The text report of example 2 (hand-computed: test_views.c): end 41
+ * cycles; 6 tasks on 8 cores each = 48 core tasks, 8 frames, 96
+ * instructions; waiting mask 24 + bus 2 = 26 frame-cycles; mean
+ * parallelism 96 / 41 = 2.341. */
+static void test_text_report_example2(void)
+{
+    char db[512], *out;
+    fresh_db("ex2-text.db", db, sizeof db);
+    record(db, example2_path(), NULL);
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s'", db), 0);
+    CU_ASSERT(contains(out, "Run 1 of "));
+    CU_ASSERT(contains(out, "  status         ok\n"));
+    CU_ASSERT(contains(out, "  end time       41000 ps = 41 cycles (clock period 1000 ps)\n"));
+    CU_ASSERT(contains(out, "  tasks          6 (48 core tasks, 8 frames)\n"));
+    CU_ASSERT(contains(out, "  instructions   96\n"));
+    CU_ASSERT(contains(out, "  SM accesses    0, of which 0 waited for their bank\n"));
+    CU_ASSERT(contains(out, "  waiting        26 frame-cycles"));
+    CU_ASSERT(contains(out, "  parallelism    2.341 cores busy on average\n"));
+    CU_ASSERT(contains(out, "  recorded       level mem"));
+    /* tasks: frame 6 waits 2 (bus), total 10; frame 7 waits 6 (mask), 14 */
+    CU_ASSERT(contains(out, "  frame group mask fence decode waiting transfer execution total\n"));
+    CU_ASSERT(contains(out, "      6     5 f0f0 acq        1       2        4         3    10\n"));
+    CU_ASSERT(contains(out, "      7     5 f0f0 acq        1       6        4         3    14\n"));
+    /* totals: decode 6, waiting 0+6+6+6+2+6 = 26, transfer 24, execution 18,
+     * total 74; totals sorted 8 10 14 14 14 14: p50 = 14 */
+    CU_ASSERT(contains(out, "      6      6      26       24        18    74  14  14  14\n"));
+    CU_ASSERT(contains(out, "  reason stalls frames cycles longest   share\n"));
+    CU_ASSERT(contains(out, "  mask        4      4     24       6  0.9231\n"));
+    CU_ASSERT(contains(out, "  bus         1      1      2       2 0.07692\n"));
+    CU_ASSERT(contains(out, "      6 IF   acq         2    0   0   0   2     0\n"));
+    /* the cores' busy time: 8 cycles on group 0's cores, 4 on group 1's */
+    CU_ASSERT(contains(out, "     0     4    8  0.1951"));
+    CU_ASSERT(contains(out, "    15     2    4 0.09756"));
+    CU_ASSERT(contains(out, "SM access latency"));
+    CU_ASSERT_PTR_NULL(strstr(out, "tessera:"));
+    free(out);
+    /* at level summary the per-task tables are not recorded, and say so */
+    record(db, example2_path(), "-s record.level=summary");
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s'", db), 0);
+    CU_ASSERT(contains(out, "Run 2 of "));
+    CU_ASSERT(contains(out, "(none: needs record.level=tasks or more)"));
+    CU_ASSERT(contains(out, "(none: needs record.level=mem or more)"));
+    CU_ASSERT(contains(out, "  end time       41000 ps = 41 cycles"));
+    free(out);
+}
+
+/* --last is the default and the largest run id; --run picks another. */
+static void test_run_selection(void)
+{
+    char db[512], *last, *dflt, *one, *two;
+    fresh_db("select.db", db, sizeof db);
+    record(db, example2_path(), NULL);
+    record(db, example2_path(), "-s sm.arbiter=rr");
+    CU_ASSERT_EQUAL(report_cli(&last, "'%s' --last --format csv", db), 0);
+    CU_ASSERT_EQUAL(report_cli(&dflt, "'%s' --format csv", db), 0);
+    CU_ASSERT_EQUAL(report_cli(&two, "'%s' --run 2 --format csv", db), 0);
+    CU_ASSERT_EQUAL(report_cli(&one, "--format csv '%s' --run 1", db), 0);
+    CU_ASSERT_STRING_EQUAL(last, dflt);
+    CU_ASSERT_STRING_EQUAL(last, two);
+    CU_ASSERT(contains(one, "\n1,"));
+    CU_ASSERT(contains(two, "\n2,"));
+    CU_ASSERT(contains(two, ",rr,"));
+    free(last);
+    free(dflt);
+    free(one);
+    free(two);
+}
+
+/* --table prints one table; in CSV just its header and rows. */
+static void test_single_table(void)
+{
+    const char *db = example2_db();
+    char *out;
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --format csv --table cores", db), 0);
+    CU_ASSERT(!strncmp(out, "core,tasks,busy_ps,", 19));
+    CU_ASSERT_PTR_NULL(strchr(out, '#'));
+    rtab_t t;
+    CU_ASSERT_TRUE(csv_table(out, NULL, &t));
+    CU_ASSERT_EQUAL(t.nrows, 16);
+    equals_view(db, &t, view_of[3][1]);
+    rtab_free(&t);
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --format json --table stalls", db), 0);
+    CU_ASSERT(!strncmp(out, "{\n  \"stalls\": [", 15));
+    CU_ASSERT_PTR_NULL(strstr(out, "\"cores\""));
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --table summary", db), 0);
+    CU_ASSERT(contains(out, "Run 1 of "));
+    CU_ASSERT_PTR_NULL(strstr(out, "Cores"));
+    free(out);
+}
+
+/* --- comparing runs ------------------------------------------------------------------ */
+
+/* The first line of CSV text (the header), in a static buffer. */
+static const char *header(const char *csv)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%.*s", (int)strcspn(csv, "\n"), csv);
+    return buf;
+}
+
+#define RESULTS "end_cycles,tasks,instructions,sm_accesses,conflicts,conflict_cycles," \
+                "waiting_cycles,mean_parallelism,wall_s"
+
+/* Four runs of one program: arbiter fixed/rr × policy inorder/lookahead.
+ * Only the keys that differ between the runs compared become columns, in
+ * configuration order (ts.* before sm.*); a fifth run of another program
+ * adds the program column. */
+static void test_compare_shows_differing_parameters_only(void)
+{
+    char db[512], *out;
+    fresh_db("sweep.db", db, sizeof db);
+    const char *prog = test_src_path("examples/example2.s");
+    record(db, prog, "-s sm.arbiter=fixed -s ts.policy=inorder");
+    record(db, prog, "-s sm.arbiter=rr -s ts.policy=inorder");
+    record(db, prog, "-s sm.arbiter=fixed -s ts.policy=lookahead");
+    record(db, prog, "-s sm.arbiter=rr -s ts.policy=lookahead");
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --compare --format csv", db), 0);
+    CU_ASSERT_STRING_EQUAL(header(out), "# compare");
+    rtab_t t;
+    CU_ASSERT_TRUE_FATAL(csv_table(out, "compare", &t));
+    CU_ASSERT_EQUAL(t.nrows, 4);
+    CU_ASSERT_EQUAL(t.ncols, 13);
+    CU_ASSERT_STRING_EQUAL(t.cols[2], "ts.policy");
+    CU_ASSERT_STRING_EQUAL(t.cols[3], "sm.arbiter");
+    equals_view(db, &t, "SELECT s.*, (SELECT value FROM params AS p WHERE p.run_id = s.run_id"
+                        " AND p.key = 'ts.policy') AS \"ts.policy\", (SELECT value FROM params"
+                        " AS p WHERE p.run_id = s.run_id AND p.key = 'sm.arbiter') AS"
+                        " \"sm.arbiter\" FROM run_summary AS s ORDER BY run_id");
+    rtab_free(&t);
+    free(out);
+    CU_ASSERT_EQUAL(report_cli(&out, "'%s' --compare --run 1,2 --format csv --table compare",
+                               db), 0);
+    CU_ASSERT_STRING_EQUAL(header(out), "run_id,status,sm.arbiter," RESULTS);
+    CU_ASSERT(contains(out, "\n1,ok,fixed,"));
+    CU_ASSERT(contains(out, "\n2,ok,rr,"));
+    free(out);
+    CU_ASSERT_EQUAL(report_cli(&out, "'%s' --compare --run 3 --run 1 --format csv --table"
+                                     " compare", db), 0);
+    CU_ASSERT_STRING_EQUAL(header(out), "run_id,status,ts.policy," RESULTS);
+    CU_ASSERT(contains(out, "\n1,ok,inorder,"));
+    CU_ASSERT(contains(out, "\n3,ok,lookahead,"));
+    free(out);
+    /* one run: nothing differs */
+    CU_ASSERT_EQUAL(report_cli(&out, "'%s' --compare --run 4 --format csv --table compare", db),
+                    0);
+    CU_ASSERT_STRING_EQUAL(header(out), "run_id,status," RESULTS);
+    free(out);
+    record(db, test_src_path("examples/example1.s"), NULL);
+    CU_ASSERT_EQUAL(report_cli(&out, "'%s' --compare --run 1,5 --format csv --table compare",
+                               db), 0);
+    CU_ASSERT_STRING_EQUAL(header(out), "run_id,program,status," RESULTS);
+    free(out);
+    CU_ASSERT_EQUAL(report_cli(&out, "'%s' --compare", db), 0);
+    CU_ASSERT(contains(out, "Runs compared"));
+    CU_ASSERT(contains(out, " status ts.policy sm.arbiter end_cycles tasks"));
+    CU_ASSERT(contains(out, "examples/example1.s ok     inorder   fixed             173     6"));
+    free(out);
+}
+
+/* --- errors -------------------------------------------------------------------------- */
+
+static void check_error(int want, const char *needle, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void check_error(int want, const char *needle, const char *fmt, ...)
+{
+    char args[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    char *out;
+    int rc = report_cli(&out, "%s", args);
+    if (rc != want)
+        fprintf(stderr, "report %s: exit %d, expected %d\n%s\n", args, rc, want, out);
+    CU_ASSERT_EQUAL(rc, want);
+    CU_ASSERT(contains(out, needle));
+    free(out);
+}
+
+/* Bytes of a file, to check it was not modified (NULL: does not exist). */
+static uint8_t *snapshot(const char *path, size_t *len) { return test_read_file(path, len); }
+
+static void test_missing_and_foreign_files(void)
+{
+    const char *missing = test_tmp_path("nothing-here.db");
+    unlink(missing);
+    check_error(TESS_EIO, "No such file", "'%s'", missing);
+    CU_ASSERT_NOT_EQUAL(access(missing, F_OK), 0); /* never created */
+    check_error(TESS_EIO, "is a directory", "'%s'", test_tmp_dir());
+    /* a text file and another program's SQLite database: refused, untouched */
+    const char *text = test_tmp_path("notes.db");
+    CU_ASSERT_EQUAL_FATAL(test_write_file(text, "hello, world\n", 13), 0);
+    check_error(TESS_EDB, "not a Tessera database", "'%s'", text);
+    size_t len = 0;
+    uint8_t *now = snapshot(text, &len);
+    CU_ASSERT(now && len == 13 && !memcmp(now, "hello, world\n", 13));
+    free(now);
+    const char *foreign = test_tmp_path("foreign.db");
+    unlink(foreign);
+    sqlite3 *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(foreign, &db), SQLITE_OK);
+    sqlite3_exec(db, "CREATE TABLE runs(run_id); INSERT INTO runs VALUES(1)", NULL, NULL, NULL);
+    sqlite3_close(db);
+    uint8_t *before = snapshot(foreign, &len);
+    check_error(TESS_EDB, "not a Tessera database", "'%s' --run 1", foreign);
+    size_t len2 = 0;
+    uint8_t *after = snapshot(foreign, &len2);
+    CU_ASSERT(before && after && len == len2 && !memcmp(before, after, len));
+    free(before);
+    free(after);
+    /* a Tessera database of a newer schema version */
+    const char *newer = test_tmp_path("newer.db");
+    unlink(newer);
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(newer, &db), SQLITE_OK);
+    char sql[128];
+    snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d;"
+             " CREATE TABLE runs(x);", REC_APP_ID, REC_SCHEMA_VERSION + 1);
+    sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+    check_error(TESS_EDB, "schema version 3", "'%s'", newer);
+}
+
+static void test_bad_runs_and_options(void)
+{
+    const char *db = example2_db();
+    check_error(TESS_EINPUT, "no run 99 (its runs are 1 to 1)", "'%s' --run 99", db);
+    check_error(TESS_EINPUT, "no run 7", "'%s' --compare --run 1,7", db);
+    check_error(TESS_EUSAGE, "--run 'x1'", "'%s' --run x1", db);
+    check_error(TESS_EUSAGE, "--run '1,,2'", "'%s' --run 1,,2 --compare", db);
+    check_error(TESS_EUSAGE, "--format 'xml'", "'%s' --format xml", db);
+    check_error(TESS_EUSAGE, "--table 'nope'", "'%s' --table nope", db);
+    check_error(TESS_EUSAGE, "--table 'cores': expected compare", "'%s' --compare --table cores",
+                db);
+    check_error(TESS_EUSAGE, "compare them with --compare", "'%s' --run 1,1", db);
+    check_error(TESS_EUSAGE, "--last goes alone", "'%s' --last --run 1", db);
+    check_error(TESS_EUSAGE, "which database", "--format csv");
+    check_error(TESS_EUSAGE, "unexpected argument", "'%s' '%s'", db, db);
+    check_error(TESS_EUSAGE, "usage: tessera report", "'%s' --run", db);
+    check_error(TESS_OK, "Exit codes: 0 ok, 1 usage, 2 no such run", "--help");
+    /* a Tessera database without runs */
+    const char *empty = test_tmp_path("empty.db");
+    unlink(empty);
+    diag_t d = {0};
+    rec_close(rec_open(empty, NULL, &d));
+    check_error(TESS_EINPUT, "holds no run", "'%s'", empty);
+    check_error(TESS_EINPUT, "holds no run", "'%s' --compare", empty);
+}
+
+/* A version-1 file (no views) is reported through TEMP views, identically,
+ * and left as it was. */
+static void test_version1_file_read_without_change(void)
+{
+    char db[512], *before, *after;
+    fresh_db("v1.db", db, sizeof db);
+    record(db, test_src_path("examples/example2.s"), NULL);
+    CU_ASSERT_EQUAL_FATAL(report_cli(&before, "'%s' --format csv", db), 0);
+    sqlite3 *h = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
+    for (const char *const *v = rec_view_names; *v; v++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
+        CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    sqlite3_exec(h, "PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
+                 NULL);
+    sqlite3_close(h);
+    size_t len = 0, len2 = 0;
+    uint8_t *bytes = snapshot(db, &len);
+    CU_ASSERT_EQUAL_FATAL(report_cli(&after, "'%s' --format csv", db), 0);
+    CU_ASSERT_STRING_EQUAL(before, after);
+    uint8_t *bytes2 = snapshot(db, &len2);
+    CU_ASSERT(bytes && bytes2 && len == len2 && !memcmp(bytes, bytes2, len));
+    free(bytes);
+    free(bytes2);
+    free(before);
+    free(after);
+}
+
+/* --- the library ------------------------------------------------------------------- */
+
+static char *run_to_text(report_t *rep, int64_t run, const report_opts_t *o, int *rc,
+                         diag_t *d)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    *rc = report_run(rep, run, o, f, d);
+    fclose(f);
+    return buf;
+}
+
+static void test_library_api(void)
+{
+    diag_t d = {0};
+    CU_ASSERT_PTR_NULL(report_open(test_tmp_path("absent.db"), &d));
+    CU_ASSERT_EQUAL(d.code, TESS_EIO);
+    report_t *rep = report_open(example2_db(), &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rep);
+    int64_t last = 0;
+    CU_ASSERT_EQUAL(report_last_run(rep, &last, &d), TESS_OK);
+    CU_ASSERT_EQUAL(last, 1);
+    report_opts_t o = {.format = REPORT_JSON};
+    int rc;
+    char *json = run_to_text(rep, 1, &o, &rc, &d);
+    CU_ASSERT_EQUAL(rc, TESS_OK);
+    rtab_t t;
+    CU_ASSERT_TRUE(json_table(json, "banks", &t));
+    CU_ASSERT_EQUAL(t.nrows, 16);
+    equals_view(example2_db(), &t, view_of[4][1]);
+    rtab_free(&t);
+    free(json);
+    diag_t d2 = {0};
+    free(run_to_text(rep, 2, &o, &rc, &d2));
+    CU_ASSERT_EQUAL(rc, TESS_EINPUT);
+    CU_ASSERT(contains(d2.msg, "no run 2"));
+    diag_t d3 = {0};
+    o.table = "compare";
+    free(run_to_text(rep, 1, &o, &rc, &d3));
+    CU_ASSERT_EQUAL(rc, TESS_EINPUT);
+    CU_ASSERT_TRUE(report_table_known("waiting", false));
+    CU_ASSERT_FALSE(report_table_known("waiting", true));
+    CU_ASSERT_TRUE(report_table_known("compare", true));
+    CU_ASSERT_FALSE(report_table_known(NULL, false));
+    report_close(rep);
+    report_close(NULL);
+}
+
+int main(void)
+{
+    static const test_case_t equal[] = {
+        TEST(test_csv_equals_views), TEST(test_json_is_valid_and_equals_views),
+        TEST(test_text_report_example2), TEST(test_run_selection), TEST(test_single_table),
+        TEST_END};
+    static const test_case_t compare[] = {
+        TEST(test_compare_shows_differing_parameters_only), TEST_END};
+    static const test_case_t errors[] = {
+        TEST(test_missing_and_foreign_files), TEST(test_bad_runs_and_options),
+        TEST(test_version1_file_read_without_change), TEST(test_library_api), TEST_END};
+    static const test_suite_t suites[] = {
+        {"report: the views' numbers", equal},
+        {"report: --compare", compare},
+        {"report: errors, old files, the library", errors},
+        {NULL, NULL}};
+    return test_run_suites(suites);
+}

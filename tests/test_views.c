@@ -1,0 +1,671 @@
+/* test_views.c — the analysis views (analysis/rec_views.c, docs/SCHEMA.md
+ * "Analysis views") on databases recorded by running real programs through
+ * the `tessera` command. Each view is compared with values computed by hand
+ * from the reference timing model (spec §6, defaults: cycle 1000 ps, decode
+ * 1, transfer 4, READY 1, alu 1, sm req/bank/resp 1/1/1); the reasoning is
+ * written next to the assertions, in cycles. Also: every waiting cycle of
+ * every frame of every example is attributed to a reason, the views agree
+ * with the raw tables they summarise, the percentiles follow the
+ * nearest-rank method, old files migrate, and a view filtered on run_id
+ * does not grow with the other runs of the file. */
+#include <stdarg.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/rec_int.h"
+#include "analysis/rec_views.h"
+#include "events/err.h"
+#include "tests/testutil.h"
+
+#define C(n) ((long long)(n) * 1000) /* cycles → ps */
+
+/* --- recording ------------------------------------------------------------------- */
+
+/* A fresh database path (own buffer: test_tmp_path rotates). */
+static const char *fresh_db(const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", test_tmp_path(name));
+    unlink(buf);
+    return buf;
+}
+
+/* Runs `tessera run PROG --db DB --quiet OPTS`; returns the exit code. */
+static int record(const char *db, const char *prog, const char *opts)
+{
+    char args[2048];
+    char *out = NULL;
+    snprintf(args, sizeof args, "run '%s' --db '%s' --quiet %s", prog, db, opts ? opts : "");
+    int rc = test_run_tessera(args, &out);
+    if (rc != 0 && rc != TESS_EWATCHDOG)
+        fprintf(stderr, "tessera %s: exit %d\n%s\n", args, rc, out ? out : "");
+    free(out);
+    return rc;
+}
+
+/* Writes `src` to a .s file and records it (one run); expects exit 0. */
+static void record_src(const char *db, const char *name, const char *src, const char *opts)
+{
+    const char *path = test_tmp_path(name);
+    CU_ASSERT_EQUAL_FATAL(test_write_file(path, src, strlen(src)), 0);
+    CU_ASSERT_EQUAL_FATAL(record(db, path, opts), 0);
+}
+
+/* --- reading back ------------------------------------------------------------------ */
+
+static sqlite3 *ro(const char *path)
+{
+    sqlite3 *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    return db;
+}
+
+static sqlite3_stmt *prep(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    return st;
+}
+
+/* Every row of a query as "v1,v2,…" lines joined by ';' (NULL as "NULL"),
+ * in a static buffer. */
+static const char *rows(const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static const char *rows(const char *path, const char *fmt, ...)
+{
+    static char buf[8192];
+    char sql[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sql, sizeof sql, fmt, ap);
+    va_end(ap);
+    sqlite3 *db = ro(path);
+    sqlite3_stmt *st = prep(db, sql);
+    size_t len = 0;
+    buf[0] = 0;
+    for (int r = 0; sqlite3_step(st) == SQLITE_ROW; r++)
+        for (int c = 0; c < sqlite3_column_count(st) && len < sizeof buf; c++) {
+            const unsigned char *t = sqlite3_column_text(st, c);
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
+                                    c ? "," : r ? ";" : "", t ? (const char *)t : "NULL");
+        }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return buf;
+}
+
+/* The integer of a one-value query; -999 for NULL or no row. */
+static long long q_int(const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static long long q_int(const char *path, const char *fmt, ...)
+{
+    char sql[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sql, sizeof sql, fmt, ap);
+    va_end(ap);
+    sqlite3 *db = ro(path);
+    sqlite3_stmt *st = prep(db, sql);
+    long long v = -999;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/* The spec's examples 1 and 2 with tasks of two instructions (set_const,
+ * ready): a task starting at S sends READY at S+2, which arrives at S+3
+ * (tests/test_timing.c holds the full timelines). */
+static const char *example_src(const char *fence0)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf,
+             ".group cores=0x0f0f fence=%s\n set_const r8, 1\n.task\n set_const r8, 2\n"
+             ".task\n set_const r8, 3\n.task\n set_const r8, 4\n"
+             ".group cores=0xf0f0 fence=acq\n set_const r8, 5\n.task\n set_const r8, 6\n",
+             fence0);
+    return buf;
+}
+
+#define TL_COLS "frame, decode_start_ps, decode_ps, issue_ps, start_ps, complete_ps," \
+                " decoding_ps, waiting_ps, transfer_ps, execution_ps, total_ps"
+
+/* --- task_latency ------------------------------------------------------------------ */
+
+/* §6 worked example: CF0 decode [0,1) takes effect at 1; IF1 decode [1,2),
+ * issued at 2, transfer [2,6), set_const [6,7), ready [7,8), READY at 9.
+ *   decoding 1, waiting 2-2 = 0, transfer 6-2 = 4, execution 9-6 = 3,
+ *   total 9-1 = 8 cycles (the IF's decode starts at 1; the run, counted
+ *   from the CF's decode at 0, ends at 9: run_summary.end_ps = 9000). */
+static void test_task_latency_worked_example(void)
+{
+    char db[512];
+    fresh_db("worked.db", db, sizeof db);
+    record_src(db, "worked.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT " TL_COLS " FROM task_latency WHERE run_id = 1"),
+                           "1,1000,2000,2000,6000,9000,1000,0,4000,3000,8000");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT decoding_cycles, waiting_cycles, transfer_cycles,"
+                                    " execution_cycles, total_cycles, grp, mask, mask_hex,"
+                                    " fence, complete FROM task_latency"),
+                           "1,0,4,3,8,0,1,0001,no,1");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT end_ps, end_cycles, tasks, frames, core_tasks,"
+                                    " instructions, sm_accesses, conflicts, waiting_ps"
+                                    " FROM run_summary"),
+                           "9000,9,1,2,1,2,0,0,0");
+    /* one core busy from its start (6) to READY sent (8): 2 of 9 cycles */
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT core, tasks, busy_ps, busy_cycles, instructions,"
+                                    " sm_wait_ps, abs(share - 2.0 / 9) < 1e-12"
+                                    " FROM core_utilization WHERE tasks > 0"),
+                           "0,1,2000,2,2,0,1");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT abs(mean_parallelism - 2.0 / 9) < 1e-12 FROM run_summary"),
+                    1);
+    /* the step function: 1 core busy [6,8), none [8,9) (until the end) */
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT time_ps, active_cores, until_ps, duration_ps"
+                                    " FROM parallelism ORDER BY time_ps"),
+                           "6000,1,8000,2000;8000,0,9000,1000");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT tasks, min_ps, p50_ps, p95_ps, p99_ps, max_ps,"
+                                    " p50_cycles FROM task_latency_percentiles"),
+                           "1,8000,8000,8000,8000,8000,8");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM fence_stalls"), 0);
+}
+
+/* Example 1 (figure 2, CF0 fence acq), in cycles:
+ *   frame decode      issue start complete │ decoding waiting transfer exec total
+ *   IF1   [1,2)        2     6     9       │ 1        0       4        3    8
+ *   IF2   [2,3)        9    13    16       │ 1        6 mask  4        3   14
+ *   IF3   [9,10)      16    20    23       │ 1        6 mask  4        3   14
+ *   IF4   [16,17)     23    27    30       │ 1        6 mask  4        3   14
+ *   CF5   [23,24)     30 (acq: IF4 completes)   waiting 6 acq
+ *   IF6   [30,31)     31    35    38       │ 1        0       4        3    8
+ *   IF7   [31,32)     38    42    45       │ 1        6 mask  4        3   14 */
+static void test_task_latency_example1(void)
+{
+    char db[512];
+    fresh_db("ex1.db", db, sizeof db);
+    record_src(db, "ex1.s", example_src("acq"), NULL);
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT frame, decode_start_ps / 1000, decode_ps / 1000, issue_ps / 1000,"
+                 " start_ps / 1000, complete_ps / 1000, decoding_cycles, waiting_cycles,"
+                 " transfer_cycles, execution_cycles, total_cycles"
+                 " FROM task_latency WHERE run_id = 1 ORDER BY frame"),
+        "1,1,2,2,6,9,1,0,4,3,8;2,2,3,9,13,16,1,6,4,3,14;3,9,10,16,20,23,1,6,4,3,14;"
+        "4,16,17,23,27,30,1,6,4,3,14;6,30,31,31,35,38,1,0,4,3,8;7,31,32,38,42,45,1,6,4,3,14");
+    /* waiting per frame and reason (cycles): the CF waits for acq */
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT frame, kind, waiting_cycles, mask_cycles, acq_cycles, bus_cycles,"
+                 " unattributed_ps FROM frame_stalls WHERE waiting_ps > 0 ORDER BY frame"),
+        "2,IF,6,6,0,0,0;3,IF,6,6,0,0,0;4,IF,6,6,0,0,0;5,CF,6,0,6,0,0;7,IF,6,6,0,0,0");
+    /* mask: 4 stalls of 6 = 24 cycles (0.8 of all waiting); acq: 6 (0.2) */
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT reason, stalls, frames, total_ps, total_cycles, max_cycles,"
+                 " round(share, 12) FROM fence_stalls WHERE run_id = 1 ORDER BY reason"),
+        "acq,1,1,6000,6,6,0.2;mask,4,4,24000,24,6,0.8");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT end_cycles, waiting_cycles FROM run_summary"),
+                           "45,30");
+    /* totals 8, 14, 14, 14, 8, 14 → sorted 8 8 14 14 14 14; nearest rank of
+     * n = 6: p50 = #3 = 14, p95 = #6, p99 = #6; mean 72 / 6 = 12 cycles */
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT tasks, min_cycles, p50_cycles, p95_cycles,"
+                                    " p99_cycles, max_cycles, mean_ps"
+                                    " FROM task_latency_percentiles WHERE run_id = 1"),
+                           "6,8,14,14,14,14,12000.0");
+}
+
+/* Example 2 (figure 3, CF0 fence no), inorder: as example 1 up to IF4.
+ *   CF5 [23,24) takes effect at 24 (nothing acq before it): waiting 0
+ *   IF6 [24,25), the bus carries IF4 until 27: waiting 2 bus; start 31,
+ *       complete 34: total 34 - 24 = 10
+ *   IF7 [27,28), mask (IF6) until 34: waiting 6; start 38, complete 41: 14
+ * Cores 0-3, 8-11 run 4 tasks of 2 cycles (8 busy), cores 4-7, 12-15 two
+ * (4 busy): mean parallelism (8*8 + 8*4) / 41 = 96 / 41. */
+static void test_example2_views(void)
+{
+    char db[512];
+    fresh_db("ex2.db", db, sizeof db);
+    record_src(db, "ex2.s", example_src("no"), NULL);
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT frame, waiting_cycles, total_cycles FROM task_latency"
+                 " WHERE frame >= 6 ORDER BY frame"),
+        "6,2,10;7,6,14");
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT reason, stalls, frames, total_cycles FROM fence_stalls"
+                 " ORDER BY total_ps DESC"),
+        "mask,4,4,24;bus,1,1,2");
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT frame, waiting_ps, bus_ps, mask_ps FROM frame_stalls"
+                 " WHERE frame IN (5, 6, 7) ORDER BY frame"),
+        "5,0,0,0;6,2000,2000,0;7,6000,0,6000");
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT group_concat(core || ':' || tasks || ':' || busy_cycles, ' ')"
+                 " FROM (SELECT * FROM core_utilization ORDER BY core)"),
+        "0:4:8 1:4:8 2:4:8 3:4:8 4:2:4 5:2:4 6:2:4 7:2:4 8:4:8 9:4:8 10:4:8 11:4:8 "
+        "12:2:4 13:2:4 14:2:4 15:2:4");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT abs(mean_parallelism - 96.0 / 41) < 1e-12"
+                              " FROM run_summary"), 1);
+    /* 8 cores busy for 2 cycles from each start: 6, 13, 20, 27, 31, 38 */
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT group_concat((time_ps / 1000) || ':' || active_cores, ' ')"
+                 " FROM (SELECT * FROM parallelism ORDER BY time_ps)"),
+        "6:8 8:0 13:8 15:0 20:8 22:0 27:8 29:0 31:8 33:0 38:8 40:0");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT until_ps FROM parallelism ORDER BY time_ps DESC"), C(41));
+    /* totals 8, 14, 14, 14, 10, 14 → sorted 8 10 14 14 14 14: p50 = #3 = 14 */
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT min_cycles, p50_cycles, p95_cycles, max_cycles"
+                                    " FROM task_latency_percentiles"), "8,14,14,14");
+}
+
+/* --- banks ---------------------------------------------------------------------------- */
+
+/* Two cores, bank conflicts on bank 0 (fixed arbiter, sm.bank 1 cycle):
+ *   c0: set_const [6,7); ld 0x000 (bank 0): request 7, arrive 8, grant 8,
+ *       answer 10; ld 0x000: request 10, arrive 11, grant 11, answer 13;
+ *       ready [13,14): READY sent 14
+ *   c1: ld 0x100 (bank 1): granted 8, answer 10; ld 0x000 arrives at 11,
+ *       loses to c0, granted 12 (waited 1), answer 14; READY sent 15, at 16.
+ * bank 0: 3 accesses, 1 waited 1 cycle, busy 3 of 16 cycles; bank 1: 1. */
+static const char *pair_src = ".group cores=0x3\n set_const r2, id\n ld [r1, r2], r3\n"
+                              " ld [r1, r4], r3\n ready\n";
+
+static void check_pair_banks(const char *db)
+{
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT bank, accesses, conflicts, wait_ps, wait_cycles, max_wait_ps,"
+                 " max_wait_cycles, round(mean_wait_ps, 6), mean_conflict_wait_ps,"
+                 " round(conflict_share, 12) FROM bank_conflicts WHERE run_id = 1"
+                 " AND accesses > 0 ORDER BY bank"),
+        "0,3,1,1000,1,1000,1,333.333333,1000.0,0.333333333333;1,1,0,0,0,0,0,0.0,NULL,0.0");
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT bank, accesses, busy_ps, busy_cycles, share * 16"
+                 " FROM bank_utilization WHERE run_id = 1 AND accesses > 0 ORDER BY bank"),
+        "0,3,3000,3,3.0;1,1,1000,1,1.0");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM bank_conflicts WHERE run_id = 1"), 16);
+    /* c0 busy 6..14 = 8 cycles, SM wait 3 + 3; c1 6..15 = 9, 3 + 4 (1 conflict) */
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT core, busy_cycles, instructions, sm_ops, sm_wait_cycles,"
+                 " sm_conflict_cycles FROM core_utilization WHERE tasks > 0 ORDER BY core"),
+        "0,8,4,2,6,0;1,9,4,2,7,1");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT end_cycles, sm_accesses, conflicts, conflict_ps,"
+                                    " conflict_cycles FROM run_summary"), "16,4,1,1000,1");
+}
+
+static void test_bank_conflicts_two_cores_one_bank(void)
+{
+    char db[512];
+    fresh_db("pair.db", db, sizeof db);
+    record_src(db, "pair.s", pair_src, NULL);
+    check_pair_banks(db);
+    /* the same from the accesses (the documented cross-check) */
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT bank, count(*), sum(wait_ps > 0), sum(wait_ps), max(wait_ps)"
+                 " FROM sm_accesses WHERE run_id = 1 GROUP BY bank ORDER BY bank"),
+        "0,3,1,1000,1000;1,1,0,0,0");
+    /* access latencies (done - request): 3, 3 (c0); 3, 4 (c1): p50 = #2 = 3,
+     * p95 = #ceil(3.8) = #4 = 4; mean 13 / 4 = 3.25 cycles */
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT latency_ps, accesses FROM sm_latency_histogram"
+                                    " ORDER BY latency_ps"), "3000,3;4000,1");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT accesses, min_ps, p50_ps, p95_ps, p99_ps, max_ps,"
+                                    " mean_ps FROM sm_latency_percentiles"),
+                           "4,3000,3000,4000,4000,4000,3250.0");
+    /* at level tasks nothing per access is recorded: the counters still are */
+    char db2[512];
+    fresh_db("pair-tasks.db", db2, sizeof db2);
+    record_src(db2, "pair.s", pair_src, "-s record.level=tasks");
+    check_pair_banks(db2);
+    CU_ASSERT_EQUAL(q_int(db2, "SELECT count(*) FROM sm_latency_percentiles"), 0);
+}
+
+/* A queue on bank 0 (sm.bank = 4 cycles, fixed arbiter; test_timing.c):
+ * cores 0, 1, 2 each ld twice from address 0; grants c0 7, c1 11, c0 15,
+ * c1 19, c2 23, c2 29, answers at grant + 5.
+ *   waits (grant - arrive): c0 0, 2; c1 4, 2; c2 16, 0 → 4 conflicts,
+ *   24 cycles, max 16; the bank is busy 6 × 4 = 24 of 36 cycles.
+ *   latency (done - request): c0 12-6 = 6, 20-12 = 8; c1 16-6 = 10,
+ *   24-16 = 8; c2 28-6 = 22, 34-28 = 6 → sorted 6 6 8 8 10 22:
+ *   p50 = #3 = 8, p95 = #6 = 22, p99 = 22, mean 60 / 6 = 10. */
+static void test_bank_queue_latency_percentiles(void)
+{
+    char db[512];
+    fresh_db("queue.db", db, sizeof db);
+    record_src(db, "queue.s", ".group cores=0x7\n ld [r1, r2], r3\n ld [r1, r2], r3\n ready\n",
+               "-s sm.bank=4");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT accesses, conflicts, wait_cycles, max_wait_cycles"
+                                    " FROM bank_conflicts WHERE bank = 0"), "6,4,24,16");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT busy_cycles, round(share, 12) FROM"
+                                    " bank_utilization WHERE bank = 0"), "24,0.666666666667");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT accesses, min_cycles, p50_cycles, p95_cycles,"
+                                    " p99_cycles, max_cycles, mean_ps"
+                                    " FROM sm_latency_percentiles"), "6,6,8,22,22,22,10000.0");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT group_concat((latency_ps / 1000) || 'x' || accesses,"
+                                    " ' ') FROM (SELECT * FROM sm_latency_histogram"
+                                    " ORDER BY latency_ps)"), "6x2 8x2 10x1 22x1");
+}
+
+/* --- every example: the views agree with the raw tables ------------------------------ */
+
+static char examples_db[512];
+
+/* Every example under both issue policies, plus runs that exercise the
+ * access packs' radices (latency distributions), the interleaved map and
+ * the stepped timing mode. Recorded once, used by the tests below. */
+static const char *examples(void)
+{
+    static const char *const names[] = {"example1", "example2", "histogram", "lock",
+                                        "matadd", "matmul", "matmul4", "prefix", "prodcons",
+                                        "reduce", "transpose", "vecadd"};
+    static const char *const opts[] = {
+        "-s ts.policy=inorder", "-s ts.policy=lookahead -s ts.window=8",
+        "-s sm.req=uniform:1..3 -s sm.bank=uniform:1..2 -s sm.resp=uniform:1..4"
+        " -s sm.arbiter=random -s sm.bank_map=interleaved",
+        "-s core.timing=stepped -s sm.arbiter=rr"};
+    if (examples_db[0])
+        return examples_db;
+    fresh_db("examples.db", examples_db, sizeof examples_db);
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            char prog[256];
+            snprintf(prog, sizeof prog, "examples/%s.s", names[i]);
+            CU_ASSERT_EQUAL(record(examples_db, test_src_path(prog), opts[k]), 0);
+        }
+    return examples_db;
+}
+
+/* Every waiting cycle of every frame is attributed: for each frame, the
+ * stall intervals (other than decoding) lie within [decode end, issue) and
+ * add up to issue - decode end exactly — checked on the raw stalls table,
+ * then through frame_stalls, fence_stalls and the counters. */
+static void test_every_waiting_cycle_attributed(void)
+{
+    const char *db = examples();
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM frames WHERE issue_ps > decode_ps") > 50);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM frames AS f WHERE f.complete AND"
+                              " f.issue_ps - f.decode_ps IS NOT (SELECT coalesce(sum(s.to_ps"
+                              " - s.from_ps), 0) FROM stalls AS s WHERE s.run_id = f.run_id"
+                              " AND s.frame = f.frame AND s.reason <> 'decode'"
+                              " AND s.from_ps >= f.decode_ps AND s.to_ps <= f.issue_ps)"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM stalls AS s JOIN frames AS f"
+                              " USING (run_id, frame) WHERE s.reason <> 'decode'"
+                              " AND (s.from_ps < f.decode_ps OR s.to_ps > f.issue_ps)"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM frame_stalls WHERE unattributed_ps <> 0"
+                              " OR waiting_ps <> mask_ps + acq_ps + rel_ps + bus_ps"
+                              " + order_ps"), 0);
+    /* per IF, task_latency's waiting is frame_stalls' */
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM task_latency AS t JOIN frame_stalls AS s"
+                              " USING (run_id, frame) WHERE t.waiting_ps IS NOT s.waiting_ps"),
+                    0);
+    /* per run and reason, fence_stalls = the TS counters stall_<reason>_ps */
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM counters AS c WHERE c.component = 'ts'"
+                              " AND c.name GLOB 'stall_*_ps' AND c.name <> 'stall_decode_ps'"
+                              " AND c.value <> coalesce((SELECT total_ps FROM fence_stalls AS f"
+                              " WHERE f.run_id = c.run_id AND 'stall_' || f.reason || '_ps'"
+                              " = c.name), 0)"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM run_summary AS r WHERE waiting_ps <>"
+                              " (SELECT coalesce(sum(waiting_ps), 0) FROM frame_stalls AS f"
+                              " WHERE f.run_id = r.run_id)"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM (SELECT run_id, sum(share) AS s"
+                              " FROM fence_stalls GROUP BY run_id) WHERE abs(s - 1) > 1e-9"), 0);
+}
+
+/* core_utilization and run_summary (from the counters) against core_tasks,
+ * parallelism against both. */
+static void test_cores_and_parallelism_agree(void)
+{
+    const char *db = examples();
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM core_utilization AS u WHERE"
+                              " (u.tasks, u.busy_ps, u.instructions, u.sm_ops, u.sm_wait_ps,"
+                              "  u.sm_conflict_ps) IS NOT (SELECT count(*), coalesce(sum("
+                              "  finish_ps - start_ps), 0), coalesce(sum(instructions), 0),"
+                              "  coalesce(sum(sm_ops), 0), coalesce(sum(sm_wait_ps), 0),"
+                              "  coalesce(sum(sm_conflict_ps), 0) FROM core_tasks AS t"
+                              "  WHERE t.run_id = u.run_id AND t.core = u.core)"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM core_utilization"
+                              " WHERE share < 0 OR share > 1"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM core_utilization"), 16 * 48);
+    /* the time-weighted mean of the step function is the summary's mean */
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM run_summary AS r WHERE abs(r.mean_parallelism"
+                              " - (SELECT 1.0 * sum(active_cores * duration_ps) / r.end_ps"
+                              " FROM parallelism AS p WHERE p.run_id = r.run_id)) > 1e-9"), 0);
+    /* at each change point, the cores whose task runs then */
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM parallelism AS p WHERE active_cores <>"
+                              " (SELECT count(*) FROM core_tasks AS t WHERE t.run_id = p.run_id"
+                              " AND t.start_ps <= p.time_ps AND p.time_ps < t.finish_ps)"), 0);
+    /* change points only: consecutive values differ */
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM (SELECT active_cores, lag(active_cores)"
+                              " OVER (PARTITION BY run_id ORDER BY time_ps) AS prev"
+                              " FROM parallelism) WHERE active_cores = prev"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM run_summary AS r WHERE (r.tasks, r.frames,"
+                              " r.core_tasks) IS NOT ((SELECT count(*) FROM frames AS f WHERE"
+                              " f.run_id = r.run_id AND f.kind = 'IF'), (SELECT count(*) FROM"
+                              " frames AS f WHERE f.run_id = r.run_id), (SELECT count(*) FROM"
+                              " core_tasks AS t WHERE t.run_id = r.run_id))"), 0);
+}
+
+/* bank_conflicts and bank_utilization (from the counters) against the
+ * accesses; the access-latency histogram (read from the packs) against
+ * done - request of every access. */
+static void test_banks_and_sm_latency_agree(void)
+{
+    const char *db = examples();
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM sm_access_packs WHERE wait_n > 1 AND"
+                        " arrive_n > 1 AND done_n > 1") > 0); /* the radices are exercised */
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM bank_conflicts AS b WHERE"
+                              " (b.accesses, b.conflicts, b.wait_ps, b.max_wait_ps) IS NOT"
+                              " (SELECT count(*), coalesce(sum(wait_ps > 0), 0),"
+                              " coalesce(sum(wait_ps), 0), coalesce(max(wait_ps), 0)"
+                              " FROM sm_accesses AS a WHERE a.run_id = b.run_id"
+                              " AND a.bank = b.bank)"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM bank_utilization AS b JOIN runs AS r"
+                              " USING (run_id) WHERE b.busy_ps > r.end_ps"), 0);
+    const char *hist = "SELECT run_id, done_ps - request_ps AS l, count(*) FROM sm_accesses"
+                       " GROUP BY 1, 2";
+    char sql[1024];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (%s EXCEPT SELECT * FROM"
+                              " sm_latency_histogram)", hist);
+    CU_ASSERT_EQUAL(q_int(db, "%s", sql), 0);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT * FROM sm_latency_histogram"
+                              " EXCEPT %s)", hist);
+    CU_ASSERT_EQUAL(q_int(db, "%s", sql), 0);
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM sm_latency_histogram") > 48);
+}
+
+/* The nearest-rank percentile of n sorted values: the value of rank
+ * ceil(p * n / 100). Computed here in C from the raw rows. */
+static void check_percentiles(const char *db, long long run, const char *values_sql,
+                              const char *view)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql, values_sql, run);
+    sqlite3 *h = ro(db);
+    sqlite3_stmt *st = prep(h, sql);
+    long long *v = NULL;
+    size_t n = 0, cap = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            v = realloc(v, cap * sizeof *v);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+        }
+        v[n++] = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    if (n == 0) {
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM %s WHERE run_id = %lld", view, run), 0);
+        return;
+    }
+    static const int p[3] = {50, 95, 99};
+    static const char *const col[3] = {"p50_ps", "p95_ps", "p99_ps"};
+    for (int k = 0; k < 3; k++) {
+        size_t rank = ((size_t)p[k] * n + 99) / 100;
+        long long got = q_int(db, "SELECT %s FROM %s WHERE run_id = %lld", col[k], view, run);
+        if (got != v[rank - 1])
+            fprintf(stderr, "run %lld %s %s: %lld, expected %lld (n %zu)\n", run, view, col[k],
+                    got, v[rank - 1], n);
+        CU_ASSERT_EQUAL(got, v[rank - 1]);
+    }
+    CU_ASSERT_EQUAL(q_int(db, "SELECT min_ps FROM %s WHERE run_id = %lld", view, run), v[0]);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT max_ps FROM %s WHERE run_id = %lld", view, run), v[n - 1]);
+    free(v);
+}
+
+static void test_percentiles_nearest_rank(void)
+{
+    const char *db = examples();
+    long long runs = q_int(db, "SELECT count(*) FROM runs");
+    CU_ASSERT_EQUAL(runs, 48);
+    for (long long r = 1; r <= runs; r++) {
+        check_percentiles(db, r, "SELECT total_ps FROM task_latency WHERE run_id = %lld AND"
+                                 " complete ORDER BY total_ps", "task_latency_percentiles");
+        check_percentiles(db, r, "SELECT done_ps - request_ps FROM sm_accesses WHERE"
+                                 " run_id = %lld ORDER BY 1", "sm_latency_percentiles");
+    }
+}
+
+/* --- stopped runs, versions, cost, the documentation -------------------------------- */
+
+/* A watchdog stop (budget 100): IF1 was issued at 2 and started at 6 but
+ * never completed: its later parts are NULL (not reached), it counts in no
+ * percentile, and its core's unfinished task adds no busy time. */
+static void test_stopped_run_partial_records(void)
+{
+    char db[512];
+    fresh_db("stopped.db", db, sizeof db);
+    const char *path = test_tmp_path("loop.s");
+    const char *src = ".group cores=0x4\n set_const r8, 1\nloop:\n bnz loop, r8\n";
+    CU_ASSERT_EQUAL_FATAL(test_write_file(path, src, strlen(src)), 0);
+    CU_ASSERT_EQUAL(record(db, path, "-s core.budget=100"), TESS_EWATCHDOG);
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT complete, issue_ps, start_ps, complete_ps,"
+                                    " waiting_ps, transfer_ps, execution_ps, total_ps,"
+                                    " total_cycles FROM task_latency"),
+                           "0,2000,6000,NULL,0,4000,NULL,NULL,NULL");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM task_latency_percentiles"), 0);
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT tasks, busy_ps, instructions FROM core_utilization"
+                                    " WHERE core = 2"), "1,0,100");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT status, tasks, instructions FROM run_summary"),
+                           "watchdog,1,100");
+    /* core 2 still busy when the run stopped: the last change point is open */
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT time_ps, active_cores FROM parallelism"),
+                           "6000,1");
+}
+
+/* Every database has the views and schema version 2; a version-1 file
+ * (recorded before the views existed) gets them when a run is added. */
+static void test_views_in_every_database_and_migration(void)
+{
+    char db[512];
+    fresh_db("migrate.db", db, sizeof db);
+    record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
+    CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), 2);
+    for (const char *const *v = rec_view_names; *v; v++)
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
+                                  " AND name = '%s'", *v), 1);
+    /* make it a version-1 file: no views */
+    sqlite3 *h = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
+    for (const char *const *v = rec_view_names; *v; v++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
+        CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 1);
+    record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
+    CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), 2);
+    long long views = 1; /* sm_accesses */
+    for (const char *const *v = rec_view_names; *v; v++)
+        views++;
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), views);
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, total_ps FROM task_latency ORDER BY run_id"),
+                           "1,8000;2,8000");
+}
+
+/* VM steps of `SELECT * FROM view WHERE run_id = 1`. */
+static long long steps(const char *db, const char *view)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE run_id = 1", view);
+    sqlite3 *h = ro(db);
+    sqlite3_stmt *st = prep(h, sql);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        ;
+    long long n = sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return n;
+}
+
+/* A view filtered on one run reads that run's rows through the (run_id, …)
+ * indexes: its work does not grow with the other runs of the file. */
+static void test_view_cost_independent_of_other_runs(void)
+{
+    char small[512], big[512];
+    fresh_db("cost-small.db", small, sizeof small);
+    fresh_db("cost-big.db", big, sizeof big);
+    const char *prog = test_src_path("examples/example2.s");
+    CU_ASSERT_EQUAL_FATAL(record(small, prog, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(record(big, prog, NULL), 0);
+    for (int i = 0; i < 6; i++)
+        CU_ASSERT_EQUAL_FATAL(record(big, test_src_path("examples/matmul.s"), NULL), 0);
+    for (const char *const *v = rec_view_names; *v; v++) {
+        long long a = steps(small, *v), b = steps(big, *v);
+        if (b > a + a / 4 + 100)
+            fprintf(stderr, "%s: %lld VM steps with one run, %lld with seven\n", *v, a, b);
+        CU_ASSERT(b <= a + a / 4 + 100);
+    }
+}
+
+/* Every ```sql block of docs/SCHEMA.md runs on a recorded database. */
+static void test_schema_doc_queries_run(void)
+{
+    const char *db = examples();
+    char *doc = (char *)test_read_file(test_src_path("docs/SCHEMA.md"), NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    sqlite3 *h = ro(db);
+    int blocks = 0;
+    for (char *p = doc; (p = strstr(p, "```sql\n")) != NULL; blocks++) {
+        char *sql = p + 7, *end = strstr(sql, "```");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+        *end = 0;
+        for (const char *tail = sql; tail && *tail;) {
+            sqlite3_stmt *st = NULL;
+            int rc = sqlite3_prepare_v2(h, tail, -1, &st, &tail);
+            if (rc == SQLITE_OK && st)
+                while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+                    ;
+            if (rc != SQLITE_OK && rc != SQLITE_DONE)
+                fprintf(stderr, "docs/SCHEMA.md block %d: %s\n%s\n", blocks, sqlite3_errmsg(h),
+                        sql);
+            CU_ASSERT(rc == SQLITE_OK || rc == SQLITE_DONE);
+            sqlite3_finalize(st);
+        }
+        p = end + 3;
+    }
+    sqlite3_close(h);
+    free(doc);
+    CU_ASSERT(blocks >= 15);
+}
+
+int main(void)
+{
+    static const test_case_t hand[] = {
+        TEST(test_task_latency_worked_example), TEST(test_task_latency_example1),
+        TEST(test_example2_views),              TEST(test_bank_conflicts_two_cores_one_bank),
+        TEST(test_bank_queue_latency_percentiles), TEST_END};
+    static const test_case_t agree[] = {
+        TEST(test_every_waiting_cycle_attributed), TEST(test_cores_and_parallelism_agree),
+        TEST(test_banks_and_sm_latency_agree),     TEST(test_percentiles_nearest_rank),
+        TEST_END};
+    static const test_case_t files[] = {
+        TEST(test_stopped_run_partial_records),  TEST(test_views_in_every_database_and_migration),
+        TEST(test_view_cost_independent_of_other_runs), TEST(test_schema_doc_queries_run),
+        TEST_END};
+    static const test_suite_t suites[] = {
+        {"views: hand-computed timelines", hand},
+        {"views: agree with the recorded tables", agree},
+        {"views: files, stopped runs, cost, docs", files},
+        {NULL, NULL}};
+    return test_run_suites(suites);
+}
