@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -25,6 +26,11 @@ int cli_write_file(const char *path, const void *data, size_t len)
         return cli_nomem();
     snprintf(tmp, n, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
+    if (fd >= 0) { /* mkstemp makes 0600: give the file the usual permissions */
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    }
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!f) {
         cli_error("cannot write '%s': %s", path, strerror(errno));

@@ -16,8 +16,8 @@ static const cli_command_t commands[] = {
     {"disasm", cmd_disasm, "disasm IN.tm [--mem F]"},
     {"config", cmd_config, "config [--config F] [-s k=v]... [--keys [--markdown]]"},
     {"report", cmd_report, "report DB [--run N[,N...]|--last] [--compare] [--format text|csv|json] [--table T]"},
-    {"timeline", cmd_timeline, "timeline DB [--run N] -o OUT.svg"},
-    {"export", cmd_export, "export DB [--run N] (--perfetto OUT.json | --vcd OUT.vcd)"},
+    {"timeline", cmd_timeline, "timeline DB [--run N] -o OUT.svg [--from-ps T --to-ps T] [--width PX]"},
+    {"export", cmd_export, "export DB [--run N] [--perfetto F.json] [--vcd F.vcd] [--max-accesses N|all]"},
     {"sweep", cmd_sweep, "sweep PROG -s key=v1,v2,... [-s ...] [--jobs N] --db OUT.db [--emit]"},
     {"merge", cmd_merge, "merge OUT.db SHARD.db..."},
 };

@@ -141,7 +141,7 @@ int test_run_shell(const char *cmd, char **out)
     char *full = malloc(need);
     if (!full)
         return -1;
-    snprintf(full, need, "( %s ) >'%s' 2>&1", cmd, capture);
+    snprintf(full, need, "( %s\n) >'%s' 2>&1", cmd, capture); /* \n: cmd may end in a comment */
     int st = system(full);
     free(full);
     if (out)

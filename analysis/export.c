@@ -1,0 +1,1029 @@
+/* export.c — a recorded run out of the database: its SM accesses decoded
+ * from their packs as a stream, output files that appear whole or not at
+ * all, and the run as Perfetto/Chrome trace-event JSON and as VCD.
+ * Invariant: output is streamed; what is held in memory is the run's small
+ * relations (timeline.h), one pack per open stream, and for the VCD the
+ * pending value changes: those of the core tasks and frames (a few thousand
+ * at most) plus a few per core for the accesses being merged into time order. */
+#include "analysis/export.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/rec.h"
+#include "events/err.h"
+
+#define FOREVER INT64_MAX
+
+struct exp_acc_iter {
+    sqlite3_stmt *st;         /* the packs */
+    tl_run_t *run;
+    exp_acc_filter_t f;
+    int64_t end;              /* keep requests before this */
+    const char *p;            /* the next element of the current pack's data */
+    unsigned frame, core;     /* the current pack… */
+    int64_t idx, base, scale, shift, adt, an, wdt, wn, ddt, dn;
+    bool null_a, null_w, null_d;
+};
+
+int64_t exp_bank_free(const tl_run_t *r, const exp_access_t *a)
+{
+    const tl_info_t *info = tl_run_info(r);
+    if (a->grant == TL_NONE)
+        return TL_NONE;
+    if (info->bank_ps > 0)
+        return a->grant + (int64_t)info->bank_ps;
+    if (info->resp_ps != UINT64_MAX && a->done != TL_NONE &&
+        a->done - (int64_t)info->resp_ps > a->grant)
+        return a->done - (int64_t)info->resp_ps;
+    return a->grant + (int64_t)info->period_ps;
+}
+
+/* --- streaming accesses ----------------------------------------------------------- */
+
+/* Accesses are decoded from sm_access_packs in C by the formula of
+ * docs/SCHEMA.md: the sm_accesses view computes the same columns, but at
+ * several seconds per million accesses, and a test checks that both agree.
+ * Packs come in index order (frame, core, part), so the accesses of one core
+ * task come in program order. */
+static int64_t window_end(uint64_t to) { return to ? (int64_t)to : FOREVER; }
+
+exp_acc_iter_t *exp_acc_begin(tl_run_t *r, const exp_acc_filter_t *f, diag_t *d)
+{
+    bool one = f->frame >= 0 && f->core >= 0;
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT frame, core, idx0, base_ps, scale_ps, bank_shift, arrive_dt, arrive_n,"
+             " wait_dt, wait_n, done_dt, done_n, data FROM sm_access_packs WHERE run_id = ?1"
+             " AND (base_ps IS NULL OR base_ps < ?3) AND (end_ps IS NULL OR end_ps > ?2)%s"
+             " ORDER BY frame, core, part", one ? " AND frame = ?4 AND core = ?5" : "");
+    exp_acc_iter_t *it = calloc(1, sizeof *it);
+    if (!it) {
+        diag_fail(d, TESS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    it->run = r, it->f = *f;
+    it->end = window_end(f->to);
+    if (f->cut && (int64_t)f->cut < it->end)
+        it->end = (int64_t)f->cut;
+    if (!(it->st = tl_run_prepare(r, sql, d))) {
+        free(it);
+        return NULL;
+    }
+    sqlite3_bind_int64(it->st, 2, (int64_t)f->from);
+    sqlite3_bind_int64(it->st, 3, it->end);
+    if (one)
+        sqlite3_bind_int(it->st, 4, f->frame), sqlite3_bind_int(it->st, 5, f->core);
+    return it;
+}
+
+static int64_t radix(sqlite3_stmt *st, int i)
+{
+    int64_t v = sqlite3_column_int64(st, i);
+    return v > 0 ? v : 1;
+}
+
+/* Moves to the next pack: 1, 0 at the end, -1 on failure. */
+static int next_pack(exp_acc_iter_t *it, diag_t *d)
+{
+    int step = sqlite3_step(it->st);
+    if (step != SQLITE_ROW) {
+        it->p = NULL;
+        return step == SQLITE_DONE ? 0 : (tl_run_fail(it->run, "reading sm_access_packs", d), -1);
+    }
+    sqlite3_stmt *st = it->st;
+    it->frame = (unsigned)sqlite3_column_int(st, 0) & 63;
+    it->core = (unsigned)sqlite3_column_int(st, 1) & 15;
+    it->idx = sqlite3_column_int64(st, 2);
+    it->base = tl_col_time(st, 3), it->scale = sqlite3_column_int64(st, 4);
+    it->shift = tl_col_time(st, 5);
+    it->adt = tl_col_time(st, 6), it->an = radix(st, 7);
+    it->wdt = tl_col_time(st, 8), it->wn = radix(st, 9);
+    it->ddt = tl_col_time(st, 10), it->dn = radix(st, 11);
+    it->null_a = sqlite3_column_type(st, 6) == SQLITE_NULL;
+    it->null_w = sqlite3_column_type(st, 8) == SQLITE_NULL;
+    it->null_d = sqlite3_column_type(st, 10) == SQLITE_NULL;
+    it->p = (const char *)sqlite3_column_text(st, 12);
+    if (it->p && *it->p == '[')
+        it->p++;
+    return 1;
+}
+
+/* The next integer of the pack's JSON array; false at its end. */
+static bool next_value(exp_acc_iter_t *it, uint64_t *q)
+{
+    const char *p = it->p;
+    while (p && (*p == ' ' || *p == ',' || *p == '\n' || *p == '\t'))
+        p++;
+    if (!p || *p < '0' || *p > '9')
+        return false;
+    char *end;
+    *q = strtoull(p, &end, 10);
+    it->p = end;
+    return true;
+}
+
+static void decode(const exp_acc_iter_t *it, uint64_t q, exp_access_t *a)
+{
+    a->frame = it->frame, a->core = it->core, a->idx = it->idx;
+    a->store = q & 1, a->sync = (q >> 1) & 1, q >>= 2;
+    a->value = (unsigned)(q % 256), q /= 256;
+    a->addr = (unsigned)(q % 4096), q /= 4096;
+    if (it->shift == TL_NONE)
+        a->bank = (unsigned)(q % 16), q /= 16;
+    else
+        a->bank = (a->addr >> (it->shift & 15)) & 15;
+    int64_t g = it->wdt + (int64_t)(q % (uint64_t)it->wn);
+    q /= (uint64_t)it->wn;
+    int64_t ar = it->adt + (int64_t)(q % (uint64_t)it->an);
+    q /= (uint64_t)it->an;
+    int64_t dd = it->ddt + (int64_t)(q % (uint64_t)it->dn), t = (int64_t)(q / (uint64_t)it->dn);
+    bool known = it->base != TL_NONE;
+    a->request = known ? it->base + it->scale * t : TL_NONE;
+    known = known && !it->null_a;
+    a->arrive = known ? it->base + it->scale * (t + ar) : TL_NONE;
+    known = known && !it->null_w;
+    a->grant = known ? it->base + it->scale * (t + ar + g) : TL_NONE;
+    known = known && !it->null_d;
+    a->done = known ? it->base + it->scale * (t + ar + g + dd) : TL_NONE;
+}
+
+int exp_acc_next(exp_acc_iter_t *it, exp_access_t *a, diag_t *d)
+{
+    for (;;) {
+        uint64_t q;
+        if (!next_value(it, &q)) {
+            int rc = next_pack(it, d);
+            if (rc <= 0)
+                return rc;
+            continue;
+        }
+        decode(it, q, a);
+        it->idx++;
+        if (a->request != TL_NONE && a->request < it->end &&
+            (a->done == TL_NONE || a->done > (int64_t)it->f.from))
+            return 1;
+    }
+}
+
+void exp_acc_end(exp_acc_iter_t *it)
+{
+    if (it)
+        sqlite3_finalize(it->st);
+    free(it);
+}
+
+/* Pass 1, over the pack rows only: the accesses overlapping the window in
+ * all, and the earliest pack end by which more than `max` of them have been
+ * answered (so requested); FOREVER when they all fit. */
+static int pack_bound(tl_run_t *r, uint64_t from, uint64_t to, uint64_t max, int64_t *bound,
+                      uint64_t *total, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(r,
+        "SELECT coalesce(end_ps, ?3), n FROM sm_access_packs WHERE run_id = ?1"
+        " AND (base_ps IS NULL OR base_ps < ?3) AND (end_ps IS NULL OR end_ps > ?2)"
+        " ORDER BY 1", d);
+    if (!st)
+        return TESS_EDB;
+    sqlite3_bind_int64(st, 2, (int64_t)from);
+    sqlite3_bind_int64(st, 3, window_end(to));
+    *bound = FOREVER, *total = 0;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        *total += (uint64_t)sqlite3_column_int64(st, 1);
+        if (*bound == FOREVER && *total > max)
+            *bound = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? TESS_OK : tl_run_fail(r, "reading sm_access_packs", d);
+}
+
+/* Keeps the k smallest values seen in a max-heap h[0..*n). */
+static void keep_smallest(int64_t *h, uint64_t *n, uint64_t k, int64_t v)
+{
+    uint64_t i;
+    if (*n < k) {
+        for (i = (*n)++; i > 0 && h[(i - 1) / 2] < v; i = (i - 1) / 2)
+            h[i] = h[(i - 1) / 2];
+        h[i] = v;
+        return;
+    }
+    if (v >= h[0])
+        return;
+    for (i = 0;;) {
+        uint64_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        c += c + 1 < *n && h[c + 1] > h[c];
+        if (h[c] <= v)
+            break;
+        h[i] = h[c], i = c;
+    }
+    h[i] = v;
+}
+
+/* Pass 2: the (max + 1)-th smallest request time, over the accesses
+ * requested before `bound` (more than max of them). */
+static int nth_request(tl_run_t *r, uint64_t from, uint64_t to, uint64_t max, int64_t bound,
+                       uint64_t *cut, diag_t *d)
+{
+    uint64_t k = max + 1, n = 0;
+    int64_t *h = malloc(k * sizeof *h);
+    exp_acc_filter_t f = {.from = from, .to = to, .cut = (uint64_t)bound, .frame = -1,
+                          .core = -1};
+    exp_acc_iter_t *it = h ? exp_acc_begin(r, &f, d) : NULL;
+    if (!it) {
+        free(h);
+        return h ? d->code : diag_fail(d, TESS_ENOMEM, "out of memory (--max-accesses %llu)",
+                                       (unsigned long long)max);
+    }
+    exp_access_t a;
+    int got;
+    while ((got = exp_acc_next(it, &a, d)) == 1)
+        keep_smallest(h, &n, k, a.request);
+    exp_acc_end(it);
+    *cut = n == k ? (uint64_t)h[0] : 0;
+    free(h);
+    return got < 0 ? d->code : TESS_OK;
+}
+
+int exp_acc_cut(tl_run_t *r, uint64_t from, uint64_t to, uint64_t max, exp_acc_cut_t *c,
+                diag_t *d)
+{
+    int64_t bound;
+    memset(c, 0, sizeof *c);
+    int rc = pack_bound(r, from, to, max, &bound, &c->total, d);
+    if (rc != TESS_OK || bound == FOREVER) {
+        c->kept = c->total;
+        return rc;
+    }
+    rc = nth_request(r, from, to, max, bound, &c->cut, d);
+    c->kept = c->cut ? max : c->total;
+    return rc;
+}
+
+/* --- output files ------------------------------------------------------------------ */
+
+int exp_out_open(exp_out_t *o, const char *path, diag_t *d)
+{
+    memset(o, 0, sizeof *o);
+    if (!strcmp(path, "-")) {
+        o->f = stdout;
+        return TESS_OK;
+    }
+    size_t n = strlen(path) + 16;
+    o->path = strdup(path);
+    o->tmp = malloc(n);
+    if (!o->path || !o->tmp) {
+        free(o->path), free(o->tmp);
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    }
+    snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fd >= 0)
+        fchmod(fd, 0666 & ~mask); /* as fopen would create it */
+    o->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (o->f)
+        return TESS_OK;
+    int rc = diag_fail(d, TESS_EIO, "%s: cannot write: %s", path, strerror(errno));
+    if (fd >= 0)
+        close(fd), unlink(o->tmp);
+    free(o->path), free(o->tmp);
+    return rc;
+}
+
+int exp_out_close(exp_out_t *o, bool ok, diag_t *d)
+{
+    int rc = TESS_OK;
+    if (!o->tmp) {
+        if (o->f && fflush(o->f) != 0)
+            rc = diag_fail(d, TESS_EIO, "standard output: %s", strerror(errno));
+        return rc;
+    }
+    bool written = !ferror(o->f);
+    written = (fclose(o->f) == 0) && written;
+    if (ok && (!written || rename(o->tmp, o->path) != 0))
+        rc = diag_fail(d, TESS_EIO, "%s: cannot write: %s", o->path, strerror(errno));
+    if (!ok || rc != TESS_OK)
+        unlink(o->tmp);
+    free(o->path), free(o->tmp);
+    memset(o, 0, sizeof *o);
+    return rc;
+}
+
+/* --- the traces' window ------------------------------------------------------------ */
+
+/* The window and the accesses an export covers. */
+typedef struct win {
+    int64_t t0, t1;           /* [t0, t1) in ps */
+    bool acc;                 /* accesses are exported */
+    uint64_t cut;             /* accesses requested from here are not (0: none) */
+} win_t;
+
+static int open_window(tl_run_t *run, const exp_opts_t *o, win_t *w, exp_stats_t *st,
+                       diag_t *d)
+{
+    memset(st, 0, sizeof *st);
+    w->acc = false, w->cut = 0;
+    int rc = tl_run_need_tasks(run, d);
+    if (rc == TESS_OK)
+        rc = tl_run_window(run, o->from_ps, o->to_ps, &w->t0, &w->t1, d);
+    if (rc != TESS_OK || tl_run_info(run)->level < REC_MEM)
+        return rc;
+    exp_acc_cut_t c;
+    rc = exp_acc_cut(run, (uint64_t)w->t0, (uint64_t)w->t1, o->max_accesses, &c, d);
+    st->accesses_total = c.total, st->cut_ps = c.cut;
+    w->acc = rc == TESS_OK && c.kept > 0, w->cut = c.cut;
+    return rc;
+}
+
+static bool overlaps(const win_t *w, int64_t a, int64_t b)
+{
+    return a != TL_NONE && a < w->t1 && (b == TL_NONE || b > w->t0 || (a == b && a >= w->t0));
+}
+
+static int64_t clip_end(const win_t *w, int64_t t) { return t == TL_NONE || t > w->t1 ? w->t1 : t; }
+
+/* --- Perfetto / Chrome trace-event JSON ------------------------------------------- */
+
+enum { TID_TS = 1, TID_BUS = 2, TID_STALLS = 3, TID_CORE = 100, TID_BANK = 200, MAX_LANES = 64 };
+
+typedef struct json {
+    FILE *f;
+    tl_run_t *run;
+    const tl_info_t *info;
+    win_t w;
+    uint64_t events;
+    unsigned stall_lanes;
+} json_t;
+
+static void put_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* Picoseconds as the format's microseconds, exactly: 6000 → 0.006000. */
+static void put_us(FILE *f, const char *key, int64_t ps)
+{
+    fprintf(f, ",\"%s\":%lld.%06lld", key, (long long)(ps / 1000000), (long long)(ps % 1000000));
+}
+
+/* Starts an event: {"ph":ph,"pid":1,"tid":tid,"name":… */
+static void ev(json_t *j, const char *ph, unsigned tid, const char *name)
+{
+    fprintf(j->f, "%s{\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"name\":", j->events++ ? ",\n" : "",
+            ph, tid);
+    put_str(j->f, name);
+}
+
+static void ev_x(json_t *j, unsigned tid, const char *name, const char *cat, int64_t a, int64_t b)
+{
+    a = a < j->w.t0 ? j->w.t0 : a;
+    b = clip_end(&j->w, b);
+    ev(j, "X", tid, name);
+    fprintf(j->f, ",\"cat\":\"%s\"", cat);
+    put_us(j->f, "ts", a);
+    put_us(j->f, "dur", b > a ? b - a : 0);
+}
+
+static void meta(json_t *j, unsigned tid, const char *what, const char *name, unsigned order)
+{
+    ev(j, "M", tid, what);
+    fputs(",\"args\":{\"name\":", j->f);
+    put_str(j->f, name);
+    fputs("}}", j->f);
+    ev(j, "M", tid, "thread_sort_index");
+    fprintf(j->f, ",\"args\":{\"sort_index\":%u}}", order);
+}
+
+static void json_tracks(json_t *j)
+{
+    char name[32];
+    ev(j, "M", TID_TS, "process_name");
+    fputs(",\"args\":{\"name\":\"GPU\"}}", j->f);
+    meta(j, TID_TS, "thread_name", "TS", 0);
+    meta(j, TID_BUS, "thread_name", "TS code bus", 1);
+    for (unsigned l = 0; l < j->stall_lanes; l++) {
+        snprintf(name, sizeof name, l ? "TS stalls %u" : "TS stalls", l + 1);
+        meta(j, TID_STALLS + l, "thread_name", name, 2 + l);
+    }
+    for (unsigned c = 0; c < TL_CORES; c++) {
+        snprintf(name, sizeof name, "core %u", c);
+        meta(j, TID_CORE + c, "thread_name", name, TID_CORE + c);
+    }
+    for (unsigned b = 0; j->info->level >= REC_MEM && b < TL_BANKS; b++) {
+        snprintf(name, sizeof name, "bank %u", b);
+        meta(j, TID_BANK + b, "thread_name", name, TID_BANK + b);
+    }
+}
+
+/* Decoding, CFs taking effect (instants on the TS) and code transfers. */
+static void json_frames(json_t *j)
+{
+    unsigned n;
+    const tl_frame_t *fr = tl_run_frames(j->run, &n);
+    char name[40];
+    for (unsigned i = 0; i < n; i++) {
+        const tl_frame_t *p = &fr[i];
+        if (overlaps(&j->w, p->decode_start, p->decode)) {
+            snprintf(name, sizeof name, "decode %s", p->label);
+            ev_x(j, TID_TS, name, "ts", p->decode_start, p->decode);
+            fprintf(j->f, ",\"args\":{\"frame\":%u}}", p->frame);
+        }
+        if (!p->is_if && p->issue != TL_NONE && overlaps(&j->w, p->issue, p->issue)) {
+            snprintf(name, sizeof name, "%s (%s)", p->label, p->fence);
+            ev(j, "i", TID_TS, name);
+            put_us(j->f, "ts", p->issue);
+            fprintf(j->f, ",\"s\":\"t\",\"cat\":\"cf\",\"args\":{\"frame\":%u,\"fence\":\"%s\","
+                          "\"mask\":\"0x%04x\"}}", p->frame, p->fence, p->mask);
+        }
+        if (p->is_if && p->start != TL_NONE && overlaps(&j->w, p->issue, p->start)) {
+            ev_x(j, TID_BUS, p->label, "ts", p->issue, p->start);
+            fprintf(j->f, ",\"args\":{\"frame\":%u,\"mask\":\"0x%04x\",\"fence\":\"%s\"}}",
+                    p->frame, p->mask, p->fence);
+        }
+    }
+}
+
+/* Stalls may overlap (lookahead): each goes to the first lane free at its start. */
+static unsigned stall_lane(int64_t *lane_end, unsigned *n_lanes, const tl_stall_t *s)
+{
+    unsigned l = 0;
+    while (l < *n_lanes && lane_end[l] > s->from)
+        l++;
+    if (l == *n_lanes && *n_lanes < MAX_LANES)
+        (*n_lanes)++;
+    l = l < MAX_LANES ? l : MAX_LANES - 1;
+    lane_end[l] = s->to == TL_NONE ? FOREVER : s->to;
+    return l;
+}
+
+static void json_stalls(json_t *j, bool write)
+{
+    unsigned n, n_lanes = 0;
+    const tl_stall_t *st = tl_run_stalls(j->run, &n);
+    int64_t lane_end[MAX_LANES];
+    for (unsigned i = 0; i < n; i++) {
+        const tl_stall_t *s = &st[i];
+        if (!strcmp(s->reason, "decode") || !overlaps(&j->w, s->from, s->to))
+            continue;
+        unsigned l = stall_lane(lane_end, &n_lanes, s);
+        const tl_frame_t *f = tl_run_frame(j->run, s->frame);
+        const tl_frame_t *b = s->blocker >= 0 ? tl_run_frame(j->run, (unsigned)s->blocker) : NULL;
+        char name[48];
+        snprintf(name, sizeof name, "%s waits (%s)", f ? f->label : "?", s->reason);
+        if (!write)
+            continue;
+        ev_x(j, TID_STALLS + l, name, "stall", s->from, s->to);
+        fprintf(j->f, ",\"args\":{\"frame\":%u,\"reason\":\"%s\",\"blocker\":", s->frame,
+                s->reason);
+        put_str(j->f, b ? b->label : "");
+        fputs("}}", j->f);
+    }
+    j->stall_lanes = n_lanes ? n_lanes : 1;
+}
+
+/* A flow from the task's code transfer (TS code bus) through its start on
+ * the core to its READY: one per core task. Flow points sit in the middle
+ * of the slices they bind to, so that the binding does not depend on how a
+ * viewer orders events of equal timestamps. */
+static void json_flow(json_t *j, const tl_task_t *t, const tl_frame_t *f)
+{
+    static const char *const ph[3] = {"s", "t", "f"};
+    int64_t at[3] = {f->issue + (f->start - f->issue) / 2,
+                     t->start + (t->finish - t->start) / 2,
+                     t->finish + (t->ready - t->finish) / 2};
+    unsigned tid[3] = {TID_BUS, TID_CORE + t->core, TID_CORE + t->core};
+    for (unsigned k = 0; k < 3; k++) {
+        ev(j, ph[k], tid[k], f->label);
+        put_us(j->f, "ts", at[k]);
+        fprintf(j->f, ",\"cat\":\"task\",\"id\":%u%s}", t->frame * TL_CORES + t->core + 1,
+                k ? ",\"bp\":\"e\"" : "");
+    }
+}
+
+static void json_tasks(json_t *j)
+{
+    unsigned n;
+    const tl_task_t *ts = tl_run_tasks(j->run, &n);
+    for (unsigned i = 0; i < n; i++) {
+        const tl_task_t *t = &ts[i];
+        const tl_frame_t *f = t->f;
+        if (!overlaps(&j->w, t->start, t->finish))
+            continue;
+        ev_x(j, TID_CORE + t->core, f ? f->label : "IF?", "task", t->start, t->finish);
+        fprintf(j->f, ",\"args\":{\"frame\":%u,\"instructions\":%lld,\"sm_accesses\":%lld,"
+                      "\"sm_wait_ps\":%lld,\"sm_conflict_ps\":%lld,\"complete\":%s}}",
+                t->frame, (long long)t->instructions, (long long)t->sm_ops,
+                (long long)t->sm_wait_ps, (long long)t->sm_conflict_ps,
+                t->finish == TL_NONE ? "false" : "true");
+        if (t->finish == TL_NONE || !overlaps(&j->w, t->finish, t->ready))
+            continue;
+        ev_x(j, TID_CORE + t->core, "READY", "ready", t->finish, t->ready);
+        fputs("}", j->f);
+        bool whole = f && f->issue != TL_NONE && f->start > f->issue && t->ready > t->finish &&
+                     f->issue >= j->w.t0 && t->ready <= j->w.t1 && t->finish > t->start;
+        if (whole)
+            json_flow(j, t, f);
+    }
+}
+
+static int json_accesses(json_t *j, exp_stats_t *st, diag_t *d)
+{
+    exp_acc_filter_t flt = {.from = (uint64_t)j->w.t0, .to = (uint64_t)j->w.t1,
+                           .cut = j->w.cut, .frame = -1, .core = -1};
+    exp_acc_iter_t *it = exp_acc_begin(j->run, &flt, d);
+    if (!it)
+        return d->code;
+    exp_access_t a;
+    int got;
+    while ((got = exp_acc_next(it, &a, d)) == 1) {
+        int64_t free_at = exp_bank_free(j->run, &a);
+        if (free_at == TL_NONE || !overlaps(&j->w, a.grant, free_at))
+            continue;
+        char name[24];
+        snprintf(name, sizeof name, "core %u %s%s", a.core, a.store ? "st" : "ld",
+                 a.sync ? "_sync" : "");
+        ev_x(j, TID_BANK + a.bank, name, "sm", a.grant, free_at);
+        fprintf(j->f, ",\"args\":{\"frame\":%u,\"idx\":%lld,\"addr\":\"0x%03x\",\"value\":%u,"
+                      "\"wait_ps\":%lld}}", a.frame, (long long)a.idx, a.addr, a.value,
+                (long long)(a.arrive != TL_NONE ? a.grant - a.arrive : 0));
+        st->accesses++;
+    }
+    exp_acc_end(it);
+    return got < 0 ? d->code : TESS_OK;
+}
+
+static void json_tail(json_t *j, const exp_stats_t *st)
+{
+    if (st->cut_ps) {
+        ev(j, "i", TID_TS, "SM accesses not exported from here (--max-accesses)");
+        put_us(j->f, "ts", (int64_t)st->cut_ps);
+        fputs(",\"s\":\"g\"}", j->f);
+    }
+    fputs("\n],\n\"otherData\":{\"program\":", j->f);
+    put_str(j->f, j->info->program);
+    fprintf(j->f, ",\"run\":%lld,\"status\":", (long long)j->info->run_id);
+    put_str(j->f, j->info->status);
+    fprintf(j->f, ",\"level\":\"%s\",\"period_ps\":%llu,\"from_ps\":%lld,\"to_ps\":%lld,"
+                  "\"sm_accesses\":%llu,\"sm_accesses_in_window\":%llu,\"sm_accesses_cut_ps\":%llu}"
+                  "}\n", j->info->level_name, (unsigned long long)j->info->period_ps,
+            (long long)j->w.t0, (long long)j->w.t1, (unsigned long long)st->accesses,
+            (unsigned long long)st->accesses_total, (unsigned long long)st->cut_ps);
+}
+
+int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st,
+                       diag_t *d)
+{
+    json_t j = {.f = out, .run = run, .info = tl_run_info(run)};
+    int rc = open_window(run, o, &j.w, st, d);
+    if (rc != TESS_OK)
+        return rc;
+    fputs("{\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[\n", out);
+    json_stalls(&j, false);
+    json_tracks(&j);
+    json_frames(&j);
+    json_stalls(&j, true);
+    json_tasks(&j);
+    if (j.w.acc)
+        rc = json_accesses(&j, st, d);
+    if (rc == TESS_OK)
+        json_tail(&j, st);
+    st->records = j.events;
+    if (rc == TESS_OK && ferror(out))
+        rc = diag_fail(d, TESS_EIO, "writing the trace failed");
+    return rc;
+}
+
+/* --- VCD ---------------------------------------------------------------------------- */
+
+/* Every signal is driven by counts, so that changes of one picosecond can be
+ * applied in any order: a 1-bit signal is 1 while its count is positive, a
+ * 16-bit mask has a count per bit; a value signal (a core's task number) is
+ * set and cleared, clears first. */
+enum sig_kind { SIG_COUNT, SIG_MASK, SIG_VALUE };
+enum op { OP_DEC, OP_INC, OP_CLEAR, OP_SET, OP_CUT };
+enum { MAX_SIGS = 2 + 64 + 3 * TL_CORES + TL_BANKS };
+
+typedef struct sig {
+    char id[4];               /* VCD identifier code */
+    char name[24];
+    uint8_t width, kind;      /* enum sig_kind */
+    bool from_acc;            /* driven by accesses: unknown (x) after the cut */
+    bool dirty;               /* changed at the current time */
+    int32_t count[16];        /* per bit (SIG_MASK), [0] for SIG_COUNT */
+    int32_t value;            /* SIG_VALUE: the value, -1 = none (z) */
+    char last[24];            /* the value last written */
+} sig_t;
+
+typedef struct change {
+    int64_t t;
+    uint16_t sig;
+    uint8_t op, bit;          /* enum op; the bit of a mask */
+    int32_t value;            /* OP_SET */
+} change_t;
+
+typedef struct cursor {       /* one core's accesses, in time order */
+    exp_acc_iter_t *it;
+    unsigned task, end;       /* its core tasks left: indexes in tl_run_tasks() */
+    exp_access_t next;
+    bool live;
+    int64_t last;             /* the previous request time */
+} cursor_t;
+
+typedef struct vcd {
+    FILE *f;
+    tl_run_t *run;
+    const tl_info_t *info;
+    win_t w;
+    sig_t sig[MAX_SIGS];
+    unsigned n_sig, dirty[MAX_SIGS], n_dirty;
+    int sig_bus, sig_mask, sig_if[64], sig_busy[TL_CORES], sig_task[TL_CORES],
+        sig_wait[TL_CORES], sig_bank[TL_BANKS];
+    change_t *heap;
+    size_t n_heap, cap_heap;
+    cursor_t cur[TL_CORES];
+    bool dumped, cut;
+    int64_t stamp;            /* the last "#t" written */
+    uint64_t changes;
+} vcd_t;
+
+static int add_sig(vcd_t *v, const char *name, unsigned width, unsigned kind, bool from_acc)
+{
+    if (v->n_sig >= MAX_SIGS)
+        return -1;
+    unsigned i = v->n_sig++, k = i;
+    sig_t *s = &v->sig[i];
+    for (int o = 0; o < 3; o++, k /= 93) { /* printable ASCII but '$' */
+        unsigned ch = '!' + k % 93;
+        s->id[o] = (char)(ch >= '$' ? ch + 1 : ch);
+        if (k < 93)
+            break;
+    }
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->width = (uint8_t)width, s->kind = (uint8_t)kind, s->from_acc = from_acc;
+    s->value = -1;
+    return (int)i;
+}
+
+static bool heap_less(const change_t *a, const change_t *b)
+{
+    return a->t < b->t || (a->t == b->t && a->op < b->op);
+}
+
+static bool push(vcd_t *v, int64_t t, int sig, unsigned op, unsigned bit, int32_t value)
+{
+    if (t == TL_NONE || sig < 0)
+        return true;
+    if (v->n_heap == v->cap_heap) {
+        size_t cap = v->cap_heap ? v->cap_heap * 2 : 1024;
+        change_t *h = realloc(v->heap, cap * sizeof *h);
+        if (!h)
+            return false;
+        v->heap = h, v->cap_heap = cap;
+    }
+    change_t c = {t, (uint16_t)sig, (uint8_t)op, (uint8_t)bit, value};
+    size_t i = v->n_heap++;
+    for (; i > 0 && heap_less(&c, &v->heap[(i - 1) / 2]); i = (i - 1) / 2)
+        v->heap[i] = v->heap[(i - 1) / 2];
+    v->heap[i] = c;
+    return true;
+}
+
+static change_t pop(vcd_t *v)
+{
+    change_t top = v->heap[0], last = v->heap[--v->n_heap];
+    size_t i = 0, n = v->n_heap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && heap_less(&v->heap[c + 1], &v->heap[c]))
+            c++;
+        if (!heap_less(&v->heap[c], &last))
+            break;
+        v->heap[i] = v->heap[c], i = c;
+    }
+    if (n)
+        v->heap[i] = last;
+    return top;
+}
+
+static void declare_signals(vcd_t *v)
+{
+    char name[32];
+    unsigned n;
+    const tl_frame_t *fr = tl_run_frames(v->run, &n);
+    bool acc = v->info->level >= REC_MEM;
+    v->sig_bus = add_sig(v, "bus_busy", 1, SIG_COUNT, false);
+    v->sig_mask = add_sig(v, "exec_mask", 16, SIG_MASK, false);
+    for (unsigned i = 0; i < 64; i++)
+        v->sig_if[i] = -1;
+    for (unsigned i = 0; i < n; i++) {
+        if (!fr[i].is_if)
+            continue;
+        snprintf(name, sizeof name, "%s%d_exec_mask", v->info->ordinals ? "if" : "frame",
+                 fr[i].number);
+        v->sig_if[fr[i].frame] = add_sig(v, name, 16, SIG_MASK, false);
+    }
+    for (unsigned c = 0; c < TL_CORES; c++) {
+        snprintf(name, sizeof name, "core%u_busy", c);
+        v->sig_busy[c] = add_sig(v, name, 1, SIG_COUNT, false);
+        snprintf(name, sizeof name, "core%u_task", c);
+        v->sig_task[c] = add_sig(v, name, 8, SIG_VALUE, false);
+        snprintf(name, sizeof name, "core%u_smwait", c);
+        v->sig_wait[c] = acc ? add_sig(v, name, 1, SIG_COUNT, true) : -1;
+    }
+    for (unsigned b = 0; b < TL_BANKS; b++) {
+        snprintf(name, sizeof name, "bank%u_busy", b);
+        v->sig_bank[b] = acc ? add_sig(v, name, 1, SIG_COUNT, true) : -1;
+    }
+}
+
+static void var_lines(vcd_t *v, int first, int last)
+{
+    for (int i = first; i <= last && i >= 0; i++)
+        fprintf(v->f, "$var wire %u %s %s $end\n", v->sig[i].width, v->sig[i].id,
+                v->sig[i].name);
+}
+
+static void write_header(vcd_t *v)
+{
+    FILE *f = v->f;
+    const tl_info_t *i = v->info;
+    fprintf(f, "$date %s $end\n$version Tessera %s $end\n$comment run %lld of ",
+            i->started_at, TESSERA_VERSION, (long long)i->run_id);
+    for (const char *p = i->program; *p; p++)
+        fputc(*p == '$' ? '_' : *p, f);
+    fprintf(f, " (%s, level %s), window [%lld, %lld) ps", i->status, i->level_name,
+            (long long)v->w.t0, (long long)v->w.t1);
+    if (v->w.cut)
+        fprintf(f, "; SM accesses requested from %llu ps on are not exported (x)",
+                (unsigned long long)v->w.cut);
+    fputs(" $end\n$timescale 1 ps $end\n$scope module gpu $end\n$scope module ts $end\n", f);
+    var_lines(v, 0, v->sig_busy[0] - 1);
+    fputs("$upscope $end\n$scope module cores $end\n", f);
+    for (unsigned c = 0; c < TL_CORES; c++)
+        var_lines(v, v->sig_busy[c], v->sig_wait[c] >= 0 ? v->sig_wait[c] : v->sig_task[c]);
+    fputs("$upscope $end\n", f);
+    if (v->sig_bank[0] >= 0) {
+        fputs("$scope module banks $end\n", f);
+        var_lines(v, v->sig_bank[0], v->sig_bank[TL_BANKS - 1]);
+        fputs("$upscope $end\n", f);
+    }
+    fputs("$upscope $end\n$enddefinitions $end\n", f);
+}
+
+/* The frames' and core tasks' changes: all known up front. */
+static bool static_changes(vcd_t *v)
+{
+    unsigned n, nf;
+    const tl_task_t *ts = tl_run_tasks(v->run, &n);
+    const tl_frame_t *fr = tl_run_frames(v->run, &nf);
+    bool ok = true;
+    for (unsigned i = 0; i < nf && ok; i++)
+        if (fr[i].is_if && fr[i].start != TL_NONE)
+            ok = push(v, fr[i].issue, v->sig_bus, OP_INC, 0, 0) &&
+                 push(v, fr[i].start, v->sig_bus, OP_DEC, 0, 0);
+    for (unsigned i = 0; i < n && ok; i++) {
+        const tl_task_t *t = &ts[i];
+        int64_t issue = t->f && t->f->issue != TL_NONE ? t->f->issue : t->start;
+        int mask_if = v->sig_if[t->frame];
+        ok = push(v, t->start, v->sig_busy[t->core], OP_INC, 0, 0) &&
+             push(v, t->finish, v->sig_busy[t->core], OP_DEC, 0, 0) &&
+             push(v, t->start, v->sig_task[t->core], OP_SET, 0, t->f ? t->f->number : 255) &&
+             push(v, t->finish, v->sig_task[t->core], OP_CLEAR, 0, 0) &&
+             push(v, issue, v->sig_mask, OP_INC, t->core, 0) &&
+             push(v, t->ready, v->sig_mask, OP_DEC, t->core, 0) &&
+             push(v, issue, mask_if, OP_INC, t->core, 0) &&
+             push(v, t->ready, mask_if, OP_DEC, t->core, 0);
+    }
+    if (ok && v->w.cut && v->info->level >= REC_MEM)
+        ok = push(v, (int64_t)v->w.cut, 0, OP_CUT, 0, 0);
+    return ok;
+}
+
+static void apply(vcd_t *v, const change_t *c)
+{
+    if (c->op == OP_CUT) {
+        v->cut = true;
+        for (unsigned i = 0; i < v->n_sig; i++)
+            if (v->sig[i].from_acc && !v->sig[i].dirty)
+                v->sig[i].dirty = true, v->dirty[v->n_dirty++] = i;
+        return;
+    }
+    sig_t *s = &v->sig[c->sig];
+    if (c->op == OP_INC || c->op == OP_DEC)
+        s->count[c->bit & 15] += c->op == OP_INC ? 1 : -1;
+    else
+        s->value = c->op == OP_SET ? c->value : -1;
+    if (!s->dirty)
+        s->dirty = true, v->dirty[v->n_dirty++] = c->sig;
+}
+
+static void value_text(const vcd_t *v, const sig_t *s, char *out)
+{
+    if (s->from_acc && v->cut) {
+        strcpy(out, s->width == 1 ? "x" : "bx ");
+        return;
+    }
+    if (s->kind == SIG_COUNT) {
+        strcpy(out, s->count[0] > 0 ? "1" : "0");
+        return;
+    }
+    if (s->kind == SIG_VALUE && s->value < 0) {
+        strcpy(out, "bz ");
+        return;
+    }
+    unsigned bits = 0, o = 0;
+    for (unsigned b = 0; b < s->width; b++)
+        if (s->kind == SIG_MASK ? s->count[b] > 0 : (s->value >> b) & 1)
+            bits |= 1u << b;
+    out[o++] = 'b';
+    int top = s->width - 1;
+    while (top > 0 && !((bits >> top) & 1))
+        top--;
+    for (int b = top; b >= 0; b--)
+        out[o++] = (bits >> b) & 1 ? '1' : '0';
+    strcpy(out + o, " ");
+}
+
+/* Writes the changed signals at time t (under "#t" if any changed). */
+static void flush(vcd_t *v, int64_t t, bool all)
+{
+    bool stamped = all;
+    for (unsigned k = 0; k < (all ? v->n_sig : v->n_dirty); k++) {
+        sig_t *s = &v->sig[all ? k : v->dirty[k]];
+        char text[24];
+        s->dirty = false;
+        value_text(v, s, text);
+        if (!all && !strcmp(text, s->last))
+            continue;
+        if (!stamped)
+            fprintf(v->f, "#%lld\n", (long long)t), stamped = true, v->stamp = t;
+        fprintf(v->f, "%s%s\n", text, s->id);
+        strcpy(s->last, text);
+        v->changes++;
+    }
+    v->n_dirty = 0;
+}
+
+static void dump_initial(vcd_t *v)
+{
+    fprintf(v->f, "#%lld\n$dumpvars\n", (long long)v->w.t0);
+    v->stamp = v->w.t0;
+    flush(v, v->w.t0, true);
+    for (unsigned i = 0; i < v->n_sig; i++)
+        v->sig[i].dirty = false;
+    fputs("$end\n", v->f);
+    v->dumped = true;
+}
+
+static void clear_dirty(vcd_t *v)
+{
+    for (unsigned k = 0; k < v->n_dirty; k++)
+        v->sig[v->dirty[k]].dirty = false;
+    v->n_dirty = 0;
+}
+
+/* Applies every change before `limit` in time order: those before the
+ * window silently, the window's initial values at its start, then the
+ * changes up to the window's end included (the run's last READY is there). */
+static void drain(vcd_t *v, int64_t limit)
+{
+    while (v->n_heap && v->heap[0].t < limit && v->heap[0].t <= v->w.t1) {
+        int64_t t = v->heap[0].t;
+        if (!v->dumped && t > v->w.t0)
+            dump_initial(v);
+        while (v->n_heap && v->heap[0].t == t) {
+            change_t c = pop(v);
+            apply(v, &c);
+        }
+        if (v->dumped)
+            flush(v, t, false);
+        else if (t == v->w.t0)
+            dump_initial(v);
+        else
+            clear_dirty(v);
+    }
+}
+
+/* Moves a core's cursor to its next access, opening the packs of its next
+ * core task in the window as needed. False on failure (reason in diag). */
+static bool cursor_advance(vcd_t *v, cursor_t *c, diag_t *d)
+{
+    unsigned n;
+    const tl_task_t *ts = tl_run_tasks(v->run, &n);
+    for (;;) {
+        if (c->it) {
+            int got = exp_acc_next(c->it, &c->next, d);
+            if (got == 1 && c->next.request < c->last) {
+                diag_fail(d, TESS_EDB, "accesses of core %u are not in time order (frame %u,"
+                          " access %lld)", c->next.core, c->next.frame, (long long)c->next.idx);
+                return false;
+            }
+            if (got == 1)
+                return c->last = c->next.request, c->live = true;
+            exp_acc_end(c->it);
+            c->it = NULL;
+            if (got < 0)
+                return false;
+        }
+        while (c->task < c->end && !overlaps(&v->w, ts[c->task].start, ts[c->task].finish))
+            c->task++;
+        if (c->task >= c->end)
+            return c->live = false, true;
+        exp_acc_filter_t f = {.from = (uint64_t)v->w.t0, .to = (uint64_t)v->w.t1, .cut = v->w.cut,
+                             .frame = (int)ts[c->task].frame, .core = (int)ts[c->task].core};
+        c->task++;
+        if (!(c->it = exp_acc_begin(v->run, &f, d)))
+            return false;
+    }
+}
+
+static bool push_access(vcd_t *v, const exp_access_t *a)
+{
+    int wait = v->sig_wait[a->core], bank = v->sig_bank[a->bank];
+    return push(v, a->request, wait, OP_INC, 0, 0) && push(v, a->done, wait, OP_DEC, 0, 0) &&
+           (a->grant == TL_NONE ||
+            (push(v, a->grant, bank, OP_INC, 0, 0) &&
+             push(v, exp_bank_free(v->run, a), bank, OP_DEC, 0, 0)));
+}
+
+/* Merges the cores' access streams (each in time order) into the changes. */
+static int merge_accesses(vcd_t *v, exp_stats_t *st, diag_t *d)
+{
+    unsigned n;
+    const tl_task_t *ts = tl_run_tasks(v->run, &n);
+    for (unsigned c = 0, i = 0; c < TL_CORES; c++) {
+        v->cur[c].task = i, v->cur[c].last = INT64_MIN;
+        while (i < n && ts[i].core == c)
+            i++;
+        v->cur[c].end = i;
+        if (!cursor_advance(v, &v->cur[c], d))
+            return d->code;
+    }
+    for (;;) {
+        int best = -1;
+        for (int c = 0; c < TL_CORES; c++)
+            if (v->cur[c].live && (best < 0 || v->cur[c].next.request < v->cur[best].next.request))
+                best = c;
+        int64_t lo = best < 0 ? FOREVER : v->cur[best].next.request;
+        drain(v, lo);
+        if (best < 0 || lo > v->w.t1)
+            return TESS_OK;
+        if (!push_access(v, &v->cur[best].next))
+            return diag_fail(d, TESS_ENOMEM, "out of memory");
+        st->accesses++;
+        if (!cursor_advance(v, &v->cur[best], d))
+            return d->code;
+    }
+}
+
+int exp_vcd_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st, diag_t *d)
+{
+    vcd_t *v = calloc(1, sizeof *v);
+    if (!v)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    v->f = out, v->run = run, v->info = tl_run_info(run);
+    int rc = open_window(run, o, &v->w, st, d);
+    if (rc == TESS_OK) {
+        declare_signals(v);
+        write_header(v);
+        if (!static_changes(v))
+            rc = diag_fail(d, TESS_ENOMEM, "out of memory");
+    }
+    if (rc == TESS_OK && v->w.acc)
+        rc = merge_accesses(v, st, d);
+    if (rc == TESS_OK) {
+        drain(v, FOREVER);
+        if (!v->dumped)
+            dump_initial(v);
+        if (v->stamp < v->w.t1)
+            fprintf(out, "#%lld\n", (long long)v->w.t1);
+    }
+    st->records = v->changes;
+    for (unsigned c = 0; c < TL_CORES; c++)
+        exp_acc_end(v->cur[c].it);
+    free(v->heap);
+    free(v);
+    if (rc == TESS_OK && ferror(out))
+        rc = diag_fail(d, TESS_EIO, "writing the VCD failed");
+    return rc;
+}

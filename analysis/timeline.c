@@ -1,0 +1,1088 @@
+/* timeline.c — the run reader shared by the pictures (timeline.h) and the
+ * SVG Gantt chart of one run. Invariant: the database is opened read-only
+ * and never modified; accesses are streamed (export.h) and folded into
+ * per-pixel-column occupancy, so memory is bounded by the width. */
+#include "analysis/timeline.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/export.h"
+#include "analysis/rec.h"
+#include "analysis/rec_int.h"
+#include "events/err.h"
+
+#define TL_MAX_FRAMES 64
+#define FOREVER INT64_MAX
+
+struct tl_run {
+    sqlite3 *db;
+    char *path;
+    tl_info_t info;
+    char *program, *status, *started_at, *level_name;
+    tl_frame_t frames[TL_MAX_FRAMES];
+    unsigned n_frames;
+    tl_task_t *tasks;
+    unsigned n_tasks;
+    tl_stall_t *stalls;
+    unsigned n_stalls;
+};
+
+/* --- small SQL helpers --------------------------------------------------------- */
+
+int tl_run_fail(tl_run_t *r, const char *what, diag_t *d)
+{
+    return diag_fail(d, TESS_EDB, "%s: %s: %s", r->path, what, sqlite3_errmsg(r->db));
+}
+
+sqlite3_stmt *tl_run_prepare(tl_run_t *r, const char *sql, diag_t *d)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        tl_run_fail(r, "reading the run", d);
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    sqlite3_bind_int64(st, 1, r->info.run_id);
+    return st;
+}
+
+int64_t tl_col_time(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? TL_NONE : sqlite3_column_int64(st, i);
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return strdup(t ? (const char *)t : "");
+}
+
+/* One integer from `sql` (run id bound to ?1); `dflt` when no row or NULL. */
+static int64_t query_one(tl_run_t *r, const char *sql, int64_t dflt, diag_t *d, int *rc)
+{
+    sqlite3_stmt *st = tl_run_prepare(r, sql, d);
+    int64_t v = dflt;
+    *rc = st ? TESS_OK : TESS_EDB;
+    int step = st ? sqlite3_step(st) : SQLITE_ERROR;
+    if (step == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+        v = sqlite3_column_int64(st, 0);
+    else if (st && step != SQLITE_ROW && step != SQLITE_DONE)
+        *rc = tl_run_fail(r, "reading the run", d);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* --- opening -------------------------------------------------------------------- */
+
+static int open_db(tl_run_t *r, const char *path, diag_t *d)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return diag_fail(d, TESS_EIO, "%s: cannot open the database: %s", path,
+                         strerror(errno));
+    if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        return tl_run_fail(r, "cannot open the database", d);
+    sqlite3_busy_timeout(r->db, 10000);
+    int rc;
+    int64_t app = query_one(r, "PRAGMA application_id", 0, NULL, &rc);
+    int64_t version = rc == TESS_OK ? query_one(r, "PRAGMA user_version", 0, NULL, &rc) : 0;
+    if (rc != TESS_OK)
+        return tl_run_fail(r, "not a usable SQLite database", d);
+    if (app != REC_APP_ID)
+        return diag_fail(d, TESS_EDB, "%s: not a Tessera database (SQLite application_id 0x%llx)",
+                         path, (unsigned long long)app);
+    if (version < 1 || version > REC_SCHEMA_VERSION)
+        return diag_fail(d, TESS_EDB,
+                         "%s: schema version %lld is not one this Tessera knows (up to %d)",
+                         path, (long long)version, REC_SCHEMA_VERSION);
+    return TESS_OK;
+}
+
+static int choose_run(tl_run_t *r, int64_t run_id, diag_t *d)
+{
+    int rc;
+    if (run_id == 0) {
+        r->info.run_id = query_one(r, "SELECT max(run_id) FROM runs", 0, d, &rc);
+        if (rc == TESS_OK && r->info.run_id == 0)
+            return diag_fail(d, TESS_EINPUT, "%s: the database holds no run", r->path);
+        return rc;
+    }
+    r->info.run_id = run_id;
+    int64_t n = query_one(r, "SELECT count(*) FROM runs WHERE run_id = ?1", 0, d, &rc);
+    if (rc == TESS_OK && n == 0)
+        return diag_fail(d, TESS_EINPUT, "%s: no run %lld (see `SELECT run_id FROM runs`)",
+                         r->path, (long long)run_id);
+    return rc;
+}
+
+/* sm.bank and sm.resp in picoseconds when they are fixed numbers of cycles. */
+static uint64_t fixed_param(tl_run_t *r, const char *key, uint64_t dflt, diag_t *d)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "SELECT CAST(value AS INTEGER) FROM params WHERE run_id = ?1 AND key = '%s'"
+             " AND value NOT GLOB '*[^0-9]*' AND value <> ''", key);
+    int rc;
+    int64_t v = query_one(r, sql, -1, d, &rc);
+    return v < 0 ? dflt : (uint64_t)v * r->info.period_ps;
+}
+
+static int read_runs_row(tl_run_t *r, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(r,
+        "SELECT program, status, started_at, level, period_ps, end_ps, from_ps, to_ps"
+        " FROM runs WHERE run_id = ?1", d);
+    if (!st)
+        return TESS_EDB;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return tl_run_fail(r, "reading the runs row", d);
+    }
+    r->program = col_dup(st, 0), r->status = col_dup(st, 1);
+    r->started_at = col_dup(st, 2), r->level_name = col_dup(st, 3);
+    int64_t period = tl_col_time(st, 4), end = tl_col_time(st, 5);
+    int64_t from = tl_col_time(st, 6), to = tl_col_time(st, 7);
+    sqlite3_finalize(st);
+    if (!r->program || !r->status || !r->started_at || !r->level_name)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    tl_info_t *i = &r->info;
+    i->program = r->program, i->status = r->status, i->started_at = r->started_at;
+    i->level_name = r->level_name;
+    i->level = rec_level_from_name(r->level_name);
+    i->period_ps = period > 0 ? (uint64_t)period : 1000;
+    i->end_ps = end > 0 ? (uint64_t)end : 0;
+    i->rec_from_ps = from > 0 ? (uint64_t)from : 0;
+    i->rec_to_ps = to > 0 ? (uint64_t)to : 0;
+    i->bank_ps = fixed_param(r, "sm.bank", 0, d);
+    i->resp_ps = fixed_param(r, "sm.resp", UINT64_MAX, d);
+    return TESS_OK;
+}
+
+static void label_frames(tl_run_t *r)
+{
+    bool ordinals = r->n_frames > 0;
+    for (unsigned i = 0; i < r->n_frames; i++)
+        ordinals = ordinals && r->frames[i].frame == i;
+    r->info.ordinals = ordinals;
+    int n_if = 0, n_cf = 0;
+    for (unsigned i = 0; i < r->n_frames; i++) {
+        tl_frame_t *f = &r->frames[i];
+        f->number = ordinals ? (f->is_if ? n_if++ : n_cf++) : (int)f->frame;
+        snprintf(f->label, sizeof f->label, "%s%s%d", f->is_if ? "IF" : "CF",
+                 ordinals ? "" : "#", f->number);
+    }
+}
+
+static int read_frames(tl_run_t *r, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(r,
+        "SELECT frame, kind, mask, fence, decode_start_ps, decode_ps, issue_ps, start_ps,"
+        " complete_ps FROM frames WHERE run_id = ?1 ORDER BY frame", d);
+    if (!st)
+        return TESS_EDB;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW && r->n_frames < TL_MAX_FRAMES) {
+        tl_frame_t *f = &r->frames[r->n_frames++];
+        const char *kind = (const char *)sqlite3_column_text(st, 1);
+        const char *fence = (const char *)sqlite3_column_text(st, 3);
+        f->frame = (unsigned)sqlite3_column_int(st, 0) & 63;
+        f->is_if = kind && !strcmp(kind, "IF");
+        f->mask = (unsigned)sqlite3_column_int(st, 2) & 0xffff;
+        snprintf(f->fence, sizeof f->fence, "%s", fence ? fence : "?");
+        f->decode_start = tl_col_time(st, 4), f->decode = tl_col_time(st, 5);
+        f->issue = tl_col_time(st, 6), f->start = tl_col_time(st, 7);
+        f->complete = tl_col_time(st, 8);
+    }
+    sqlite3_finalize(st);
+    if (step != SQLITE_DONE && step != SQLITE_ROW)
+        return tl_run_fail(r, "reading frames", d);
+    label_frames(r);
+    return TESS_OK;
+}
+
+const tl_frame_t *tl_run_frame(const tl_run_t *r, unsigned frame)
+{
+    for (unsigned i = 0; i < r->n_frames; i++)
+        if (r->frames[i].frame == frame)
+            return &r->frames[i];
+    return NULL;
+}
+
+/* Grows *p (of *cap elements of `size`) to hold n + 1. */
+bool tl_grow(void **p, unsigned *cap, unsigned n, size_t size)
+{
+    if (n < *cap)
+        return true;
+    unsigned c = *cap ? *cap * 2 : 64;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return false;
+    *p = q, *cap = c;
+    return true;
+}
+
+static int read_tasks(tl_run_t *r, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(r,
+        "SELECT frame, core, start_ps, finish_ps, ready_ps, instructions, sm_ops, sm_wait_ps,"
+        " sm_conflict_ps, complete FROM core_tasks WHERE run_id = ?1 AND start_ps IS NOT NULL"
+        " ORDER BY core, start_ps, frame", d);
+    unsigned cap = 0;
+    int step = SQLITE_DONE;
+    while (st && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!tl_grow((void **)&r->tasks, &cap, r->n_tasks, sizeof *r->tasks))
+            break;
+        tl_task_t *t = &r->tasks[r->n_tasks++];
+        t->frame = (unsigned)sqlite3_column_int(st, 0) & 63;
+        t->core = (unsigned)sqlite3_column_int(st, 1) & 15;
+        t->start = tl_col_time(st, 2), t->finish = tl_col_time(st, 3);
+        t->ready = tl_col_time(st, 4);
+        t->instructions = tl_col_time(st, 5), t->sm_ops = tl_col_time(st, 6);
+        t->sm_wait_ps = tl_col_time(st, 7), t->sm_conflict_ps = tl_col_time(st, 8);
+        t->complete = sqlite3_column_int(st, 9) != 0;
+        t->f = tl_run_frame(r, t->frame);
+    }
+    sqlite3_finalize(st);
+    if (step == SQLITE_ROW)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    return st && step == SQLITE_DONE ? TESS_OK : tl_run_fail(r, "reading core_tasks", d);
+}
+
+static int read_stalls(tl_run_t *r, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(r,
+        "SELECT frame, reason, blocker, from_ps, to_ps FROM stalls WHERE run_id = ?1"
+        " AND from_ps IS NOT NULL ORDER BY from_ps, frame", d);
+    unsigned cap = 0;
+    int step = SQLITE_DONE;
+    while (st && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!tl_grow((void **)&r->stalls, &cap, r->n_stalls, sizeof *r->stalls))
+            break;
+        tl_stall_t *s = &r->stalls[r->n_stalls++];
+        const char *reason = (const char *)sqlite3_column_text(st, 1);
+        s->frame = (unsigned)sqlite3_column_int(st, 0) & 63;
+        snprintf(s->reason, sizeof s->reason, "%s", reason ? reason : "?");
+        s->blocker = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 2);
+        s->from = tl_col_time(st, 3), s->to = tl_col_time(st, 4);
+    }
+    sqlite3_finalize(st);
+    if (step == SQLITE_ROW)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    return st && step == SQLITE_DONE ? TESS_OK : tl_run_fail(r, "reading stalls", d);
+}
+
+static void bump(uint64_t *end, int64_t t)
+{
+    if (t > 0 && (uint64_t)t > *end)
+        *end = (uint64_t)t;
+}
+
+/* A run ends at its last READY, or later at the last time it recorded: a
+ * stopped run (watchdog, interrupted, killed) has work in progress after it. */
+static void settle_end(tl_run_t *r)
+{
+    uint64_t *end = &r->info.end_ps;
+    int rc;
+    for (unsigned i = 0; i < r->n_tasks; i++) {
+        bump(end, r->tasks[i].start), bump(end, r->tasks[i].finish);
+        bump(end, r->tasks[i].ready);
+    }
+    for (unsigned i = 0; i < r->n_frames; i++)
+        bump(end, r->frames[i].issue), bump(end, r->frames[i].complete);
+    for (unsigned i = 0; i < r->n_stalls; i++)
+        bump(end, r->stalls[i].to);
+    if (r->info.level >= REC_MEM)
+        bump(end, query_one(r, "SELECT max(end_ps) FROM sm_access_packs WHERE run_id = ?1", 0,
+                            NULL, &rc));
+    if (*end == 0)
+        *end = r->info.period_ps;
+}
+
+tl_run_t *tl_run_open(const char *path, int64_t run_id, diag_t *d)
+{
+    tl_run_t *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(path))) {
+        free(r);
+        diag_fail(d, TESS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    int rc = open_db(r, path, d);
+    if (rc == TESS_OK)
+        rc = choose_run(r, run_id, d);
+    if (rc == TESS_OK)
+        rc = read_runs_row(r, d);
+    if (rc == TESS_OK)
+        rc = read_frames(r, d);
+    if (rc == TESS_OK)
+        rc = read_tasks(r, d);
+    if (rc == TESS_OK)
+        rc = read_stalls(r, d);
+    if (rc != TESS_OK) {
+        tl_run_close(r);
+        return NULL;
+    }
+    settle_end(r);
+    return r;
+}
+
+void tl_run_close(tl_run_t *r)
+{
+    if (!r)
+        return;
+    sqlite3_close(r->db);
+    free(r->path), free(r->program), free(r->status), free(r->started_at);
+    free(r->level_name), free(r->tasks), free(r->stalls);
+    free(r);
+}
+
+const tl_info_t *tl_run_info(const tl_run_t *r) { return &r->info; }
+
+const tl_frame_t *tl_run_frames(const tl_run_t *r, unsigned *n)
+{
+    *n = r->n_frames;
+    return r->frames;
+}
+
+const tl_task_t *tl_run_tasks(const tl_run_t *r, unsigned *n)
+{
+    *n = r->n_tasks;
+    return r->tasks;
+}
+
+const tl_stall_t *tl_run_stalls(const tl_run_t *r, unsigned *n)
+{
+    *n = r->n_stalls;
+    return r->stalls;
+}
+
+int tl_run_need_tasks(const tl_run_t *r, diag_t *d)
+{
+    if (r->info.level >= REC_TASKS)
+        return TESS_OK;
+    return diag_fail(d, TESS_EINPUT,
+                     "%s: run %lld was recorded at level %s: no frames or core tasks were "
+                     "recorded, so there is nothing to draw; run the program again with "
+                     "-s record.level=tasks (or mem, the default, for SM accesses too)",
+                     r->path, (long long)r->info.run_id, r->info.level_name);
+}
+
+/* --- the SVG timeline ------------------------------------------------------------- */
+
+enum {
+    W_DEFAULT = 1200, W_MIN = 480, W_MAX = 100000,
+    MARGIN_L = 58, MARGIN_R = 44, TITLE_H = 54, CF_ROWS = 4, CF_ROW_H = 12,
+    BUS_H = 16, CORE_H = 20, BAR_H = 16, WAIT_H = 4, GAP_H = 26, BANK_H = 11,
+    AXIS_H = 38, LEGEND_ROW_H = 17, SPANS_PER_PX = 2, SHADES = 8,
+};
+
+static const char *const palette[] = {"#8fb8de", "#f4b183", "#a9d18e", "#f19c99", "#c5b0d5",
+                                      "#d9bfae", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5"};
+#define WAIT_COLOUR "#c0392b"
+#define BANK_COLOUR "#1f4e79"
+#define CF_COLOUR "#6a3d9a"
+
+/* Busy time of a set of lanes per pixel column, and the exact busy intervals
+ * (merged) for as long as there are few enough to draw one by one. */
+typedef struct span {
+    int64_t from, to;
+    uint32_t n;               /* intervals merged into it */
+} span_t;
+
+typedef struct lanes {
+    unsigned cols;            /* pixel columns */
+    int64_t t0, t1;           /* the window */
+    double col_ps;            /* ps per column */
+    double *busy;             /* [lane * cols + col]: busy ps in that column */
+    double total[TL_CORES];   /* busy ps per lane in the window */
+    span_t *spans[TL_CORES];  /* exact intervals while `exact` */
+    unsigned n[TL_CORES], cap[TL_CORES], n_all, max_all;
+    bool exact;
+} lanes_t;
+
+static int lanes_init(lanes_t *l, unsigned cols, int64_t t0, int64_t t1)
+{
+    memset(l, 0, sizeof *l);
+    l->cols = cols, l->t0 = t0, l->t1 = t1, l->col_ps = (double)(t1 - t0) / cols;
+    l->busy = calloc((size_t)cols * TL_CORES, sizeof *l->busy);
+    l->exact = true, l->max_all = cols * SPANS_PER_PX;
+    return l->busy ? TESS_OK : TESS_ENOMEM;
+}
+
+static void lanes_free(lanes_t *l)
+{
+    for (unsigned i = 0; i < TL_CORES; i++)
+        free(l->spans[i]), l->spans[i] = NULL;
+    free(l->busy), l->busy = NULL;
+}
+
+static void lanes_give_up_exact(lanes_t *l)
+{
+    for (unsigned i = 0; i < TL_CORES; i++)
+        free(l->spans[i]), l->spans[i] = NULL, l->n[i] = l->cap[i] = 0;
+    l->exact = false;
+}
+
+static void lanes_add_span(lanes_t *l, unsigned lane, int64_t a, int64_t b)
+{
+    span_t *last = l->n[lane] ? &l->spans[lane][l->n[lane] - 1] : NULL;
+    if (last && a >= last->from && a <= last->to) {
+        last->to = b > last->to ? b : last->to;
+        last->n++;
+        return;
+    }
+    if (++l->n_all > l->max_all ||
+        !tl_grow((void **)&l->spans[lane], &l->cap[lane], l->n[lane], sizeof(span_t))) {
+        lanes_give_up_exact(l); /* too many (or no memory): columns only */
+        return;
+    }
+    l->spans[lane][l->n[lane]++] = (span_t){a, b, 1};
+}
+
+static void lanes_add(lanes_t *l, unsigned lane, int64_t a, int64_t b)
+{
+    a = a < l->t0 ? l->t0 : a;
+    b = b > l->t1 ? l->t1 : b;
+    if (b <= a)
+        return;
+    l->total[lane] += (double)(b - a);
+    double ca = (double)(a - l->t0) / l->col_ps, cb = (double)(b - l->t0) / l->col_ps;
+    double *row = l->busy + (size_t)lane * l->cols;
+    unsigned c1 = cb >= l->cols ? l->cols - 1 : (unsigned)cb;
+    for (unsigned c = (unsigned)ca; c <= c1; c++) {
+        double lo = ca > c ? ca : c, hi = cb < c + 1 ? cb : c + 1;
+        row[c] += hi > lo ? (hi - lo) * l->col_ps : 0;
+    }
+    if (l->exact)
+        lanes_add_span(l, lane, a, b);
+}
+
+static int span_cmp(const void *pa, const void *pb)
+{
+    const span_t *a = pa, *b = pb;
+    return (a->from > b->from) - (a->from < b->from);
+}
+
+/* Sorts and merges one lane's spans (bank lanes receive them out of order). */
+static void lanes_settle(lanes_t *l, unsigned lane)
+{
+    span_t *s = l->spans[lane];
+    unsigned n = l->n[lane], m = 0;
+    if (n == 0)
+        return;
+    qsort(s, n, sizeof *s, span_cmp);
+    for (unsigned i = 1; i < n; i++) {
+        if (s[i].from <= s[m].to) {
+            s[m].to = s[i].to > s[m].to ? s[i].to : s[m].to;
+            s[m].n += s[i].n;
+        } else {
+            s[++m] = s[i];
+        }
+    }
+    l->n[lane] = m + 1;
+}
+
+typedef struct svg {
+    FILE *out;
+    tl_run_t *run;
+    const tl_info_t *info;
+    int64_t t0, t1;           /* the window, ps */
+    double x0, pw;            /* the plot area: left edge and width, px */
+    unsigned width, height, legend_rows;
+    double y_cf, y_bus, y_core, y_bank, y_axis, y_legend;
+    lanes_t wait, bank;       /* per core: waiting on the SM; per bank: busy */
+    uint64_t accesses;        /* accesses drawn */
+    int8_t cf_row[TL_MAX_FRAMES]; /* per frame of tl_run_frames(): its CF label's row, or -1 */
+    unsigned cf_rows;         /* label rows used (at least 1) */
+    bool have_acc;            /* the run recorded accesses (level mem) */
+} svg_t;
+
+static double X(const svg_t *s, int64_t t)
+{
+    if (t < s->t0)
+        t = s->t0;
+    if (t > s->t1)
+        t = s->t1;
+    return s->x0 + (double)(t - s->t0) * s->pw / (double)(s->t1 - s->t0);
+}
+
+static double text_w(const char *t, double font) { return (double)strlen(t) * font * 0.6; }
+
+/* Writes `t` with the XML specials escaped. */
+static void put_text(FILE *f, const char *t)
+{
+    for (; *t; t++) {
+        switch (*t) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default:
+            if ((unsigned char)*t >= 0x20 || *t == '\t')
+                fputc(*t, f);
+        }
+    }
+}
+
+static double cycles(const svg_t *s, int64_t t) { return (double)t / (double)s->info->period_ps; }
+
+static const char *const legend_items[][2] = {
+    {"bar", "task IFk on a core (start \xe2\x86\x92 READY sent)"},
+    {"wait", "core waiting on the SM (request \xe2\x86\x92 answer)"},
+    {"bank", "bank busy (darker = larger share of the pixel)"},
+    {"bus", "code bus: IF transfer to its cores"},
+    {"cf", "CFk (fence): a control frame took effect"},
+};
+#define N_LEGEND (sizeof legend_items / sizeof legend_items[0])
+
+static unsigned write_legend(svg_t *s, bool write);
+static void place_cfs(svg_t *s);
+
+static void layout(svg_t *s, unsigned width)
+{
+    s->width = width;
+    s->x0 = MARGIN_L;
+    s->pw = width - MARGIN_L - MARGIN_R;
+    s->y_cf = TITLE_H;
+    place_cfs(s);
+    s->y_bus = s->y_cf + s->cf_rows * CF_ROW_H + 4;
+    s->y_core = s->y_bus + BUS_H + 4;
+    s->y_bank = s->y_core + TL_CORES * CORE_H + GAP_H;
+    s->y_axis = s->y_bank + TL_BANKS * BANK_H + 2;
+    s->y_legend = s->y_axis + AXIS_H;
+    s->legend_rows = write_legend(s, false);
+    s->height = (unsigned)(s->y_legend + s->legend_rows * LEGEND_ROW_H + 8);
+}
+
+/* Folds every access of the window into the wait and bank lanes. */
+static int collect_accesses(svg_t *s, diag_t *d)
+{
+    exp_acc_filter_t f = {.from = (uint64_t)s->t0, .to = (uint64_t)s->t1, .frame = -1, .core = -1};
+    exp_acc_iter_t *it = exp_acc_begin(s->run, &f, d);
+    if (!it)
+        return d->code;
+    exp_access_t a;
+    int got;
+    while ((got = exp_acc_next(it, &a, d)) == 1) {
+        s->accesses++;
+        if (a.request != TL_NONE)
+            lanes_add(&s->wait, a.core, a.request, a.done != TL_NONE ? a.done : s->t1);
+        int64_t free_at = exp_bank_free(s->run, &a);
+        if (free_at != TL_NONE)
+            lanes_add(&s->bank, a.bank, a.grant, free_at);
+    }
+    exp_acc_end(it);
+    return got < 0 ? d->code : TESS_OK;
+}
+
+static void write_head(svg_t *s)
+{
+    FILE *f = s->out;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\""
+               " viewBox=\"0 0 %u %u\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\""
+               " font-size=\"10\">\n",
+            s->width, s->height, s->width, s->height);
+    fprintf(f, "<defs><pattern id=\"hatch\" width=\"4\" height=\"4\""
+               " patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+               "<rect width=\"2\" height=\"4\" fill=\"%s\"/></pattern></defs>\n", WAIT_COLOUR);
+    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+}
+
+/* v with thousands separators ("12,582,912") in buf[32]. */
+static const char *grouped(uint64_t v, char *buf)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), o = 0;
+    for (int i = 0; i < n; i++) {
+        buf[o++] = digits[i];
+        if ((n - i - 1) % 3 == 0 && i < n - 1)
+            buf[o++] = ',';
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+/* The program's path, its tail only ("…" first) when it is too long for the width. */
+static void put_program(svg_t *s, double font, double room)
+{
+    const char *p = s->info->program;
+    size_t keep = room > 0 ? (size_t)(room / (font * 0.6)) : 8;
+    if (strlen(p) <= keep) {
+        put_text(s->out, p);
+        return;
+    }
+    p += strlen(p) - keep;
+    while ((*p & 0xc0) == 0x80) /* not inside a UTF-8 sequence */
+        p++;
+    fputs("\xe2\x80\xa6", s->out);
+    put_text(s->out, p);
+}
+
+static void write_title(svg_t *s, unsigned n_tasks)
+{
+    FILE *f = s->out;
+    const tl_info_t *i = s->info;
+    char a[32], b[32], c[32], n[32];
+    fputs("<text class=\"title\" x=\"10\" y=\"17\" font-size=\"13\" font-weight=\"bold\">"
+          "Tessera timeline \xe2\x80\x94 ", f);
+    put_program(s, 13, s->width - 20 - text_w("Tessera timeline - ", 13));
+    fprintf(f, "</text>\n<text x=\"10\" y=\"32\" fill=\"#444\">run %lld \xc2\xb7 ",
+            (long long)i->run_id);
+    put_text(f, i->status);
+    fputs(" \xc2\xb7 level ", f);
+    put_text(f, i->level_name);
+    fprintf(f, " \xc2\xb7 cycles %s\xe2\x80\x93%s of %s</text>\n",
+            grouped((uint64_t)s->t0 / i->period_ps, a), grouped((uint64_t)s->t1 / i->period_ps, b),
+            grouped(i->end_ps / i->period_ps, c));
+    fprintf(f, "<text x=\"10\" y=\"45\" fill=\"#444\">%u core tasks", n_tasks);
+    if (s->have_acc)
+        fprintf(f, " \xc2\xb7 %s SM accesses", grouped(s->accesses, n));
+    fprintf(f, " \xc2\xb7 1 cycle = %llu ps</text>\n", (unsigned long long)i->period_ps);
+}
+
+/* A tick step of 1, 2 or 5 × 10^k cycles, ticks about 90 px apart. */
+static uint64_t tick_step(const svg_t *s)
+{
+    double span = cycles(s, s->t1) - cycles(s, s->t0), want = span * 90.0 / s->pw;
+    uint64_t step = 1;
+    while ((double)step < want) {
+        uint64_t m = step;
+        while (m >= 10)
+            m /= 10;
+        step = m == 2 ? step / 2 * 5 : step * 2;
+    }
+    return step;
+}
+
+static void fmt_cycles(uint64_t v, uint64_t step, char *b, size_t n)
+{
+    if (v == 0)
+        snprintf(b, n, "0");
+    else if (step >= 100000 && v % 100000 == 0)
+        snprintf(b, n, "%gM", (double)v / 1e6);
+    else if (step >= 100 && v % 100 == 0 && v >= 1000)
+        snprintf(b, n, "%gk", (double)v / 1e3);
+    else
+        snprintf(b, n, "%llu", (unsigned long long)v);
+}
+
+/* Row backgrounds, under the grid lines. */
+static void write_backgrounds(svg_t *s)
+{
+    FILE *f = s->out;
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"#f2f2f2\"/>\n",
+            s->x0, s->y_bus, s->pw, BUS_H);
+    for (unsigned c = 0; c < TL_CORES; c++)
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
+                s->x0, s->y_core + c * CORE_H, s->pw, CORE_H, c % 2 ? "#f5f5f5" : "#ffffff");
+    for (unsigned b = 0; b < TL_BANKS; b++)
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
+                s->x0, s->y_bank + b * BANK_H, s->pw, BANK_H, b % 2 ? "#eef2f6" : "#f7f9fb");
+}
+
+static void write_axis(svg_t *s)
+{
+    FILE *f = s->out;
+    uint64_t step = tick_step(s), P = s->info->period_ps;
+    uint64_t c = ((uint64_t)s->t0 / P + step - 1) / step * step;
+    double top = s->y_bus, bottom = s->y_axis;
+    fprintf(f, "<g class=\"axis\" data-unit=\"cycles\" data-step=\"%llu\">\n",
+            (unsigned long long)step);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+            s->x0, bottom, s->x0 + s->pw, bottom);
+    for (; c * P <= (uint64_t)s->t1; c += step) {
+        double x = X(s, (int64_t)(c * P));
+        char label[32];
+        fmt_cycles(c, step, label, sizeof label);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d0d0d0\""
+                   " stroke-width=\"0.6\"/>"
+                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+                   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+                x, top, x, bottom, x, bottom, x, bottom + 4, x, bottom + 15, label);
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#444\">"
+               "time in cycles (1 cycle = %llu ps)</text>\n</g>\n",
+            s->x0 + s->pw / 2, bottom + 30, (unsigned long long)P);
+}
+
+static void row_label(svg_t *s, double y, double h, const char *what, unsigned k, double font)
+{
+    fprintf(s->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"%g\">%s %u"
+                    "</text>\n", s->x0 - 6, y + h / 2 + font * 0.35, font, what, k);
+}
+
+static void share_label(svg_t *s, double y, double h, double share, double font)
+{
+    fprintf(s->out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%g\" fill=\"#444\">%.0f%%</text>\n",
+            s->x0 + s->pw + 6, y + h / 2 + font * 0.35, font, 100 * share);
+}
+
+/* 0 for an idle column, else 1…SHADES by the busy share (any activity shows). */
+static unsigned shade(double share)
+{
+    return share <= 0 ? 0 : share >= 1 ? SHADES : 1 + (unsigned)(share * (SHADES - 1));
+}
+
+/* A column's shade, smoothed with its neighbours (1-2-1): a periodic pattern
+ * (a loop's accesses) would otherwise alias into stripes one pixel wide. */
+static unsigned column_shade(const lanes_t *l, const double *row, unsigned c)
+{
+    if (row[c] <= 0)
+        return 0;
+    double left = c > 0 ? row[c - 1] : row[c], right = c + 1 < l->cols ? row[c + 1] : row[c];
+    return shade((left + 2 * row[c] + right) / (4 * l->col_ps));
+}
+
+/* The lane's busy intervals: exact rects, or one rect per run of pixel
+ * columns of the same shade (opacity = busy share of the column). */
+static void write_lane(svg_t *s, lanes_t *l, unsigned lane, double y, double h,
+                       const char *colour, const char *what)
+{
+    FILE *f = s->out;
+    if (l->exact) {
+        lanes_settle(l, lane);
+        for (unsigned i = 0; i < l->n[lane]; i++) {
+            const span_t *p = &l->spans[lane][i];
+            double xa = X(s, p->from), w = X(s, p->to) - xa;
+            fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%g\" fill=\"%s\">"
+                       "<title>%s %u: cycles %.10g\xe2\x80\x93%.10g (%u)</title></rect>\n",
+                    xa, y, w < 0.5 ? 0.5 : w, h, colour, what, lane, cycles(s, p->from),
+                    cycles(s, p->to), p->n);
+        }
+        return;
+    }
+    const double *row = l->busy + (size_t)lane * l->cols;
+    double px = s->pw / l->cols;
+    for (unsigned q = 1; q <= SHADES; q++) { /* one path per shade: compact */
+        bool open = false;
+        for (unsigned c = 0, e; c < l->cols; c = e) {
+            unsigned qc = column_shade(l, row, c);
+            for (e = c + 1; e < l->cols && column_shade(l, row, e) == qc; e++)
+                ;
+            if (qc != q)
+                continue;
+            if (!open)
+                fprintf(f, "<path fill=\"%s\" fill-opacity=\"%.2f\" d=\"", colour,
+                        0.2 + 0.8 * q / SHADES);
+            open = true;
+            fprintf(f, "M%.1f %.1fh%.1fv%gh%.1fz", s->x0 + c * px, y, (e - c) * px, h,
+                    -(e - c) * px);
+        }
+        if (open)
+            fputs("\"/>\n", f);
+    }
+}
+
+static bool in_window(const svg_t *s, int64_t a, int64_t b) { return b >= s->t0 && a <= s->t1; }
+
+static int64_t task_end(const svg_t *s, const tl_task_t *t)
+{
+    return t->finish != TL_NONE ? t->finish : (int64_t)s->info->end_ps;
+}
+
+static void write_task_bar(svg_t *s, const tl_task_t *t, double y)
+{
+    FILE *f = s->out;
+    double xa = X(s, t->start), w = X(s, task_end(s, t)) - xa;
+    int num = t->f ? t->f->number : (int)t->frame;
+    fprintf(f, "<rect class=\"task\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\""
+               " fill=\"%s\" stroke=\"#555\" stroke-width=\"0.6\"%s><title>%s (frame %u) on"
+               " core %u: cycles %.10g\xe2\x80\x93",
+            xa, y, w < 1 ? 1 : w, BAR_H, palette[num % 10],
+            t->finish == TL_NONE ? " stroke-dasharray=\"3,2\" fill-opacity=\"0.5\"" : "",
+            t->f ? t->f->label : "IF?", t->frame, t->core, cycles(s, t->start));
+    if (t->finish == TL_NONE)
+        fputs("? (unfinished when the run stopped)", f);
+    else
+        fprintf(f, "%.10g, READY at the TS %.10g", cycles(s, t->finish), cycles(s, t->ready));
+    fprintf(f, "; %lld instructions, %lld SM accesses, %.10g cycles waiting on the SM"
+               "</title></rect>\n",
+            (long long)t->instructions, (long long)t->sm_ops, cycles(s, t->sm_wait_ps));
+    if (s->have_acc || t->sm_wait_ps <= 0 || t->finish == TL_NONE || t->finish <= t->start)
+        return;
+    /* Level tasks: only the share of the task spent waiting is known. */
+    double share = (double)t->sm_wait_ps / (double)(t->finish - t->start);
+    fprintf(f, "<rect class=\"wait-share\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\""
+               " fill=\"url(#hatch)\"/>\n", xa, y + BAR_H - WAIT_H, w * share, WAIT_H);
+}
+
+static void write_task_label(svg_t *s, const tl_task_t *t, double y)
+{
+    const char *label = t->f ? t->f->label : "IF?";
+    double xa = X(s, t->start), xb = X(s, task_end(s, t));
+    if (xb - xa < text_w(label, 10) + 4)
+        return;
+    fprintf(s->out, "<text class=\"task-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
+                    " fill=\"#1a1a1a\">%s</text>\n", (xa + xb) / 2, y + 10.5, label);
+}
+
+/* One row per core: its tasks, its SM waits, the labels on top, its busy share. */
+static unsigned write_cores(svg_t *s)
+{
+    unsigned n, drawn = 0;
+    const tl_task_t *tasks = tl_run_tasks(s->run, &n);
+    for (unsigned c = 0, i = 0; c < TL_CORES; c++) {
+        double y = s->y_core + c * CORE_H, yb = y + (CORE_H - BAR_H) / 2.0, busy = 0;
+        fprintf(s->out, "<g class=\"core-row\" data-core=\"%u\">\n", c);
+        row_label(s, y, CORE_H, "core", c, 10);
+        unsigned first = i;
+        for (; i < n && tasks[i].core == c; i++) {
+            if (!in_window(s, tasks[i].start, task_end(s, &tasks[i])))
+                continue;
+            write_task_bar(s, &tasks[i], yb);
+            busy += X(s, task_end(s, &tasks[i])) - X(s, tasks[i].start);
+            drawn++;
+        }
+        if (s->have_acc)
+            write_lane(s, &s->wait, c, yb + BAR_H - WAIT_H, WAIT_H, WAIT_COLOUR, "core");
+        for (unsigned j = first; j < i; j++)
+            if (in_window(s, tasks[j].start, task_end(s, &tasks[j])))
+                write_task_label(s, &tasks[j], yb);
+        share_label(s, y, CORE_H, busy / s->pw, 9);
+        fputs("</g>\n", s->out);
+    }
+    return drawn;
+}
+
+static void write_bus(svg_t *s)
+{
+    unsigned n;
+    const tl_frame_t *fr = tl_run_frames(s->run, &n);
+    FILE *f = s->out;
+    fputs("<g class=\"ts-bus\">\n", f);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">TS bus</text>\n", s->x0 - 6,
+            s->y_bus + BUS_H / 2.0 + 3.5);
+    for (unsigned i = 0; i < n; i++) {
+        const tl_frame_t *p = &fr[i];
+        if (!p->is_if || p->issue == TL_NONE || p->start == TL_NONE ||
+            !in_window(s, p->issue, p->start))
+            continue;
+        double xa = X(s, p->issue), w = X(s, p->start) - xa;
+        fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\""
+                   " stroke=\"#555\" stroke-width=\"0.6\"><title>%s (frame %u): code transfer,"
+                   " cycles %.10g\xe2\x80\x93%.10g, to cores 0x%04x</title></rect>\n",
+                xa, s->y_bus + 2, w < 1 ? 1 : w, BUS_H - 4, palette[p->number % 10], p->label,
+                p->frame, cycles(s, p->issue), cycles(s, p->start), p->mask);
+        if (w >= text_w(p->label, 9) + 4)
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">%s"
+                       "</text>\n", xa + w / 2, s->y_bus + BUS_H / 2.0 + 3, p->label);
+    }
+    fputs("</g>\n", f);
+}
+
+static bool cf_drawn(const svg_t *s, const tl_frame_t *p)
+{
+    return !p->is_if && p->issue != TL_NONE && in_window(s, p->issue, p->issue);
+}
+
+/* The CF's label and where it goes: right of its line unless that overflows. */
+static double cf_label(const svg_t *s, const tl_frame_t *p, char *label, bool *right)
+{
+    snprintf(label, 32, "%s (%s)", p->label, p->fence);
+    double x = X(s, p->issue), tw = text_w(label, 9);
+    *right = x + 3 + tw <= s->width - 2;
+    return *right ? x + 3 : x - 3 - tw;
+}
+
+/* Gives each CF label the first of CF_ROWS rows where it overlaps no earlier
+ * one (-1: no label, the line and its tooltip stay); counts the rows used. */
+static void place_cfs(svg_t *s)
+{
+    unsigned n;
+    const tl_frame_t *fr = tl_run_frames(s->run, &n);
+    double row_end[CF_ROWS];
+    for (int r = 0; r < CF_ROWS; r++)
+        row_end[r] = -1e9;
+    s->cf_rows = 1;
+    for (unsigned i = 0; i < n; i++) {
+        char label[32];
+        bool right;
+        s->cf_row[i] = -1;
+        if (!cf_drawn(s, &fr[i]))
+            continue;
+        double left = cf_label(s, &fr[i], label, &right);
+        for (int r = 0; r < CF_ROWS && s->cf_row[i] < 0; r++)
+            if (row_end[r] <= left - 4)
+                s->cf_row[i] = (int8_t)r, row_end[r] = left + text_w(label, 9);
+        if (s->cf_row[i] + 1 > (int)s->cf_rows)
+            s->cf_rows = (unsigned)s->cf_row[i] + 1;
+    }
+}
+
+/* A CF's marker: a dashed line down the core rows under its label. */
+static void write_cf(svg_t *s, const tl_frame_t *p, int row)
+{
+    FILE *f = s->out;
+    char label[32];
+    bool right;
+    double x = X(s, p->issue), y_text = s->y_cf + (row + 1) * CF_ROW_H - 2;
+    cf_label(s, p, label, &right);
+    fprintf(f, "<g class=\"cf\" data-frame=\"%u\"><title>%s (frame %u, fence %s, cores 0x%04x)"
+               " took effect at cycle %.10g</title>\n", p->frame, p->label, p->frame, p->fence,
+            p->mask, cycles(s, p->issue));
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"%s\""
+               " stroke-width=\"1.2\" stroke-dasharray=\"4,2\"/>\n",
+            x, row < 0 ? s->y_bus : y_text - 8, x, s->y_core + TL_CORES * CORE_H, CF_COLOUR);
+    if (row >= 0)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"%s\"%s>%s</text>\n",
+                right ? x + 3 : x - 3, y_text, CF_COLOUR, right ? "" : " text-anchor=\"end\"",
+                label);
+    fputs("</g>\n", f);
+}
+
+static void write_cfs(svg_t *s)
+{
+    unsigned n;
+    const tl_frame_t *fr = tl_run_frames(s->run, &n);
+    for (unsigned i = 0; i < n; i++)
+        if (cf_drawn(s, &fr[i]))
+            write_cf(s, &fr[i], s->cf_row[i]);
+}
+
+/* Bank utilisation from the counters (level tasks: no accesses to draw). */
+static void counter_shares(svg_t *s, double *share)
+{
+    sqlite3_stmt *st = tl_run_prepare(s->run,
+        "SELECT CAST(substr(component, 5) AS INTEGER), value FROM counters WHERE run_id = ?1"
+        " AND name = 'busy_ps' AND component GLOB 'bank[0-9]*'", NULL);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        int b = sqlite3_column_int(st, 0);
+        if (b >= 0 && b < TL_BANKS)
+            share[b] = (double)sqlite3_column_int64(st, 1) / (double)s->info->end_ps;
+    }
+    sqlite3_finalize(st);
+}
+
+static void write_banks(svg_t *s)
+{
+    FILE *f = s->out;
+    bool whole = s->t0 == 0 && (uint64_t)s->t1 == s->info->end_ps;
+    double share[TL_BANKS];
+    for (unsigned b = 0; b < TL_BANKS; b++)
+        share[b] = s->have_acc ? s->bank.total[b] / (double)(s->t1 - s->t0) : -1;
+    if (!s->have_acc && whole)
+        counter_shares(s, share);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#444\">%s</text>\n", s->x0,
+            s->y_bank - 7, s->have_acc ? "Shared Memory banks: busy from grant to grant + sm.bank"
+            : "Shared Memory banks: accesses not recorded at this level (record.level=mem"
+              " draws them); busy shares from the counters");
+    for (unsigned b = 0; b < TL_BANKS; b++) {
+        double y = s->y_bank + b * BANK_H;
+        fprintf(f, "<g class=\"bank-lane\" data-bank=\"%u\">\n", b);
+        row_label(s, y, BANK_H, "bank", b, 8);
+        if (s->have_acc)
+            write_lane(s, &s->bank, b, y + 1, BANK_H - 2, BANK_COLOUR, "bank");
+        if (share[b] >= 0)
+            share_label(s, y, BANK_H, share[b], 8);
+        fputs("</g>\n", f);
+    }
+}
+
+static void legend_swatch(svg_t *s, const char *kind, double x, double y)
+{
+    FILE *f = s->out;
+    if (!strcmp(kind, "bar"))
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"11\" fill=\"%s\""
+                   " stroke=\"#555\" stroke-width=\"0.6\"/>", x, y - 9, palette[0]);
+    else if (!strcmp(kind, "wait"))
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"%d\" fill=\"%s\"/>", x,
+                y - 2 - WAIT_H, WAIT_H, s->have_acc ? WAIT_COLOUR : "url(#hatch)");
+    else if (!strcmp(kind, "bank"))
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"9\" fill=\"%s\""
+                   " fill-opacity=\"0.7\"/>", x, y - 8, BANK_COLOUR);
+    else if (!strcmp(kind, "bus"))
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"9\" fill=\"%s\""
+                   " stroke=\"#555\" stroke-width=\"0.6\"/>", x, y - 8, palette[1]);
+    else
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\""
+                   " stroke-width=\"1.2\" stroke-dasharray=\"4,2\"/>", x + 8, y - 11, x + 8,
+                y + 2, CF_COLOUR);
+}
+
+static const char *legend_text(const svg_t *s, unsigned i)
+{
+    if (!strcmp(legend_items[i][0], "wait") && !s->have_acc)
+        return "share of a task spent waiting on the SM (level tasks: not where)";
+    return legend_items[i][1];
+}
+
+/* Lays the legend out in rows that fit the width (and writes it); the rows. */
+static unsigned write_legend(svg_t *s, bool write)
+{
+    double x = 10, y = s->y_legend + 11;
+    unsigned rows = 1;
+    if (write)
+        fputs("<g class=\"legend\">\n", s->out);
+    for (unsigned i = 0; i < N_LEGEND; i++) {
+        const char *text = legend_text(s, i);
+        double w = 22 + text_w(text, 10) + 18;
+        if (x > 10 && x + w > s->width - 10)
+            x = 10, y += LEGEND_ROW_H, rows++;
+        if (write) {
+            legend_swatch(s, legend_items[i][0], x, y);
+            fprintf(s->out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x + 22, y, text);
+        }
+        x += w;
+    }
+    if (write)
+        fputs("</g>\n", s->out);
+    return rows;
+}
+
+int tl_run_window(const tl_run_t *r, uint64_t from, uint64_t to, int64_t *t0, int64_t *t1,
+                  diag_t *d)
+{
+    const tl_info_t *i = &r->info;
+    from = from ? from : i->rec_from_ps;
+    to = to ? to : i->rec_to_ps && i->rec_to_ps < i->end_ps ? i->rec_to_ps : i->end_ps;
+    if (from >= to || to > (uint64_t)INT64_MAX / 2)
+        return diag_fail(d, TESS_EINPUT, "the window [%llu, %llu) ps is empty or too large"
+                         " (run %lld ends at %llu ps)", (unsigned long long)from,
+                         (unsigned long long)to, (long long)i->run_id,
+                         (unsigned long long)i->end_ps);
+    *t0 = (int64_t)from, *t1 = (int64_t)to;
+    return TESS_OK;
+}
+
+int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *o, FILE *out, diag_t *d)
+{
+    svg_t s = {.out = out, .run = run, .info = &run->info};
+    unsigned width = o->width ? o->width : W_DEFAULT;
+    int rc = tl_run_need_tasks(run, d);
+    if (rc == TESS_OK && (width < W_MIN || width > W_MAX))
+        rc = diag_fail(d, TESS_EINPUT, "width %u px: expected %d to %d", width, W_MIN, W_MAX);
+    if (rc == TESS_OK)
+        rc = tl_run_window(run, o->from_ps, o->to_ps, &s.t0, &s.t1, d);
+    if (rc != TESS_OK)
+        return rc;
+    s.have_acc = s.info->level >= REC_MEM;
+    layout(&s, width);
+    unsigned cols = (unsigned)ceil(s.pw);
+    if (lanes_init(&s.wait, cols, s.t0, s.t1) || lanes_init(&s.bank, cols, s.t0, s.t1))
+        rc = diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (rc == TESS_OK && s.have_acc)
+        rc = collect_accesses(&s, d);
+    if (rc == TESS_OK) {
+        write_head(&s);
+        write_backgrounds(&s);
+        write_axis(&s);
+        write_bus(&s);
+        unsigned drawn = write_cores(&s);
+        write_banks(&s);
+        write_cfs(&s);
+        write_title(&s, drawn);
+        write_legend(&s, true);
+        fputs("</svg>\n", out);
+    }
+    lanes_free(&s.wait);
+    lanes_free(&s.bank);
+    if (rc == TESS_OK && ferror(out))
+        rc = diag_fail(d, TESS_EIO, "writing the SVG: %s", strerror(errno));
+    return rc;
+}

@@ -1,0 +1,114 @@
+/* timeline.h — pictures of one recorded run, read back from the statistics
+ * database (docs/SCHEMA.md, docs/VISUALS.md): the run reader shared by the
+ * SVG timeline and the trace exports (export.h), and the SVG Gantt chart.
+ * Invariant: a tl_run_t holds a read-only connection and the run's small
+ * relations (frames, stalls, core tasks: at most 64 frames, so at most ~1000
+ * core tasks); SM accesses, which may be millions, are only ever streamed. */
+#ifndef TESSERA_TIMELINE_H
+#define TESSERA_TIMELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/diag.h"
+
+#define TL_CORES 16
+#define TL_BANKS 16
+#define TL_NONE (-1)              /* a time column that is NULL ("not reached") */
+
+/* What the `runs` row says, plus what the pictures derive from it. */
+typedef struct tl_info {
+    int64_t run_id;           /* ro */
+    const char *program;      /* ro: the program's path ("" when unknown) */
+    const char *status;       /* ro: 'ok', 'running', 'watchdog', … */
+    const char *started_at;   /* ro: ISO-8601 UTC ("" when unknown) */
+    const char *level_name;   /* ro: 'summary', 'tasks', 'mem', 'events' */
+    int level;                /* ro: rec_level_t; REC_MEM and above have accesses */
+    uint64_t period_ps;       /* ro: the clock period (1000 when not recorded) */
+    uint64_t end_ps;          /* ro: runs.end_ps, or the last time recorded if later */
+    uint64_t rec_from_ps;     /* ro: the recording window (record.from_ps) … */
+    uint64_t rec_to_ps;       /* ro: … and its end, 0: until the end of the run */
+    uint64_t bank_ps;         /* ro: bank service time (sm.bank) when fixed, else 0 */
+    uint64_t resp_ps;         /* ro: sm.resp when fixed, else UINT64_MAX */
+    bool ordinals;            /* ro: every frame from 0 is recorded: labels are IF/CF ordinals */
+} tl_info_t;
+
+/* A frame (`frames`); times are TL_NONE when NULL. */
+typedef struct tl_frame {
+    unsigned frame;           /* frame index in TM, 0–63 */
+    bool is_if;               /* IF (a task) or CF */
+    unsigned mask;            /* the group's Core_Active_Vect */
+    char fence[4];            /* "no", "acq", "rel" */
+    int64_t decode_start, decode, issue, start, complete;
+    char label[12];           /* "IF3", "CF1" (ordinals as in the spec's figures), or
+                                 "IF#7" (a frame index) when earlier frames are missing */
+    int number;               /* the k of the label */
+} tl_frame_t;
+
+/* One core's part of a task (`core_tasks`); times are TL_NONE when NULL. */
+typedef struct tl_task {
+    unsigned frame, core;
+    int64_t start, finish, ready;
+    int64_t instructions, sm_ops, sm_wait_ps, sm_conflict_ps;
+    bool complete;
+    const tl_frame_t *f;      /* its frame (NULL when not recorded) */
+} tl_task_t;
+
+/* A frame's stall (`stalls`). */
+typedef struct tl_stall {
+    unsigned frame;
+    char reason[8];           /* "decode", "mask", "acq", "rel", "bus", "order" */
+    int blocker;              /* the frame waited for, or -1 */
+    int64_t from, to;
+} tl_stall_t;
+
+typedef struct tl_run tl_run_t;
+
+/* Opens the database at `path` read-only and reads run `run_id` (0: the
+ * latest). Returns NULL with the reason in diag: TESS_EIO (no such file),
+ * TESS_EDB (not a Tessera database, unknown schema, SQLite failure),
+ * TESS_EINPUT (no such run), TESS_ENOMEM. Never modifies the file. */
+tl_run_t *tl_run_open(const char *path, int64_t run_id, diag_t *diag);
+void tl_run_close(tl_run_t *run);            /* NULL is fine */
+
+const tl_info_t *tl_run_info(const tl_run_t *run);
+const tl_frame_t *tl_run_frames(const tl_run_t *run, unsigned *n /* OUT */);
+const tl_task_t *tl_run_tasks(const tl_run_t *run, unsigned *n /* OUT */); /* by core, start */
+const tl_stall_t *tl_run_stalls(const tl_run_t *run, unsigned *n /* OUT */);
+const tl_frame_t *tl_run_frame(const tl_run_t *run, unsigned frame); /* NULL: not recorded */
+
+/* The window [*t0, *t1) a picture covers: [from, to) as asked, where 0
+ * means the recording window's bounds, else the whole run. TESS_EINPUT
+ * (message in diag) when it is empty. */
+int tl_run_window(const tl_run_t *run, uint64_t from, uint64_t to, int64_t *t0 /* OUT */,
+                  int64_t *t1 /* OUT */, diag_t *diag);
+
+/* TESS_EINPUT with a message naming the run when it holds no tasks to draw
+ * (recorded at level summary); TESS_OK otherwise. */
+int tl_run_need_tasks(const tl_run_t *run, diag_t *diag);
+
+/* For the readers of export.h: the run's read-only connection as a prepared
+ * statement with the run id bound to ?1 (NULL with TESS_EDB in diag), the
+ * error of that connection as TESS_EDB in diag, a nullable time column, and
+ * growing an array to hold n + 1 elements. */
+struct sqlite3_stmt;
+struct sqlite3_stmt *tl_run_prepare(tl_run_t *run, const char *sql, diag_t *diag);
+int tl_run_fail(tl_run_t *run, const char *what, diag_t *diag);
+int64_t tl_col_time(struct sqlite3_stmt *st, int col);
+bool tl_grow(void **array, unsigned *cap, unsigned n, size_t size);
+
+/* --- the SVG timeline ---------------------------------------------------------- */
+
+typedef struct tl_svg_opts {
+    uint64_t from_ps, to_ps;  /* the window; to_ps 0 = the end of the run */
+    unsigned width;           /* pixels, 0 = 1200 */
+} tl_svg_opts_t;
+
+/* Draws the Gantt chart of the run (docs/VISUALS.md) to `out`, streaming:
+ * memory is bounded by the width, whatever the number of accesses.
+ * TESS_OK, or TESS_EINPUT (level summary, empty window), TESS_EDB, TESS_EIO,
+ * TESS_ENOMEM with the reason in diag; what was written is then incomplete. */
+int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *opts, FILE *out, diag_t *diag);
+
+#endif

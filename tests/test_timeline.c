@@ -1,0 +1,328 @@
+/* test_timeline.c — `tessera timeline` end to end: databases recorded by
+ * running programs through the built binary, then the SVG checked as XML
+ * (xmllint) and by its structure: 16 core rows, 16 bank lanes, the IF labels
+ * of example 1, a marker per CF, a time axis in cycles, per-pixel shading for
+ * many accesses, windows, levels, and the error cases with their exit codes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/testutil.h"
+
+/* A program whose 16 cores make 8192 accesses, each core in its own bank:
+ * too many intervals to draw one by one at a small width. */
+static const char loop_prog[] =
+    ".group cores=0xffff fence=no\n"
+    "  set_const r7, id\n  set_const r10, 1\n  set_const r9, 0\n"
+    "loop:\n  ld [r9, r7], r1\n  add r1, r10, r1\n  st [r9, r7], r1\n"
+    "  sub r9, r10, r9\n  bnz loop, r9\n";
+
+/* Records `prog` (a path under the source tree, or `text` written to a file)
+ * into a fresh database `name` once; returns its path (static storage). */
+static const char *record(const char *name, const char *prog, const char *text,
+                          const char *opts)
+{
+    static char paths[8][1024];
+    static char names[8][64];
+    for (unsigned i = 0; i < 8; i++)
+        if (!strcmp(names[i], name))
+            return paths[i];
+    unsigned slot = 0;
+    while (slot < 7 && names[slot][0])
+        slot++;
+    snprintf(names[slot], sizeof names[slot], "%s", name);
+    snprintf(paths[slot], sizeof paths[slot], "%s", test_tmp_path(name));
+    char src[1024], args[3072];
+    if (text) {
+        snprintf(src, sizeof src, "%s.s", paths[slot]);
+        CU_ASSERT_EQUAL_FATAL(test_write_file(src, text, strlen(text)), 0);
+    } else {
+        snprintf(src, sizeof src, "%s", test_src_path(prog));
+    }
+    snprintf(args, sizeof args, "run '%s' --quiet --db '%s' %s", src, paths[slot],
+             opts ? opts : "");
+    char *out = NULL;
+    int rc = test_run_tessera(args, &out);
+    if (rc != 0)
+        fprintf(stderr, "tessera %s → %d\n%s\n", args, rc, out ? out : "");
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    free(out);
+    return paths[slot];
+}
+
+static const char *example1(void) { return record("ex1.db", "examples/example1.s", NULL, NULL); }
+
+/* Runs `tessera timeline DB ARGS -o OUT`; returns the exit code, the SVG in *svg. */
+static int timeline(const char *db, const char *args, const char *out_name, char **svg,
+                    char **msg)
+{
+    char cmd[4096];
+    const char *out = test_tmp_path(out_name);
+    unlink(out);
+    snprintf(cmd, sizeof cmd, "timeline '%s' -o '%s' %s", db, out, args);
+    int rc = test_run_tessera(cmd, msg);
+    if (svg)
+        *svg = (char *)test_read_file(out, NULL);
+    return rc;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = hay; p && (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+static int xmllint(const char *name)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", test_tmp_path(name));
+    char *out = NULL;
+    int rc = test_run_shell(cmd, &out);
+    if (rc != 0)
+        fprintf(stderr, "%s → %d\n%s\n", cmd, rc, out ? out : "");
+    free(out);
+    return rc;
+}
+
+/* --- the picture ------------------------------------------------------------------ */
+
+static void test_example1_is_valid_xml(void)
+{
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(example1(), "", "ex1.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(xmllint("ex1.svg"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "</svg>\n"));
+    free(svg);
+}
+
+static void test_example1_rows_and_lanes(void)
+{
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(example1(), "", "ex1.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(count(svg, "class=\"core-row\""), 16);
+    CU_ASSERT_EQUAL(count(svg, "class=\"bank-lane\""), 16);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">core 15<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">bank 15<"));
+    CU_ASSERT_EQUAL(count(svg, "class=\"task\""), 48); /* 6 tasks × 8 cores */
+    free(svg);
+}
+
+/* The spec's figure 2: IF0–IF3 on cores 0-3, 8-11; IF4, IF5 on the others. */
+static void test_example1_labels(void)
+{
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(example1(), "", "ex1.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    static const char *const labels[] = {">IF0<", ">IF1<", ">IF2<", ">IF3<", ">IF4<", ">IF5<"};
+    for (unsigned i = 0; i < 6; i++)
+        CU_ASSERT_EQUAL(count(svg, labels[i]), 8 + 1); /* 8 bars + the code bus */
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "IF0 (frame 1) on core 0: cycles 6\xe2\x80\x93" "26"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "IF4 (frame 6) on core 4"));
+    CU_ASSERT_PTR_NULL(strstr(svg, "IF4 (frame 6) on core 0"));
+    free(svg);
+}
+
+static void test_example1_cf_markers(void)
+{
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(example1(), "", "ex1.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(count(svg, "<g class=\"cf\""), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF0 (acq)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF1 (acq)<"));
+    /* CF1 took effect when IF3 completed: cycle 118 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "CF1 (frame 5, fence acq, cores 0xf0f0) took effect at"
+                                       " cycle 118"));
+    free(svg);
+    CU_ASSERT_EQUAL(timeline(record("ex2.db", "examples/example2.s", NULL, NULL), "", "ex2.svg",
+                             &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF0 (no)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF1 (acq)<"));
+    free(svg);
+}
+
+static void test_axis_in_cycles(void)
+{
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(example1(), "", "ex1.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "data-unit=\"cycles\" data-step=\"20\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "time in cycles (1 cycle = 1000 ps)"));
+    for (unsigned c = 0; c <= 160; c += 20) {
+        char tick[32];
+        snprintf(tick, sizeof tick, "class=\"tick\" x=");
+        CU_ASSERT_PTR_NOT_NULL(strstr(svg, tick));
+        snprintf(tick, sizeof tick, ">%u</text>", c);
+        CU_ASSERT_PTR_NOT_NULL(strstr(svg, tick));
+    }
+    CU_ASSERT_EQUAL(count(svg, "class=\"tick\""), 9);
+    free(svg);
+}
+
+/* Few accesses: one rect per merged busy interval, with its cycles. */
+static void test_exact_bank_intervals(void)
+{
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(example1(), "", "ex1.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    /* core 0's first ld is granted at cycle 9: bank 0 busy 9–17 (8 accesses, back to back) */
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<title>bank 0: cycles 9\xe2\x80\x93" "17 (8)</title>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<title>core 0: cycles 8\xe2\x80\x93" "11 (1)</title>"));
+    CU_ASSERT_PTR_NULL(strstr(svg, "<title>bank 1:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "96 SM accesses"));
+    free(svg);
+}
+
+/* Many accesses: shading per pixel column, the file stays small. */
+static void test_many_accesses_are_aggregated(void)
+{
+    const char *db = record("loop.db", NULL, loop_prog, NULL);
+    char *svg = NULL;
+    size_t len = 0;
+    CU_ASSERT_EQUAL(timeline(db, "--width 480", "loop.svg", NULL, NULL), 0);
+    svg = (char *)test_read_file(test_tmp_path("loop.svg"), &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(xmllint("loop.svg"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "8,192 SM accesses"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "fill-opacity="));
+    CU_ASSERT_PTR_NULL(strstr(svg, "<title>bank 3:"));
+    CU_ASSERT(count(svg, "<rect") < 2 * 32 * 400);
+    CU_ASSERT(len < 600000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "width=\"480\""));
+    free(svg);
+}
+
+static void test_window(void)
+{
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(example1(), "--from-ps 100000 --to-ps 173000", "win.svg", &svg,
+                             NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(xmllint("win.svg"), 0);
+    CU_ASSERT_PTR_NULL(strstr(svg, ">IF0<"));
+    CU_ASSERT_PTR_NULL(strstr(svg, ">CF0 (acq)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">IF3<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">IF5<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF1 (acq)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "cycles 100\xe2\x80\x93" "173 of 173"));
+    free(svg);
+}
+
+/* A run recorded with a window: drawn over that window; the frames before it
+ * are missing, so labels give frame indexes (IF#k). */
+static void test_recording_window(void)
+{
+    const char *db = record("recwin.db", "examples/example1.s", NULL, "-s record.from_ps=100000");
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(db, "", "recwin.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(xmllint("recwin.svg"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "cycles 100\xe2\x80\x93" "173 of 173"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">IF#7<"));   /* IF5 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF#5 (acq)<"));
+    CU_ASSERT_PTR_NULL(strstr(svg, ">IF5<"));
+    free(svg);
+}
+
+/* Level tasks: no accesses; the SM wait is shown as a share of each task. */
+static void test_level_tasks(void)
+{
+    const char *db = record("tasks.db", "examples/example1.s", NULL, "-s record.level=tasks");
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(db, "", "tasks.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(xmllint("tasks.svg"), 0);
+    CU_ASSERT_EQUAL(count(svg, "class=\"wait-share\""), 48);
+    CU_ASSERT_EQUAL(count(svg, "class=\"bank-lane\""), 16);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "accesses not recorded at this level"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">IF5<"));
+    free(svg);
+}
+
+static void test_stdout_and_program_name_escaped(void)
+{
+    const char *db = record("a&b.db", NULL, ".group cores=1\n  set_const r8, 1\n", NULL);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "timeline '%s' -o - | xmllint --noout -", db);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
+    free(out);
+    CU_ASSERT_EQUAL(timeline(db, "--run 1 --width 800", "one.svg", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ">IF0<"));
+    free(out);
+}
+
+/* --- errors ----------------------------------------------------------------------- */
+
+static void test_errors(void)
+{
+    char *msg = NULL;
+    CU_ASSERT_EQUAL(timeline(test_tmp_path("missing.db"), "", "x.svg", NULL, &msg), 5);
+    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "missing.db"));
+    free(msg);
+    const char *text = test_tmp_path("text.db");
+    test_write_file(text, "hello, not a database\n", 22);
+    CU_ASSERT_EQUAL(timeline(text, "", "x.svg", NULL, NULL), 6);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'CREATE TABLE t(x)'", test_tmp_path("foreign.db"));
+    CU_ASSERT_EQUAL(test_run_shell(cmd, NULL), 0);
+    CU_ASSERT_EQUAL(timeline(test_tmp_path("foreign.db"), "", "x.svg", NULL, &msg), 6);
+    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "not a Tessera database"));
+    free(msg);
+    CU_ASSERT_EQUAL(timeline(example1(), "--run 99", "x.svg", NULL, &msg), 2);
+    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "no run 99"));
+    free(msg);
+    CU_ASSERT_EQUAL(timeline(example1(), "--from-ps 500000", "x.svg", NULL, NULL), 2);
+    CU_ASSERT_EQUAL(access(test_tmp_path("x.svg"), F_OK), -1); /* nothing left behind */
+}
+
+static void test_level_summary_is_refused(void)
+{
+    const char *db = record("summary.db", "examples/example1.s", NULL, "-s record.level=summary");
+    char *msg = NULL;
+    CU_ASSERT_EQUAL(timeline(db, "", "x.svg", NULL, &msg), 2);
+    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "level summary"));
+    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "record.level=tasks"));
+    free(msg);
+}
+
+static void test_usage_errors(void)
+{
+    char cmd[2048];
+    CU_ASSERT_EQUAL(test_run_tessera("timeline", NULL), 1);
+    snprintf(cmd, sizeof cmd, "timeline '%s'", example1()); /* no -o */
+    CU_ASSERT_EQUAL(test_run_tessera(cmd, NULL), 1);
+    CU_ASSERT_EQUAL(timeline(example1(), "--width 10", "x.svg", NULL, NULL), 1);
+    CU_ASSERT_EQUAL(timeline(example1(), "--run x", "x.svg", NULL, NULL), 1);
+    CU_ASSERT_EQUAL(timeline(example1(), "--bogus", "x.svg", NULL, NULL), 1);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(test_run_tessera("timeline --help", &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "Exit codes"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "timeline '%s' -o /nonexistent-dir/x.svg", example1());
+    CU_ASSERT_EQUAL(test_run_tessera(cmd, NULL), 5);
+}
+
+int main(void)
+{
+    static const test_case_t picture[] = {
+        TEST(test_example1_is_valid_xml), TEST(test_example1_rows_and_lanes),
+        TEST(test_example1_labels),       TEST(test_example1_cf_markers),
+        TEST(test_axis_in_cycles),        TEST(test_exact_bank_intervals),
+        TEST(test_many_accesses_are_aggregated), TEST(test_window), TEST(test_recording_window),
+        TEST(test_level_tasks),           TEST(test_stdout_and_program_name_escaped),
+        TEST_END};
+    static const test_case_t errors[] = {
+        TEST(test_errors), TEST(test_level_summary_is_refused), TEST(test_usage_errors),
+        TEST_END};
+    static const test_suite_t suites[] = {{"timeline", picture}, {"timeline errors", errors},
+                                          {NULL, NULL}};
+    return test_run_suites(suites);
+}
