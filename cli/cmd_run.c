@@ -1,6 +1,7 @@
 /* cmd_run.c — `tessera run`: a program through the timed model into the
  * statistics database, with a short summary. Configuration, program and
  * database are all checked before anything is simulated. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,31 @@ static void print_summary(const session_t *s, const run_args_t *a, const verdict
         printf("  %s\n", v->error);
 }
 
+/* SIGINT and SIGTERM while the run is loaded or committed (outside the event
+ * loop, where the driver handles them) are remembered, never fatal: one that
+ * arrives before the first event skips the simulation and the run is recorded
+ * as interrupted; one during the commit lets the commit finish. The flag is
+ * the one mutable global a signal handler needs. */
+static volatile sig_atomic_t early_signal;
+
+static void remember_signal(int sig) { early_signal = sig; }
+
+static void catch_signals(struct sigaction old[2])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remember_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+}
+
+static void restore_signals(const struct sigaction old[2])
+{
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
+
 static int simulate(session_t *s, const run_args_t *a, diag_t *d)
 {
     sim_drive_desc_t dd = {
@@ -255,8 +281,11 @@ static int simulate(session_t *s, const run_args_t *a, diag_t *d)
     };
     sim_drive_result_t r = {0};
     gpu_start(s->gpu);
-    if (sim_drive(s->sim, &dd, &r) != TESS_OK)
+    if (early_signal) {
+        r.end = SIM_END_INTERRUPTED, r.signal = early_signal;
+    } else if (sim_drive(s->sim, &dd, &r) != TESS_OK) {
         return diag_fail(d, TESS_ENOMEM, "cannot start the event loop");
+    }
     gpu_finish(s->gpu);
     verdict_t v;
     judge(s, &r, &v);
@@ -286,12 +315,15 @@ int cmd_run(int argc, char **argv)
     }
     session_t s = {0};
     diag_t d = {.warn = diag_warn_stderr};
+    struct sigaction old[2];
+    catch_signals(old);
     rc = session_open(&s, &a, &d);
     if (rc == TESS_OK)
         rc = simulate(&s, &a, &d);
     if (d.code != TESS_OK)
         cli_error("%s", d.msg);
     session_close(&s);
+    restore_signals(old);
     tess_free(a.overrides);
     return rc;
 }

@@ -29,6 +29,7 @@
 #include "events/err.h"
 
 #define DRIVE_BATCH 4096
+#define DRIVE_SLICE_S 0.01     /* a batch should take about this long at most */
 #define DRIVE_PS_PER_S 1e12
 
 typedef struct drive {
@@ -42,7 +43,8 @@ typedef struct drive {
     ev_signal sig[2];          /* SIGINT, SIGTERM */
     struct sigaction old[2];   /* dispositions to restore */
     sim_time_t until;          /* simulated-time limit (SIM_TIME_NEVER: none) */
-    size_t batch;              /* events per sim_run call */
+    size_t batch;              /* events per sim_run call, adapted to DRIVE_SLICE_S */
+    size_t batch_max;          /* desc->batch or DRIVE_BATCH */
     FILE *out;                 /* progress stream, NULL when progress is off */
     double wall0;              /* ev_time() on entry */
     double pace0;              /* loop time that simulated time sim0 maps to */
@@ -114,10 +116,24 @@ static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 /* ---- the watchers ----------------------------------------------------- */
 
+/* Events differ in cost by orders of magnitude (a core may run a million
+ * instructions in one), so the batch halves while batches take longer than
+ * DRIVE_SLICE_S and doubles back while they are short: signals and timers
+ * are served within a few hundredths of a second either way. */
+static void adapt_batch(drive_t *d, double seconds)
+{
+    if (seconds > DRIVE_SLICE_S && d->batch > 1)
+        d->batch /= 2;
+    else if (seconds < DRIVE_SLICE_S / 4 && d->batch < d->batch_max)
+        d->batch = d->batch * 2 < d->batch_max ? d->batch * 2 : d->batch_max;
+}
+
 static void idle_cb(struct ev_loop *loop, ev_idle *w, int revents)
 {
     drive_t *d = w->data;
+    double t0 = ev_time();
     sim_run(d->sim, d->until, d->batch);
+    adapt_batch(d, ev_time() - t0);
     check_end(d);
 }
 
@@ -227,7 +243,7 @@ static void init_drive(drive_t *d, sim_t *sim, const sim_drive_desc_t *desc,
     d->desc = desc;
     d->res = out;
     d->until = desc->until ? desc->until : SIM_TIME_NEVER - 1;  /* NEVER never runs */
-    d->batch = desc->batch ? desc->batch : DRIVE_BATCH;
+    d->batch = d->batch_max = desc->batch ? desc->batch : DRIVE_BATCH;
     d->out = progress_stream(desc);
     d->wall0 = d->last_wall = ev_time();
     d->sim0 = sim_now(sim);

@@ -28,6 +28,7 @@ struct sim {
     sim_event_t *running;     /* the event whose callback runs, or NULL */
     evq_key_t run_key;        /* its new key if it scheduled itself again, else 0 */
     sim_end_t stop;           /* requested stop, SIM_END_NONE when none */
+    bool yield;               /* sim_yield(): end the current sim_run call */
     bool event_log;           /* emit SIM_TRACE_EVENT per event */
     sim_hook_fn hook;         /* trace hook, NULL when none */
     void *hook_user;          /* its argument */
@@ -130,6 +131,8 @@ void sim_stop(sim_t *sim, sim_end_t why)
 }
 
 sim_end_t sim_stop_reason(const sim_t *sim) { return sim->stop; }
+
+void sim_yield(sim_t *sim) { sim->yield = true; }
 
 void sim_clear_stop(sim_t *sim)
 {
@@ -258,9 +261,10 @@ run_loop(sim_t *sim, sim_time_t until, size_t max_events, bool logged)
     while (n < max_events && evq_key_time(q->key[0]) <= until) {
         run_one(sim, q, logged);
         n++;
-        if (sim->stop != SIM_END_NONE)
+        if (__builtin_expect((sim->stop != SIM_END_NONE) | sim->yield, 0))
             break;
     }
+    sim->yield = false;
     sim->running = NULL;
     return n;
 }

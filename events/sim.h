@@ -99,6 +99,10 @@ size_t sim_run(sim_t *sim, sim_time_t until, size_t max_events);
  * nothing. */
 void sim_stop(sim_t *sim, sim_end_t why);
 sim_end_t sim_stop_reason(const sim_t *sim);
+/* Asks the running sim_run call to return after the current event, once (not
+ * a stop: the next call runs on). For an event that did much work, so that
+ * the driver serves signals and timers soon (a core's long local loop). */
+void sim_yield(sim_t *sim);
 void sim_clear_stop(sim_t *sim);
 /* The message of SIM_END_ERROR ("" otherwise). */
 const char *sim_errmsg(const sim_t *sim);

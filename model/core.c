@@ -114,18 +114,30 @@ static void over_budget(core_t *c)
         sim_schedule(c->sim, &c->step_ev, c->run.t);
 }
 
+/* A decoupled core hands control back to the event loop after this many
+ * instructions without an outside interaction, so that signals, wall-clock
+ * limits and progress lines are served during long local loops. It resumes
+ * at its own local time: the timestamps do not change. */
+#define CORE_SLICE (UINT64_C(1) << 20)
+
 /* Runs instructions from run.ip at run.t until the core must wait for
  * something outside it (an SM answer, READY) — or, stepped, for its next
  * event. */
 __attribute__((flatten)) static void advance(core_t *c)
 {
     isa_run_t *run = &c->run;
+    uint64_t slice_end = run->n + CORE_SLICE;
     for (;;) {
         if (run->n == c->budget) {
             over_budget(c);
             return;
         }
-        run->budget = c->one_by_one ? run->n + 1 : c->budget;
+        if (run->n >= slice_end) {
+            sim_schedule(c->sim, &c->step_ev, run->t); /* step_cb resumes here */
+            sim_yield(c->sim);                         /* let the host loop look */
+            return;
+        }
+        run->budget = c->one_by_one ? run->n + 1 : (c->budget < slice_end ? c->budget : slice_end);
         isa_stop_t stop = isa_run(c->r, c->id, run);
         if (stop == ISA_STOP_MEMORY) {
             request(c);
@@ -144,7 +156,8 @@ __attribute__((flatten)) static void advance(core_t *c)
     }
 }
 
-/* Stepped mode: the next instruction. Both modes: the watchdog. */
+/* Stepped mode: the next instruction. Both modes: the watchdog; decoupled:
+ * the continuation of a long local loop (CORE_SLICE). */
 static void step_cb(sim_t *sim, sim_event_t *ev)
 {
     core_t *c = ev->data;

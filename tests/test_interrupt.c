@@ -125,8 +125,31 @@ static void test_signals_at_random_moments_keep_the_database_sound(void)
     sqlite3_close(db);
 }
 
+/* A core spinning in a loop that touches nothing outside it still lets the
+ * host loop see the wall-clock limit and signals (decoupled cores yield every
+ * 2^20 instructions): the run stops after about 0.3 s, not at its budget. */
+static void test_long_local_loop_sees_the_wall_clock_limit(void)
+{
+    const char *src = test_tmp_path("spin.s");
+    const char *text = ".group cores=0x1\n set_const r8, 1\nspin:\n bnz spin, r8\n";
+    test_write_file(src, text, strlen(text));
+    char args[1024], *out = NULL;
+    snprintf(args, sizeof args,
+             "run '%s' --db '%s' -s core.budget=1000000000000 -s sim.wall_limit=0.3", src,
+             test_tmp_path("spin.db"));
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CU_ASSERT_EQUAL(test_run_tessera(args, &out), 4);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    CU_ASSERT_TRUE(s < 10.0); /* the budget alone would take an hour */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "wall-clock limit"));
+    free(out);
+}
+
 static const test_case_t cases[] = {
     TEST(test_signals_at_random_moments_keep_the_database_sound),
+    TEST(test_long_local_loop_sees_the_wall_clock_limit),
     TEST_END,
 };
 

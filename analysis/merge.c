@@ -1,0 +1,470 @@
+/* merge.c — folding shard databases into one (see merge.h). The output is
+ * created and validated through rec_open(), so its schema, views and version
+ * are exactly those of a `tessera run` database; the shards are ATTACHed
+ * read-only and copied with INSERT … SELECT. Invariant: everything a shard
+ * adds — runs, rows, merged_runs, the in-memory set of known fingerprints —
+ * is written in one transaction, and rolled back together. */
+#include "analysis/merge.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/rec_int.h"
+#include "analysis/sha256.h"
+#include "events/err.h"
+
+#define MERGE_MAX_TABLES 32   /* run-keyed tables besides `runs` */
+
+/* The columns that make a run's identity (merge.h). */
+#define FP_EXPR                                                                          \
+    "tess_fp(started_at, finished_at, wall_s, program, program_sha256, data_sha256,"     \
+    " config, status, end_ps, events, version, level)"
+
+#define NOW_UTC "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+struct merge {
+    sqlite3 *db;              /* the output, with the shard attached while merging */
+    char *path;               /* the output's path, for messages */
+    char *runs_sql;           /* copies the mapped runs' `runs` rows */
+    char *copy_sql[MERGE_MAX_TABLES]; /* copies the mapped runs' rows of one table */
+    size_t n_copy;
+    bool seeded;              /* temp.merge_seen holds every run up to last_max */
+    int64_t last_max;         /* the output's largest run_id seen */
+};
+
+/* Bookkeeping in the output, and the per-connection scratch tables:
+ * merge_seen (fingerprints in the output), merge_fp (the shard's runs),
+ * merge_map (the shard's new runs and their ids in the output). */
+static const char setup_sql[] =
+    "CREATE TABLE IF NOT EXISTS main.merged_runs("
+    " run_id INTEGER PRIMARY KEY REFERENCES runs ON DELETE CASCADE,"
+    " fingerprint TEXT NOT NULL, shard TEXT, shard_run_id INTEGER, merged_at TEXT);"
+    "CREATE TEMP TABLE merge_seen(fp TEXT PRIMARY KEY) WITHOUT ROWID;"
+    "CREATE TEMP TABLE merge_fp(old_id INTEGER PRIMARY KEY, fp TEXT NOT NULL, status TEXT);"
+    "CREATE TEMP TABLE merge_map(old_id INTEGER PRIMARY KEY, new_id INTEGER NOT NULL,"
+    " fp TEXT NOT NULL, status TEXT);";
+
+/* --- the fingerprint function ------------------------------------------------ */
+
+static void fp_put_u64(sha256_t *s, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (56 - 8 * i));
+    sha256_update(s, b, sizeof b);
+}
+
+/* tess_fp(v, …): SHA-256 (hex) over each value's type, length and bytes, so
+ * that no two different argument lists hash the same text. */
+static void fp_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    sha256_t s;
+    sha256_init(&s);
+    for (int i = 0; i < argc; i++) {
+        int type = sqlite3_value_type(argv[i]);
+        uint8_t tag = (uint8_t)type;
+        sha256_update(&s, &tag, 1);
+        if (type == SQLITE_INTEGER) {
+            fp_put_u64(&s, (uint64_t)sqlite3_value_int64(argv[i]));
+        } else if (type == SQLITE_FLOAT) {
+            double d = sqlite3_value_double(argv[i]);
+            uint64_t bits;
+            memcpy(&bits, &d, sizeof bits);
+            fp_put_u64(&s, bits);
+        } else if (type != SQLITE_NULL) {
+            const void *p = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(argv[i])
+                                                : sqlite3_value_blob(argv[i]);
+            size_t n = (size_t)sqlite3_value_bytes(argv[i]);
+            fp_put_u64(&s, n);
+            sha256_update(&s, p, n);
+        }
+    }
+    uint8_t dig[SHA256_DIGEST];
+    char hex[SHA256_HEX];
+    sha256_final(&s, dig);
+    for (int i = 0; i < SHA256_DIGEST; i++)
+        snprintf(hex + 2 * i, 3, "%02x", dig[i]);
+    sqlite3_result_text(ctx, hex, 2 * SHA256_DIGEST, SQLITE_TRANSIENT);
+}
+
+/* --- small SQL helpers --------------------------------------------------------- */
+
+/* One integer from a one-row query; SQLITE_OK or the error. */
+static int query_int(sqlite3 *db, const char *sql, int64_t *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            *out = sqlite3_column_int64(st, 0);
+            rc = SQLITE_OK;
+        } else if (rc == SQLITE_DONE) {
+            rc = SQLITE_ERROR;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Runs `sql` with ?1 bound to `text`; adds the rows it changed to *changes. */
+static int exec_bound(sqlite3 *db, const char *sql, const char *text, uint64_t *changes)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK && text)
+        rc = sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+    if (rc == SQLITE_OK && changes)
+        *changes += (uint64_t)sqlite3_changes64(db);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* --- opening: the output and its tables ---------------------------------------- */
+
+/* `, PREFIX"c1", PREFIX"c2", …`: the stored columns of main.`table` but run_id (hidden and
+ * generated columns cannot be inserted). *has_run_id tells whether it has
+ * one. Returns an sqlite3_malloc'd string or NULL (SQLite error or memory). */
+static char *column_list(sqlite3 *db, const char *table, const char *prefix,
+                         bool *has_run_id)
+{
+    sqlite3_stmt *st = NULL;
+    *has_run_id = false;
+    int rc = sqlite3_prepare_v2(db, "SELECT name, hidden FROM pragma_table_xinfo(?1, 'main')",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_str *s = sqlite3_str_new(db);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        if (!name || sqlite3_column_int(st, 1) != 0)
+            continue;
+        if (!strcmp(name, "run_id"))
+            *has_run_id = true;
+        else
+            sqlite3_str_appendf(s, ", %s\"%w\"", prefix, name);
+    }
+    sqlite3_finalize(st);
+    char *cols = sqlite3_str_finish(s);
+    if (rc != SQLITE_DONE) {
+        sqlite3_free(cols);
+        return NULL;
+    }
+    return cols ? cols : sqlite3_mprintf("%s", "");
+}
+
+/* The INSERT … SELECT that copies the mapped runs' rows of `table`; the
+ * shard's table is scanned in storage order, each row's run looked up in
+ * merge_map (CROSS JOIN fixes that order: a sequential read). NULL when
+ * `table` has no run_id column or on error (*failed set). */
+static char *make_copy_sql(sqlite3 *db, const char *table, bool *failed)
+{
+    bool keyed = false;
+    char *cols = column_list(db, table, "", &keyed);
+    char *sel = column_list(db, table, "t.", &keyed);
+    char *sql = NULL;
+    if (cols && sel && keyed)
+        sql = sqlite3_mprintf("INSERT INTO main.\"%w\"(run_id%s) SELECT m.new_id%s"
+                              " FROM shard.\"%w\" AS t CROSS JOIN temp.merge_map AS m"
+                              " ON m.old_id = t.run_id",
+                              table, cols, sel, table);
+    *failed = !cols || !sel || (keyed && !sql);
+    sqlite3_free(cols);
+    sqlite3_free(sel);
+    return sql;
+}
+
+/* Builds a copy statement per table of the output that has a run_id. */
+static int build_copies(merge_t *m, diag_t *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(m->db,
+                                "SELECT name FROM main.sqlite_master WHERE type = 'table'"
+                                " AND name NOT LIKE 'sqlite_%' AND name <> 'merged_runs'",
+                                -1, &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *table = (const char *)sqlite3_column_text(st, 0);
+        bool failed = false;
+        char *sql = make_copy_sql(m->db, table, &failed);
+        rc = failed ? SQLITE_NOMEM : SQLITE_OK;
+        if (!sql)
+            continue;
+        if (!strcmp(table, "runs"))
+            m->runs_sql = sql;
+        else if (m->n_copy < MERGE_MAX_TABLES)
+            m->copy_sql[m->n_copy++] = sql;
+        else
+            sqlite3_free(sql), rc = SQLITE_FULL;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return rec_db_fail(m->db, m->path, "reading the schema", diag);
+    if (!m->runs_sql)
+        return diag_fail(diag, TESS_EDB, "%s: no runs table", m->path);
+    return TESS_OK;
+}
+
+/* Creates or validates the output with the recorder's own code: same
+ * schema, views, application_id and user_version as `tessera run`. */
+static int create_output(const char *path, diag_t *diag)
+{
+    rec_opts_t ro = {.level = REC_SUMMARY};
+    rec_t *rec = rec_open(path, &ro, diag);
+    if (!rec)
+        return diag->code ? diag->code : TESS_EDB;
+    rec_close(rec);
+    return TESS_OK;
+}
+
+static int open_output(merge_t *m, diag_t *diag)
+{
+    /* URI names are on for ATTACH 'file:…?mode=ro'; a path that looks like
+     * a URI itself is prefixed so that it stays a path. */
+    char *name = sqlite3_mprintf("%s%s", strncmp(m->path, "file:", 5) ? "" : "./", m->path);
+    if (!name)
+        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", m->path);
+    int rc = sqlite3_open_v2(name, &m->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL);
+    sqlite3_free(name);
+    if (rc != SQLITE_OK)
+        return m->db ? rec_db_fail(m->db, m->path, "cannot open the database", diag)
+                     : diag_fail(diag, TESS_ENOMEM, "%s: out of memory", m->path);
+    sqlite3_busy_timeout(m->db, 30000);
+    rc = sqlite3_create_function(m->db, "tess_fp", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                 NULL, fp_func, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return rec_db_fail(m->db, m->path, "registering tess_fp", diag);
+    rc = rec_exec(m->db, m->path,
+                  "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;"
+                  " PRAGMA temp_store=MEMORY;", diag);
+    if (rc == TESS_OK)
+        rc = rec_exec(m->db, m->path, setup_sql, diag);
+    return rc == TESS_OK ? build_copies(m, diag) : rc;
+}
+
+merge_t *merge_open(const char *out_path, diag_t *diag)
+{
+    if (create_output(out_path, diag) != TESS_OK)
+        return NULL;
+    merge_t *m = calloc(1, sizeof *m);
+    if (!m || !(m->path = strdup(out_path))) {
+        free(m);
+        diag_fail(diag, TESS_ENOMEM, "%s: out of memory", out_path);
+        return NULL;
+    }
+    if (open_output(m, diag) != TESS_OK) {
+        merge_close(m);
+        return NULL;
+    }
+    return m;
+}
+
+void merge_close(merge_t *m)
+{
+    if (!m)
+        return;
+    sqlite3_free(m->runs_sql);
+    for (size_t i = 0; i < m->n_copy; i++)
+        sqlite3_free(m->copy_sql[i]);
+    sqlite3_close(m->db);
+    free(m->path);
+    free(m);
+}
+
+/* --- one shard -------------------------------------------------------------------- */
+
+/* "file:PATH?mode=ro" with the characters a URI gives meaning to escaped. */
+static char *shard_uri(const char *path)
+{
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    sqlite3_str_appendall(s, "file:");
+    if (path[0] == '/' && path[1] == '/')
+        sqlite3_str_appendall(s, "///");   /* an empty authority, then the path */
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f)
+            sqlite3_str_appendf(s, "%%%02X", *p);
+        else
+            sqlite3_str_appendchar(s, 1, (char)*p);
+    }
+    sqlite3_str_appendall(s, "?mode=ro");
+    return sqlite3_str_finish(s);
+}
+
+/* The attached shard is a Tessera database of this schema version. Reads
+ * only. */
+static int check_shard(merge_t *m, const char *shard, diag_t *diag)
+{
+    int64_t app = 0, version = 0;
+    int rc = query_int(m->db, "PRAGMA shard.application_id", &app);
+    if (rc == SQLITE_OK)
+        rc = query_int(m->db, "PRAGMA shard.user_version", &version);
+    if (rc != SQLITE_OK)
+        return rec_db_fail(m->db, shard, "not a Tessera database", diag);
+    if (app != REC_APP_ID)
+        return diag_fail(diag, TESS_EDB,
+                         "%s: not a Tessera database (SQLite application_id 0x%llx)", shard,
+                         (unsigned long long)app);
+    if (version != REC_SCHEMA_VERSION)
+        return diag_fail(diag, TESS_EDB,
+                         "%s: schema version %lld, but this Tessera merges version %d", shard,
+                         (long long)version, REC_SCHEMA_VERSION);
+    return TESS_OK;
+}
+
+static int attach(merge_t *m, const char *shard, diag_t *diag)
+{
+    char *uri = shard_uri(shard);
+    if (!uri)
+        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", shard);
+    int rc = exec_bound(m->db, "ATTACH ?1 AS shard", uri, NULL);
+    sqlite3_free(uri);
+    if (rc != SQLITE_OK)
+        return rec_db_fail(m->db, shard, "cannot open as a Tessera database", diag);
+    return TESS_OK;
+}
+
+/* Adds to merge_seen the fingerprints of the output's runs not seen yet
+ * (all of them the first time; later, those another process appended). */
+static int update_seen(merge_t *m, const char *shard, diag_t *diag)
+{
+    char *sql = sqlite3_mprintf("INSERT OR IGNORE INTO temp.merge_seen SELECT " FP_EXPR
+                                " FROM main.runs WHERE run_id > %lld",
+                                (long long)(m->seeded ? m->last_max : INT64_MIN));
+    if (!sql)
+        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", shard);
+    int rc = rec_exec(m->db, m->path, sql, diag);
+    sqlite3_free(sql);
+    if (rc == TESS_OK &&
+        query_int(m->db, "SELECT coalesce(max(run_id), 0) FROM main.runs", &m->last_max))
+        rc = rec_db_fail(m->db, m->path, "reading runs", diag);
+    m->seeded = rc == TESS_OK;
+    return rc;
+}
+
+/* Fills merge_map with the shard's runs the output lacks (one per
+ * fingerprint), numbered after the output's last run in shard order. */
+static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag)
+{
+    static const char sql[] =
+        "DELETE FROM temp.merge_fp; DELETE FROM temp.merge_map;"
+        "INSERT INTO temp.merge_fp SELECT run_id, " FP_EXPR ", status FROM shard.runs;"
+        "INSERT INTO temp.merge_map SELECT old_id,"
+        " (SELECT coalesce(max(run_id), 0) FROM main.runs)"
+        "  + row_number() OVER (ORDER BY old_id), fp, status"
+        " FROM (SELECT min(old_id) AS old_id, fp, status FROM temp.merge_fp"
+        "  WHERE fp NOT IN (SELECT fp FROM temp.merge_seen) GROUP BY fp);";
+    int64_t all = 0, added = 0, running = 0, first = 0;
+    int rc = rec_exec(m->db, shard, sql, diag);
+    if (rc != TESS_OK)
+        return rc;
+    if (query_int(m->db, "SELECT count(*) FROM temp.merge_fp", &all) ||
+        query_int(m->db, "SELECT count(*) FROM temp.merge_map", &added) ||
+        query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE status = 'running'",
+                  &running) ||
+        query_int(m->db, "SELECT coalesce(min(new_id), 0) FROM temp.merge_map", &first))
+        return rec_db_fail(m->db, shard, "mapping runs", diag);
+    res->runs = (uint64_t)added;
+    res->skipped = (uint64_t)(all - added);
+    res->running = (uint64_t)running;
+    res->first_id = first;
+    return TESS_OK;
+}
+
+/* Copies the mapped runs, their rows, their provenance and fingerprints. */
+static int copy_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag)
+{
+    static const char provenance[] =
+        "INSERT INTO main.merged_runs(run_id, fingerprint, shard, shard_run_id, merged_at)"
+        " SELECT new_id, fp, ?1, old_id, " NOW_UTC " FROM temp.merge_map";
+    if (exec_bound(m->db, m->runs_sql, NULL, NULL) != SQLITE_OK)
+        return rec_db_fail(m->db, shard, "copying runs", diag);
+    for (size_t i = 0; i < m->n_copy; i++)
+        if (exec_bound(m->db, m->copy_sql[i], NULL, &res->rows) != SQLITE_OK)
+            return rec_db_fail(m->db, shard, "copying rows", diag);
+    if (exec_bound(m->db, provenance, shard, NULL) != SQLITE_OK)
+        return rec_db_fail(m->db, shard, "recording merged_runs", diag);
+    int rc = rec_exec(m->db, shard,
+                      "INSERT OR IGNORE INTO temp.merge_seen SELECT fp FROM temp.merge_map",
+                      diag);
+    if (rc == TESS_OK &&
+        query_int(m->db, "SELECT coalesce(max(run_id), 0) FROM main.runs", &m->last_max))
+        rc = rec_db_fail(m->db, m->path, "reading runs", diag);
+    return rc == TESS_OK ? rec_schema_index(m->db, m->path, diag) : rc;
+}
+
+/* The transaction of one attached shard. */
+static int merge_attached(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag)
+{
+    bool seeded = m->seeded;
+    int64_t last_max = m->last_max;
+    int rc = rec_exec(m->db, m->path, "BEGIN IMMEDIATE", diag);
+    if (rc != TESS_OK)
+        return rc;
+    rc = update_seen(m, shard, diag);
+    if (rc == TESS_OK)
+        rc = map_runs(m, shard, res, diag);
+    if (rc == TESS_OK && res->runs > 0)
+        rc = copy_runs(m, shard, res, diag);
+    if (rc == TESS_OK)
+        rc = rec_exec(m->db, m->path, "COMMIT", diag);
+    if (rc != TESS_OK) {
+        sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);
+        m->seeded = seeded, m->last_max = last_max;
+        memset(res, 0, sizeof *res);
+    }
+    return rc;
+}
+
+/* Does "PATH-SUFFIX" exist? Its size in *size. */
+static bool sidecar(const char *path, const char *suffix, off_t *size)
+{
+    char *name = sqlite3_mprintf("%s-%s", path, suffix);
+    struct stat st;
+    bool found = name && stat(name, &st) == 0;
+    if (found && size)
+        *size = st.st_size;
+    sqlite3_free(name);
+    return found;
+}
+
+/* Reading a WAL database, even read-only, creates its -wal and -shm files,
+ * and a read-only connection cannot remove them: when the shard had none
+ * (nobody had it open) and the -wal stayed empty, they are removed. */
+static void tidy_sidecars(const char *shard)
+{
+    off_t size = -1;
+    if (!sidecar(shard, "wal", &size) || size != 0)
+        return;
+    char *wal = sqlite3_mprintf("%s-wal", shard), *shm = sqlite3_mprintf("%s-shm", shard);
+    if (wal && shm)
+        unlink(shm), unlink(wal);
+    sqlite3_free(wal);
+    sqlite3_free(shm);
+}
+
+int merge_shard(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag)
+{
+    memset(res, 0, sizeof *res);
+    struct stat a, b;
+    if (stat(shard, &a) != 0)
+        return diag_fail(diag, TESS_EIO, "%s: cannot read: %s", shard, strerror(errno));
+    if (stat(m->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        return diag_fail(diag, TESS_EDB, "%s: is the output database itself", shard);
+    bool untouched = !sidecar(shard, "wal", NULL) && !sidecar(shard, "shm", NULL);
+    int rc = attach(m, shard, diag);
+    if (rc == TESS_OK)
+        rc = check_shard(m, shard, diag);
+    if (rc == TESS_OK)
+        rc = merge_attached(m, shard, res, diag);
+    sqlite3_exec(m->db, "DETACH shard", NULL, NULL, NULL);
+    if (untouched)
+        tidy_sidecars(shard);
+    return rc;
+}
