@@ -92,8 +92,8 @@ static inline int append(const rec_writer_t *w, rec_pack_t *p, const rec_acc_t *
         return FIT_SPAN;
     if (p->row.scale_ps != 1) {
         const rec_div_t *d = &w->period_div;
-        if (!(div_exact(d, t, &t) & div_exact(d, da, &da) & div_exact(d, dg, &dg) &
-              div_exact(d, dd, &dd)))
+        if (!((int)div_exact(d, t, &t) & (int)div_exact(d, da, &da) &
+              (int)div_exact(d, dg, &dg) & (int)div_exact(d, dd, &dd)))
             return FIT_SCALE;
     }
     const rec_raw_t r = {(uint32_t)t, (uint32_t)da, (uint32_t)dg, (uint32_t)dd,

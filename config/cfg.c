@@ -69,13 +69,20 @@ static void line_error(load_t *ld, const diag_t *d)
     ld->err = *d;
 }
 
-/* A "[name]" line (inih does not report sections that hold no key). */
+/* A "[name]" line (inih does not report sections that hold no key). Like
+ * inih, skips a UTF-8 byte order mark and the blanks after it on line 1. */
 static void check_section(load_t *ld, const char *p, size_t len)
 {
     char name[SECTION_MAX];
-    const char *end = len ? memchr(p, ']', len) : NULL;
     diag_t d = {0};
-    if (p[0] != '[' || !end)
+    if (ld->line == 1 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+        size_t skip = 3 + strspn(p + 3, " \t\r\v\f");
+        skip = skip < len ? skip : len;
+        p += skip;
+        len -= skip;
+    }
+    const char *end = len ? memchr(p, ']', len) : NULL;
+    if (!len || p[0] != '[' || !end)
         return; /* not a section line, or inih's syntax error */
     snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
     if (cfg_section_check(name, &d) != TESS_OK)
@@ -83,8 +90,9 @@ static void check_section(load_t *ld, const char *p, size_t len)
 }
 
 /* inih's fgets: hands over one line of the text, counting lines. Leading
- * blanks are dropped so that an indented line is never taken for inih's
- * multi-line continuation of the previous value. */
+ * blanks (every byte inih's isspace() skips) are dropped so that an indented
+ * line is never taken for inih's multi-line continuation of the previous
+ * value. */
 static char *next_line(char *str, int num, void *stream)
 {
     load_t *ld = stream;
@@ -94,7 +102,7 @@ static char *next_line(char *str, int num, void *stream)
     size_t len = strcspn(p, "\n");
     ld->next = p[len] ? p + len + 1 : p + len;
     ld->line++;
-    for (; len && (*p == ' ' || *p == '\t'); p++)
+    for (; len && strchr(" \t\r\v\f", *p); p++) /* len > 0: *p is not the NUL */
         len--;
     if (len + 3 > (size_t)num) {
         diag_t d = {0};
@@ -125,7 +133,7 @@ static int syntax_error(const char *text, const char *name, int line, diag_t *di
     const char *p = text;
     for (int i = 1; i < line && strchr(p, '\n'); i++)
         p = strchr(p, '\n') + 1;
-    p += strspn(p, " \t");
+    p += strspn(p, " \t\r\v\f"); /* the blanks next_line drops */
     int len = (int)strcspn(p, "\r\n");
     return diag_fail(diag, TESS_EINPUT, "%s:%d: '%.*s' is not [section], key = value or a comment",
                      name, line, len > 80 ? 80 : len, p);

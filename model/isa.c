@@ -53,9 +53,9 @@ static inline void mem_operands(const uint8_t *r, unsigned a, unsigned b, isa_st
 isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
 {
     uint8_t *restrict r = r_;
-    const uint16_t *restrict code = run->code;
+    const isa_decoded_t *restrict code = run->code;
     const uint64_t *restrict lat = run->lat;
-    unsigned ip = run->ip, w = 0;
+    unsigned ip = run->ip, op = 0;
     uint64_t t = run->t, n = run->n, budget = run->budget, div0 = 0;
     isa_step_t *last = &run->last;
     isa_stop_t stop;
@@ -64,10 +64,11 @@ isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
             stop = ISA_STOP_BUDGET;
             goto out;
         }
-        w = code[ip];
-        unsigned a = (w >> 8) & 0xf, b = (w >> 4) & 0xf, c = w & 0xf;
+        const isa_decoded_t d = code[ip];
+        unsigned a = d.a, b = d.b, c = d.c;
+        op = d.op;
         n++;
-        switch (w >> 12) {
+        switch (op) {
         case ISA_NOP: t += lat[ISA_CLASS_ALU]; break;
         case ISA_ADD: r[c] = (uint8_t)(r[a] + r[b]); t += lat[ISA_CLASS_ALU]; break;   /* mod 256 */
         case ISA_SUB: r[c] = (uint8_t)(r[a] - r[b]); t += lat[ISA_CLASS_ALU]; break;   /* mod 256 */
@@ -99,7 +100,7 @@ isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
             stop = ISA_STOP_MEMORY;        /* the latency is the memory system's */
             goto out;
         case ISA_SET_CONST:                                            /* D9 */
-            r[c] = c < 8 ? (uint8_t)(core_id & 0xf) : (uint8_t)(w >> 4);
+            r[c] = c < 8 ? (uint8_t)(core_id & 0xf) : (uint8_t)(a << 4 | b); /* const[7:0] */
             t += lat[ISA_CLASS_ALU];
             break;
         case ISA_ST:
@@ -125,7 +126,7 @@ isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
         }
     }
 out:
-    last->cls = op_class[w >> 12];
+    last->cls = op_class[op];
     last->finished = stop == ISA_STOP_FINISHED || (stop == ISA_STOP_MEMORY && ip == ISA_SLOTS - 1);
     run->ip = ip;
     run->t = t;
@@ -139,8 +140,8 @@ void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,
 {
     static const uint64_t no_latency[ISA_CLASS_READY + 1];
     isa_run_t run = {.code = NULL, .lat = no_latency, .budget = 1, .ip = 0};
-    uint16_t code[ISA_SLOTS] = {0};
-    code[ip & 0xf] = word;
+    isa_decoded_t code[ISA_SLOTS] = {{0}};
+    code[ip & 0xf] = isa_decode(word);
     run.code = code;
     run.ip = ip & 0xf;
     out->sync = false;

@@ -90,12 +90,31 @@ typedef struct isa_step {
 void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,
               isa_step_t *out /* OUT */);
 
+/* An instruction's fields, extracted once (isa_decode) so that a loop that
+ * executes the same slots many times does not decode them again. */
+typedef struct isa_decoded {
+    uint8_t op, a, b, c;      /* [15:12], [11:8], [7:4], [3:0] */
+} isa_decoded_t;
+
+static inline isa_decoded_t isa_decode(uint16_t w)
+{
+    return (isa_decoded_t){(uint8_t)isa_opc(w), (uint8_t)isa_fa(w), (uint8_t)isa_fb(w),
+                           (uint8_t)isa_fc(w)};
+}
+
+/* Decodes a task's 16 instruction words. */
+static inline void isa_decode_frame(const uint16_t code[ISA_SLOTS], isa_decoded_t out[ISA_SLOTS])
+{
+    for (unsigned i = 0; i < ISA_SLOTS; i++)
+        out[i] = isa_decode(code[i]);
+}
+
 /* A run of core-local instructions (isa_run): executes instructions from
  * slot `ip` until one needs memory (ld/st: described in `last`, not counted
  * as finished), the task ends (ready or leaving slot 15, D11), or `budget`
  * instructions have run. Each executed instruction adds lat[class] to `t`. */
 typedef struct isa_run {
-    const uint16_t *code;     /* in: the task's 16 instruction words */
+    const isa_decoded_t *code;/* in: the task's 16 instructions (isa_decode_frame) */
     const uint64_t *lat;      /* in: latency by isa_class_t (ALU..READY) */
     uint64_t budget;          /* in: stop when n reaches it (the next is not run) */
     unsigned ip;              /* in/out: the next instruction's slot */

@@ -11,7 +11,9 @@ static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned
                          arch_state_t *st, uint64_t budget, iss_stats_t *stats, diag_t *diag)
 {
     static const uint64_t untimed[ISA_CLASS_READY + 1];
-    isa_run_t run = {.code = code, .lat = untimed, .budget = budget};
+    isa_decoded_t decoded[TM_SLOTS];
+    isa_decode_frame(code, decoded);
+    isa_run_t run = {.code = decoded, .lat = untimed, .budget = budget};
     for (;;) {
         isa_stop_t stop = isa_run(st->regs[core], core, &run);
         if (stop == ISA_STOP_BUDGET) {

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Builds Tessera twice — optimised with warnings as errors, then with ASan and
-# UBSan — and runs every test in both. Exits non-zero on the first failure.
+# Every test: builds Tessera twice — optimised with warnings as errors, then
+# with ASan and UBSan — and runs every test in both; then the end-to-end tests
+# under valgrind memcheck, then each fuzz target for a minute. Exits non-zero
+# on the first failure. About 15 minutes on 2 cores.
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -16,3 +18,9 @@ cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O1 \
 cmake --build build-san -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-san --output-on-failure -j "$jobs"
+
+echo "== end-to-end tests under valgrind memcheck"
+scripts/memcheck.sh build
+
+echo "== fuzzing: ~1 minute per target (clang, libFuzzer + ASan + UBSan)"
+scripts/fuzz.sh 60

@@ -1,0 +1,4 @@
+.GROUP Cores=0x3 FENCE=ACQ
+  SET_CONST R9, 0B11
+L:
+  BNZ L, R9

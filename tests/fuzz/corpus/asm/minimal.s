@@ -1,0 +1,1 @@
+.group cores=1
