@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analysis/rec.h"
+#include "events/alloc.h"
 #include "events/err.h"
 
 #define FOREVER INT64_MAX
@@ -61,7 +62,7 @@ exp_acc_iter_t *exp_acc_begin(tl_run_t *r, const exp_acc_filter_t *f, diag_t *d)
              " wait_dt, wait_n, done_dt, done_n, data FROM sm_access_packs WHERE run_id = ?1"
              " AND (base_ps IS NULL OR base_ps < ?3) AND (end_ps IS NULL OR end_ps > ?2)%s"
              " ORDER BY frame, core, part", one ? " AND frame = ?4 AND core = ?5" : "");
-    exp_acc_iter_t *it = calloc(1, sizeof *it);
+    exp_acc_iter_t *it = tess_calloc(1, sizeof *it);
     if (!it) {
         diag_fail(d, TESS_ENOMEM, "out of memory");
         return NULL;
@@ -71,7 +72,7 @@ exp_acc_iter_t *exp_acc_begin(tl_run_t *r, const exp_acc_filter_t *f, diag_t *d)
     if (f->cut && (int64_t)f->cut < it->end)
         it->end = (int64_t)f->cut;
     if (!(it->st = tl_run_prepare(r, sql, d))) {
-        free(it);
+        tess_free(it);
         return NULL;
     }
     sqlite3_bind_int64(it->st, 2, (int64_t)f->from);
@@ -174,7 +175,7 @@ void exp_acc_end(exp_acc_iter_t *it)
 {
     if (it)
         sqlite3_finalize(it->st);
-    free(it);
+    tess_free(it);
 }
 
 /* Pass 1, over the pack rows only: the accesses overlapping the window in
@@ -232,12 +233,12 @@ static int nth_request(tl_run_t *r, uint64_t from, uint64_t to, uint64_t max, in
                        uint64_t *cut, diag_t *d)
 {
     uint64_t k = max + 1, n = 0;
-    int64_t *h = malloc(k * sizeof *h);
+    int64_t *h = tess_malloc(k * sizeof *h);
     exp_acc_filter_t f = {.from = from, .to = to, .cut = (uint64_t)bound, .frame = -1,
                           .core = -1};
     exp_acc_iter_t *it = h ? exp_acc_begin(r, &f, d) : NULL;
     if (!it) {
-        free(h);
+        tess_free(h);
         return h ? d->code : diag_fail(d, TESS_ENOMEM, "out of memory (--max-accesses %llu)",
                                        (unsigned long long)max);
     }
@@ -247,7 +248,7 @@ static int nth_request(tl_run_t *r, uint64_t from, uint64_t to, uint64_t max, in
         keep_smallest(h, &n, k, a.request);
     exp_acc_end(it);
     *cut = n == k ? (uint64_t)h[0] : 0;
-    free(h);
+    tess_free(h);
     return got < 0 ? d->code : TESS_OK;
 }
 
@@ -276,10 +277,10 @@ int exp_out_open(exp_out_t *o, const char *path, diag_t *d)
         return TESS_OK;
     }
     size_t n = strlen(path) + 16;
-    o->path = strdup(path);
-    o->tmp = malloc(n);
+    o->path = tess_strdup(path);
+    o->tmp = tess_malloc(n);
     if (!o->path || !o->tmp) {
-        free(o->path), free(o->tmp);
+        tess_free(o->path), tess_free(o->tmp);
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     }
     snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
@@ -294,7 +295,7 @@ int exp_out_open(exp_out_t *o, const char *path, diag_t *d)
     int rc = diag_fail(d, TESS_EIO, "%s: cannot write: %s", path, strerror(errno));
     if (fd >= 0)
         close(fd), unlink(o->tmp);
-    free(o->path), free(o->tmp);
+    tess_free(o->path), tess_free(o->tmp);
     return rc;
 }
 
@@ -312,7 +313,7 @@ int exp_out_close(exp_out_t *o, bool ok, diag_t *d)
         rc = diag_fail(d, TESS_EIO, "%s: cannot write: %s", o->path, strerror(errno));
     if (!ok || rc != TESS_OK)
         unlink(o->tmp);
-    free(o->path), free(o->tmp);
+    tess_free(o->path), tess_free(o->tmp);
     memset(o, 0, sizeof *o);
     return rc;
 }
@@ -623,7 +624,7 @@ enum { MAX_SIGS = 2 + 64 + 3 * TL_CORES + TL_BANKS };
 
 typedef struct sig {
     char id[4];               /* VCD identifier code */
-    char name[24];
+    char name[32];            /* as given to add_sig (callers use 32-byte buffers) */
     uint8_t width, kind;      /* enum sig_kind */
     bool from_acc;            /* driven by accesses: unknown (x) after the cut */
     bool dirty;               /* changed at the current time */
@@ -693,7 +694,7 @@ static bool push(vcd_t *v, int64_t t, int sig, unsigned op, unsigned bit, int32_
         return true;
     if (v->n_heap == v->cap_heap) {
         size_t cap = v->cap_heap ? v->cap_heap * 2 : 1024;
-        change_t *h = realloc(v->heap, cap * sizeof *h);
+        change_t *h = tess_realloc(v->heap, cap * sizeof *h);
         if (!h)
             return false;
         v->heap = h, v->cap_heap = cap;
@@ -998,7 +999,7 @@ static int merge_accesses(vcd_t *v, exp_stats_t *st, diag_t *d)
 
 int exp_vcd_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st, diag_t *d)
 {
-    vcd_t *v = calloc(1, sizeof *v);
+    vcd_t *v = tess_calloc(1, sizeof *v);
     if (!v)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     v->f = out, v->run = run, v->info = tl_run_info(run);
@@ -1021,8 +1022,8 @@ int exp_vcd_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st
     st->records = v->changes;
     for (unsigned c = 0; c < TL_CORES; c++)
         exp_acc_end(v->cur[c].it);
-    free(v->heap);
-    free(v);
+    tess_free(v->heap);
+    tess_free(v);
     if (rc == TESS_OK && ferror(out))
         rc = diag_fail(d, TESS_EIO, "writing the VCD failed");
     return rc;

@@ -16,6 +16,7 @@
 
 #include "analysis/rec_int.h"
 #include "analysis/sha256.h"
+#include "events/alloc.h"
 #include "events/err.h"
 
 #define MERGE_MAX_TABLES 32   /* run-keyed tables besides `runs` */
@@ -253,9 +254,9 @@ merge_t *merge_open(const char *out_path, diag_t *diag)
 {
     if (create_output(out_path, diag) != TESS_OK)
         return NULL;
-    merge_t *m = calloc(1, sizeof *m);
-    if (!m || !(m->path = strdup(out_path))) {
-        free(m);
+    merge_t *m = tess_calloc(1, sizeof *m);
+    if (!m || !(m->path = tess_strdup(out_path))) {
+        tess_free(m);
         diag_fail(diag, TESS_ENOMEM, "%s: out of memory", out_path);
         return NULL;
     }
@@ -274,8 +275,8 @@ void merge_close(merge_t *m)
     for (size_t i = 0; i < m->n_copy; i++)
         sqlite3_free(m->copy_sql[i]);
     sqlite3_close(m->db);
-    free(m->path);
-    free(m);
+    tess_free(m->path);
+    tess_free(m);
 }
 
 /* --- one shard -------------------------------------------------------------------- */

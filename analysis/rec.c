@@ -107,7 +107,10 @@ static int prepare(rec_t *rec, const char *sql, sqlite3_stmt **st, diag_t *diag)
 /* Steps a statement that returns no row, and resets it. */
 static int step_done(rec_t *rec, sqlite3_stmt *st, int bind_rc, const char *what, diag_t *diag)
 {
-    int rc = bind_rc == SQLITE_OK ? sqlite3_step(st) : bind_rc;
+    if (bind_rc != SQLITE_OK) /* a failed bind does not set the connection's message */
+        return diag_fail(diag, bind_rc == SQLITE_NOMEM ? TESS_ENOMEM : TESS_EDB, "%s: %s: %s",
+                         rec->path, what, sqlite3_errstr(bind_rc));
+    int rc = sqlite3_step(st);
     int out = rc == SQLITE_DONE ? TESS_OK : rec_db_fail(rec->db, rec->path, what, diag);
     sqlite3_reset(st);
     return out;

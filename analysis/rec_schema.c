@@ -117,7 +117,8 @@ const char *rec_schema_insert(rec_table_t table) { return insert_sql[table]; }
 
 int rec_db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag)
 {
-    int code = sqlite3_errcode(db) == SQLITE_CANTOPEN ? TESS_EIO : TESS_EDB;
+    int err = sqlite3_errcode(db);
+    int code = err == SQLITE_CANTOPEN ? TESS_EIO : err == SQLITE_NOMEM ? TESS_ENOMEM : TESS_EDB;
     return diag_fail(diag, code, "%s: %s: %s", path, what, sqlite3_errmsg(db));
 }
 

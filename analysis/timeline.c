@@ -15,6 +15,7 @@
 #include "analysis/export.h"
 #include "analysis/rec.h"
 #include "analysis/rec_int.h"
+#include "events/alloc.h"
 #include "events/err.h"
 
 #define TL_MAX_FRAMES 64
@@ -60,7 +61,7 @@ int64_t tl_col_time(sqlite3_stmt *st, int i)
 static char *col_dup(sqlite3_stmt *st, int i)
 {
     const unsigned char *t = sqlite3_column_text(st, i);
-    return strdup(t ? (const char *)t : "");
+    return tess_strdup(t ? (const char *)t : "");
 }
 
 /* One integer from `sql` (run id bound to ?1); `dflt` when no row or NULL. */
@@ -220,7 +221,7 @@ bool tl_grow(void **p, unsigned *cap, unsigned n, size_t size)
     if (n < *cap)
         return true;
     unsigned c = *cap ? *cap * 2 : 64;
-    void *q = realloc(*p, c * size);
+    void *q = tess_realloc(*p, c * size);
     if (!q)
         return false;
     *p = q, *cap = c;
@@ -306,9 +307,9 @@ static void settle_end(tl_run_t *r)
 
 tl_run_t *tl_run_open(const char *path, int64_t run_id, diag_t *d)
 {
-    tl_run_t *r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path))) {
-        free(r);
+    tl_run_t *r = tess_calloc(1, sizeof *r);
+    if (!r || !(r->path = tess_strdup(path))) {
+        tess_free(r);
         diag_fail(d, TESS_ENOMEM, "out of memory");
         return NULL;
     }
@@ -336,9 +337,9 @@ void tl_run_close(tl_run_t *r)
     if (!r)
         return;
     sqlite3_close(r->db);
-    free(r->path), free(r->program), free(r->status), free(r->started_at);
-    free(r->level_name), free(r->tasks), free(r->stalls);
-    free(r);
+    tess_free(r->path), tess_free(r->program), tess_free(r->status), tess_free(r->started_at);
+    tess_free(r->level_name), tess_free(r->tasks), tess_free(r->stalls);
+    tess_free(r);
 }
 
 const tl_info_t *tl_run_info(const tl_run_t *r) { return &r->info; }
@@ -409,7 +410,7 @@ static int lanes_init(lanes_t *l, unsigned cols, int64_t t0, int64_t t1)
 {
     memset(l, 0, sizeof *l);
     l->cols = cols, l->t0 = t0, l->t1 = t1, l->col_ps = (double)(t1 - t0) / cols;
-    l->busy = calloc((size_t)cols * TL_CORES, sizeof *l->busy);
+    l->busy = tess_calloc((size_t)cols * TL_CORES, sizeof *l->busy);
     l->exact = true, l->max_all = cols * SPANS_PER_PX;
     return l->busy ? TESS_OK : TESS_ENOMEM;
 }
@@ -417,14 +418,14 @@ static int lanes_init(lanes_t *l, unsigned cols, int64_t t0, int64_t t1)
 static void lanes_free(lanes_t *l)
 {
     for (unsigned i = 0; i < TL_CORES; i++)
-        free(l->spans[i]), l->spans[i] = NULL;
-    free(l->busy), l->busy = NULL;
+        tess_free(l->spans[i]), l->spans[i] = NULL;
+    tess_free(l->busy), l->busy = NULL;
 }
 
 static void lanes_give_up_exact(lanes_t *l)
 {
     for (unsigned i = 0; i < TL_CORES; i++)
-        free(l->spans[i]), l->spans[i] = NULL, l->n[i] = l->cap[i] = 0;
+        tess_free(l->spans[i]), l->spans[i] = NULL, l->n[i] = l->cap[i] = 0;
     l->exact = false;
 }
 

@@ -41,7 +41,7 @@ typedef struct tl_frame {
     unsigned mask;            /* the group's Core_Active_Vect */
     char fence[4];            /* "no", "acq", "rel" */
     int64_t decode_start, decode, issue, start, complete;
-    char label[12];           /* "IF3", "CF1" (ordinals as in the spec's figures), or
+    char label[16];           /* "IF3", "CF1" (ordinals as in the spec's figures), or
                                  "IF#7" (a frame index) when earlier frames are missing */
     int number;               /* the k of the label */
 } tl_frame_t;

@@ -10,6 +10,7 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"
+#include "events/alloc.h"
 #include "events/err.h"
 #include "model/latency.h"
 
@@ -263,14 +264,14 @@ static int print_effective(const config_opts_t *o)
         return cli_nomem();
     }
     fputs(text, stdout);
-    free(text);
+    tess_free(text);
     return TESS_OK;
 }
 
 int cmd_config(int argc, char **argv)
 {
     config_opts_t o = {0};
-    o.sets = calloc((size_t)argc, sizeof *o.sets);
+    o.sets = tess_calloc((size_t)argc, sizeof *o.sets);
     if (!o.sets) {
         cli_error("out of memory");
         return cli_nomem();
@@ -284,7 +285,7 @@ int cmd_config(int argc, char **argv)
         print_keys_text(stdout);
     else if (rc == TESS_OK)
         rc = print_effective(&o);
-    free(o.sets);
+    tess_free(o.sets);
     if (rc == TESS_OK && (fflush(stdout) != 0 || ferror(stdout))) {
         cli_error("cannot write the output");
         return TESS_EIO;

@@ -25,6 +25,7 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"
+#include "events/alloc.h"
 #include "events/err.h"
 #include "model/gpu.h"
 #include "model/program.h"
@@ -90,11 +91,11 @@ static char *trim(char *s)
 static bool axis_add(axis_t *ax, const char *value)
 {
     size_t len = strlen(ax->key) + strlen(value) + 2;
-    char **grown = realloc(ax->assign, (ax->n + 1) * sizeof *grown);
+    char **grown = tess_realloc(ax->assign, (ax->n + 1) * sizeof *grown);
     if (!grown)
         return false;
     ax->assign = grown;
-    if (!(grown[ax->n] = malloc(len)))
+    if (!(grown[ax->n] = tess_malloc(len)))
         return false;
     snprintf(grown[ax->n++], len, "%s=%s", ax->key, value);
     return true;
@@ -140,7 +141,7 @@ static int split_values(axis_t *ax, char *list, diag_t *d)
 static int parse_axis(axis_t *ax, const char *arg, diag_t *d)
 {
     ax->arg = arg;
-    char *text = strdup(arg);
+    char *text = tess_strdup(arg);
     if (!text)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     char *eq = strchr(text, '=');
@@ -150,7 +151,7 @@ static int parse_axis(axis_t *ax, const char *arg, diag_t *d)
                        arg);
     } else {
         *eq = 0;
-        ax->key = strdup(trim(text));
+        ax->key = tess_strdup(trim(text));
         size_t len = strlen(eq + 1);
         /* strtok_r skips empty pieces: catch ",," and a leading or trailing separator */
         if (!ax->key)
@@ -161,7 +162,7 @@ static int parse_axis(axis_t *ax, const char *arg, diag_t *d)
         else
             rc = split_values(ax, eq + 1, d);
     }
-    free(text);
+    tess_free(text);
     return rc;
 }
 
@@ -169,11 +170,11 @@ static void free_axes(sweep_args_t *a)
 {
     for (size_t i = 0; i < a->n_axes; i++) {
         for (size_t j = 0; j < a->axes[i].n; j++)
-            free(a->axes[i].assign[j]);
-        free(a->axes[i].assign);
-        free(a->axes[i].key);
+            tess_free(a->axes[i].assign[j]);
+        tess_free(a->axes[i].assign);
+        tess_free(a->axes[i].key);
     }
-    free(a->axes);
+    tess_free(a->axes);
 }
 
 /* --- the command line --------------------------------------------------------- */
@@ -206,7 +207,7 @@ static int parse(int argc, char **argv, sweep_args_t *a)
 {
     bool bad = false;
     const char *jobs = NULL;
-    if (!(a->axes = calloc((size_t)argc, sizeof *a->axes)))
+    if (!(a->axes = tess_calloc((size_t)argc, sizeof *a->axes)))
         return TESS_ENOMEM;
     for (int i = 1; i < argc && !bad; i++) {
         const char *s = NULL;
@@ -331,11 +332,11 @@ static int validate_points(const sweep_args_t *a, uint64_t n, diag_t *d)
 /* Assembles or loads the program (and --mem) once, as the children will. */
 static int validate_program(const sweep_args_t *a, diag_t *d)
 {
-    program_t *p = malloc(sizeof *p);
+    program_t *p = tess_malloc(sizeof *p);
     if (!p)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     int rc = program_load(p, a->prog, a->mem, d);
-    free(p);
+    tess_free(p);
     return rc;
 }
 
@@ -345,7 +346,7 @@ static int validate_program(const sweep_args_t *a, diag_t *d)
 static char **point_argv(const sweep_args_t *a, const char *const files[4], uint64_t k,
                          const char *shard, bool quiet)
 {
-    char **v = calloc(2 * a->n_axes + 12, sizeof *v);
+    char **v = tess_calloc(2 * a->n_axes + 12, sizeof *v);
     char *as[a->n_axes ? a->n_axes : 1];
     size_t n = 0;
     if (!v)
@@ -395,7 +396,7 @@ static int digits(uint64_t n)
 /* "DIR/STEM" of OUT.db with DIR absolute and STEM its name without ".db". */
 static char *emit_prefix(const char *db)
 {
-    char *copy = strdup(db), *dir = NULL, *res = NULL;
+    char *copy = tess_strdup(db), *dir = NULL, *res = NULL;
     if (!copy)
         return NULL;
     char *slash = strrchr(copy, '/');
@@ -404,14 +405,14 @@ static char *emit_prefix(const char *db)
         *slash = 0;
     dir = realpath(slash ? (*copy ? copy : "/") : ".", NULL);
     size_t len = strlen(name);
-    if (dir && (res = malloc(strlen(dir) + len + 2))) {
+    if (dir && (res = tess_malloc(strlen(dir) + len + 2))) {
         sprintf(res, "%s/%s", strcmp(dir, "/") ? dir : "", name);
         len = strlen(res);
         if (len > 3 && !strcmp(res + len - 3, ".db"))
             res[len - 3] = 0;
     }
-    free(dir);
-    free(copy);
+    tess_free(dir);
+    tess_free(copy);
     return res;
 }
 
@@ -428,7 +429,7 @@ static int emit_commands(const sweep_args_t *a, const char *exe, uint64_t n)
     }
     const char *files[4] = {exe, abs[0], abs[1], abs[2]};
     size_t size = prefix ? strlen(prefix) + 48 : 0;
-    char *shard = malloc(size + 1);
+    char *shard = tess_malloc(size + 1);
     if (!shard && rc == TESS_OK)
         rc = TESS_ENOMEM;
     for (uint64_t k = 0; k < n && rc == TESS_OK; k++) {
@@ -445,14 +446,14 @@ static int emit_commands(const sweep_args_t *a, const char *exe, uint64_t n)
             put_quoted(stdout, v[i]);
         }
         putchar('\n');
-        free(v);
+        tess_free(v);
     }
     if (fflush(stdout) != 0 && rc == TESS_OK)
         rc = TESS_EIO;
-    free(shard);
-    free(prefix);
+    tess_free(shard);
+    tess_free(prefix);
     for (int i = 0; i < 3; i++)
-        free(abs[i]);
+        tess_free(abs[i]);
     return rc;
 }
 
@@ -580,7 +581,7 @@ static void launch(runner_t *r)
     pid_t parent = getpid(), pid = argv ? fork() : -1;
     if (pid == 0)
         child_exec(argv, err, parent, &r->old_mask);
-    free(argv);
+    tess_free(argv);
     if (pid < 0) {
         point_failed(r, k, TESS_ENOMEM, strerror(errno));
         return;
@@ -812,12 +813,12 @@ static void print_summary(runner_t *r)
 static char *make_dir(const char *db)
 {
     size_t n = strlen(db) + 16;
-    char *dir = malloc(n);
+    char *dir = tess_malloc(n);
     if (dir) {
         snprintf(dir, n, "%s.sweep-XXXXXX", db);
         if (!mkdtemp(dir)) {
             cli_error("sweep: cannot create a directory next to %s: %s", db, strerror(errno));
-            free(dir);
+            tess_free(dir);
             return NULL;
         }
     }
@@ -849,15 +850,15 @@ static int run_sweep(const sweep_args_t *a, const char *exe, uint64_t n, merge_t
         r.n_slots = (unsigned)n;
     r.tty = isatty(STDERR_FILENO);
     r.progress = r.tty || a->progress;
-    r.slots = calloc(r.n_slots, sizeof *r.slots);
-    r.finished = calloc(n / 8 + 1, 1);
+    r.slots = tess_calloc(r.n_slots, sizeof *r.slots);
+    r.finished = tess_calloc(n / 8 + 1, 1);
     if (!r.slots || !r.finished) {
-        free(r.slots), free(r.finished);
+        tess_free(r.slots), tess_free(r.finished);
         cli_error("sweep: out of memory");
         return TESS_ENOMEM;
     }
     if (!(r.dir = make_dir(a->db))) {
-        free(r.slots), free(r.finished);
+        tess_free(r.slots), tess_free(r.finished);
         return TESS_EIO;
     }
     clock_gettime(CLOCK_MONOTONIC, &r.t0);
@@ -866,9 +867,9 @@ static int run_sweep(const sweep_args_t *a, const char *exe, uint64_t n, merge_t
     print_summary(&r);
     if (!r.kept)
         rmdir(r.dir);
-    free(r.dir);
-    free(r.slots);
-    free(r.finished);
+    tess_free(r.dir);
+    tess_free(r.slots);
+    tess_free(r.finished);
     return verdict(&r);
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config/cfg_int.h"
+#include "events/alloc.h"
 #include "events/err.h"
 
 #define CFG_FILE_MAX (1u << 20) /* a configuration file is small text */
@@ -161,7 +162,7 @@ static int read_text(const char *path, char **out, diag_t *d)
     FILE *f = fopen(path, "rb");
     if (!f)
         return diag_fail(d, TESS_EIO, "cannot read '%s': %s", path, strerror(errno));
-    char *buf = malloc(CFG_FILE_MAX + 1);
+    char *buf = tess_malloc(CFG_FILE_MAX + 1);
     size_t len = buf ? fread(buf, 1, CFG_FILE_MAX + 1, f) : 0;
     int err = errno, bad = ferror(f);
     fclose(f);
@@ -176,7 +177,7 @@ static int read_text(const char *path, char **out, diag_t *d)
     else if (memchr(buf, 0, len))
         rc = diag_fail(d, TESS_EINPUT, "%s: contains a NUL byte: not a text file", path);
     if (rc != TESS_OK) {
-        free(buf);
+        tess_free(buf);
         return rc;
     }
     buf[len] = 0;
@@ -191,7 +192,7 @@ int cfg_load_file(cfg_t *cfg, const char *path, diag_t *diag)
     if (rc != TESS_OK)
         return rc;
     rc = cfg_load_string(cfg, text, path, diag);
-    free(text);
+    tess_free(text);
     return rc;
 }
 
@@ -208,7 +209,7 @@ static char *trim(char *s)
 
 int cfg_set(cfg_t *cfg, const char *assignment, diag_t *diag)
 {
-    char *dup = strdup(assignment);
+    char *dup = tess_strdup(assignment);
     if (!dup)
         return diag_fail(diag, TESS_ENOMEM, "-s '%s': out of memory", assignment);
     char *eq = strchr(dup, '=');
@@ -220,7 +221,7 @@ int cfg_set(cfg_t *cfg, const char *assignment, diag_t *diag)
         if (strchr(key, '.'))
             rc = apply_key(cfg, "", key, trim(eq + 1), &d);
     }
-    free(dup);
+    tess_free(dup);
     if (rc == TESS_OK)
         return TESS_OK;
     if (!d.msg[0])
@@ -304,7 +305,7 @@ char *cfg_format(const cfg_t *cfg)
         fprintf(f, "%s = %s\n", k->name, buf);
     }
     if (fclose(f) != 0) {
-        free(out);
+        tess_free(out);
         return NULL;
     }
     return out;

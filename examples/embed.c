@@ -3,7 +3,7 @@
  * results and a timeline record from the model's trace hook — no files, no
  * database. Build (from the repository, after building the library):
  *
- *   cc -std=c11 -I. examples/embed.c build/libtessera.a -lev -lsqlite3 -linih -lpthread -lm
+ *   cc -std=c11 examples/embed.c $(pkg-config --cflags --libs build/tessera.pc) -o embed
  *
  * CMake builds it as the target `embed_example`, and a test runs it. */
 #include <stdio.h>

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/alloc.h"
 #include "events/err.h"
 #include "model/asm_int.h"
 #include "model/isa.h"
@@ -103,7 +104,7 @@ static int label_define(asm_state_t *st, const char *s, size_t n, size_t at)
                             "0..15)", (int)n, s, TM_SLOTS);
     if (st->n_labels == st->cap_labels) {
         size_t cap = st->cap_labels ? 2 * st->cap_labels : 32;
-        asm_label_t *nl = realloc(st->labels, cap * sizeof *nl);
+        asm_label_t *nl = tess_realloc(st->labels, cap * sizeof *nl);
         if (!nl)
             return diag_fail(st->lx.diag, TESS_ENOMEM, "%s: out of memory", st->lx.file);
         st->labels = nl;
@@ -321,7 +322,7 @@ static int finish(asm_state_t *st)
 int asm_assemble(asm_output_t *out, const char *src, size_t len, const char *filename,
                  diag_t *diag)
 {
-    asm_state_t *st = calloc(1, sizeof *st);
+    asm_state_t *st = tess_calloc(1, sizeof *st);
     memset(out, 0, sizeof *out);
     if (!st)
         return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", filename ? filename : "<asm>");
@@ -333,8 +334,8 @@ int asm_assemble(asm_output_t *out, const char *src, size_t len, const char *fil
         rc = line(st);
     if (rc == TESS_OK)
         rc = finish(st);
-    free(st->labels);
-    free(st);
+    tess_free(st->labels);
+    tess_free(st);
     return rc;
 }
 
@@ -345,12 +346,12 @@ static int read_all(const char *path, char **buf, size_t *len, diag_t *diag)
     if (!fp)
         return diag_fail(diag, TESS_EIO, "cannot read '%s': %s", path, strerror(errno));
     size_t cap = 4096, n = 0, got;
-    char *b = malloc(cap);
+    char *b = tess_malloc(cap);
     while (b && (got = fread(b + n, 1, cap - n, fp)) > 0) {
         n += got;
-        char *nb = n == cap ? realloc(b, cap *= 2) : b;
+        char *nb = n == cap ? tess_realloc(b, cap *= 2) : b;
         if (!nb)
-            free(b);
+            tess_free(b);
         b = nb;
     }
     int err = ferror(fp) ? errno : 0;
@@ -358,7 +359,7 @@ static int read_all(const char *path, char **buf, size_t *len, diag_t *diag)
     if (!b)
         return diag_fail(diag, TESS_ENOMEM, "cannot read '%s': out of memory", path);
     if (err) {
-        free(b);
+        tess_free(b);
         return diag_fail(diag, TESS_EIO, "cannot read '%s': %s", path, strerror(err));
     }
     *buf = b;
@@ -375,6 +376,6 @@ int asm_assemble_file(asm_output_t *out, const char *path, diag_t *diag)
     if (rc != TESS_OK)
         return rc;
     rc = asm_assemble(out, src, len, path, diag);
-    free(src);
+    tess_free(src);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/alloc.h"
 #include "model/asm.h"
 #include "model/isa.h"
 
@@ -31,7 +32,7 @@ static void sb_printf(sbuf_t *b, const char *fmt, ...)
         return;
     }
     size_t cap = (b->cap + (size_t)n + 1) * 2;
-    char *nb = realloc(b->buf, cap);
+    char *nb = tess_realloc(b->buf, cap);
     if (!nb) {
         b->oom = true;
         return;
@@ -204,7 +205,7 @@ static void print_data(sbuf_t *b, const uint8_t *sm)
 
 char *asm_disassemble(const tm_program_t *prog, const uint8_t *sm)
 {
-    sbuf_t b = {malloc(4096), 0, 4096, false};
+    sbuf_t b = {tess_malloc(4096), 0, 4096, false};
     if (!b.buf)
         return NULL;
     sb_printf(&b, "; disassembled by tessera\n");
@@ -222,7 +223,7 @@ char *asm_disassemble(const tm_program_t *prog, const uint8_t *sm)
         print_data(&b, sm);
     print_tail(&b, prog);
     if (b.oom) {
-        free(b.buf);
+        tess_free(b.buf);
         return NULL;
     }
     return b.buf;
