@@ -51,6 +51,25 @@ int cli_write_file(const char *path, const void *data, size_t len)
     return TESS_OK;
 }
 
+int cli_check_output(const char *path)
+{
+    if (!path)
+        return TESS_OK;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("cannot write '%s': it is a directory", path);
+        return TESS_EIO;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    if (access(dir, W_OK | X_OK) != 0) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        return TESS_EIO;
+    }
+    return TESS_OK;
+}
+
 int cli_dump_state(const arch_state_t *s, const char *mem_path, const char *regs_path)
 {
     int rc = mem_path ? cli_write_file(mem_path, s->sm, sizeof s->sm) : TESS_OK;

@@ -14,6 +14,11 @@
  * (message printed with cli_error). */
 int cli_write_file(const char *path, const void *data, size_t len);
 
+/* Checks, before anything is simulated, that `path` can be written later:
+ * its directory exists and is writable, and it is not a directory. NULL is
+ * fine. Returns TESS_OK or TESS_EIO (message printed). */
+int cli_check_output(const char *path);
+
 /* --dump-mem (4096 bytes) and --dump-regs (core 0's R0…R15, then core 1's, …). */
 int cli_dump_state(const arch_state_t *s, const char *mem_path, const char *regs_path);
 

@@ -138,6 +138,8 @@ static int begin_recording(session_t *s, const run_args_t *a, diag_t *d)
  * rejected is checked here, before the first event. */
 static int session_open(session_t *s, const run_args_t *a, diag_t *d)
 {
+    if (cli_check_output(a->dump_mem) != TESS_OK || cli_check_output(a->dump_regs) != TESS_OK)
+        return TESS_EIO;
     cfg_default(&s->cfg);
     int rc = cfg_apply_cli(&s->cfg, a->config, a->overrides, a->n_overrides, d);
     if (rc != TESS_OK)

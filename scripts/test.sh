@@ -19,6 +19,9 @@ cmake --build build-san -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-san --output-on-failure -j "$jobs"
 
+echo "== determinism across optimisation levels"
+scripts/determinism.sh build build-san
+
 echo "== end-to-end tests under valgrind memcheck"
 scripts/memcheck.sh build
 

@@ -163,7 +163,25 @@ static void test_rejected_inputs_exit_2(void)
     free(msg);
 }
 
+/* An output that cannot be written is found before anything runs. */
+static void test_unwritable_dump_fails_before_simulating(void)
+{
+    char cmd[1024], *msg = NULL;
+    snprintf(cmd, sizeof cmd, "run '%s' --no-db --dump-mem /no/such/dir/x.mem",
+             test_src_path("examples/first.s"));
+    CU_ASSERT_EQUAL(tessera(cmd, &msg), 5);
+    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "/no/such/dir/x.mem"));
+    CU_ASSERT_PTR_NULL(msg && strstr(msg, "simulated time")); /* nothing ran */
+    free(msg);
+    snprintf(cmd, sizeof cmd, "iss '%s' --dump-regs '%s'", test_src_path("examples/first.s"),
+             test_tmp_dir());
+    CU_ASSERT_EQUAL(tessera(cmd, &msg), 5);
+    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "is a directory"));
+    free(msg);
+}
+
 static const test_case_t cases[] = {
+    TEST(test_unwritable_dump_fails_before_simulating),
     TEST(test_help_lists_exit_codes),
     TEST(test_iss_matadd),
     TEST(test_iss_matmul),
