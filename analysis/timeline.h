@@ -14,6 +14,7 @@
 #include "model/diag.h"
 
 #define TL_CORES 16
+#define TL_MAX_FRAMES 64          /* Task Memory frames */
 #define TL_BANKS 16
 #define TL_NONE (-1)              /* a time column that is NULL ("not reached") */
 

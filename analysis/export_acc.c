@@ -1,0 +1,316 @@
+/* export_acc.c — a recorded run's SM accesses decoded from their packs
+ * (docs/SCHEMA.md) as a stream, the cut that bounds how many a trace keeps,
+ * and output files that appear whole or not at all (export.h).
+ * Invariant: one pack is held per open stream, never the whole run. */
+#include "analysis/export.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/rec.h"
+#include "events/alloc.h"
+#include "events/err.h"
+
+#define FOREVER INT64_MAX
+
+struct exp_acc_iter {
+    sqlite3_stmt *st;         /* the packs */
+    tl_run_t *run;
+    exp_acc_filter_t f;
+    int64_t end;              /* keep requests before this */
+    const char *p;            /* the next element of the current pack's data */
+    unsigned frame, core;     /* the current pack… */
+    int64_t idx, base, scale, shift, adt, an, wdt, wn, ddt, dn;
+    bool null_a, null_w, null_d;
+};
+
+int64_t exp_bank_free(const tl_run_t *r, const exp_access_t *a)
+{
+    const tl_info_t *info = tl_run_info(r);
+    if (a->grant == TL_NONE)
+        return TL_NONE;
+    if (info->bank_ps > 0)
+        return a->grant + (int64_t)info->bank_ps;
+    if (info->resp_ps != UINT64_MAX && a->done != TL_NONE &&
+        a->done - (int64_t)info->resp_ps > a->grant)
+        return a->done - (int64_t)info->resp_ps;
+    return a->grant + (int64_t)info->period_ps;
+}
+
+/* --- streaming accesses ----------------------------------------------------------- */
+
+/* Accesses are decoded from sm_access_packs in C by the formula of
+ * docs/SCHEMA.md: the sm_accesses view computes the same columns, but at
+ * several seconds per million accesses, and a test checks that both agree.
+ * Packs come in index order (frame, core, part), so the accesses of one core
+ * task come in program order. */
+static int64_t window_end(uint64_t to) { return to ? (int64_t)to : FOREVER; }
+
+exp_acc_iter_t *exp_acc_begin(tl_run_t *r, const exp_acc_filter_t *f, diag_t *d)
+{
+    bool one = f->frame >= 0 && f->core >= 0;
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT frame, core, idx0, base_ps, scale_ps, bank_shift, arrive_dt, arrive_n,"
+             " wait_dt, wait_n, done_dt, done_n, data FROM sm_access_packs WHERE run_id = ?1"
+             " AND (base_ps IS NULL OR base_ps < ?3) AND (end_ps IS NULL OR end_ps > ?2)%s"
+             " ORDER BY frame, core, part", one ? " AND frame = ?4 AND core = ?5" : "");
+    exp_acc_iter_t *it = tess_calloc(1, sizeof *it);
+    if (!it) {
+        diag_fail(d, TESS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    it->run = r, it->f = *f;
+    it->end = window_end(f->to);
+    if (f->cut && (int64_t)f->cut < it->end)
+        it->end = (int64_t)f->cut;
+    if (!(it->st = tl_run_prepare(r, sql, d))) {
+        tess_free(it);
+        return NULL;
+    }
+    sqlite3_bind_int64(it->st, 2, (int64_t)f->from);
+    sqlite3_bind_int64(it->st, 3, it->end);
+    if (one)
+        sqlite3_bind_int(it->st, 4, f->frame), sqlite3_bind_int(it->st, 5, f->core);
+    return it;
+}
+
+static int64_t radix(sqlite3_stmt *st, int i)
+{
+    int64_t v = sqlite3_column_int64(st, i);
+    return v > 0 ? v : 1;
+}
+
+/* Moves to the next pack: 1, 0 at the end, -1 on failure. */
+static int next_pack(exp_acc_iter_t *it, diag_t *d)
+{
+    int step = sqlite3_step(it->st);
+    if (step != SQLITE_ROW) {
+        it->p = NULL;
+        return step == SQLITE_DONE ? 0 : (tl_run_fail(it->run, "reading sm_access_packs", d), -1);
+    }
+    sqlite3_stmt *st = it->st;
+    it->frame = (unsigned)sqlite3_column_int(st, 0) & 63;
+    it->core = (unsigned)sqlite3_column_int(st, 1) & 15;
+    it->idx = sqlite3_column_int64(st, 2);
+    it->base = tl_col_time(st, 3), it->scale = sqlite3_column_int64(st, 4);
+    it->shift = tl_col_time(st, 5);
+    it->adt = tl_col_time(st, 6), it->an = radix(st, 7);
+    it->wdt = tl_col_time(st, 8), it->wn = radix(st, 9);
+    it->ddt = tl_col_time(st, 10), it->dn = radix(st, 11);
+    it->null_a = sqlite3_column_type(st, 6) == SQLITE_NULL;
+    it->null_w = sqlite3_column_type(st, 8) == SQLITE_NULL;
+    it->null_d = sqlite3_column_type(st, 10) == SQLITE_NULL;
+    it->p = (const char *)sqlite3_column_text(st, 12);
+    if (it->p && *it->p == '[')
+        it->p++;
+    return 1;
+}
+
+/* The next integer of the pack's JSON array; false at its end. */
+static bool next_value(exp_acc_iter_t *it, uint64_t *q)
+{
+    const char *p = it->p;
+    while (p && (*p == ' ' || *p == ',' || *p == '\n' || *p == '\t'))
+        p++;
+    if (!p || *p < '0' || *p > '9')
+        return false;
+    char *end;
+    *q = strtoull(p, &end, 10);
+    it->p = end;
+    return true;
+}
+
+static void decode(const exp_acc_iter_t *it, uint64_t q, exp_access_t *a)
+{
+    a->frame = it->frame, a->core = it->core, a->idx = it->idx;
+    a->store = q & 1, a->sync = (q >> 1) & 1, q >>= 2;
+    a->value = (unsigned)(q % 256), q /= 256;
+    a->addr = (unsigned)(q % 4096), q /= 4096;
+    if (it->shift == TL_NONE)
+        a->bank = (unsigned)(q % 16), q /= 16;
+    else
+        a->bank = (a->addr >> (it->shift & 15)) & 15;
+    int64_t g = it->wdt + (int64_t)(q % (uint64_t)it->wn);
+    q /= (uint64_t)it->wn;
+    int64_t ar = it->adt + (int64_t)(q % (uint64_t)it->an);
+    q /= (uint64_t)it->an;
+    int64_t dd = it->ddt + (int64_t)(q % (uint64_t)it->dn), t = (int64_t)(q / (uint64_t)it->dn);
+    bool known = it->base != TL_NONE;
+    a->request = known ? it->base + it->scale * t : TL_NONE;
+    known = known && !it->null_a;
+    a->arrive = known ? it->base + it->scale * (t + ar) : TL_NONE;
+    known = known && !it->null_w;
+    a->grant = known ? it->base + it->scale * (t + ar + g) : TL_NONE;
+    known = known && !it->null_d;
+    a->done = known ? it->base + it->scale * (t + ar + g + dd) : TL_NONE;
+}
+
+int exp_acc_next(exp_acc_iter_t *it, exp_access_t *a, diag_t *d)
+{
+    for (;;) {
+        uint64_t q;
+        if (!next_value(it, &q)) {
+            int rc = next_pack(it, d);
+            if (rc <= 0)
+                return rc;
+            continue;
+        }
+        decode(it, q, a);
+        it->idx++;
+        if (a->request != TL_NONE && a->request < it->end &&
+            (a->done == TL_NONE || a->done > (int64_t)it->f.from))
+            return 1;
+    }
+}
+
+void exp_acc_end(exp_acc_iter_t *it)
+{
+    if (it)
+        sqlite3_finalize(it->st);
+    tess_free(it);
+}
+
+/* Pass 1, over the pack rows only: the accesses overlapping the window in
+ * all, and the earliest pack end by which more than `max` of them have been
+ * answered (so requested); FOREVER when they all fit. */
+static int pack_bound(tl_run_t *r, uint64_t from, uint64_t to, uint64_t max, int64_t *bound,
+                      uint64_t *total, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(r,
+        "SELECT coalesce(end_ps, ?3), n FROM sm_access_packs WHERE run_id = ?1"
+        " AND (base_ps IS NULL OR base_ps < ?3) AND (end_ps IS NULL OR end_ps > ?2)"
+        " ORDER BY 1", d);
+    if (!st)
+        return TESS_EDB;
+    sqlite3_bind_int64(st, 2, (int64_t)from);
+    sqlite3_bind_int64(st, 3, window_end(to));
+    *bound = FOREVER, *total = 0;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        *total += (uint64_t)sqlite3_column_int64(st, 1);
+        if (*bound == FOREVER && *total > max)
+            *bound = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? TESS_OK : tl_run_fail(r, "reading sm_access_packs", d);
+}
+
+/* Keeps the k smallest values seen in a max-heap h[0..*n). */
+static void keep_smallest(int64_t *h, uint64_t *n, uint64_t k, int64_t v)
+{
+    uint64_t i;
+    if (*n < k) {
+        for (i = (*n)++; i > 0 && h[(i - 1) / 2] < v; i = (i - 1) / 2)
+            h[i] = h[(i - 1) / 2];
+        h[i] = v;
+        return;
+    }
+    if (v >= h[0])
+        return;
+    for (i = 0;;) {
+        uint64_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        c += c + 1 < *n && h[c + 1] > h[c];
+        if (h[c] <= v)
+            break;
+        h[i] = h[c], i = c;
+    }
+    h[i] = v;
+}
+
+/* Pass 2: the (max + 1)-th smallest request time, over the accesses
+ * requested before `bound` (more than max of them). */
+static int nth_request(tl_run_t *r, uint64_t from, uint64_t to, uint64_t max, int64_t bound,
+                       uint64_t *cut, diag_t *d)
+{
+    uint64_t k = max + 1, n = 0;
+    int64_t *h = tess_malloc(k * sizeof *h);
+    exp_acc_filter_t f = {.from = from, .to = to, .cut = (uint64_t)bound, .frame = -1,
+                          .core = -1};
+    exp_acc_iter_t *it = h ? exp_acc_begin(r, &f, d) : NULL;
+    if (!it) {
+        tess_free(h);
+        return h ? d->code : diag_fail(d, TESS_ENOMEM, "out of memory (--max-accesses %llu)",
+                                       (unsigned long long)max);
+    }
+    exp_access_t a;
+    int got;
+    while ((got = exp_acc_next(it, &a, d)) == 1)
+        keep_smallest(h, &n, k, a.request);
+    exp_acc_end(it);
+    *cut = n == k ? (uint64_t)h[0] : 0;
+    tess_free(h);
+    return got < 0 ? d->code : TESS_OK;
+}
+
+int exp_acc_cut(tl_run_t *r, uint64_t from, uint64_t to, uint64_t max, exp_acc_cut_t *c,
+                diag_t *d)
+{
+    int64_t bound;
+    memset(c, 0, sizeof *c);
+    int rc = pack_bound(r, from, to, max, &bound, &c->total, d);
+    if (rc != TESS_OK || bound == FOREVER) {
+        c->kept = c->total;
+        return rc;
+    }
+    rc = nth_request(r, from, to, max, bound, &c->cut, d);
+    c->kept = c->cut ? max : c->total;
+    return rc;
+}
+
+/* --- output files ------------------------------------------------------------------ */
+
+int exp_out_open(exp_out_t *o, const char *path, diag_t *d)
+{
+    memset(o, 0, sizeof *o);
+    if (!strcmp(path, "-")) {
+        o->f = stdout;
+        return TESS_OK;
+    }
+    size_t n = strlen(path) + 16;
+    o->path = tess_strdup(path);
+    o->tmp = tess_malloc(n);
+    if (!o->path || !o->tmp) {
+        tess_free(o->path), tess_free(o->tmp);
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    }
+    snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fd >= 0)
+        fchmod(fd, 0666 & ~mask); /* as fopen would create it */
+    o->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (o->f)
+        return TESS_OK;
+    int rc = diag_fail(d, TESS_EIO, "%s: cannot write: %s", path, strerror(errno));
+    if (fd >= 0)
+        close(fd), unlink(o->tmp);
+    tess_free(o->path), tess_free(o->tmp);
+    return rc;
+}
+
+int exp_out_close(exp_out_t *o, bool ok, diag_t *d)
+{
+    int rc = TESS_OK;
+    if (!o->tmp) {
+        if (o->f && fflush(o->f) != 0)
+            rc = diag_fail(d, TESS_EIO, "standard output: %s", strerror(errno));
+        return rc;
+    }
+    bool written = !ferror(o->f);
+    written = (fclose(o->f) == 0) && written;
+    if (ok && (!written || rename(o->tmp, o->path) != 0))
+        rc = diag_fail(d, TESS_EIO, "%s: cannot write: %s", o->path, strerror(errno));
+    if (!ok || rc != TESS_OK)
+        unlink(o->tmp);
+    tess_free(o->path), tess_free(o->tmp);
+    memset(o, 0, sizeof *o);
+    return rc;
+}
