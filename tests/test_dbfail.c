@@ -37,44 +37,12 @@ static bool said(const char *what)
     return ok;
 }
 
-static int64_t q_open_int(const char *name, int flags, const char *sql, bool *opened)
-{
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    int64_t v = -1;
-    *opened = false;
-    if (sqlite3_open_v2(name, &db, flags, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        *opened = true;
-        if (sqlite3_step(st) == SQLITE_ROW)
-            v = sqlite3_column_type(st, 0) == SQLITE_TEXT
-                    ? strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0
-                    : sqlite3_column_int64(st, 0);
-    }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
-/* Reads a database without writing anything; on a read-only file system,
- * where a WAL database cannot be opened otherwise, as immutable. */
-static int64_t q_int(const char *path, const char *sql)
-{
-    bool opened;
-    int64_t v = q_open_int(path, SQLITE_OPEN_READONLY, sql, &opened);
-    if (opened)
-        return v;
-    char uri[600];
-    snprintf(uri, sizeof uri, "file:%s?immutable=1", path);
-    return q_open_int(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, sql, &opened);
-}
-
 /* The database holds run 1, finished, and is sound. */
 static void assert_first_run_intact(const char *db)
 {
-    CU_ASSERT_EQUAL(q_int(db, "PRAGMA integrity_check"), 1);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE run_id = 1 AND status = 'ok'"), 1);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM frames WHERE run_id = 1"), 8);
+    CU_ASSERT_EQUAL(test_db_int(db, "PRAGMA integrity_check"), 1);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs WHERE run_id = 1 AND status = 'ok'"), 1);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM frames WHERE run_id = 1"), 8);
 }
 
 static void test_file_that_is_not_a_database_is_left_alone(void)
@@ -115,7 +83,7 @@ static void test_locked_database_gives_up_cleanly(void)
     sqlite3_exec(holder, "COMMIT", NULL, NULL, NULL);
     sqlite3_close(holder);
     assert_first_run_intact(path);
-    CU_ASSERT_EQUAL(q_int(path, "SELECT count(*) FROM runs"), 1);
+    CU_ASSERT_EQUAL(test_db_int(path, "SELECT count(*) FROM runs"), 1);
 }
 
 /* A tmpfs of `size` at a fresh directory; "" when it cannot be mounted. */
@@ -170,7 +138,7 @@ static void test_full_disk_keeps_earlier_runs(void)
     CU_ASSERT_EQUAL(run_into(path, "examples/bench.s", "-s record.level=mem"), 6);
     CU_ASSERT_TRUE(said("full"));
     assert_first_run_intact(path);
-    CU_ASSERT_TRUE(q_int(path, "SELECT count(*) FROM runs WHERE status = 'ok'") == 1);
+    CU_ASSERT_TRUE(test_db_int(path, "SELECT count(*) FROM runs WHERE status = 'ok'") == 1);
     umount(dir);
 }
 

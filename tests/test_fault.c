@@ -69,23 +69,6 @@ static void test_asm_iss_and_run_without_db_survive_every_failure(void)
     walk(args, "");
 }
 
-static int64_t q_int(const char *path, const char *sql)
-{
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    int64_t v = -1;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_type(st, 0) == SQLITE_TEXT
-                ? strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0
-                : sqlite3_column_int64(st, 0);
-    else
-        fprintf(stderr, "%s: %s: %s\n", path, sql, db ? sqlite3_errmsg(db) : "no handle");
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
 /* Recording into a database that already holds a finished run: whatever
  * allocation fails, that run and the file survive. */
 static void test_recorded_run_survives_every_failure(void)
@@ -107,10 +90,10 @@ static void test_recorded_run_survives_every_failure(void)
     for (long n = 1; n <= total; n += step) {
         CU_ASSERT_EQUAL_FATAL(test_run_shell(setup, NULL), 0);
         fail_once(args, n, "");
-        CU_ASSERT_EQUAL(q_int(db, "PRAGMA integrity_check"), 1);
-        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE run_id = 1 AND status = 'ok'"),
+        CU_ASSERT_EQUAL(test_db_int(db, "PRAGMA integrity_check"), 1);
+        CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs WHERE run_id = 1 AND status = 'ok'"),
                         1);
-        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM frames WHERE run_id = 1"), 8);
+        CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM frames WHERE run_id = 1"), 8);
     }
 }
 

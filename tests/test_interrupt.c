@@ -17,29 +17,6 @@
 
 #define ROUNDS 20
 
-static int64_t q_int(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    int64_t v = -1;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    else
-        fprintf(stderr, "query failed: %s: %s\n", sql, sqlite3_errmsg(db));
-    sqlite3_finalize(st);
-    return v;
-}
-
-static char *q_text(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    char *v = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
-        sqlite3_column_text(st, 0))
-        v = strdup((const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    return v;
-}
-
 /* Starts `tessera run` on the benchmark into db, signals it after `delay_ms`,
  * returns its exit status (-1: killed by a signal). */
 static int run_and_signal(const char *db, int sig, unsigned delay_ms)
@@ -59,27 +36,27 @@ static int run_and_signal(const char *db, int sig, unsigned delay_ms)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static void check_consistent(sqlite3 *db, int64_t run)
+static void check_consistent(const char *db_path, int64_t run)
 {
     char sql[512];
     snprintf(sql, sizeof sql,
              "SELECT count(*) FROM core_tasks t WHERE run_id=%lld AND NOT EXISTS "
              "(SELECT 1 FROM frames f WHERE f.run_id=t.run_id AND f.frame=t.frame)",
              (long long)run);
-    CU_ASSERT_EQUAL(q_int(db, sql), 0); /* no task without its frame */
+    CU_ASSERT_EQUAL(test_db_int(db_path, sql), 0); /* no task without its frame */
     snprintf(sql, sizeof sql,
              "SELECT count(*) FROM sm_access_packs p WHERE run_id=%lld AND NOT EXISTS "
              "(SELECT 1 FROM core_tasks t WHERE t.run_id=p.run_id AND t.frame=p.frame "
              "AND t.core=p.core)",
              (long long)run);
-    CU_ASSERT_EQUAL(q_int(db, sql), 0); /* no access without its task */
+    CU_ASSERT_EQUAL(test_db_int(db_path, sql), 0); /* no access without its task */
     snprintf(sql, sizeof sql,
              "SELECT count(*) FROM core_tasks WHERE run_id=%lld AND complete=1 AND "
              "(ready_ps IS NULL OR finish_ps IS NULL)",
              (long long)run);
-    CU_ASSERT_EQUAL(q_int(db, sql), 0); /* complete tasks have their times */
+    CU_ASSERT_EQUAL(test_db_int(db_path, sql), 0); /* complete tasks have their times */
     snprintf(sql, sizeof sql, "SELECT count(*) FROM params WHERE run_id=%lld", (long long)run);
-    CU_ASSERT_TRUE(q_int(db, sql) > 10);
+    CU_ASSERT_TRUE(test_db_int(db_path, sql) > 10);
 }
 
 static void test_signals_at_random_moments_keep_the_database_sound(void)
@@ -101,28 +78,26 @@ static void test_signals_at_random_moments_keep_the_database_sound(void)
         interrupted += rc == 4;
     }
     CU_ASSERT_TRUE(interrupted >= ROUNDS / 2);
-    sqlite3 *db = NULL;
-    CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    char *ok = q_text(db, "PRAGMA integrity_check");
+    CU_ASSERT_EQUAL_FATAL(test_db_int(db_path, "SELECT 1"), 1); /* the database opens */
+    char *ok = test_db_text(db_path, "PRAGMA integrity_check");
     CU_ASSERT_STRING_EQUAL(ok ? ok : "", "ok");
     free(ok);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs"), ROUNDS + 1);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE status='interrupted'"),
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs"), ROUNDS + 1);
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs WHERE status='interrupted'"),
                     interrupted);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE status='interrupted' AND "
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs WHERE status='interrupted' AND "
                               "error NOT LIKE 'interrupted by signal%'"),
                     0);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE status NOT IN "
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs WHERE status NOT IN "
                               "('ok','interrupted')"),
                     0);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM frames WHERE run_id=1 AND complete=1"), 8);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT status = 'ok' AND end_ps > 0 FROM runs WHERE run_id=1"), 1);
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM frames WHERE run_id=1 AND complete=1"), 8);
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT status = 'ok' AND end_ps > 0 FROM runs WHERE run_id=1"), 1);
     for (int64_t run = 1; run <= ROUNDS + 1; run++)
-        check_consistent(db, run);
+        check_consistent(db_path, run);
     /* an interrupted run keeps a partial record of what was in progress */
-    CU_ASSERT_TRUE(q_int(db, "SELECT count(*) FROM core_tasks t JOIN runs r USING (run_id) "
+    CU_ASSERT_TRUE(test_db_int(db_path, "SELECT count(*) FROM core_tasks t JOIN runs r USING (run_id) "
                              "WHERE r.status='interrupted' AND t.complete=0") > 0);
-    sqlite3_close(db);
 }
 
 /* A core spinning in a loop that touches nothing outside it still lets the

@@ -2,6 +2,8 @@
 #include "tests/testutil.h"
 
 #include <CUnit/Basic.h>
+#include <sqlite3.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +166,53 @@ int test_run_tessera(const char *args, char **out)
     int st = test_run_shell(cmd, out);
     free(cmd);
     return st;
+}
+
+/* Prepares `sql` on `path` read-only; on a read-only file system a WAL
+ * database opens only as immutable, so that is the fallback. */
+static sqlite3_stmt *db_query(const char *path, const char *sql, sqlite3 **db)
+{
+    char uri[1100];
+    snprintf(uri, sizeof uri, "file:%s?immutable=1", path);
+    const char *names[2] = {path, uri};
+    const int flags[2] = {SQLITE_OPEN_READONLY, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI};
+    for (int i = 0; i < 2; i++) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_open_v2(names[i], db, flags[i], NULL) == SQLITE_OK &&
+            sqlite3_prepare_v2(*db, sql, -1, &st, NULL) == SQLITE_OK)
+            return st;
+        if (i == 1)
+            fprintf(stderr, "%s: %s: %s\n", path, sql, *db ? sqlite3_errmsg(*db) : "no handle");
+        sqlite3_close(*db);
+        *db = NULL;
+    }
+    return NULL;
+}
+
+int64_t test_db_int(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = db_query(path, sql, &db);
+    int64_t v = -1;
+    if (st && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_type(st, 0) == SQLITE_TEXT
+                ? strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0
+                : sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+char *test_db_text(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = db_query(path, sql, &db);
+    char *v = NULL;
+    if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        v = strdup((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
 }
 
 uint64_t test_rand(uint64_t *state)

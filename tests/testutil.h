@@ -53,6 +53,15 @@ int test_run_tessera(const char *args, char **out);
 /* Runs an arbitrary shell command the same way. */
 int test_run_shell(const char *cmd, char **out);
 
+/* One value of a one-row query on the database at `path`, opened read-only
+ * (on a read-only file system, as immutable): an integer, or for a text
+ * value 1 when it is "ok" (PRAGMA integrity_check) and 0 otherwise; -1 when
+ * the query fails (the error is printed). */
+int64_t test_db_int(const char *path, const char *sql);
+
+/* The same for a text value: a malloc'd copy, or NULL. */
+char *test_db_text(const char *path, const char *sql);
+
 /* A small deterministic generator for random tests (splitmix64). */
 uint64_t test_rand(uint64_t *state);
 
