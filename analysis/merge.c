@@ -16,8 +16,8 @@
 
 #include "analysis/rec_int.h"
 #include "analysis/sha256.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 #define MERGE_MAX_TABLES 32   /* run-keyed tables besides `runs` */
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "model/diag.h"
+#include "events/base/diag.h"
 
 typedef struct merge merge_t;
 

@@ -11,8 +11,8 @@
 
 #include "analysis/rec_int.h"
 #include "analysis/sha256.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 #define NOW_UTC "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "events/sim.h"
-#include "model/diag.h"
+#include "events/base/diag.h"
 
 typedef enum rec_level {
     REC_SUMMARY = 0,   /* runs, params, counters */
@@ -82,7 +82,7 @@ typedef struct rec_counts {
 } rec_counts_t;
 void rec_get_counts(const rec_t *rec, rec_counts_t *out /* OUT */);
 
-/* Routes SQLite's allocations through events/alloc.h (fault injection).
+/* Routes SQLite's allocations through events/base/alloc.h (fault injection).
  * Call before SQLite is first used; returns TESS_OK or TESS_EDB. */
 int rec_use_tess_alloc(void);
 

@@ -1,12 +1,12 @@
-/* rec_alloc.c — routes SQLite's allocations through events/alloc.h, so that
+/* rec_alloc.c — routes SQLite's allocations through events/base/alloc.h, so that
  * fault injection reaches SQLite's own memory too. Must run before SQLite is
  * first used (sqlite3_config's rule). */
 #include <malloc.h>
 #include <sqlite3.h>
 
 #include "analysis/rec.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 static void *x_malloc(int n) { return n > 0 ? tess_malloc((size_t)n) : NULL; }
 static void x_free(void *p) { tess_free(p); }

@@ -33,8 +33,8 @@
 #include <string.h>
 
 #include "analysis/rec_int.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 static void div_init(rec_div_t *d, uint64_t s)
 {

@@ -9,7 +9,7 @@
 
 #include "analysis/rec_int.h"
 #include "analysis/rec_views.h"
-#include "events/err.h"
+#include "events/base/err.h"
 
 /* Version 1. Times are integer picoseconds; NULL = not reached. */
 static const char schema_v1[] =

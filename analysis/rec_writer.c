@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "analysis/rec_int.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 static const char *const fence_names[4] = {"no", "acq", "rel", "reserved"};
 

@@ -15,8 +15,8 @@
 #include "analysis/rec_int.h"
 #include "analysis/rec_views.h"
 #include "analysis/report.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 struct report {
     sqlite3 *db;              /* read-only connection */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/diag.h"
+#include "events/base/diag.h"
 
 typedef enum report_format {
     REPORT_TEXT = 0,          /* aligned tables for a terminal */

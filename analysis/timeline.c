@@ -15,8 +15,8 @@
 #include "analysis/export.h"
 #include "analysis/rec.h"
 #include "analysis/rec_int.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 #define FOREVER INT64_MAX
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/diag.h"
+#include "events/base/diag.h"
 
 #define TL_CORES 16
 #define TL_MAX_FRAMES 64          /* Task Memory frames */

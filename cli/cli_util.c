@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 int cli_nomem(void)
 {

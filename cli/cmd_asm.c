@@ -6,8 +6,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 #include "model/asm.h"
 
 static const char asm_help[] =

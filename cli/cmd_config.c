@@ -10,8 +10,8 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 #include "model/latency.h"
 
 typedef struct config_opts {

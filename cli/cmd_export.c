@@ -9,7 +9,7 @@
 #include "analysis/export.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "events/err.h"
+#include "events/base/err.h"
 
 #define DEFAULT_MAX_ACCESSES 1000000
 

@@ -5,8 +5,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 #include "model/iss.h"
 #include "model/program.h"
 

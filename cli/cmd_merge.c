@@ -8,7 +8,7 @@
 
 #include "analysis/merge.h"
 #include "cli/commands.h"
-#include "events/err.h"
+#include "events/base/err.h"
 
 static const char merge_help[] =
     "usage: tessera merge OUT.db SHARD.db... [--quiet]\n"

@@ -10,8 +10,8 @@
 #include "analysis/report.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 static const char report_help[] =
     "usage: tessera report DB [--run N[,N...]]... | [--last] [--compare]\n"

@@ -10,9 +10,9 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"
-#include "events/alloc.h"
+#include "events/base/alloc.h"
 #include "events/driver.h"
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/gpu.h"
 #include "model/program.h"
 

@@ -25,8 +25,8 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 #include "model/gpu.h"
 #include "model/program.h"
 

@@ -8,7 +8,7 @@
 #include "analysis/timeline.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "events/err.h"
+#include "events/base/err.h"
 
 static const char timeline_help[] =
     "usage: tessera timeline DB [--run N] -o OUT.svg [--from-ps T] [--to-ps T] [--width PX]\n"

@@ -6,8 +6,8 @@
 
 #include "analysis/rec.h"
 #include "cli/commands.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 static const cli_command_t commands[] = {
     {"run", cmd_run, "run PROG [--mem F] [--config F] [-s k=v]... [--db FILE] [--dump-mem F] [--dump-regs F]"},

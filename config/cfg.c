@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "config/cfg_int.h"
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 #define CFG_FILE_MAX (1u << 20) /* a configuration file is small text */
 #define SECTION_MAX 64          /* longer section names are unknown anyway */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/diag.h"
+#include "events/base/diag.h"
 #include "model/gpu.h"
 
 /* record.level: how much a run records, each level adding to the previous. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config/cfg_int.h"
-#include "events/err.h"
+#include "events/base/err.h"
 
 #define FIELD_SIZE(f) ((uint8_t)sizeof(((cfg_t *)0)->f))
 #define KEY(sec, nm) .section = sec, .name = nm, .info.key = sec "." nm

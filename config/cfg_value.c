@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #include "config/cfg_int.h"
-#include "events/err.h"
+#include "events/base/err.h"
 
 static void *field(cfg_t *cfg, const cfg_key_t *k) { return (char *)cfg + k->off; }
 

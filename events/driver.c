@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 
 #define DRIVE_BATCH 4096
 #define DRIVE_SLICE_S 0.01     /* a batch should take about this long at most */

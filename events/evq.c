@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/alloc.h"
+#include "events/base/alloc.h"
 
 #define EVQ_ALIGN 64
 #define EVQ_ROOT 3              /* physical index of node 0 in the block */

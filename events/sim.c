@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 #include "events/evq.h"
 
 #define SIM_QUEUE_INITIAL 60    /* nodes allocated by sim_create */

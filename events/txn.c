@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 
 #define TXN_MAGIC_LIVE 0x54584e4cu   /* "TXNL" */
 #define TXN_MAGIC_FREE 0xdeadf7eeu

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 #include "model/asm_int.h"
 #include "model/isa.h"
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/diag.h"
+#include "events/base/diag.h"
 #include "model/tm.h"
 
 typedef struct asm_output {

@@ -4,7 +4,7 @@
  * with a file:line:column message; see asm_int.h for the state. */
 #include <string.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/asm_int.h"
 
 /* ---- .group ---------------------------------------------------------- */

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 
 void asm_lex_init(asm_lex_t *lx, const char *src, size_t len, const char *file, diag_t *diag)
 {

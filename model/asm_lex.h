@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/diag.h"
+#include "events/base/diag.h"
 
 typedef struct asm_lex {
     const char *src;   /* the whole source text (not NUL-terminated) */

@@ -9,7 +9,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/gpu_impl.h"
 
 static void step_cb(sim_t *sim, sim_event_t *ev);

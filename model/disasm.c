@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/alloc.h"
+#include "events/base/alloc.h"
 #include "model/asm.h"
 #include "model/isa.h"
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 #include "model/gpu_impl.h"
 
 void gpu_desc_default(gpu_desc_t *d)

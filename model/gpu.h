@@ -13,7 +13,7 @@
 
 #include "events/sim.h"
 #include "model/arch.h"
-#include "model/diag.h"
+#include "events/base/diag.h"
 #include "model/latency.h"
 #include "model/program.h"
 

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 
 /* Runs one core's task to its end; returns TESS_OK or TESS_EWATCHDOG. */
 static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned core,

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "model/arch.h"
-#include "model/diag.h"
+#include "events/base/diag.h"
 #include "model/tm.h"
 
 typedef struct iss_desc {

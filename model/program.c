@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/alloc.h"
-#include "events/err.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
 #include "model/asm.h"
 
 static int has_suffix(const char *s, const char *suffix)

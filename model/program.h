@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "model/diag.h"
+#include "events/base/diag.h"
 #include "model/tm.h"
 
 typedef struct program {

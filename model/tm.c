@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 
 static const char *nm(const char *name) { return name ? name : "<tm>"; }
 

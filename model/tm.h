@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/diag.h"
+#include "events/base/diag.h"
 
 #define TM_FRAMES 64
 #define TM_FRAME_BYTES 32

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/asm.h"
 #include "tests/testutil.h"
 

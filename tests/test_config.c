@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "config/cfg.h"
-#include "events/err.h"
+#include "events/base/err.h"
 #include "tests/testutil.h"
 
 /* --- helpers -------------------------------------------------------------- */

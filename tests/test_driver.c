@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "events/driver.h"
-#include "events/err.h"
+#include "events/base/err.h"
 #include "events/sim.h"
 #include "tests/testutil.h"
 

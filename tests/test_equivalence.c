@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/iss.h"
 #include "tests/harness.h"
 #include "tests/randprog.h"

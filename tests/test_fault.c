@@ -1,4 +1,4 @@
-/* test_fault.c — allocation failures (events/alloc.h fault injection):
+/* test_fault.c — allocation failures (events/base/alloc.h fault injection):
  * counts the allocations of whole `tessera` commands (SQLite's included),
  * then makes the Nth fail for N across the run. Each failure must give an
  * error and a clean exit (0 when the failure was survivable, 7 out of memory,

@@ -17,7 +17,7 @@
 #include "analysis/rec.h"
 #include "analysis/rec_int.h"
 #include "analysis/sha256.h"
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/gpu_trace.h"
 #include "tests/testutil.h"
 

@@ -16,7 +16,7 @@
 #include "analysis/rec_int.h"
 #include "analysis/rec_views.h"
 #include "analysis/report.h"
-#include "events/err.h"
+#include "events/base/err.h"
 #include "tests/testutil.h"
 
 /* --- recording and running ------------------------------------------------------- */

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 #include "events/sim.h"
 #include "tests/testutil.h"
 

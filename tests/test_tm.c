@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/tm.h"
 #include "tests/testutil.h"
 

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 #include "events/port.h"
 #include "events/sim.h"
 #include "events/txn.h"

@@ -17,7 +17,7 @@
 
 #include "analysis/rec_int.h"
 #include "analysis/rec_views.h"
-#include "events/err.h"
+#include "events/base/err.h"
 #include "tests/testutil.h"
 
 #define C(n) ((long long)(n) * 1000) /* cycles → ps */

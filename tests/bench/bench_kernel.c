@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "events/driver.h"
-#include "events/err.h"
+#include "events/base/err.h"
 #include "events/sim.h"
 
 #define EXP_TABLE 1024

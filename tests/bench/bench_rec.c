@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "analysis/rec.h"
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/gpu_trace.h"
 
 #define CORES 16

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "config/cfg.h"
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/asm.h"
 #include "model/tm.h"
 

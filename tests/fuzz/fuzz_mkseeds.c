@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 #include "model/asm.h"
 
 static int write_seed(const char *dir, const char *src, const uint8_t *img, size_t len)

@@ -1,5 +1,5 @@
 /* err.c — names of the result codes of err.h. */
-#include "events/err.h"
+#include "events/base/err.h"
 
 const char *tess_err_name(int code)
 {

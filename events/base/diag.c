@@ -1,10 +1,10 @@
 /* diag.c — first-error and warning bookkeeping (see diag.h). */
-#include "model/diag.h"
+#include "events/base/diag.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "events/err.h"
+#include "events/base/err.h"
 
 void diag_reset(diag_t *d)
 {

@@ -1,5 +1,5 @@
 /* alloc.c — allocation with fault injection (see alloc.h). */
-#include "events/alloc.h"
+#include "events/base/alloc.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
