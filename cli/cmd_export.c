@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/export.h"
+#include "analysis/present/export.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "events/base/err.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/merge.h"
+#include "analysis/store/merge.h"
 #include "cli/commands.h"
 #include "events/base/err.h"
 

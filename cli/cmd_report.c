@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/report.h"
+#include "analysis/present/report.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "events/base/alloc.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/rec.h"
+#include "analysis/recorder/rec.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"

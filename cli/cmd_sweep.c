@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/merge.h"
+#include "analysis/store/merge.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"

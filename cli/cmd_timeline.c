@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/export.h"
-#include "analysis/timeline.h"
+#include "analysis/present/export.h"
+#include "analysis/present/timeline.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "events/base/err.h"

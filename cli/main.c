@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/rec.h"
+#include "analysis/recorder/rec.h"
 #include "cli/commands.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"

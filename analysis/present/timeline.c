@@ -2,7 +2,7 @@
  * per core, a lane per bank, CF markers, a time axis in cycles. Invariant:
  * accesses are streamed (export.h) and folded into per-pixel-column
  * occupancy, so memory is bounded by the width. */
-#include "analysis/timeline.h"
+#include "analysis/present/timeline.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,9 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/export.h"
-#include "analysis/rec.h"
-#include "analysis/rec_int.h"
+#include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
