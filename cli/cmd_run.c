@@ -123,6 +123,7 @@ static int begin_recording(session_t *s, const run_args_t *a, diag_t *d)
         .param_values = (const char *const *)s->values,
         .n_params = s->n_params,
         .period_ps = s->cfg.gpu.period_ps,
+        .banks = s->cfg.gpu.banks,
     };
     int rc = rec_begin_run(s->rec, &info, &s->run_id, d);
     tess_free(config);

@@ -24,7 +24,9 @@
 static const char *const policy_names[] = {"inorder", "lookahead", NULL};
 static const char *const timing_names[] = {"decoupled", "stepped", NULL};
 static const char *const arbiter_names[] = {"fixed", "rr", "fifo", "random", NULL};
-static const char *const map_names[] = {"high", "interleaved", NULL};
+static const char *const map_names[] = {"high", "interleaved", "xor", NULL};
+static const char *const bank_names[] = {"1", "2", "4", "8", "16", "32", "64", NULL};
+static const int bank_vals[] = {1, 2, 4, 8, 16, 32, 64};
 static const char *const level_names[] = {"summary", "tasks", "mem", "events", NULL};
 static const char *const progress_names[] = {"auto", "on", "off", NULL};
 static const int progress_vals[] = {CFG_PROGRESS_AUTO, CFG_PROGRESS_ON, CFG_PROGRESS_OFF};
@@ -91,9 +93,15 @@ static const cfg_key_t keys[] = {
          "round-robin from the core after the last one granted on that bank; fifo: the "
          "oldest arrival, ties to the lowest core id; random: seeded by sim.seed.")},
     {KEY("sm", "bank_map"), ENUM(gpu.bank_map, map_names, NULL),
-     DOC("high", "", "high, interleaved",
-         "D13: high: bank = addr[11:8], row = addr[7:0]; "
-         "interleaved: bank = addr[3:0], row = addr[11:4].")},
+     DOC("high", "", "high, interleaved, xor",
+         "How a byte address picks its bank, with k = log2(sm.banks). high: the top k "
+         "address bits, addr[11:12-k] (D13 with 16 banks: addr[11:8]); interleaved: the "
+         "bottom k bits, addr[k-1:0]; xor: addr[k-1:0] XOR addr[2k-1:k], which spreads "
+         "strided accesses over the banks.")},
+    {KEY("sm", "banks"), ENUM(gpu.banks, bank_names, bank_vals),
+     DOC("16", "banks", "1, 2, 4, 8, 16, 32, 64",
+         "D13: how many banks the 4096 bytes are split into, each of 4096 / sm.banks bytes "
+         "and serving one access at a time (T8).")},
     {KEY("sm", "atomics"), BOOL(gpu.atomics),
      DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
          "D16 extension: ld_sync/st_sync (bits [7:6] = 01 of the high-address register) lock "
@@ -142,7 +150,8 @@ static const struct {
     {"clock", "The GPU clock."},
     {"ts", "The Task Scheduler: frame decode, the code bus, READY collection, issue policy."},
     {"core", "The 16 cores: instruction latencies and the watchdog."},
-    {"sm", "The 16-bank Shared Memory: access latencies, arbitration, address mapping."},
+    {"sm", "The banked Shared Memory: access latencies, arbitration, bank count and address "
+           "mapping."},
     {"sim", "The simulation run: randomness, limits, pacing, progress."},
     {"record", "What the run records in the statistics database."},
 };

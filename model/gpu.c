@@ -32,6 +32,7 @@ void gpu_desc_default(gpu_desc_t *d)
     d->sm_resp = lat_fixed(1);
     d->arbiter = GPU_ARB_FIXED;
     d->bank_map = GPU_MAP_HIGH;
+    d->banks = SM_BANKS_DEFAULT;
     d->atomics = false;
     d->seed = 1;
 }
@@ -62,8 +63,11 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
     if (d->budget < 1)
         return diag_fail(diag, TESS_EINPUT, "core.budget: must be at least 1 instruction");
     if (d->policy > GPU_POLICY_LOOKAHEAD || d->arbiter > GPU_ARB_RANDOM ||
-        d->bank_map > GPU_MAP_INTERLEAVED || d->timing > GPU_TIMING_STEPPED)
+        d->bank_map > GPU_MAP_XOR || d->timing > GPU_TIMING_STEPPED)
         return diag_fail(diag, TESS_EINPUT, "an enumerated setting is out of range");
+    if (d->banks < 1 || d->banks > SM_BANKS_MAX || (d->banks & (d->banks - 1)))
+        return diag_fail(diag, TESS_EINPUT, "sm.banks: %u is not a power of two in 1..%u",
+                         d->banks, SM_BANKS_MAX);
     return TESS_OK;
 }
 
@@ -150,7 +154,7 @@ void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip)
 /* Names what holds up a run whose queue emptied with work left. */
 static void describe_stuck(gpu_t *g)
 {
-    for (unsigned b = 0; b < SM_BANKS; b++) {
+    for (unsigned b = 0; b < g->sm.nbanks; b++) {
         const bank_t *bk = &g->sm.banks[b];
         if (!bk->pending)
             continue;
@@ -189,7 +193,7 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
     s->frames = g->ts.done;
     s->tasks = g->ts.tasks_issued;
     g->engine.ops->stats(g->engine.self, s);
-    for (unsigned b = 0; b < SM_BANKS; b++) {
+    for (unsigned b = 0; b < g->sm.nbanks; b++) {
         const bank_t *bk = &g->sm.banks[b];
         s->sm_accesses += bk->accesses;
         s->sm_conflicts += bk->conflicts;
@@ -212,7 +216,7 @@ static void counter(gpu_t *g, const char *component, const char *name, uint64_t 
 
 static void bank_counters(gpu_t *g)
 {
-    for (unsigned b = 0; b < SM_BANKS; b++) {
+    for (unsigned b = 0; b < g->sm.nbanks; b++) {
         const bank_t *bk = &g->sm.banks[b];
         char name[16];
         snprintf(name, sizeof name, "bank%u", b);

@@ -1,4 +1,4 @@
-/* gpu.h — the timed GPU model: a Task Scheduler, 16 cores and a 16-bank
+/* gpu.h — the timed GPU model: a Task Scheduler, 16 cores and a banked
  * Shared Memory wired with ports on one simulation (spec §3, §6).
  * gpu_create() builds it from a program and a plain description (the
  * configuration arrives already parsed: the model never sees text); the
@@ -32,6 +32,7 @@ typedef enum gpu_arbiter {
 typedef enum gpu_bank_map {
     GPU_MAP_HIGH = 0,         /* D13: bank = addr[11:8], row = addr[7:0] */
     GPU_MAP_INTERLEAVED,      /* bank = addr[3:0], row = addr[11:4] */
+    GPU_MAP_XOR,              /* bank = addr[k-1:0] ^ addr[2k-1:k], k = log2(banks) */
 } gpu_bank_map_t;
 
 typedef enum gpu_timing {
@@ -54,15 +55,31 @@ typedef struct gpu_desc {
     lat_t sm_req, sm_bank, sm_resp; /* T7 */
     uint8_t arbiter;          /* gpu_arbiter_t */
     uint8_t bank_map;         /* gpu_bank_map_t */
+    uint8_t banks;            /* sm.banks: 1, 2, 4, ... SM_BANKS_MAX (D13: 16) */
     bool atomics;             /* D16 */
     uint64_t seed;            /* sim.seed */
 } gpu_desc_t;
+
+/* The bank serving byte address `addr` (0..SM_BYTES-1) among `banks` (a power
+ * of two, k = log2(banks)) under mapping `map` (docs/SPEC.md, "Banks"):
+ * high: addr[11:12-k]; interleaved: addr[k-1:0]; xor: addr[k-1:0] ^
+ * addr[2k-1:k]. With 16 banks, high and interleaved are D13's. */
+static inline unsigned gpu_bank_of(unsigned map, unsigned banks, unsigned addr)
+{
+    unsigned k = (unsigned)__builtin_ctz(banks), mask = banks - 1;
+    switch (map) {
+    case GPU_MAP_INTERLEAVED: return addr & mask;
+    case GPU_MAP_XOR: return (addr ^ (addr >> k)) & mask;
+    default: return (addr >> (12 - k)) & mask;
+    }
+}
 
 /* Fills `d` with the reference timing model of spec §6. */
 void gpu_desc_default(gpu_desc_t *d);
 
 /* Checks the bounds the model relies on (core latencies >= 1 cycle, bank
- * occupancy >= 1 cycle, window 1..64, period >= 1 ps); the message names the
+ * occupancy >= 1 cycle, window 1..64, period >= 1 ps, banks a power of two
+ * up to SM_BANKS_MAX); the message names the
  * configuration key. */
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag);
 

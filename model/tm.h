@@ -19,6 +19,8 @@
 #define TM_MAX_IF_NUM 63                      /* IF_Num is 6 bits */
 #define GPU_CORES 16
 #define SM_BYTES 4096
+#define SM_BANKS_DEFAULT 16                   /* D13 */
+#define SM_BANKS_MAX 64                       /* sm.banks: 1, 2, 4, ... 64 */
 
 typedef enum tm_fence {
     TM_FENCE_NO = 0,

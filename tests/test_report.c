@@ -564,7 +564,7 @@ static void test_missing_and_foreign_files(void)
              " CREATE TABLE runs(x);", DB_APP_ID, DB_SCHEMA_VERSION + 1);
     sqlite3_exec(db, sql, NULL, NULL, NULL);
     sqlite3_close(db);
-    check_error(TESS_EDB, "schema version 3", "'%s'", newer);
+    check_error(TESS_EDB, "schema version 4", "'%s'", newer);
 }
 
 static void test_bad_runs_and_options(void)

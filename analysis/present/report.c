@@ -361,7 +361,7 @@ static const char *const summary_lines[][2] = {
     {"wall time", "{wall_s} s, {events} kernel events"},
     {"scheduler", "policy {policy}, window {ts_window}, decode/xfer/ready {ts_decode}/"
                   "{ts_xfer}/{ts_ready} cycles"},
-    {"memory", "arbiter {arbiter}, bank_map {bank_map}, atomics {atomics}, req/bank/resp "
+    {"memory", "arbiter {arbiter}, {banks} banks, bank_map {bank_map}, atomics {atomics}, req/bank/resp "
                "{sm_req}/{sm_bank}/{sm_resp} cycles"},
     {"model", "timing {timing}, seed {seed}"},
 };
@@ -778,6 +778,9 @@ static int check_file(report_t *rep, diag_t *d)
                                       "(1 to %d)", rep->path, (long long)version,
                          DB_SCHEMA_VERSION);
     if (version < 2 && sqlite3_exec(rep->db, rec_views_temp_sql, NULL, NULL, NULL) != SQLITE_OK)
+        return fail_db(rep, "creating the views", d);
+    if (version == 2 &&
+        sqlite3_exec(rep->db, rec_views_v3_temp_sql, NULL, NULL, NULL) != SQLITE_OK)
         return fail_db(rep, "creating the views", d);
     return TESS_OK;
 }

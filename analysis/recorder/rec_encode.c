@@ -73,7 +73,7 @@ static char *put_radix(const rec_pack_row_t *r, const rec_raw_t *raw, char *o)
         q = q * r->arrive_n + (uint64_t)(e->a - r->arrive_dt);
         q = q * r->wait_n + (uint64_t)(e->g - r->wait_dt);
         if (bank)
-            q = q * 16 + e->bank;
+            q = q * r->banks + e->bank;
         q = ((q * 4096 + e->addr) * 256 + e->value) * 4 + e->flags;
         o = put_u64(o, q);
         *o++ = ',';
@@ -87,11 +87,12 @@ size_t rec_encode_pack(const rec_pack_row_t *row, const rec_raw_t *raw, char *ou
     return (size_t)(put_radix(row, raw, out) - out);
 }
 
-size_t rec_encode_one(unsigned bank, unsigned addr, unsigned value, unsigned flags, char *out)
+size_t rec_encode_one(unsigned banks, unsigned bank, unsigned addr, unsigned value,
+                      unsigned flags, char *out)
 {
     char *o = out;
     *o++ = '[';
-    o = put_u64(o, (((uint64_t)(bank & 15) * 4096 + (addr & 4095)) * 256 + (value & 255)) * 4 +
+    o = put_u64(o, (((uint64_t)(bank % banks) * 4096 + (addr & 4095)) * 256 + (value & 255)) * 4 +
                        (flags & 3));
     *o++ = ']';
     return (size_t)(o - out);

@@ -106,6 +106,7 @@ static int bind_pack(sqlite3_stmt *st, const rec_pack_row_t *p, const char *data
     rc |= bind_offset(st, 15, p, REC_DT_DONE, p->done_dt);
     rc |= sqlite3_bind_int64(st, 16, p->done_n);
     rc |= sqlite3_bind_text(st, 17, data, (int)len, SQLITE_STATIC);
+    rc |= sqlite3_bind_int(st, 18, p->banks);
     return rc;
 }
 

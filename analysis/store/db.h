@@ -10,7 +10,7 @@
 #include "events/base/diag.h"
 
 #define DB_APP_ID 0x54455353      /* PRAGMA application_id: "TESS" */
-#define DB_SCHEMA_VERSION 2       /* PRAGMA user_version written by this code */
+#define DB_SCHEMA_VERSION 3       /* PRAGMA user_version written by this code */
 
 /* Reports the connection's last error as "path: what: errmsg", TESS_EIO
  * when the file could not be opened, TESS_ENOMEM, else TESS_EDB. */

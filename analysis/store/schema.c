@@ -79,8 +79,9 @@ static const char schema_v1[] =
     " seq INTEGER NOT NULL, time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);";
 
 /* migrations[v] takes a database from version v to v + 1. Version 2 adds
- * the analysis views (views.c). */
-static const char *const migrations[DB_SCHEMA_VERSION] = {schema_v1, rec_views_sql};
+ * the analysis views, version 3 the packs' bank count (views.c). */
+static const char *const migrations[DB_SCHEMA_VERSION] = {schema_v1, rec_views_sql,
+                                                           rec_views_v3_sql};
 
 /* Built after a run, not before: appending to unindexed tables is cheaper,
  * and later runs append at the right edge of these (run_id first). */
@@ -105,8 +106,8 @@ static const char *const insert_sql[REC_TABLES] = {
                      " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     [REC_T_PACKS] = "INSERT INTO sm_access_packs(run_id, frame, core, part, idx0, n,"
                     " base_ps, scale_ps, end_ps, bank_shift, arrive_dt, arrive_n, wait_dt,"
-                    " wait_n, done_dt, done_n, data) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-                    " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                    " wait_n, done_dt, done_n, data, banks) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+                    " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
     [REC_T_COUNTERS] = "INSERT INTO counters(run_id, component, name, value)"
                         " VALUES(?1, ?2, ?3, ?4)",
     [REC_T_EVENTS] = "INSERT INTO events(run_id, seq, time_ps, prio, name)"

@@ -165,6 +165,7 @@
     "  r.started_at AS started_at, r.wall_s AS wall_s, r.events AS events,"      \
     "  " PARAM("ts.policy") " AS policy, " PARAM("ts.window") " AS ts_window,"   \
     "  " PARAM("sm.arbiter") " AS arbiter, " PARAM("sm.bank_map") " AS bank_map," \
+    "  coalesce(" PARAM("sm.banks") ", '16') AS banks,"                           \
     "  " PARAM("sm.atomics") " AS atomics, " PARAM("core.timing") " AS timing,"  \
     "  " PARAM("ts.decode") " AS ts_decode, " PARAM("ts.xfer") " AS ts_xfer,"    \
     "  " PARAM("ts.ready") " AS ts_ready, " PARAM("sm.req") " AS sm_req,"        \
@@ -211,8 +212,12 @@
  * counted per distinct latency inside the pack (a small in-memory sort),
  * and the per-pack counts are then added up. Sorting every access of a
  * 12 M-access run instead takes ~20 times longer. */
-#define PACK_X "(j.value / 4194304 / CASE WHEN p.bank_shift IS NULL THEN 16 ELSE 1 END)"
-#define SM_LATENCY_HISTOGRAM                                                     \
+#define PACK_X_V2 "(j.value / 4194304 / CASE WHEN p.bank_shift IS NULL THEN 16 ELSE 1 END)"
+/* Version 3: the bank field's radix is the pack's bank count. */
+#define PACK_X                                                                   \
+    "(j.value / 4194304 / CASE WHEN p.bank_shift IS NULL THEN coalesce(p.banks, 16)" \
+    " ELSE 1 END)"
+#define SM_LATENCY_HISTOGRAM_OF(PACK_X)                                          \
     "SELECT p.run_id AS run_id, e.value ->> 0 AS latency_ps,"                    \
     " sum(e.value ->> 1) AS accesses"                                            \
     " FROM sm_access_packs AS p, json_each("                                     \
@@ -226,6 +231,7 @@
     "    FROM (SELECT " PACK_X " AS x FROM json_each(p.data) AS j) GROUP BY 1)) END)" \
     "  AS e"                                                                     \
     " WHERE e.value ->> 0 IS NOT NULL GROUP BY p.run_id, e.value ->> 0"
+#define SM_LATENCY_HISTOGRAM SM_LATENCY_HISTOGRAM_OF(PACK_X_V2)
 
 #define SM_LATENCY_PERCENTILES                                                   \
     "SELECT q.run_id AS run_id, q.accesses AS accesses, q.min_ps AS min_ps,"     \
@@ -268,5 +274,42 @@
 #define VIEW_NAME(name, select) name,
 
 const char rec_views_sql[] = REC_VIEWS(MAIN_VIEW);
+
+/* Version 3 (sm.banks): the packs say their bank count; the views that
+ * decode packs are replaced (dropped first: a view names what it reads). */
+const char rec_views_v3_sql[] =
+    "ALTER TABLE sm_access_packs ADD COLUMN banks INTEGER;"
+    "DROP VIEW IF EXISTS sm_latency_percentiles;"
+    "DROP VIEW IF EXISTS sm_latency_histogram;"
+    "DROP VIEW IF EXISTS sm_accesses;"
+    "DROP VIEW IF EXISTS run_summary;"
+    "CREATE VIEW sm_accesses AS"
+    " SELECT run_id, frame, core, idx,"
+    "  CASE q % 2 WHEN 0 THEN 'ld' ELSE 'st' END AS op, q / 2 % 2 AS sync,"
+    "  q / 1024 % 4096 AS addr,"
+    "  CASE WHEN bank_shift IS NULL THEN r % nb"
+    "   ELSE ((q / 1024 % 4096) >> bank_shift) % nb END AS bank,"
+    "  q / 4 % 256 AS value,"
+    "  base_ps + scale_ps * t AS request_ps,"
+    "  base_ps + scale_ps * (t + a) AS arrive_ps,"
+    "  base_ps + scale_ps * (t + a + g) AS grant_ps,"
+    "  base_ps + scale_ps * (t + a + g + d) AS done_ps,"
+    "  scale_ps * g AS wait_ps"
+    " FROM (SELECT *, wait_dt + rg % wait_n AS g,"
+    "   arrive_dt + rg / wait_n % arrive_n AS a,"
+    "   done_dt + rg / wait_n / arrive_n % done_n AS d,"
+    "   rg / wait_n / arrive_n / done_n AS t"
+    "  FROM (SELECT p.run_id AS run_id, p.frame AS frame, p.core AS core,"
+    "    p.idx0 + j.key AS idx, j.value AS q, p.base_ps AS base_ps, p.scale_ps AS scale_ps,"
+    "    p.bank_shift AS bank_shift, p.arrive_dt AS arrive_dt, p.arrive_n AS arrive_n,"
+    "    p.wait_dt AS wait_dt, p.wait_n AS wait_n, p.done_dt AS done_dt, p.done_n AS done_n,"
+    "    coalesce(p.banks, 16) AS nb, j.value / 4194304 AS r,"
+    "    " PACK_X " AS rg"
+    "   FROM sm_access_packs AS p, json_each(p.data) AS j));"
+    MAIN_VIEW("sm_latency_histogram", SM_LATENCY_HISTOGRAM_OF(PACK_X))
+    MAIN_VIEW("sm_latency_percentiles", SM_LATENCY_PERCENTILES)
+    MAIN_VIEW("run_summary", RUN_SUMMARY);
+
+const char rec_views_v3_temp_sql[] = TEMP_VIEW("run_summary", RUN_SUMMARY);
 const char rec_views_temp_sql[] = REC_VIEWS(TEMP_VIEW);
 const char *const rec_view_names[] = {REC_VIEWS(VIEW_NAME) NULL};

@@ -18,6 +18,14 @@ extern const char rec_views_sql[];
  * the connection and never touch the file. */
 extern const char rec_views_temp_sql[];
 
+/* The migration to version 3: sm_access_packs.banks, and the views that
+ * decode packs read it. */
+extern const char rec_views_v3_sql[];
+
+/* For a read-only connection to a version-2 file: the views version 3
+ * changed that read no new column, as TEMP views (they shadow the file's). */
+extern const char rec_views_v3_temp_sql[];
+
 /* The names of the views, NULL-terminated, in the order they are created. */
 extern const char *const rec_view_names[];
 
