@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_trace.h"
 #include "cli/cli_util.h"
+#include "config/cfg.h"
 #include "cli/commands.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
@@ -11,7 +13,17 @@
 #include "model/program.h"
 
 static const cli_use_t iss_opts[] = {
-    {CLI_MEM, NULL, NULL}, {CLI_BUDGET, NULL, NULL}, {CLI_DUMP_MEM, NULL, NULL}, {CLI_DUMP_REGS, NULL, NULL}, {CLI_NONE, NULL, NULL},
+    {CLI_MEM, NULL, NULL},
+    {CLI_BUDGET, NULL, NULL},
+    {CLI_DUMP_MEM, NULL, NULL},
+    {CLI_DUMP_REGS, NULL, NULL},
+    {CLI_SET, NULL,
+     "set a configuration key; only sm.banks and sm.bank_map apply (the trace's bank "
+     "column)"},
+    {CLI_TRACE, NULL, NULL},
+    {CLI_TRACE_FROM, "N", "trace only from the N-th instruction executed (from 0)"},
+    {CLI_TRACE_TO, "N", "trace only instructions before the N-th"},
+    {CLI_NONE, NULL, NULL},
 };
 
 static const cli_exit_t iss_exits[] = {
@@ -21,7 +33,9 @@ static const cli_exit_t iss_exits[] = {
 
 const cli_spec_t cli_spec_iss = {
     .name = "iss",
-    .usage = "PROG [--mem F.mem] [--budget N] [--dump-mem F] [--dump-regs F]",
+    .usage = "PROG [--mem F.mem] [--budget N] [--dump-mem F] [--dump-regs F]\n"
+             "                        [-s sm.banks=N] [-s sm.bank_map=M]\n"
+             "                        [--trace FILE [--trace-from N] [--trace-to N]]",
     .about = "Runs PROG (.s or .tm) untimed: program order, one task at a time, the cores\n"
              "of a task in core order.\n",
     .opts = iss_opts,
@@ -35,23 +49,40 @@ typedef struct iss_args {
     const char *prog, *mem, *dump_mem, *dump_regs, *budget;
 } iss_args_t;
 
-static int parse(int argc, char **argv, iss_args_t *a)
+/* The -s settings: the mapping that names the trace's banks. */
+static int bank_settings(const cli_args_t *c, iss_desc_t *desc)
 {
-    cli_args_t c;
-    int rc = cli_parse(&cli_spec_iss, argc, argv, &c);
-    if (rc == TESS_OK)
-        *a = (iss_args_t){c.pos[0], cli_value(&c, CLI_MEM), cli_value(&c, CLI_DUMP_MEM),
-                          cli_value(&c, CLI_DUMP_REGS), cli_value(&c, CLI_BUDGET)};
-    cli_args_free(&c);
-    return rc;
+    cfg_t cfg;
+    cfg_default(&cfg);
+    diag_t d = {0};
+    if (cfg_apply_cli(&cfg, NULL, c->sets, c->n_sets, &d) != TESS_OK) {
+        cli_error("%s", d.msg);
+        return d.code;
+    }
+    desc->banks = cfg.gpu.banks;
+    desc->bank_map = cfg.gpu.bank_map;
+    return TESS_OK;
 }
+
+static int run_iss(const cli_args_t *c, const iss_args_t *a);
 
 int cmd_iss(int argc, char **argv)
 {
-    iss_args_t a = {0};
-    int rc = parse(argc, argv, &a);
-    if (rc)
-        return rc < 0 ? TESS_OK : rc;
+    cli_args_t c;
+    int rc = cli_parse(&cli_spec_iss, argc, argv, &c);
+    if (rc == TESS_OK) {
+        iss_args_t a = {c.pos[0], cli_value(&c, CLI_MEM), cli_value(&c, CLI_DUMP_MEM),
+                        cli_value(&c, CLI_DUMP_REGS), cli_value(&c, CLI_BUDGET)};
+        rc = run_iss(&c, &a);
+    }
+    cli_args_free(&c);
+    return rc < 0 ? TESS_OK : rc;
+}
+
+static int run_iss(const cli_args_t *c, const iss_args_t *ap)
+{
+    iss_args_t a = *ap;
+    int rc;
     if (cli_check_output(a.dump_mem) != TESS_OK || cli_check_output(a.dump_regs) != TESS_OK)
         return TESS_EIO;
     iss_desc_t desc = {0};
@@ -59,11 +90,19 @@ int cmd_iss(int argc, char **argv)
         cli_error("iss: --budget '%s' is not a positive number", a.budget);
         return TESS_EUSAGE;
     }
+    if ((rc = bank_settings(c, &desc)) != TESS_OK)
+        return rc;
+    cli_trace_t trace;
+    if ((rc = cli_trace_open(&trace, c, a.prog, 0)) != TESS_OK)
+        return rc;
+    if (trace.f)
+        desc.itrace = cli_trace_write, desc.itrace_user = &trace;
     diag_t d = {.warn = diag_warn_stderr};
     program_t *p = tess_malloc(sizeof *p);
     arch_state_t *st = tess_malloc(sizeof *st);
     if (!p || !st) {
         tess_free(p), tess_free(st);
+        cli_trace_close(&trace);
         return cli_nomem();
     }
     rc = program_load(p, a.prog, a.mem, &d);
@@ -80,6 +119,8 @@ int cmd_iss(int argc, char **argv)
         int wrc = cli_dump_state(st, a.dump_mem, a.dump_regs);
         rc = rc != TESS_OK ? rc : wrc;
     }
+    int trc = cli_trace_close(&trace);
+    rc = rc != TESS_OK ? rc : trc;
     if (d.code != TESS_OK)
         fprintf(stderr, "%s\n", d.msg);
     tess_free(p);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/recorder/rec.h"
+#include "cli/cli_trace.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "config/cfg.h"
@@ -26,6 +27,9 @@ static const cli_use_t run_opts[] = {
     {CLI_DUMP_MEM, NULL, NULL},
     {CLI_DUMP_REGS, NULL, NULL},
     {CLI_QUIET, NULL, NULL},
+    {CLI_TRACE, NULL, NULL},
+    {CLI_TRACE_FROM, NULL, NULL},
+    {CLI_TRACE_TO, NULL, NULL},
     {CLI_NONE, NULL, NULL},
 };
 
@@ -39,7 +43,8 @@ const cli_spec_t cli_spec_run = {
     .name = "run",
     .usage = "PROG [--mem F.mem] [--config F.ini] [-s section.key=value]... [--seed N]\n"
              "                        [--db FILE | --no-db] [--dump-mem F] [--dump-regs F] "
-             "[--quiet]",
+             "[--quiet]\n"
+             "                        [--trace FILE [--trace-from C] [--trace-to C]]",
     .about = "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
              "SQLite database FILE (default tessera.db) at the level record.level.\n"
              "The configuration is the defaults, then --config, then each -s and --seed in\n"
@@ -57,6 +62,7 @@ typedef struct run_args {
     char **overrides;
     int n_overrides;
     bool no_db, quiet;
+    const cli_args_t *cli;    /* the parsed options (--trace) */
 } run_args_t;
 
 static void from_args(const cli_args_t *c, run_args_t *a)
@@ -71,6 +77,7 @@ static void from_args(const cli_args_t *c, run_args_t *a)
     a->n_overrides = c->n_sets;
     a->no_db = cli_count(c, CLI_NO_DB) > 0;
     a->quiet = cli_count(c, CLI_QUIET) > 0;
+    a->cli = c;
 }
 
 /* Everything one run holds; released by session_close. */
@@ -84,6 +91,7 @@ typedef struct session {
     char **keys, **values;
     size_t n_params;
     bool params_lost;         /* a copy failed (out of memory) */
+    cli_trace_t trace;        /* --trace */
 } session_t;
 
 static void collect_param(void *user, const char *key, const char *value)
@@ -154,11 +162,17 @@ static int session_open(session_t *s, const run_args_t *a, diag_t *d)
     s->gpu = gpu_create(s->sim, &s->cfg.gpu, s->prog, d);
     if (!s->gpu)
         return d->code;
+    rc = cli_trace_open(&s->trace, a->cli, a->prog, s->cfg.gpu.period_ps);
+    if (rc != TESS_OK)
+        return rc; /* printed */
+    if (s->trace.f)
+        gpu_set_itrace(s->gpu, cli_trace_write, &s->trace);
     return a->no_db ? TESS_OK : begin_recording(s, a, d);
 }
 
 static void session_close(session_t *s)
 {
+    cli_trace_close(&s->trace);
     if (s->sim)
         sim_set_hook(s->sim, NULL, NULL); /* the recorder goes first */
     rec_close(s->rec);
@@ -302,6 +316,8 @@ static int simulate(session_t *s, const run_args_t *a, diag_t *d)
     arch_state_t arch;
     gpu_arch_state(s->gpu, &arch);
     int wrc = cli_dump_state(&arch, a->dump_mem, a->dump_regs);
+    int trc = cli_trace_close(&s->trace);
+    wrc = wrc != TESS_OK ? wrc : trc;
     return v.code != TESS_OK ? v.code : rc != TESS_OK ? rc : wrc;
 }
 

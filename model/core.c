@@ -111,6 +111,48 @@ static void over_budget(core_t *c)
         sim_schedule(c->sim, &c->step_ev, c->run.t);
 }
 
+void core_set_itrace(core_t *c, itrace_fn fn, void *user)
+{
+    c->itrace = fn;
+    c->itrace_user = user;
+    c->one_by_one = c->stepped || !c->lat_fixed || fn;
+}
+
+/* Reports one executed instruction (slot `ip`, started at `t`); for a ld or
+ * st, `m` is its answered request. Off the hot path: only traced cores. */
+static __attribute__((noinline, cold)) void trace_insn(core_t *c, unsigned ip, sim_time_t t,
+                                                        const txn_t *m)
+{
+    const isa_decoded_t *d = &c->code[ip];
+    uint16_t word = isa_make(d->op, d->a, d->b, d->c); /* the fields are the word's */
+    itrace_rec_t r = {
+        .when = t, .frame = c->frame, .unit = c->id, .lanes = 1, .slot = (uint8_t)ip,
+        .word = word, .wmask = itrace_writes(word),
+        .regs = (const uint8_t(*)[ISA_REGS]) & c->r,
+    };
+    if (m) {
+        r.mem = true;
+        r.store = (m->flags & GPU_TXN_STORE) != 0;
+        r.addr[0] = (uint16_t)m->addr;
+        r.bank[0] = (uint8_t)gpu_bank_of(c->gpu->desc.bank_map, c->gpu->desc.banks, m->addr);
+        r.value[0] = (uint8_t)m->data;
+    }
+    c->itrace(c->itrace_user, &r);
+}
+
+/* isa_run on a traced core: one instruction, reported unless it is a ld/st
+ * (reported at its answer, when its value is known). */
+static __attribute__((noinline, cold)) isa_stop_t traced_run(core_t *c)
+{
+    unsigned ip = c->run.ip;
+    sim_time_t t = c->run.t;
+    uint64_t n = c->run.n;
+    isa_stop_t stop = isa_run(c->r, c->id, &c->run);
+    if (stop != ISA_STOP_MEMORY && c->run.n > n)
+        trace_insn(c, ip, t, NULL);
+    return stop;
+}
+
 /* A decoupled core hands control back to the event loop after this many
  * instructions without an outside interaction, so that signals, wall-clock
  * limits and progress lines are served during long local loops. It resumes
@@ -135,7 +177,8 @@ __attribute__((flatten)) static void advance(core_t *c)
             return;
         }
         run->budget = c->one_by_one ? run->n + 1 : (c->budget < slice_end ? c->budget : slice_end);
-        isa_stop_t stop = isa_run(c->r, c->id, run);
+        isa_stop_t stop = __builtin_expect(c->itrace != NULL, 0) ? traced_run(c)
+                                                                 : isa_run(c->r, c->id, run);
         if (stop == ISA_STOP_MEMORY) {
             request(c);
             return;
@@ -205,6 +248,8 @@ void core_on_answer(void *core, txn_t *t)
     c->task_sm_wait += wait;
     c->task_sm_conflict += conflict;
     c->run.t = t->t_done;
+    if (__builtin_expect(c->itrace != NULL, 0))
+        trace_insn(c, c->run.ip, t->t_created, t);
     if (c->end_after_answer) {
         finish(c); /* T6: a ld/st in slot 15 ends the task when its answer arrives */
         return;

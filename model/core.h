@@ -16,6 +16,7 @@
 #include "events/txn.h"
 #include "model/engine.h"
 #include "model/isa.h"
+#include "model/itrace.h"
 #include "model/latency.h"
 #include "model/link.h"
 #include "model/rng.h"
@@ -49,7 +50,10 @@ typedef struct core {
     port_t start_port;        /* TASK_START from the engine's start (cores.c) */
     rng_t rng;                /* this core's latency draws */
     bool lat_fixed;           /* every core latency is a fixed number */
-    bool one_by_one;          /* instructions run one at a time (stepped, or drawn latencies) */
+    bool one_by_one;          /* instructions run one at a time (stepped, drawn latencies,
+                                 or traced) */
+    itrace_fn itrace;         /* the instruction trace (NULL: off, the hot path's case) */
+    void *itrace_user;
     sim_time_t lat_ps[ISA_CLASS_ST + 1]; /* fixed latencies by isa_class_t, in ps
                                             (all 0 when drawn: isa_run adds nothing) */
     const lat_t *lat[ISA_CLASS_ST + 1];  /* the latencies by class (ld/st: sm.req) */
@@ -92,6 +96,10 @@ void core_task_reported(core_t *c, sim_time_t ready_ps);
 
 /* End of run: reports a task still running as a partial record. */
 void core_report_partial(core_t *c);
+
+/* Turns the instruction trace on (fn) or off (NULL); a traced core runs its
+ * instructions one at a time, with the same timestamps. */
+void core_set_itrace(core_t *c, itrace_fn fn, void *user);
 
 /* Instructions executed so far (counted when they start), running task included. */
 static inline uint64_t core_instructions(const core_t *c)

@@ -125,6 +125,11 @@ void gpu_destroy(gpu_t *g)
 
 void gpu_set_trace(gpu_t *g, unsigned mask) { g->trace = mask; }
 
+void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
+{
+    g->engine.ops->itrace(g->engine.self, fn, user);
+}
+
 void gpu_start(gpu_t *g) { ts_start(&g->ts); }
 
 txn_t *gpu_txn(struct gpu *g, unsigned kind)

@@ -14,6 +14,7 @@
 #include "events/sim.h"
 #include "model/arch.h"
 #include "events/base/diag.h"
+#include "model/itrace.h"
 #include "model/latency.h"
 #include "model/program.h"
 
@@ -93,6 +94,10 @@ void gpu_destroy(gpu_t *gpu);
 
 /* Which gpu_trace.h records to report (GPU_TRACE_* bits); 0 = none (default). */
 void gpu_set_trace(gpu_t *gpu, unsigned mask);
+
+/* Reports every instruction the engine executes from now on to fn(user,
+ * record) (model/itrace.h); NULL turns it off. Timestamps are unchanged. */
+void gpu_set_itrace(gpu_t *gpu, itrace_fn fn, void *user);
 
 /* Schedules the first decode. Call once before running the simulation. */
 void gpu_start(gpu_t *gpu);
