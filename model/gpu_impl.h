@@ -19,7 +19,9 @@ enum gpu_prio {
     GPU_PRIO_ANSWER = 0,      /* READY reaches the TS; an SM answer reaches a core (stepped) */
     GPU_PRIO_TS = 1,          /* a decode or a code transfer ends */
     GPU_PRIO_TS_EVAL = 2,     /* the TS decides: CF effects, issues, the next decode */
-    GPU_PRIO_CORE = 3,        /* a task starts on a core; a core step; the watchdog */
+    GPU_PRIO_CORE = 3,        /* a task starts on a core; a core step; the watchdog; SIMT:
+                                 the issue decision (tasks start on lanes at TS_EVAL, so
+                                 issue counts every start of its picosecond, S5) */
     GPU_PRIO_SM_ARRIVE = 4,   /* a request reaches its bank (stepped) */
     GPU_PRIO_SM_GRANT = 5,    /* a bank grants one of the requests that reached it */
 };
@@ -44,7 +46,8 @@ struct gpu {
     txn_pool_t pool;          /* every transaction in flight */
     ts_t ts;
     sm_t sm;
-    core_t cores[GPU_CORES];
+    core_t cores[GPU_CORES];  /* with core.model = simt: the lanes' state (SIMT-SPEC S1) */
+    struct simt *simt;        /* core.model = simt: the unit issuing for the lanes; else NULL */
 };
 
 /* Cycles of a latency draw to picoseconds. */

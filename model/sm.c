@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/gpu_impl.h"
+#include "model/simt.h"
 
 static void grant_cb(sim_t *sim, sim_event_t *ev);
 
@@ -266,6 +267,8 @@ static void grant_one(bank_t *b, sim_time_t now)
     serve(b, t, now);
     if (b->sm->stepped)
         port_send(&g->cores[c].resp_port, t, t->t_done - now);
+    else if (__builtin_expect(g->simt != NULL, 0))
+        simt_on_answer(g->simt, t);      /* SIMT: the lane's warp (S8) */
     else
         core_on_answer(&g->cores[c], t); /* the core may post again, due after now */
 }
