@@ -492,6 +492,8 @@ static sim_time_t settle(simt_t *u, sim_time_t now, uint16_t issued, uint16_t el
         }
         if (!w->lanes)
             at = w->end; /* everything is known: close it out then */
+        if (w->mem_done > now && w->mem_done < at)
+            at = w->mem_done; /* its stall reason may change then (memory → execute) */
         next = at < next ? at : next;
     }
     return next;

@@ -93,6 +93,7 @@ h_run_t *h_run(const program_t *p, const gpu_desc_t *desc)
         desc = &def;
     }
     h_run_t *r = calloc(1, sizeof *r);
+    r->simt = desc->model == GPU_MODEL_SIMT;
     r->stalls = calloc(H_MAX_STALLS, sizeof *r->stalls);
     sim_t *sim = sim_create();
     diag_t d = {0};
@@ -207,6 +208,8 @@ static bool same_task(const gpu_tr_core_task_t *x, const gpu_tr_core_task_t *y)
 /* SIMT: the same warp records (any order) and the same issue sequence. */
 static bool same_simt(const h_run_t *a, const h_run_t *b)
 {
+    if (!a->simt || !b->simt)
+        return true; /* MIMD against SIMT (or MIMD): only the shared records compare */
     if (a->n_warps != b->n_warps || a->n_issues != b->n_issues || a->n_mems != b->n_mems) {
         fprintf(stderr, "SIMT record counts differ\n");
         return false;
@@ -220,6 +223,17 @@ static bool same_simt(const h_run_t *a, const h_run_t *b)
             memcmp(x->stall_cycles, y->stall_cycles, sizeof x->stall_cycles) != 0 ||
             x->replays != y->replays || x->max_stack_depth != y->max_stack_depth) {
             fprintf(stderr, "warp (frame %u) differs\n", a->warps[i].frame);
+            if (y)
+                fprintf(stderr,
+                        "  start %llu/%llu end %llu/%llu instr %llu/%llu stalls %llu,%llu,%llu / "
+                        "%llu,%llu,%llu\n",
+                        (unsigned long long)x->start_ps, (unsigned long long)y->start_ps,
+                        (unsigned long long)x->end_ps, (unsigned long long)y->end_ps,
+                        (unsigned long long)x->warp_instructions,
+                        (unsigned long long)y->warp_instructions,
+                        (unsigned long long)x->stall_cycles[0], (unsigned long long)x->stall_cycles[1],
+                        (unsigned long long)x->stall_cycles[2], (unsigned long long)y->stall_cycles[0],
+                        (unsigned long long)y->stall_cycles[1], (unsigned long long)y->stall_cycles[2]);
             return false;
         }
     }

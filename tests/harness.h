@@ -17,6 +17,7 @@
 
 typedef struct h_run {
     gpu_outcome_t outcome;
+    bool simt;                             /* ran with core.model = simt */
     gpu_stats_t stats;
     arch_state_t arch;
     char errmsg[256];
