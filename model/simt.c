@@ -17,7 +17,6 @@
 #define NEVER SIM_TIME_NEVER
 
 static void issue_cb(sim_t *sim, sim_event_t *ev);
-static void on_start(void *unit, txn_t *t);
 
 static const uint64_t no_latency[ISA_CLASS_ST + 1]; /* isa_run adds nothing: time is ours */
 
@@ -31,7 +30,6 @@ simt_t *simt_create(struct gpu *g)
         return NULL;
     u->gpu = g;
     u->sim = g->sim;
-    u->stepped = d->timing == GPU_TIMING_STEPPED;
     u->scoreboard = d->simt_scoreboard;
     u->broadcast = d->simt_broadcast;
     u->atomics = d->atomics;
@@ -51,13 +49,8 @@ simt_t *simt_create(struct gpu *g)
     memset(u->lane_warp, -1, sizeof u->lane_warp);
     u->last_eval = NEVER;
     sim_event_init(&u->issue_ev, issue_cb, u, GPU_PRIO_CORE, "simt.issue");
-    for (unsigned c = 0; c < GPU_CORES; c++) {
-        core_t *k = &g->cores[c];
-        /* starts before issue at the same picosecond (S5), answers as for cores */
-        port_init(&k->start_port, g->sim, 0, GPU_PRIO_TS_EVAL, on_start, u, "ts->simt");
-        port_init(&k->resp_port, g->sim, 0, GPU_PRIO_ANSWER, simt_on_answer, u, "sm->simt");
-        k->run.lat = no_latency;
-    }
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        g->cores[c].run.lat = no_latency;
     return u;
 }
 
@@ -243,39 +236,43 @@ static void warp_init(simt_t *u, simt_warp_t *w, unsigned frame, uint16_t mask, 
     simt_stack_init(&w->st, mask);
 }
 
-/* TASK_START for one lane (T4: R0 initialisation applied). The first lane of
- * a task makes the warp resident (S1). */
-static void on_start(void *unit, txn_t *t)
+/* Lane `lane` starts the warp's task now (T4: R0 initialisation applied). */
+static void lane_start(simt_t *u, simt_warp_t *w, unsigned lane, const engine_task_t *task,
+                       sim_time_t now)
 {
-    simt_t *u = unit;
-    struct gpu *g = u->gpu;
-    unsigned lane = t->core, frame = t->frame;
-    sim_time_t now = sim_now(u->sim);
-    core_t *c = &g->cores[lane];
-    uint16_t mask = g->prog.tm.groups[g->prog.tm.group_of[frame]].cores;
-    simt_warp_t *w = &u->w[__builtin_ctz(mask)];
-    if (w->live && (w->frame != frame || w->age != now)) {
-        assert(w->lanes == 0 && w->end <= now); /* D15: the earlier task has finished */
-        close_warp(u, w);
-    }
-    if (!w->live)
-        warp_init(u, w, frame, mask, now);
-    u->lane_warp[lane] = (int8_t)(w - u->w);
+    core_t *c = &u->gpu->cores[lane];
     assert(!c->busy);
+    u->lane_warp[lane] = (int8_t)(w - u->w);
     c->busy = true;
     c->reported = false;
-    c->frame = (uint8_t)frame;
-    c->req->frame = (uint16_t)frame;
-    if (t->flags & GPU_TXN_INIT_R0)
-        c->r[0] = (uint8_t)t->data;
-    txn_release(&g->pool, t);
+    c->frame = (uint8_t)task->frame;
+    c->req->frame = (uint16_t)task->frame;
+    if (task->init >> lane & 1)
+        c->r[0] = task->r0[lane];
     c->run.code = w->code;
     c->run.n = 0;
     c->task_start = now;
     c->task_sm_ops = 0;
     c->task_sm_wait = c->task_sm_conflict = 0;
     c->tasks++;
+}
+
+/* engine start: the task becomes a resident warp (S1), considered for
+ * issue at this picosecond (S5: the issue event comes after the TS's). */
+static bool simt_start(void *self, const engine_task_t *task)
+{
+    simt_t *u = self;
+    sim_time_t now = sim_now(u->sim);
+    simt_warp_t *w = &u->w[__builtin_ctz(task->cores)];
+    if (w->live) {
+        assert(w->lanes == 0 && w->end <= now); /* D15: the earlier task has finished */
+        close_warp(u, w);
+    }
+    warp_init(u, w, task->frame, task->cores, now);
+    for (uint16_t m = task->cores; m; m &= m - 1)
+        lane_start(u, w, (unsigned)__builtin_ctz(m), task, now);
     wake(u, now);
+    return true;
 }
 
 /* --- issue ------------------------------------------------------------------- */
@@ -331,19 +328,13 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
         t->addr = addr[l];
         t->flags = (uint16_t)((w->mem_store ? GPU_TXN_STORE : 0) | (sync[l] ? GPU_TXN_SYNC : 0));
         t->data = s->value;
-        t->t_created = now;
+        t->t_created = t->t_sent = now;
         c->req_arrive = now + latency(u, ISA_CLASS_LD);
         unsigned b = sm_bank_of(&g->sm, addr[l]);
         w->mem_banks += per_bank[b]++ == 0;
         w->mem_replays = per_bank[b] - 1 > w->mem_replays ? (uint8_t)(per_bank[b] - 1) : w->mem_replays;
         w->mem_requests++;
-        if (u->stepped) {
-            port_send(&c->req_port, t, c->req_arrive - now);
-        } else {
-            t->t_sent = now;
-            t->t_arrived = c->req_arrive;
-            sm_post(&g->sm, t);
-        }
+        link_send(&c->mem, t, c->req_arrive); /* to the SM, in the machine's timing mode */
     }
     w->rec.mem_instructions++;
     w->rec.requests += w->mem_requests;
@@ -573,13 +564,16 @@ void simt_on_answer(void *unit, txn_t *t)
 
 static void counter(simt_t *u, const char *name, uint64_t value)
 {
-    gpu_tr_counter_t r = {"simt", name, value};
-    sim_trace(u->sim, GPU_TR_COUNTER, &r);
+    gpu_counter(u->sim, "simt", name, value);
 }
 
-void simt_finish(simt_t *u)
+/* engine report_partial: the lanes' tasks, then the warps still resident
+ * (their cycles closed at now). */
+static void simt_report_partial(void *self)
 {
+    simt_t *u = self;
     sim_time_t now = sim_now(u->sim);
+    u->lanes.ops->report_partial(u->lanes.self);
     for (unsigned i = 0; i < SIMT_WARPS_MAX; i++) {
         simt_warp_t *w = &u->w[i];
         if (!w->live)
@@ -593,8 +587,13 @@ void simt_finish(simt_t *u)
         add_totals(u, &w->rec, w);
         w->live = false;
     }
-    if (!sim_tracing(u->sim))
-        return;
+}
+
+/* engine counters: the lanes' ("coreN"), then the unit's ("simt"). */
+static void simt_counters(void *self)
+{
+    simt_t *u = self;
+    u->lanes.ops->counters(u->lanes.self);
     const gpu_tr_simt_warp_t *t = &u->total;
     uint64_t cycles = u->gpu->ts.last_ready / u->period;
     counter(u, "warps", u->warps);
@@ -617,6 +616,48 @@ void simt_finish(simt_t *u)
     counter(u, "run_cycles", cycles);
     counter(u, "issue_util_ppm",
             cycles ? t->warp_instructions * 1000000 / (cycles * u->width) : 0);
+}
+
+/* The lanes' state is their cores': these operations are the cores' engine's. */
+static void simt_set_r0(void *self, unsigned core, uint8_t value)
+{
+    simt_t *u = self;
+    u->lanes.ops->set_r0(u->lanes.self, core, value);
+}
+
+static void simt_reported(void *self, unsigned core, sim_time_t ready_ps)
+{
+    simt_t *u = self;
+    u->lanes.ops->reported(u->lanes.self, core, ready_ps);
+}
+
+static void simt_regs(const void *self, arch_state_t *out)
+{
+    const simt_t *u = self;
+    u->lanes.ops->regs(u->lanes.self, out);
+}
+
+static void simt_stats(const void *self, gpu_stats_t *s)
+{
+    const simt_t *u = self;
+    u->lanes.ops->stats(u->lanes.self, s);
+}
+
+static const engine_ops_t simt_ops = {
+    .start = simt_start,
+    .set_r0 = simt_set_r0,
+    .reported = simt_reported,
+    .regs = simt_regs,
+    .stats = simt_stats,
+    .report_partial = simt_report_partial,
+    .counters = simt_counters,
+};
+
+void simt_engine(engine_t *e, simt_t *u)
+{
+    u->lanes = *e;
+    e->ops = &simt_ops;
+    e->self = u;
 }
 
 bool simt_describe_deadlock(const simt_t *u, unsigned waiting, unsigned holder, unsigned bank,

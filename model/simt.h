@@ -16,6 +16,7 @@
 
 #include "events/sim.h"
 #include "events/txn.h"
+#include "model/engine.h"
 #include "model/gpu_trace.h"
 #include "model/isa.h"
 #include "model/latency.h"
@@ -60,7 +61,7 @@ typedef struct simt_warp {
 typedef struct simt {
     struct gpu *gpu;          /* ro */
     sim_t *sim;               /* ro */
-    bool stepped, scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
+    bool scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
     uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
     uint64_t budget;          /* ro: D12/S10 per lane per task */
     sim_time_t period;        /* ro: one cycle in ps */
@@ -69,6 +70,7 @@ typedef struct simt {
     rng_t rng;                /* latency draws of the unit */
     int8_t lane_warp[ISA_REGS];/* the slot of each lane's warp, -1: none */
     simt_warp_t w[SIMT_WARPS_MAX];
+    engine_t lanes;           /* ro: the cores' engine, for the lanes' state */
     sim_event_t issue_ev;     /* the next cycle in which issue is decided */
     sim_time_t last_eval;     /* the last picosecond issue was decided at */
     simt_last_t last;         /* the last issuing cycle's choices (S6) */
@@ -78,17 +80,21 @@ typedef struct simt {
     uint64_t lane_slots;      /* Σ warp instructions × lanes of the group */
 } simt_t;
 
-/* Builds the unit for `gpu` and takes over the cores' start and answer
- * receivers. Returns NULL when out of memory (nothing is left changed). */
+/* Builds the unit for `gpu`, whose cores (initialised) hold the lanes'
+ * state. Returns NULL when out of memory. simt_destroy(NULL) does nothing. */
 simt_t *simt_create(struct gpu *gpu);
 void simt_destroy(simt_t *u);
 
-/* An SM answer for lane t->core (decoupled: from the grant; stepped: at arrival). */
-void simt_on_answer(void *unit, txn_t *t);
+/* Makes `e` the unit as the machine's execution engine (engine.h): task
+ * starts become warps; registers, statistics and per-lane reports are the
+ * lanes' (their cores'), with the warps' partial records and the "simt"
+ * counters added at the end of the run. Call after cores_engine(e, …): the
+ * lanes' operations are delegated to the engine `e` held then. */
+void simt_engine(engine_t *e, simt_t *u);
 
-/* End of run: reports the warps still resident as partial records (after
- * closing their cycles at now), then the "simt" counters. */
-void simt_finish(simt_t *u);
+/* The SM's answer receiver for every lane (sm_attach): lane t->core, within
+ * the grant (decoupled) or at t_done (stepped). */
+void simt_on_answer(void *unit, txn_t *t);
 
 /* S9: writes into buf a description of an intra-warp lock deadlock if lane
  * `waiting` and lane `holder` belong to one warp; returns false otherwise. */

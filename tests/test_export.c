@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/export.h"
+#include "analysis/present/export.h"
 #include "tests/testutil.h"
 
 /* The spec's §6 example: one task on core 0, starts at 6000 ps, READY sent at 8000. */

@@ -14,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analysis/rec.h"
-#include "analysis/rec_int.h"
-#include "analysis/sha256.h"
+#include "analysis/recorder/rec.h"
+#include "analysis/recorder/rec_int.h"
+#include "analysis/store/sha256.h"
 #include "events/base/err.h"
 #include "model/gpu_trace.h"
 #include "tests/testutil.h"
@@ -245,8 +245,8 @@ static void test_runs_row(void)
     CU_ASSERT_EQUAL(q_int(f.path, "SELECT started_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-"
                                   "[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z' FROM runs"), 1);
     CU_ASSERT_EQUAL(q_int(f.path, "SELECT finished_at >= started_at FROM runs"), 1);
-    CU_ASSERT_EQUAL(q_int(f.path, "PRAGMA application_id"), REC_APP_ID);
-    CU_ASSERT_EQUAL(q_int(f.path, "PRAGMA user_version"), REC_SCHEMA_VERSION);
+    CU_ASSERT_EQUAL(q_int(f.path, "PRAGMA application_id"), DB_APP_ID);
+    CU_ASSERT_EQUAL(q_int(f.path, "PRAGMA user_version"), DB_SCHEMA_VERSION);
     CU_ASSERT_STRING_EQUAL(q_text(f.path, "PRAGMA journal_mode"), "wal");
     fx_close(&f);
 }
@@ -788,7 +788,7 @@ static void test_newer_schema_and_empty_file(void)
     sqlite3 *db = NULL;
     char sql[128];
     snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d;"
-             "CREATE TABLE runs(x);", REC_APP_ID, REC_SCHEMA_VERSION + 1);
+             "CREATE TABLE runs(x);", DB_APP_ID, DB_SCHEMA_VERSION + 1);
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &db), SQLITE_OK);
     CU_ASSERT_EQUAL(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
@@ -801,7 +801,7 @@ static void test_newer_schema_and_empty_file(void)
     CU_ASSERT_EQUAL_FATAL(test_write_file(empty, "", 0), 0);
     rec_t *rec = open_at(empty, REC_SUMMARY, 0, 0);
     rec_close(rec);
-    CU_ASSERT_EQUAL(q_int(empty, "PRAGMA application_id"), REC_APP_ID);
+    CU_ASSERT_EQUAL(q_int(empty, "PRAGMA application_id"), DB_APP_ID);
     CU_ASSERT_EQUAL(q_int(empty, "SELECT count(*) FROM sqlite_master WHERE name = 'runs'"), 1);
 }
 

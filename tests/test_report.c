@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/rec.h"
-#include "analysis/rec_int.h"
-#include "analysis/rec_views.h"
-#include "analysis/report.h"
+#include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
+#include "analysis/store/views.h"
+#include "analysis/present/report.h"
 #include "events/base/err.h"
 #include "tests/testutil.h"
 
@@ -561,7 +561,7 @@ static void test_missing_and_foreign_files(void)
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(newer, &db), SQLITE_OK);
     char sql[128];
     snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d;"
-             " CREATE TABLE runs(x);", REC_APP_ID, REC_SCHEMA_VERSION + 1);
+             " CREATE TABLE runs(x);", DB_APP_ID, DB_SCHEMA_VERSION + 1);
     sqlite3_exec(db, sql, NULL, NULL, NULL);
     sqlite3_close(db);
     check_error(TESS_EDB, "schema version 3", "'%s'", newer);

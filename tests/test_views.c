@@ -1,4 +1,4 @@
-/* test_views.c — the analysis views (analysis/rec_views.c, docs/SCHEMA.md
+/* test_views.c — the analysis views (analysis/store/views.c, docs/SCHEMA.md
  * "Analysis views") on databases recorded by running real programs through
  * the `tessera` command. Each view is compared with values computed by hand
  * from the reference timing model (spec §6, defaults: cycle 1000 ps, decode
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/rec_int.h"
-#include "analysis/rec_views.h"
+#include "analysis/recorder/rec.h"
+#include "analysis/store/views.h"
 #include "events/base/err.h"
 #include "tests/testutil.h"
 

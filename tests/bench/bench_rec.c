@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/rec.h"
+#include "analysis/recorder/rec.h"
 #include "events/base/err.h"
 #include "model/gpu_trace.h"
 

@@ -1,11 +1,12 @@
-/* timeline.h — pictures of one recorded run, read back from the statistics
- * database (docs/SCHEMA.md, docs/VISUALS.md): the run reader shared by the
- * SVG timeline and the trace exports (export.h), and the SVG Gantt chart.
+/* run.h — one recorded run read back from the statistics database
+ * (docs/SCHEMA.md), for the pictures and traces (timeline.h, export.h): the
+ * runs row and its small relations, the SM accesses streamed from their
+ * packs, and output files that appear whole or not at all.
  * Invariant: a tl_run_t holds a read-only connection and the run's small
  * relations (frames, stalls, core tasks: at most 64 frames, so at most ~1000
  * core tasks); SM accesses, which may be millions, are only ever streamed. */
-#ifndef TESSERA_TIMELINE_H
-#define TESSERA_TIMELINE_H
+#ifndef TESSERA_RUN_H
+#define TESSERA_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -89,7 +90,7 @@ int tl_run_window(const tl_run_t *run, uint64_t from, uint64_t to, int64_t *t0 /
  * (recorded at level summary); TESS_OK otherwise. */
 int tl_run_need_tasks(const tl_run_t *run, diag_t *diag);
 
-/* For the readers of export.h: the run's read-only connection as a prepared
+/* For the pictures and traces: the run's read-only connection as a prepared
  * statement with the run id bound to ?1 (NULL with TESS_EDB in diag), the
  * error of that connection as TESS_EDB in diag, a nullable time column, and
  * growing an array to hold n + 1 elements. */
@@ -99,17 +100,60 @@ int tl_run_fail(tl_run_t *run, const char *what, diag_t *diag);
 int64_t tl_col_time(struct sqlite3_stmt *st, int col);
 bool tl_grow(void **array, unsigned *cap, unsigned n, size_t size);
 
-/* --- the SVG timeline ---------------------------------------------------------- */
+#define EXP_ALL_ACCESSES UINT64_MAX
 
-typedef struct tl_svg_opts {
-    uint64_t from_ps, to_ps;  /* the window; to_ps 0 = the end of the run */
-    unsigned width;           /* pixels, 0 = 1200 */
-} tl_svg_opts_t;
+/* --- SM accesses, streamed --------------------------------------------------------- */
 
-/* Draws the Gantt chart of the run (docs/VISUALS.md) to `out`, streaming:
- * memory is bounded by the width, whatever the number of accesses.
- * TESS_OK, or TESS_EINPUT (level summary, empty window), TESS_EDB, TESS_EIO,
- * TESS_ENOMEM with the reason in diag; what was written is then incomplete. */
-int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *opts, FILE *out, diag_t *diag);
+/* One SM access (`sm_accesses`); times are TL_NONE when NULL. */
+typedef struct exp_access {
+    unsigned frame, core, bank, addr, value;
+    bool store, sync;
+    int64_t idx, request, arrive, grant, done;
+} exp_access_t;
+
+/* When the bank that served `a` became free again: grant + sm.bank when that
+ * latency is fixed, else done - sm.resp when that one is, else one cycle. */
+int64_t exp_bank_free(const tl_run_t *run, const exp_access_t *a);
+
+/* A stream of accesses. Which ones: those overlapping [from, to) (to 0: no
+ * end), of one core task when frame and core are >= 0, and requested before
+ * cut (0: no cut). Rows of one core task come in program order. */
+typedef struct exp_acc_filter {
+    uint64_t from, to, cut;
+    int frame, core;
+} exp_acc_filter_t;
+typedef struct exp_acc_iter exp_acc_iter_t;
+
+/* Starts a stream; NULL with TESS_EDB/TESS_ENOMEM in diag on failure. */
+exp_acc_iter_t *exp_acc_begin(tl_run_t *run, const exp_acc_filter_t *f, diag_t *diag);
+/* 1: *a is the next access; 0: the end; -1: TESS_EDB in diag. */
+int exp_acc_next(exp_acc_iter_t *it, exp_access_t *a /* OUT */, diag_t *diag);
+void exp_acc_end(exp_acc_iter_t *it);        /* NULL is fine */
+
+/* Where to cut a stream so that it holds at most `max` of the accesses
+ * overlapping [from, to), keeping the earliest requested: one pass over the
+ * pack rows, then one over about `max` accesses (8 bytes of memory each). */
+typedef struct exp_acc_cut {
+    uint64_t cut;             /* keep the accesses requested before this; 0: keep all */
+    uint64_t kept;            /* at most this many are kept (0: none, skip them) */
+    uint64_t total;           /* accesses of the packs overlapping the window */
+} exp_acc_cut_t;
+int exp_acc_cut(tl_run_t *run, uint64_t from, uint64_t to, uint64_t max,
+                exp_acc_cut_t *out /* OUT */, diag_t *diag);
+
+/* --- output files ------------------------------------------------------------ */
+
+/* An output written through a temporary file renamed into place on success,
+ * so a failure never leaves a partial file; "-" is stdout. */
+typedef struct exp_out {
+    FILE *f;                  /* ro: where to write */
+    char *path, *tmp;         /* private */
+} exp_out_t;
+
+/* TESS_OK, or TESS_EIO/TESS_ENOMEM with the reason in diag (nothing created). */
+int exp_out_open(exp_out_t *o, const char *path, diag_t *diag);
+/* Commits when ok (TESS_EIO if writing failed), else removes the temporary
+ * file. Always releases o. */
+int exp_out_close(exp_out_t *o, bool ok, diag_t *diag);
 
 #endif

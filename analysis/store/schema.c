@@ -1,14 +1,14 @@
-/* rec_schema.c — the recorder's SQL: the schema (docs/SCHEMA.md is its public
+/* schema.c — the database's SQL: the schema (docs/SCHEMA.md is its public
  * description), its versioning and migration, the INSERTs the writer runs and
  * the indexes built after a run. Invariant: a database is written only once
- * it is known to be a Tessera database (application_id REC_APP_ID) or a new,
+ * it is known to be a Tessera database (application_id DB_APP_ID) or a new,
  * empty one; user_version is the schema version it holds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/rec_int.h"
-#include "analysis/rec_views.h"
+#include "analysis/store/schema.h"
+#include "analysis/store/views.h"
 #include "events/base/err.h"
 
 /* Version 1. Times are integer picoseconds; NULL = not reached. */
@@ -79,8 +79,8 @@ static const char schema_v1[] =
     " seq INTEGER NOT NULL, time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);";
 
 /* migrations[v] takes a database from version v to v + 1. Version 2 adds
- * the analysis views (rec_views.c). */
-static const char *const migrations[REC_SCHEMA_VERSION] = {schema_v1, rec_views_sql};
+ * the analysis views (views.c). */
+static const char *const migrations[DB_SCHEMA_VERSION] = {schema_v1, rec_views_sql};
 
 /* Built after a run, not before: appending to unindexed tables is cheaper,
  * and later runs append at the right edge of these (run_id first). */
@@ -113,23 +113,7 @@ static const char *const insert_sql[REC_TABLES] = {
                       " VALUES(?1, ?2, ?3, ?4, ?5)",
 };
 
-const char *rec_schema_insert(rec_table_t table) { return insert_sql[table]; }
-
-int rec_db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag)
-{
-    int err = sqlite3_errcode(db);
-    int code = err == SQLITE_CANTOPEN ? TESS_EIO : err == SQLITE_NOMEM ? TESS_ENOMEM : TESS_EDB;
-    return diag_fail(diag, code, "%s: %s: %s", path, what, sqlite3_errmsg(db));
-}
-
-int rec_exec(sqlite3 *db, const char *path, const char *sql, diag_t *diag)
-{
-    if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
-        return TESS_OK;
-    char what[64];
-    snprintf(what, sizeof what, "%.40s%s", sql, strlen(sql) > 40 ? "…" : "");
-    return rec_db_fail(db, path, what, diag);
-}
+const char *schema_insert(rec_table_t table) { return insert_sql[table]; }
 
 /* One integer from a one-row query; -1 and the SQLite code in *rc on error. */
 static int64_t query_int(sqlite3 *db, const char *sql, int *rc)
@@ -162,7 +146,7 @@ static int probe(sqlite3 *db, const char *path, probe_t *p, diag_t *diag)
     if (rc == SQLITE_OK)
         p->objects = query_int(db, "SELECT count(*) FROM sqlite_master", &rc);
     if (rc != SQLITE_OK)
-        return rec_db_fail(db, path, "not a usable SQLite database", diag);
+        return db_fail(db, path, "not a usable SQLite database", diag);
     return TESS_OK;
 }
 
@@ -171,15 +155,15 @@ static int check_identity(const probe_t *p, const char *path, diag_t *diag)
 {
     if (p->app_id == 0 && p->objects == 0)
         return TESS_OK;
-    if (p->app_id != REC_APP_ID)
+    if (p->app_id != DB_APP_ID)
         return diag_fail(diag, TESS_EDB,
                          "%s: not a Tessera database (SQLite application_id 0x%llx, "
                          "%lld schema objects); refusing to modify it",
                          path, (unsigned long long)p->app_id, (long long)p->objects);
-    if (p->version > REC_SCHEMA_VERSION || p->version < 0)
+    if (p->version > DB_SCHEMA_VERSION || p->version < 0)
         return diag_fail(diag, TESS_EDB,
                          "%s: schema version %lld is not one this Tessera knows (up to %d)",
-                         path, (long long)p->version, REC_SCHEMA_VERSION);
+                         path, (long long)p->version, DB_SCHEMA_VERSION);
     return TESS_OK;
 }
 
@@ -194,37 +178,37 @@ static int set_pragmas(sqlite3 *db, const char *path, diag_t *diag)
     static const char sql[] = "PRAGMA page_size=65536; PRAGMA journal_mode=WAL;"
                               "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-16384;";
     if (sqlite3_busy_timeout(db, 10000) != SQLITE_OK)
-        return rec_db_fail(db, path, "busy timeout", diag);
-    int rc = rec_exec(db, path, sql, diag), qrc;
+        return db_fail(db, path, "busy timeout", diag);
+    int rc = db_exec(db, path, sql, diag), qrc;
     if (rc != TESS_OK)
         return rc;
     int64_t page = query_int(db, "PRAGMA page_size", &qrc);
     if (qrc != SQLITE_OK || page <= 0)
-        return rec_db_fail(db, path, "reading the page size", diag);
+        return db_fail(db, path, "reading the page size", diag);
     if (sqlite3_wal_autocheckpoint(db, (int)((16 << 20) / page)) != SQLITE_OK)
-        return rec_db_fail(db, path, "setting the checkpoint interval", diag);
+        return db_fail(db, path, "setting the checkpoint interval", diag);
     return TESS_OK;
 }
 
-/* Brings the schema from `from` to REC_SCHEMA_VERSION in one transaction. */
+/* Brings the schema from `from` to DB_SCHEMA_VERSION in one transaction. */
 static int migrate(sqlite3 *db, const char *path, int64_t from, diag_t *diag)
 {
     char stamp[96];
-    int rc = rec_exec(db, path, "BEGIN IMMEDIATE", diag);
-    for (int64_t v = from; rc == TESS_OK && v < REC_SCHEMA_VERSION; v++)
-        rc = rec_exec(db, path, migrations[v], diag);
+    int rc = db_exec(db, path, "BEGIN IMMEDIATE", diag);
+    for (int64_t v = from; rc == TESS_OK && v < DB_SCHEMA_VERSION; v++)
+        rc = db_exec(db, path, migrations[v], diag);
     snprintf(stamp, sizeof stamp, "PRAGMA application_id=%d; PRAGMA user_version=%d;",
-             REC_APP_ID, REC_SCHEMA_VERSION);
+             DB_APP_ID, DB_SCHEMA_VERSION);
     if (rc == TESS_OK)
-        rc = rec_exec(db, path, stamp, diag);
+        rc = db_exec(db, path, stamp, diag);
     if (rc == TESS_OK)
-        rc = rec_exec(db, path, "COMMIT", diag);
+        rc = db_exec(db, path, "COMMIT", diag);
     if (rc != TESS_OK)
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
 }
 
-int rec_schema_open(sqlite3 *db, const char *path, diag_t *diag)
+int schema_open(sqlite3 *db, const char *path, diag_t *diag)
 {
     probe_t p = {0, 0, 0};
     int rc = probe(db, path, &p, diag);
@@ -235,12 +219,12 @@ int rec_schema_open(sqlite3 *db, const char *path, diag_t *diag)
     if (sqlite3_db_readonly(db, "main") == 1)
         return diag_fail(diag, TESS_EIO, "%s: the database is read-only", path);
     rc = set_pragmas(db, path, diag);
-    if (rc == TESS_OK && (p.version < REC_SCHEMA_VERSION || p.app_id == 0))
+    if (rc == TESS_OK && (p.version < DB_SCHEMA_VERSION || p.app_id == 0))
         rc = migrate(db, path, p.app_id == 0 ? 0 : p.version, diag);
     return rc;
 }
 
-int rec_schema_index(sqlite3 *db, const char *path, diag_t *diag)
+int schema_index(sqlite3 *db, const char *path, diag_t *diag)
 {
-    return rec_exec(db, path, index_sql, diag);
+    return db_exec(db, path, index_sql, diag);
 }

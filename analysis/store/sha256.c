@@ -1,7 +1,7 @@
 /* sha256.c — SHA-256 as FIPS 180-4 §6.2 describes it, one 64-byte block at a
  * time. Invariant: `fill` < 64 between calls, and h[] holds the state after
  * every complete block of the `bytes - fill` bytes seen so far. */
-#include "analysis/sha256.h"
+#include "analysis/store/sha256.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * read-only and copied with INSERT … SELECT. Invariant: everything a shard
  * adds — runs, rows, merged_runs, the in-memory set of known fingerprints —
  * is written in one transaction, and rolled back together. */
-#include "analysis/merge.h"
+#include "analysis/store/merge.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -14,8 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/rec_int.h"
-#include "analysis/sha256.h"
+#include "analysis/recorder/rec.h"
+#include "analysis/store/schema.h"
+#include "analysis/store/sha256.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -207,7 +208,7 @@ static int build_copies(merge_t *m, diag_t *diag)
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
-        return rec_db_fail(m->db, m->path, "reading the schema", diag);
+        return db_fail(m->db, m->path, "reading the schema", diag);
     if (!m->runs_sql)
         return diag_fail(diag, TESS_EDB, "%s: no runs table", m->path);
     return TESS_OK;
@@ -235,18 +236,18 @@ static int open_output(merge_t *m, diag_t *diag)
     int rc = sqlite3_open_v2(name, &m->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL);
     sqlite3_free(name);
     if (rc != SQLITE_OK)
-        return m->db ? rec_db_fail(m->db, m->path, "cannot open the database", diag)
+        return m->db ? db_fail(m->db, m->path, "cannot open the database", diag)
                      : diag_fail(diag, TESS_ENOMEM, "%s: out of memory", m->path);
     sqlite3_busy_timeout(m->db, 30000);
     rc = sqlite3_create_function(m->db, "tess_fp", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                                  NULL, fp_func, NULL, NULL);
     if (rc != SQLITE_OK)
-        return rec_db_fail(m->db, m->path, "registering tess_fp", diag);
-    rc = rec_exec(m->db, m->path,
+        return db_fail(m->db, m->path, "registering tess_fp", diag);
+    rc = db_exec(m->db, m->path,
                   "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;"
                   " PRAGMA temp_store=MEMORY;", diag);
     if (rc == TESS_OK)
-        rc = rec_exec(m->db, m->path, setup_sql, diag);
+        rc = db_exec(m->db, m->path, setup_sql, diag);
     return rc == TESS_OK ? build_copies(m, diag) : rc;
 }
 
@@ -307,15 +308,15 @@ static int check_shard(merge_t *m, const char *shard, diag_t *diag)
     if (rc == SQLITE_OK)
         rc = query_int(m->db, "PRAGMA shard.user_version", &version);
     if (rc != SQLITE_OK)
-        return rec_db_fail(m->db, shard, "not a Tessera database", diag);
-    if (app != REC_APP_ID)
+        return db_fail(m->db, shard, "not a Tessera database", diag);
+    if (app != DB_APP_ID)
         return diag_fail(diag, TESS_EDB,
                          "%s: not a Tessera database (SQLite application_id 0x%llx)", shard,
                          (unsigned long long)app);
-    if (version != REC_SCHEMA_VERSION)
+    if (version != DB_SCHEMA_VERSION)
         return diag_fail(diag, TESS_EDB,
                          "%s: schema version %lld, but this Tessera merges version %d", shard,
-                         (long long)version, REC_SCHEMA_VERSION);
+                         (long long)version, DB_SCHEMA_VERSION);
     return TESS_OK;
 }
 
@@ -327,7 +328,7 @@ static int attach(merge_t *m, const char *shard, diag_t *diag)
     int rc = exec_bound(m->db, "ATTACH ?1 AS shard", uri, NULL);
     sqlite3_free(uri);
     if (rc != SQLITE_OK)
-        return rec_db_fail(m->db, shard, "cannot open as a Tessera database", diag);
+        return db_fail(m->db, shard, "cannot open as a Tessera database", diag);
     return TESS_OK;
 }
 
@@ -340,11 +341,11 @@ static int update_seen(merge_t *m, const char *shard, diag_t *diag)
                                 (long long)(m->seeded ? m->last_max : INT64_MIN));
     if (!sql)
         return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", shard);
-    int rc = rec_exec(m->db, m->path, sql, diag);
+    int rc = db_exec(m->db, m->path, sql, diag);
     sqlite3_free(sql);
     if (rc == TESS_OK &&
         query_int(m->db, "SELECT coalesce(max(run_id), 0) FROM main.runs", &m->last_max))
-        rc = rec_db_fail(m->db, m->path, "reading runs", diag);
+        rc = db_fail(m->db, m->path, "reading runs", diag);
     m->seeded = rc == TESS_OK;
     return rc;
 }
@@ -362,7 +363,7 @@ static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *
         " FROM (SELECT min(old_id) AS old_id, fp, status FROM temp.merge_fp"
         "  WHERE fp NOT IN (SELECT fp FROM temp.merge_seen) GROUP BY fp);";
     int64_t all = 0, added = 0, running = 0, first = 0;
-    int rc = rec_exec(m->db, shard, sql, diag);
+    int rc = db_exec(m->db, shard, sql, diag);
     if (rc != TESS_OK)
         return rc;
     if (query_int(m->db, "SELECT count(*) FROM temp.merge_fp", &all) ||
@@ -370,7 +371,7 @@ static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *
         query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE status = 'running'",
                   &running) ||
         query_int(m->db, "SELECT coalesce(min(new_id), 0) FROM temp.merge_map", &first))
-        return rec_db_fail(m->db, shard, "mapping runs", diag);
+        return db_fail(m->db, shard, "mapping runs", diag);
     res->runs = (uint64_t)added;
     res->skipped = (uint64_t)(all - added);
     res->running = (uint64_t)running;
@@ -385,19 +386,19 @@ static int copy_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t 
         "INSERT INTO main.merged_runs(run_id, fingerprint, shard, shard_run_id, merged_at)"
         " SELECT new_id, fp, ?1, old_id, " NOW_UTC " FROM temp.merge_map";
     if (exec_bound(m->db, m->runs_sql, NULL, NULL) != SQLITE_OK)
-        return rec_db_fail(m->db, shard, "copying runs", diag);
+        return db_fail(m->db, shard, "copying runs", diag);
     for (size_t i = 0; i < m->n_copy; i++)
         if (exec_bound(m->db, m->copy_sql[i], NULL, &res->rows) != SQLITE_OK)
-            return rec_db_fail(m->db, shard, "copying rows", diag);
+            return db_fail(m->db, shard, "copying rows", diag);
     if (exec_bound(m->db, provenance, shard, NULL) != SQLITE_OK)
-        return rec_db_fail(m->db, shard, "recording merged_runs", diag);
-    int rc = rec_exec(m->db, shard,
+        return db_fail(m->db, shard, "recording merged_runs", diag);
+    int rc = db_exec(m->db, shard,
                       "INSERT OR IGNORE INTO temp.merge_seen SELECT fp FROM temp.merge_map",
                       diag);
     if (rc == TESS_OK &&
         query_int(m->db, "SELECT coalesce(max(run_id), 0) FROM main.runs", &m->last_max))
-        rc = rec_db_fail(m->db, m->path, "reading runs", diag);
-    return rc == TESS_OK ? rec_schema_index(m->db, m->path, diag) : rc;
+        rc = db_fail(m->db, m->path, "reading runs", diag);
+    return rc == TESS_OK ? schema_index(m->db, m->path, diag) : rc;
 }
 
 /* The transaction of one attached shard. */
@@ -405,7 +406,7 @@ static int merge_attached(merge_t *m, const char *shard, merge_result_t *res, di
 {
     bool seeded = m->seeded;
     int64_t last_max = m->last_max;
-    int rc = rec_exec(m->db, m->path, "BEGIN IMMEDIATE", diag);
+    int rc = db_exec(m->db, m->path, "BEGIN IMMEDIATE", diag);
     if (rc != TESS_OK)
         return rc;
     rc = update_seen(m, shard, diag);
@@ -414,7 +415,7 @@ static int merge_attached(merge_t *m, const char *shard, merge_result_t *res, di
     if (rc == TESS_OK && res->runs > 0)
         rc = copy_runs(m, shard, res, diag);
     if (rc == TESS_OK)
-        rc = rec_exec(m->db, m->path, "COMMIT", diag);
+        rc = db_exec(m->db, m->path, "COMMIT", diag);
     if (rc != TESS_OK) {
         sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);
         m->seeded = seeded, m->last_max = last_max;

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/rec_int.h"
+#include "analysis/recorder/rec_int.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 

@@ -1,9 +1,9 @@
-/* timeline_run.c — the run reader shared by the pictures (timeline.h): one
+/* run.c — the run reader shared by the pictures (run.h): one
  * recorded run's runs row and its small relations (frames, core tasks,
  * stalls) read back from the statistics database. Invariant: the database is
  * opened read-only and never modified; SM accesses are not read here but
  * streamed by their readers (export.h). */
-#include "analysis/timeline.h"
+#include "analysis/present/run.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,9 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/export.h"
-#include "analysis/rec.h"
-#include "analysis/rec_int.h"
+#include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -95,13 +94,13 @@ static int open_db(tl_run_t *r, const char *path, diag_t *d)
     int64_t version = rc == TESS_OK ? query_one(r, "PRAGMA user_version", 0, NULL, &rc) : 0;
     if (rc != TESS_OK)
         return tl_run_fail(r, "not a usable SQLite database", d);
-    if (app != REC_APP_ID)
+    if (app != DB_APP_ID)
         return diag_fail(d, TESS_EDB, "%s: not a Tessera database (SQLite application_id 0x%llx)",
                          path, (unsigned long long)app);
-    if (version < 1 || version > REC_SCHEMA_VERSION)
+    if (version < 1 || version > DB_SCHEMA_VERSION)
         return diag_fail(d, TESS_EDB,
                          "%s: schema version %lld is not one this Tessera knows (up to %d)",
-                         path, (long long)version, REC_SCHEMA_VERSION);
+                         path, (long long)version, DB_SCHEMA_VERSION);
     return TESS_OK;
 }
 

@@ -1,6 +1,6 @@
-/* rec_int.h — the recorder's internals, shared by rec.c (the API and a run's
- * life), rec_schema.c (the SQL), rec_hook.c (the trace hook, on the
- * simulation's thread), rec_writer.c (the writer thread), rec_pack.c (access
+/* rec_int.h — the recorder's internals (private to analysis/recorder/ and
+ * its tests), shared by rec.c (the API and a run's life), rec_hook.c (the
+ * trace hook, on the simulation's thread), rec_writer.c (the writer thread), rec_pack.c (access
  * packing, on the writer thread) and rec_encode.c (the packs' text).
  * Invariant: between rec_begin_run() and rec_end_run() the SQLite
  * connection and the packs belong to the writer thread alone; outside a run
@@ -13,12 +13,10 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "analysis/rec.h"
+#include "analysis/recorder/rec.h"
+#include "analysis/store/schema.h"
 #include "model/gpu_trace.h"
 #include "model/tm.h"
-
-#define REC_APP_ID 0x54455353      /* PRAGMA application_id: "TESS" */
-#define REC_SCHEMA_VERSION 2       /* PRAGMA user_version written by this code */
 
 #define REC_PACK_MAX 4096          /* accesses per sm_access_packs row at most */
 #define REC_SPAN_MAX 1000          /* request times of a pack span fewer cycles */
@@ -27,17 +25,6 @@
 #define REC_BATCH_ACCS 65536       /* SM accesses per batch */
 #define REC_BATCH_TEXT (256u << 10) /* string bytes per batch */
 #define REC_BATCHES 3              /* batches in all: one filling, two with the writer */
-
-/* The tables the writer inserts into (one prepared INSERT each). */
-typedef enum rec_table {
-    REC_T_FRAMES = 0,
-    REC_T_STALLS,
-    REC_T_TASKS,
-    REC_T_PACKS,
-    REC_T_COUNTERS,
-    REC_T_EVENTS,
-    REC_TABLES
-} rec_table_t;
 
 /* What a batch row is. */
 typedef enum rec_row_kind {
@@ -186,20 +173,6 @@ struct rec {
     rec_counts_t counts;
     rec_writer_t w;
 };
-
-/* rec_schema.c: checks, creates or migrates the schema of an open database.
- * Returns TESS_OK, or TESS_EDB/TESS_EIO with diag naming the path; on
- * failure a file that was not a Tessera database is left untouched. */
-int rec_schema_open(sqlite3 *db, const char *path, diag_t *diag);
-/* Builds the indexes (after a run). */
-int rec_schema_index(sqlite3 *db, const char *path, diag_t *diag);
-/* The INSERT text for a table, with run_id as parameter 1. */
-const char *rec_schema_insert(rec_table_t table);
-/* Reports the connection's last error as "path: what: errmsg", TESS_EIO
- * when the file could not be opened, else TESS_EDB. */
-int rec_db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag);
-/* Runs SQL without results; TESS_OK or rec_db_fail(). */
-int rec_exec(sqlite3 *db, const char *path, const char *sql, diag_t *diag);
 
 /* rec_writer.c. init/destroy bracket the recorder's life (prepares the
  * INSERTs; TESS_EDB/TESS_ENOMEM, nothing left on failure). start launches

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/rec_int.h"
-#include "analysis/sha256.h"
+#include "analysis/recorder/rec_int.h"
+#include "analysis/store/sha256.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -47,7 +47,7 @@ static sqlite3 *open_db(const char *path, diag_t *diag)
     if (sqlite3_open_v2(path, &db, flags, NULL) == SQLITE_OK)
         return db;
     if (db)
-        rec_db_fail(db, path, "cannot open the database", diag);
+        db_fail(db, path, "cannot open the database", diag);
     else
         diag_fail(diag, TESS_ENOMEM, "%s: out of memory opening the database", path);
     sqlite3_close(db);
@@ -83,7 +83,7 @@ rec_t *rec_open(const char *path, const rec_opts_t *opts, diag_t *diag)
     rec->db = open_db(path, diag);
     if (!rec->db)
         goto fail;
-    if (rec_schema_open(rec->db, path, diag) != TESS_OK)
+    if (schema_open(rec->db, path, diag) != TESS_OK)
         goto fail;
     if (rec_writer_init(&rec->w, rec->db, rec->path, diag) != TESS_OK)
         goto fail;
@@ -101,7 +101,7 @@ static int prepare(rec_t *rec, const char *sql, sqlite3_stmt **st, diag_t *diag)
 {
     if (sqlite3_prepare_v2(rec->db, sql, -1, st, NULL) == SQLITE_OK)
         return TESS_OK;
-    return rec_db_fail(rec->db, rec->path, "preparing a statement", diag);
+    return db_fail(rec->db, rec->path, "preparing a statement", diag);
 }
 
 /* Steps a statement that returns no row, and resets it. */
@@ -111,7 +111,7 @@ static int step_done(rec_t *rec, sqlite3_stmt *st, int bind_rc, const char *what
         return diag_fail(diag, bind_rc == SQLITE_NOMEM ? TESS_ENOMEM : TESS_EDB, "%s: %s: %s",
                          rec->path, what, sqlite3_errstr(bind_rc));
     int rc = sqlite3_step(st);
-    int out = rc == SQLITE_DONE ? TESS_OK : rec_db_fail(rec->db, rec->path, what, diag);
+    int out = rc == SQLITE_DONE ? TESS_OK : db_fail(rec->db, rec->path, what, diag);
     sqlite3_reset(st);
     return out;
 }
@@ -175,14 +175,14 @@ static int insert_params(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
 /* The runs row and its params in one transaction: all or nothing. */
 static int insert_run_rows(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
 {
-    int rc = rec_exec(rec->db, rec->path, "BEGIN IMMEDIATE", diag);
+    int rc = db_exec(rec->db, rec->path, "BEGIN IMMEDIATE", diag);
     if (rc != TESS_OK)
         return rc;
     rc = insert_run(rec, info, diag);
     if (rc == TESS_OK)
         rc = insert_params(rec, info, diag);
     if (rc == TESS_OK)
-        rc = rec_exec(rec->db, rec->path, "COMMIT", diag);
+        rc = db_exec(rec->db, rec->path, "COMMIT", diag);
     if (rc != TESS_OK)
         sqlite3_exec(rec->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
@@ -266,7 +266,7 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
     }
     rec_run_end_t none = {.end_ps = SIM_TIME_NEVER};
     int rc = update_run(rec, status, error, end ? end : &none, diag);
-    int irc = rec_schema_index(rec->db, rec->path, diag);
+    int irc = schema_index(rec->db, rec->path, diag);
     return wrc != TESS_OK ? wrc : rc != TESS_OK ? rc : irc;
 }
 

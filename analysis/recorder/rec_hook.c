@@ -7,7 +7,7 @@
  * failed; rows and accesses keep the order of the records (acc_index). */
 #include <string.h>
 
-#include "analysis/rec_int.h"
+#include "analysis/recorder/rec_int.h"
 
 /* The current batch, swapped for an empty one when it lacks the room. */
 static rec_batch_t *room_for(rec_t *rec, size_t rows, size_t accs, size_t text)

@@ -1,11 +1,11 @@
 /* export.c — a recorded run as Perfetto/Chrome trace-event JSON and as VCD
  * for GTKWave (export.h), read through the run reader (timeline.h) and the
- * access stream (export_acc.c).
+ * access stream (run_acc.c).
  * Invariant: output is streamed; what is held in memory is the run's small
  * relations (timeline.h), one pack per open stream, and for the VCD the
  * pending value changes: those of the core tasks and frames (a few thousand
  * at most) plus a few per core for the accesses being merged into time order. */
-#include "analysis/export.h"
+#include "analysis/present/export.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/rec.h"
+#include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/rec_int.h"
+#include "analysis/recorder/rec_int.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -320,9 +320,9 @@ int rec_writer_init(rec_writer_t *w, sqlite3 *db, const char *path, diag_t *diag
         goto no_free;
     w->db = db; /* from here on rec_writer_destroy() undoes everything */
     for (unsigned k = 0; k < REC_TABLES; k++) {
-        if (sqlite3_prepare_v3(db, rec_schema_insert(k), -1, SQLITE_PREPARE_PERSISTENT,
+        if (sqlite3_prepare_v3(db, schema_insert(k), -1, SQLITE_PREPARE_PERSISTENT,
                                &w->ins[k], NULL) != SQLITE_OK) {
-            int rc = rec_db_fail(db, path, "preparing the INSERTs", diag);
+            int rc = db_fail(db, path, "preparing the INSERTs", diag);
             rec_writer_destroy(w);
             return rc;
         }

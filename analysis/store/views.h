@@ -1,4 +1,4 @@
-/* rec_views.h — the analysis views shipped in every statistics database
+/* views.h — the analysis views shipped in every statistics database
  * (schema version 2, docs/SCHEMA.md "Analysis views"): task latency and its
  * parts, core and bank utilisation, bank conflicts, why frames waited,
  * parallelism over time, one summary row per run and latency percentiles.
@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 
 /* "CREATE VIEW IF NOT EXISTS …;" for every view, in dependency order: the
- * schema migration to version 2 runs it (rec_schema.c). */
+ * schema migration to version 2 runs it (schema.c). */
 extern const char rec_views_sql[];
 
 /* The same views as TEMP views (CREATE TEMP VIEW IF NOT EXISTS …), for a

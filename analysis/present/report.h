@@ -1,5 +1,5 @@
 /* report.h — `tessera report` as a library: reads a statistics database
- * (never the simulator) through its analysis views (rec_views.h) and writes
+ * (never the simulator) through its analysis views (store/views.h) and writes
  * a run's report, or a comparison of runs, as text, CSV or JSON. The file is
  * opened read-only and is never created or modified; a version-1 file (no
  * views) gets the views as TEMP views of the connection. Every number of a

@@ -4,7 +4,7 @@
 #include <malloc.h>
 #include <sqlite3.h>
 
-#include "analysis/rec.h"
+#include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 

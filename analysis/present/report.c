@@ -12,9 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/rec_int.h"
-#include "analysis/rec_views.h"
-#include "analysis/report.h"
+#include "analysis/present/report.h"
+#include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
+#include "analysis/store/views.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -769,13 +770,13 @@ static int check_file(report_t *rep, diag_t *d)
         return diag_fail(d, TESS_EDB, "%s: not a Tessera database (%s)", rep->path,
                          sqlite3_errmsg(rep->db));
     }
-    if (app != REC_APP_ID)
+    if (app != DB_APP_ID)
         return diag_fail(d, TESS_EDB, "%s: not a Tessera database (SQLite application_id 0x%llx)",
                          rep->path, (unsigned long long)app);
-    if (version < 1 || version > REC_SCHEMA_VERSION)
+    if (version < 1 || version > DB_SCHEMA_VERSION)
         return diag_fail(d, TESS_EDB, "%s: schema version %lld is not one this Tessera knows "
                                       "(1 to %d)", rep->path, (long long)version,
-                         REC_SCHEMA_VERSION);
+                         DB_SCHEMA_VERSION);
     if (version < 2 && sqlite3_exec(rep->db, rec_views_temp_sql, NULL, NULL, NULL) != SQLITE_OK)
         return fail_db(rep, "creating the views", d);
     return TESS_OK;

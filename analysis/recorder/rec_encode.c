@@ -4,7 +4,7 @@
  * plus the brackets. */
 #include <string.h>
 
-#include "analysis/rec_int.h"
+#include "analysis/recorder/rec_int.h"
 
 static const char digits2[] = "00010203040506070809101112131415161718192021222324"
                               "25262728293031323334353637383940414243444546474849"

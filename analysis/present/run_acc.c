@@ -1,8 +1,8 @@
-/* export_acc.c — a recorded run's SM accesses decoded from their packs
+/* run_acc.c — a recorded run's SM accesses decoded from their packs
  * (docs/SCHEMA.md) as a stream, the cut that bounds how many a trace keeps,
- * and output files that appear whole or not at all (export.h).
+ * and output files that appear whole or not at all (run.h).
  * Invariant: one pack is held per open stream, never the whole run. */
-#include "analysis/export.h"
+#include "analysis/present/run.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/rec.h"
+#include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 

@@ -2,7 +2,7 @@
  * per core, a lane per bank, CF markers, a time axis in cycles. Invariant:
  * accesses are streamed (export.h) and folded into per-pixel-column
  * occupancy, so memory is bounded by the width. */
-#include "analysis/timeline.h"
+#include "analysis/present/timeline.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,9 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/export.h"
-#include "analysis/rec.h"
-#include "analysis/rec_int.h"
+#include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -419,8 +417,10 @@ static void write_lane(svg_t *s, lanes_t *l, unsigned lane, double y, double h,
                 fprintf(f, "<path fill=\"%s\" fill-opacity=\"%.2f\" d=\"", colour,
                         0.2 + 0.8 * q / SHADES);
             open = true;
-            fprintf(f, "M%.1f %.1fh%.1fv%gh%.1fz", s->x0 + c * px, y, (e - c) * px, h,
-                    -(e - c) * px);
+            /* Absolute x (H) at both ends: no relative move to get wrong (a
+             * negative one in unsigned arithmetic ran to the right edge). */
+            fprintf(f, "M%.1f %.1fH%.1fv%gH%.1fz", s->x0 + (double)c * px, y,
+                    s->x0 + (double)e * px, h, s->x0 + (double)c * px);
         }
         if (open)
             fputs("\"/>\n", f);
@@ -455,7 +455,7 @@ static void write_task_bar(svg_t *s, const tl_task_t *t, double y)
     if (s->have_acc || t->sm_wait_ps <= 0 || t->finish == TL_NONE || t->finish <= t->start)
         return;
     /* Level tasks: only the share of the task spent waiting is known. */
-    double share = (double)t->sm_wait_ps / (double)(t->finish - t->start);
+    double share = fmin(1.0, (double)t->sm_wait_ps / (double)(t->finish - t->start));
     fprintf(f, "<rect class=\"wait-share\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\""
                " fill=\"url(#hatch)\"/>\n", xa, y + BAR_H - WAIT_H, w * share, WAIT_H);
 }

@@ -1,4 +1,4 @@
-/* rec_views.c — the SQL of the analysis views (docs/SCHEMA.md, "Analysis
+/* views.c — the SQL of the analysis views (docs/SCHEMA.md, "Analysis
  * views"). Each view is written once, as a SELECT, and created either in the
  * file (schema migration to version 2) or as TEMP views of a read-only
  * connection to an older file. Invariant: every view keeps run_id as a
@@ -8,7 +8,7 @@
  * core_tasks, counters or params costs a few index lookups per run. */
 #include <stddef.h>
 
-#include "analysis/rec_views.h"
+#include "analysis/store/views.h"
 
 /* ps → cycles of the run's clock: an integer when exact (always, with the
  * model's whole-cycle latencies), else a real; NULL stays NULL. */

@@ -1,0 +1,23 @@
+/* timeline.h — the SVG Gantt chart of one recorded run (docs/VISUALS.md),
+ * drawn from the run reader (run.h): a row per core, a lane per bank, CF
+ * markers, a time axis in cycles. Memory is bounded by the picture's width,
+ * whatever the number of accesses. */
+#ifndef TESSERA_TIMELINE_H
+#define TESSERA_TIMELINE_H
+
+#include <stdio.h>
+
+#include "analysis/present/run.h"
+
+typedef struct tl_svg_opts {
+    uint64_t from_ps, to_ps;  /* the window; to_ps 0 = the end of the run */
+    unsigned width;           /* pixels, 0 = 1200 */
+} tl_svg_opts_t;
+
+/* Draws the Gantt chart of the run (docs/VISUALS.md) to `out`, streaming:
+ * memory is bounded by the width, whatever the number of accesses.
+ * TESS_OK, or TESS_EINPUT (level summary, empty window), TESS_EDB, TESS_EIO,
+ * TESS_ENOMEM with the reason in diag; what was written is then incomplete. */
+int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *opts, FILE *out, diag_t *diag);
+
+#endif
