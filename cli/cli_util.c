@@ -90,16 +90,3 @@ bool cli_parse_u64(const char *text, uint64_t *out)
     *out = v;
     return true;
 }
-
-bool cli_option(int argc, char **argv, int *i, const char *name, const char **value, bool *bad)
-{
-    if (strcmp(argv[*i], name) != 0)
-        return false;
-    if (*i + 1 >= argc) {
-        cli_error("%s needs a value", name);
-        *bad = true;
-        return true;
-    }
-    *value = argv[++*i];
-    return true;
-}

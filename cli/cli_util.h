@@ -28,9 +28,4 @@ int cli_nomem(void);
 /* Parses an unsigned decimal or 0x-hex number; false when malformed. */
 bool cli_parse_u64(const char *text, uint64_t *out /* OUT */);
 
-/* True when argv[*i] is `name` and a value follows: stores it and advances *i.
- * Prints a usage error and sets *bad when the value is missing. */
-bool cli_option(int argc, char **argv, int *i, const char *name, const char **value,
-                bool *bad);
-
 #endif

@@ -10,43 +10,74 @@
 #include "events/base/err.h"
 #include "model/asm.h"
 
-static const char asm_help[] =
-    "usage: tessera asm IN.s -o OUT.tm [--mem-out OUT.mem]\n"
-    "Assembles IN.s into a 2048-byte Task Memory image; --mem-out writes the\n"
-    "4096-byte SM image of its .data lines. Nothing is written on error.\n";
+static const cli_use_t asm_opts[] = {
+    {CLI_OUTPUT, "OUT.tm", "the Task Memory image to write (2048 bytes; required)"},
+    {CLI_MEM_OUT, NULL, NULL},
+    {CLI_NONE, NULL, NULL},
+};
 
-static const char disasm_help[] =
-    "usage: tessera disasm IN.tm [--mem F.mem]\n"
-    "Prints assembly that `tessera asm` turns back into the identical image;\n"
-    "with --mem, the non-zero bytes of the SM image become .data lines.\n";
+static const cli_exit_t asm_exits[] = {
+    {TESS_OK, NULL}, {TESS_EUSAGE, NULL}, {TESS_EINPUT, NULL}, {TESS_EIO, NULL}, {TESS_ENOMEM, NULL}, {-1, NULL},
+};
+
+const cli_spec_t cli_spec_asm = {
+    .name = "asm",
+    .usage = "IN.s -o OUT.tm [--mem-out OUT.mem]",
+    .about = "Assembles IN.s into a 2048-byte Task Memory image; --mem-out writes the\n"
+             "4096-byte SM image of its .data lines. Nothing is written on error.\n",
+    .opts = asm_opts,
+    .exits = asm_exits,
+    .min_pos = 1,
+    .max_pos = 1,
+    .missing = "IN.s is missing",
+};
+
+static const cli_use_t disasm_opts[] = {
+    {CLI_MEM, NULL, "an SM image: its non-zero bytes become .data lines"},
+    {CLI_NONE, NULL, NULL},
+};
+
+const cli_spec_t cli_spec_disasm = {
+    .name = "disasm",
+    .usage = "IN.tm [--mem F.mem]",
+    .about = "Prints assembly that `tessera asm` turns back into the identical image.\n",
+    .opts = disasm_opts,
+    .exits = asm_exits,
+    .min_pos = 1,
+    .max_pos = 1,
+    .missing = "IN.tm is missing",
+};
+
+/* Parses the command line: the positional argument, and the last value of
+ * each option in vals[option] (pointers into argv). */
+static int parse(const cli_spec_t *spec, int argc, char **argv, const char **in,
+                 const char *vals[CLI_OPT_COUNT])
+{
+    cli_args_t c;
+    int rc = cli_parse(spec, argc, argv, &c);
+    if (rc == TESS_OK) {
+        *in = c.pos[0];
+        for (int i = 0; i < CLI_OPT_COUNT; i++)
+            vals[i] = cli_value(&c, (cli_opt_id_t)i);
+    }
+    cli_args_free(&c);
+    return rc;
+}
 
 int cmd_asm(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL, *mem_out = NULL;
-    bool bad = false;
-    for (int i = 1; i < argc && !bad; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(asm_help, stdout);
-            return TESS_OK;
-        }
-        if (cli_option(argc, argv, &i, "-o", &out, &bad) ||
-            cli_option(argc, argv, &i, "--mem-out", &mem_out, &bad))
-            continue;
-        if (argv[i][0] == '-' || in) {
-            cli_error("asm: unexpected argument '%s'", argv[i]);
-            bad = true;
-        }
-        in = argv[i];
-    }
-    if (bad || !in || !out) {
-        fputs(asm_help, stderr);
-        return TESS_EUSAGE;
-    }
+    const char *in = NULL, *vals[CLI_OPT_COUNT] = {0};
+    int rc = parse(&cli_spec_asm, argc, argv, &in, vals);
+    if (rc == TESS_OK && !vals[CLI_OUTPUT])
+        rc = cli_usage_error(&cli_spec_asm, "-o OUT.tm is required");
+    if (rc != TESS_OK)
+        return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
+    const char *out = vals[CLI_OUTPUT], *mem_out = vals[CLI_MEM_OUT];
     diag_t d = {.warn = diag_warn_stderr};
     asm_output_t *o = tess_malloc(sizeof *o);
     if (!o)
         return cli_nomem();
-    int rc = asm_assemble_file(o, in, &d);
+    rc = asm_assemble_file(o, in, &d);
     if (rc != TESS_OK) {
         fprintf(stderr, "%s\n", d.msg);
         tess_free(o);
@@ -63,29 +94,15 @@ int cmd_asm(int argc, char **argv)
 
 int cmd_disasm(int argc, char **argv)
 {
-    const char *in = NULL, *mem = NULL;
-    bool bad = false;
-    for (int i = 1; i < argc && !bad; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(disasm_help, stdout);
-            return TESS_OK;
-        }
-        if (cli_option(argc, argv, &i, "--mem", &mem, &bad))
-            continue;
-        if (argv[i][0] == '-' || in) {
-            cli_error("disasm: unexpected argument '%s'", argv[i]);
-            bad = true;
-        }
-        in = argv[i];
-    }
-    if (bad || !in) {
-        fputs(disasm_help, stderr);
-        return TESS_EUSAGE;
-    }
+    const char *in = NULL, *vals[CLI_OPT_COUNT] = {0};
+    int rc = parse(&cli_spec_disasm, argc, argv, &in, vals);
+    if (rc != TESS_OK)
+        return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
+    const char *mem = vals[CLI_MEM];
     diag_t d = {.warn = diag_warn_stderr};
     static tm_program_t prog;
     static uint8_t sm[SM_BYTES];
-    int rc = tm_load_file(&prog, in, &d);
+    rc = tm_load_file(&prog, in, &d);
     if (rc == TESS_OK && mem)
         rc = sm_image_load_file(sm, mem, &d);
     if (rc != TESS_OK) {

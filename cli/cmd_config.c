@@ -16,88 +16,50 @@
 
 typedef struct config_opts {
     const char *config;       /* --config FILE, or NULL */
-    char **sets;              /* the -s arguments in order (argc entries) */
+    char **sets;              /* the -s (and --seed) assignments in order */
     int nsets;                /* how many */
     bool keys;                /* --keys */
     bool markdown;            /* --markdown */
-    bool help;                /* --help */
 } config_opts_t;
 
-static const char usage_line[] =
-    "usage: tessera config [--config FILE] [-s section.key=value]...\n"
-    "       tessera config --keys [--markdown]\n";
+static const cli_use_t config_opts[] = {
+    {CLI_CONFIG, NULL, NULL}, {CLI_SET, NULL, NULL}, {CLI_SEED, NULL, NULL}, {CLI_KEYS, NULL, NULL}, {CLI_MARKDOWN, NULL, NULL}, {CLI_NONE, NULL, NULL},
+};
 
-static void help(void)
-{
-    fputs(usage_line, stdout);
-    fputs("\n"
-          "Prints the effective configuration -- the defaults (the reference timing model\n"
-          "of spec section 6), then FILE, then each -s in order -- as an INI file that\n"
-          "--config reads back to the same values. Nothing is simulated.\n"
-          "\n"
-          "  --config FILE          an INI configuration file (presets: config/*.ini)\n"
-          "  -s section.key=value   set one key after the file (repeatable; the last wins)\n"
-          "  --keys                 list every key: default, unit, valid values, meaning\n"
-          "  --markdown             with --keys: print docs/CONFIG.md\n"
-          "  -h, --help             this text\n"
-          "\n"
-          "exit codes: 0 ok, 1 usage error, 2 rejected configuration, 5 unreadable file\n",
-          stdout);
-}
+static const cli_exit_t config_exits[] = {
+    {TESS_OK, NULL}, {TESS_EUSAGE, "usage error"}, {TESS_EINPUT, "rejected configuration"},
+    {TESS_EIO, "unreadable file"}, {-1, NULL},
+};
 
-static int usage_error(const char *what, const char *arg)
-{
-    if (arg)
-        cli_error("config: %s '%s'", what, arg);
-    else
-        cli_error("config: %s", what);
-    fputs(usage_line, stderr);
-    return TESS_EUSAGE;
-}
+const cli_spec_t cli_spec_config = {
+    .name = "config",
+    .usage = "[--config FILE] [-s section.key=value]... [--seed N]\n"
+             "       tessera config --keys [--markdown]",
+    .about = "Prints the effective configuration -- the defaults (the reference timing model\n"
+             "of spec section 6), then FILE, then each -s and --seed in order -- as an INI\n"
+             "file that --config reads back to the same values. Nothing is simulated.\n",
+    .opts = config_opts,
+    .exits = config_exits,
+    .min_pos = 0,
+    .max_pos = 0,
+};
 
-/* The value of an option taking one: "--config F" or "--config=F" (and "-sK=V"). */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
+static int parse_args(const cli_args_t *c, config_opts_t *o)
 {
-    size_t len = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, len) != 0)
-        return NULL;
-    if (a[len] == '=' && name[1] == '-')
-        return a + len + 1;
-    if (a[len] && name[1] != '-')
-        return a + len;
-    if (a[len] || *i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
-
-static int parse_args(int argc, char **argv, config_opts_t *o)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            o->help = true;
-        else if (!strcmp(a, "--keys"))
-            o->keys = true;
-        else if (!strcmp(a, "--markdown"))
-            o->markdown = true;
-        else if (!strncmp(a, "--config", 8) && (a[8] == 0 || a[8] == '=')) {
-            if (!(v = opt_value(argc, argv, &i, "--config")) || !*v)
-                return usage_error("--config needs a file", NULL);
-            if (o->config)
-                return usage_error("--config given twice", NULL);
-            o->config = v;
-        } else if (!strncmp(a, "-s", 2)) {
-            if (!(v = opt_value(argc, argv, &i, "-s")))
-                return usage_error("-s needs section.key=value", NULL);
-            o->sets[o->nsets++] = (char *)v;
-        } else
-            return usage_error(a[0] == '-' ? "unknown option" : "unexpected argument", a);
-    }
+    o->config = cli_value(c, CLI_CONFIG);
+    o->sets = c->sets;
+    o->nsets = c->n_sets;
+    o->keys = cli_count(c, CLI_KEYS) > 0;
+    o->markdown = cli_count(c, CLI_MARKDOWN) > 0;
+    if (o->config && !*o->config)
+        return cli_usage_error(&cli_spec_config, "--config needs a file");
+    if (cli_count(c, CLI_CONFIG) > 1)
+        return cli_usage_error(&cli_spec_config, "--config given twice");
     if (o->markdown && !o->keys)
-        return usage_error("--markdown goes with --keys", NULL);
+        return cli_usage_error(&cli_spec_config, "--markdown goes with --keys");
     if (o->keys && (o->config || o->nsets))
-        return usage_error("--keys prints the key table; it takes no --config or -s", NULL);
+        return cli_usage_error(&cli_spec_config,
+                               "--keys prints the key table; it takes no --config or -s");
     return TESS_OK;
 }
 
@@ -271,21 +233,19 @@ static int print_effective(const config_opts_t *o)
 int cmd_config(int argc, char **argv)
 {
     config_opts_t o = {0};
-    o.sets = tess_calloc((size_t)argc, sizeof *o.sets);
-    if (!o.sets) {
-        cli_error("out of memory");
-        return cli_nomem();
-    }
-    int rc = parse_args(argc, argv, &o);
-    if (rc == TESS_OK && o.help)
-        help();
-    else if (rc == TESS_OK && o.keys && o.markdown)
+    cli_args_t c;
+    int rc = cli_parse(&cli_spec_config, argc, argv, &c);
+    if (rc == TESS_OK)
+        rc = parse_args(&c, &o);
+    if (rc == TESS_OK && o.keys && o.markdown)
         print_keys_markdown(stdout);
     else if (rc == TESS_OK && o.keys)
         print_keys_text(stdout);
     else if (rc == TESS_OK)
         rc = print_effective(&o);
-    tess_free(o.sets);
+    cli_args_free(&c);
+    if (rc == CLI_HELP_PRINTED)
+        rc = TESS_OK;
     if (rc == TESS_OK && (fflush(stdout) != 0 || ferror(stdout))) {
         cli_error("cannot write the output");
         return TESS_EIO;

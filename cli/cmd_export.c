@@ -13,22 +13,40 @@
 
 #define DEFAULT_MAX_ACCESSES 1000000
 
-static const char export_help[] =
-    "usage: tessera export DB [--run N] [--perfetto OUT.json] [--vcd OUT.vcd]\n"
-    "                         [--from-ps T] [--to-ps T] [--max-accesses N|all]\n"
-    "Writes run N of the statistics database DB (default: the latest run) as\n"
-    "  --perfetto  Chrome/Perfetto trace-event JSON (open it in ui.perfetto.dev or\n"
-    "              chrome://tracing): tracks for the TS, each core and each bank;\n"
-    "  --vcd       a VCD waveform for GTKWave: coreK_busy, coreK_task, coreK_smwait,\n"
-    "              bankK_busy, exec_mask and one ifK_exec_mask per task.\n"
-    "At least one of them; '-' writes to standard output. --from-ps/--to-ps export a\n"
-    "window of the run (picoseconds). SM accesses (level mem) are exported up to\n"
-    "--max-accesses (default 1000000; 'all' for every one, 0 for none): beyond it,\n"
-    "the trace stops at a cut time, which is printed and marked in the output.\n"
-    "See docs/VISUALS.md. The run needs record.level tasks or above.\n"
-    "Exit codes: 0 ok, 1 usage, 2 nothing to export (no such run, level summary,\n"
-    "an empty window), 5 I/O (DB missing, OUT not writable), 6 database (not a\n"
-    "Tessera database), 7 out of memory.\n";
+static const cli_use_t export_opts[] = {
+    {CLI_RUN, NULL, NULL},
+    {CLI_PERFETTO, NULL, "write a Chrome/Perfetto trace-event JSON ('-': stdout): tracks for "
+                         "the TS, each core and each bank (ui.perfetto.dev, chrome://tracing)"},
+    {CLI_VCD, NULL, "write a VCD waveform for GTKWave ('-': stdout): coreK_busy, coreK_task, "
+                    "coreK_smwait, bankK_busy, exec_mask and one ifK_exec_mask per task"},
+    {CLI_FROM_PS, NULL, NULL},
+    {CLI_TO_PS, NULL, NULL},
+    {CLI_MAX_ACCESSES, NULL, "SM accesses (level mem) exported at most (default 1000000; 'all' "
+                             "for every one, 0 for none): beyond it the trace stops at a cut "
+                             "time, which is printed and marked in the output"},
+    {CLI_NONE, NULL, NULL},
+};
+
+static const cli_exit_t export_exits[] = {
+    {TESS_OK, NULL}, {TESS_EUSAGE, NULL},
+    {TESS_EINPUT, "nothing to export (no such run, level summary, an empty window)"},
+    {TESS_EIO, "I/O (DB missing, OUT not writable)"},
+    {TESS_EDB, "database (not a Tessera database)"}, {TESS_ENOMEM, NULL}, {-1, NULL},
+};
+
+const cli_spec_t cli_spec_export = {
+    .name = "export",
+    .usage = "DB [--run N] [--perfetto OUT.json] [--vcd OUT.vcd]\n"
+             "                         [--from-ps T] [--to-ps T] [--max-accesses N|all]",
+    .about = "Writes run N of the statistics database DB (default: the latest run) as a\n"
+             "Perfetto trace and/or a VCD waveform: at least one of them. See\n"
+             "docs/VISUALS.md. The run needs record.level tasks or above.\n",
+    .opts = export_opts,
+    .exits = export_exits,
+    .min_pos = 1,
+    .max_pos = 1,
+    .missing = "which database? (DB)",
+};
 
 typedef struct exp_args {
     const char *db, *perfetto, *vcd;
@@ -36,64 +54,53 @@ typedef struct exp_args {
     exp_opts_t opts;
 } exp_args_t;
 
-static bool numeric_option(int argc, char **argv, int *i, exp_args_t *a, bool *bad)
+/* --run, --from-ps, --to-ps, --max-accesses; false when malformed (printed). */
+static bool numeric_option(const cli_item_t *it, exp_args_t *a)
 {
-    const char *names[] = {"--run", "--from-ps", "--to-ps", "--max-accesses"};
-    for (unsigned k = 0; k < 4; k++) {
-        const char *text = NULL;
-        uint64_t v = 0;
-        if (!cli_option(argc, argv, i, names[k], &text, bad))
-            continue;
-        if (!text)
-            return true;
-        if (k == 3 && !strcmp(text, "all"))
-            v = EXP_ALL_ACCESSES;
-        else if (!cli_parse_u64(text, &v) || (k == 0 && (v == 0 || v > INT64_MAX)) ||
-                 (k == 2 && v == 0)) {
-            cli_error("export: %s '%s' is not valid (see --help)", names[k], text);
-            *bad = true;
-            return true;
-        }
-        if (k == 0)
-            a->run = (int64_t)v;
-        else if (k == 1)
-            a->opts.from_ps = v;
-        else if (k == 2)
-            a->opts.to_ps = v;
-        else
-            a->opts.max_accesses = v;
-        return true;
+    uint64_t v = 0;
+    const char *text = it->value;
+    bool all = it->opt == CLI_MAX_ACCESSES && !strcmp(text, "all");
+    if (all)
+        v = EXP_ALL_ACCESSES;
+    else if (!cli_parse_u64(text, &v) || (it->opt == CLI_RUN && (v == 0 || v > INT64_MAX)) ||
+             (it->opt == CLI_TO_PS && v == 0)) {
+        cli_usage_error(&cli_spec_export, "--%s '%s' is not valid", cli_opt_name(it->opt),
+                        text);
+        return false;
     }
-    return false;
+    if (it->opt == CLI_RUN)
+        a->run = (int64_t)v;
+    else if (it->opt == CLI_FROM_PS)
+        a->opts.from_ps = v;
+    else if (it->opt == CLI_TO_PS)
+        a->opts.to_ps = v;
+    else
+        a->opts.max_accesses = v;
+    return true;
 }
 
 static int parse(int argc, char **argv, exp_args_t *a)
 {
-    bool bad = false;
+    cli_args_t c;
     a->opts.max_accesses = DEFAULT_MAX_ACCESSES;
-    for (int i = 1; i < argc && !bad; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(export_help, stdout);
-            return -1;
-        }
-        if (cli_option(argc, argv, &i, "--perfetto", &a->perfetto, &bad) ||
-            cli_option(argc, argv, &i, "--vcd", &a->vcd, &bad) ||
-            numeric_option(argc, argv, &i, a, &bad))
-            continue;
-        if (argv[i][0] == '-' || a->db) {
-            cli_error("export: unexpected argument '%s'", argv[i]);
-            bad = true;
-        }
-        a->db = argv[i];
+    int rc = cli_parse(&cli_spec_export, argc, argv, &c);
+    for (int i = 0; rc == TESS_OK && i < c.n_items; i++) {
+        const cli_item_t *it = &c.items[i];
+        if (it->opt == CLI_PERFETTO)
+            a->perfetto = it->value;
+        else if (it->opt == CLI_VCD)
+            a->vcd = it->value;
+        else if (!numeric_option(it, a))
+            rc = TESS_EUSAGE;
     }
-    if (!bad && (!a->db || (!a->perfetto && !a->vcd)))
-        cli_error("export: %s", !a->db ? "which database? (DB)"
-                                       : "nothing to write: give --perfetto and/or --vcd");
-    if (bad || !a->db || (!a->perfetto && !a->vcd)) {
-        fputs(export_help, stderr);
-        return TESS_EUSAGE;
+    if (rc == TESS_OK) {
+        a->db = c.pos[0];
+        if (!a->perfetto && !a->vcd)
+            rc = cli_usage_error(&cli_spec_export,
+                                 "nothing to write: give --perfetto and/or --vcd");
     }
-    return TESS_OK;
+    cli_args_free(&c);
+    return rc;
 }
 
 typedef int (*writer_fn)(tl_run_t *, const exp_opts_t *, FILE *, exp_stats_t *, diag_t *);

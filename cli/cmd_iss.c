@@ -10,13 +10,26 @@
 #include "model/iss.h"
 #include "model/program.h"
 
-static const char iss_help[] =
-    "usage: tessera iss PROG [--mem F.mem] [--budget N] [--dump-mem F] [--dump-regs F]\n"
-    "Runs PROG (.s or .tm) untimed: program order, one task at a time, the cores\n"
-    "of a task in core order. --mem initialises the SM before the .data lines;\n"
-    "--budget is the D12 watchdog (instructions per core per task, default 2^26);\n"
-    "--dump-mem writes the final 4096-byte SM, --dump-regs 256 bytes: core 0's\n"
-    "R0..R15, then core 1's, ... core 15's. Exit 3 on watchdog (dumps still written).\n";
+static const cli_use_t iss_opts[] = {
+    {CLI_MEM, NULL, NULL}, {CLI_BUDGET, NULL, NULL}, {CLI_DUMP_MEM, NULL, NULL}, {CLI_DUMP_REGS, NULL, NULL}, {CLI_NONE, NULL, NULL},
+};
+
+static const cli_exit_t iss_exits[] = {
+    {TESS_OK, NULL}, {TESS_EUSAGE, NULL}, {TESS_EINPUT, NULL}, {TESS_EWATCHDOG, "watchdog (dumps still written)"},
+    {TESS_EIO, NULL}, {TESS_ENOMEM, NULL}, {-1, NULL},
+};
+
+const cli_spec_t cli_spec_iss = {
+    .name = "iss",
+    .usage = "PROG [--mem F.mem] [--budget N] [--dump-mem F] [--dump-regs F]",
+    .about = "Runs PROG (.s or .tm) untimed: program order, one task at a time, the cores\n"
+             "of a task in core order.\n",
+    .opts = iss_opts,
+    .exits = iss_exits,
+    .min_pos = 1,
+    .max_pos = 1,
+    .missing = "PROG is missing",
+};
 
 typedef struct iss_args {
     const char *prog, *mem, *dump_mem, *dump_regs, *budget;
@@ -24,28 +37,13 @@ typedef struct iss_args {
 
 static int parse(int argc, char **argv, iss_args_t *a)
 {
-    bool bad = false;
-    for (int i = 1; i < argc && !bad; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(iss_help, stdout);
-            return -1;
-        }
-        if (cli_option(argc, argv, &i, "--mem", &a->mem, &bad) ||
-            cli_option(argc, argv, &i, "--dump-mem", &a->dump_mem, &bad) ||
-            cli_option(argc, argv, &i, "--dump-regs", &a->dump_regs, &bad) ||
-            cli_option(argc, argv, &i, "--budget", &a->budget, &bad))
-            continue;
-        if (argv[i][0] == '-' || a->prog) {
-            cli_error("iss: unexpected argument '%s'", argv[i]);
-            bad = true;
-        }
-        a->prog = argv[i];
-    }
-    if (bad || !a->prog) {
-        fputs(iss_help, stderr);
-        return TESS_EUSAGE;
-    }
-    return TESS_OK;
+    cli_args_t c;
+    int rc = cli_parse(&cli_spec_iss, argc, argv, &c);
+    if (rc == TESS_OK)
+        *a = (iss_args_t){c.pos[0], cli_value(&c, CLI_MEM), cli_value(&c, CLI_DUMP_MEM),
+                          cli_value(&c, CLI_DUMP_REGS), cli_value(&c, CLI_BUDGET)};
+    cli_args_free(&c);
+    return rc;
 }
 
 int cmd_iss(int argc, char **argv)

@@ -10,16 +10,32 @@
 #include "cli/commands.h"
 #include "events/base/err.h"
 
-static const char merge_help[] =
-    "usage: tessera merge OUT.db SHARD.db... [--quiet]\n"
-    "Copies every run of each SHARD (a database written by `tessera run`) with all\n"
-    "its rows into OUT.db, which is created when missing and appended to otherwise.\n"
-    "Run ids are renumbered after OUT's last run, in shard order; a run already in\n"
-    "OUT (same fingerprint) is not copied again, so merging a shard twice adds\n"
-    "nothing. Each shard is merged in one transaction; one that is not a Tessera\n"
-    "database, or of another schema version, is reported and leaves OUT untouched.\n"
-    "Exit codes: 0 every shard merged, 1 usage, 5 a shard could not be read,\n"
-    "6 a shard was refused or the database failed (the first failure's code).\n";
+static const cli_use_t merge_opts[] = {
+    {CLI_QUIET, NULL, "print nothing for the shards that merge"},
+    {CLI_NONE, NULL, NULL},
+};
+
+static const cli_exit_t merge_exits[] = {
+    {TESS_OK, "every shard merged"}, {TESS_EUSAGE, NULL}, {TESS_EIO, "a shard could not be read"},
+    {TESS_EDB, "a shard was refused or the database failed (the first failure's code)"},
+    {-1, NULL},
+};
+
+const cli_spec_t cli_spec_merge = {
+    .name = "merge",
+    .usage = "OUT.db SHARD.db... [--quiet]",
+    .about = "Copies every run of each SHARD (a database written by `tessera run`) with all\n"
+             "its rows into OUT.db, which is created when missing and appended to otherwise.\n"
+             "Run ids are renumbered after OUT's last run, in shard order; a run already in\n"
+             "OUT (same fingerprint) is not copied again, so merging a shard twice adds\n"
+             "nothing. Each shard is merged in one transaction; one that is not a Tessera\n"
+             "database, or of another schema version, is reported and leaves OUT untouched.\n",
+    .opts = merge_opts,
+    .exits = merge_exits,
+    .min_pos = 2,
+    .max_pos = -1,
+    .missing = "give OUT.db and at least one SHARD.db",
+};
 
 static void report(const char *shard, const merge_result_t *r)
 {
@@ -43,13 +59,7 @@ static void report(const char *shard, const merge_result_t *r)
                 "progress when merged)\n", shard, (unsigned long long)r->running);
 }
 
-/* True for the arguments that are shard paths (not OUT, not an option). */
-static bool is_shard(char **argv, int i, int out_index)
-{
-    return i != out_index && strcmp(argv[i], "--quiet") != 0;
-}
-
-static int merge_all(const char *out, int argc, char **argv, int out_index, bool quiet)
+static int merge_all(const char *out, char *const *shards, int n, bool quiet)
 {
     diag_t d = {0};
     merge_t *m = merge_open(out, &d);
@@ -58,16 +68,14 @@ static int merge_all(const char *out, int argc, char **argv, int out_index, bool
         return d.code;
     }
     int rc = TESS_OK;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 0; i < n; i++) {
         merge_result_t r;
-        if (!is_shard(argv, i, out_index))
-            continue;
         diag_reset(&d);
-        if (merge_shard(m, argv[i], &r, &d) != TESS_OK) {
+        if (merge_shard(m, shards[i], &r, &d) != TESS_OK) {
             cli_error("%s", d.msg);
             rc = rc ? rc : d.code;
         } else if (!quiet) {
-            report(argv[i], &r);
+            report(shards[i], &r);
         }
     }
     merge_close(m);
@@ -76,28 +84,10 @@ static int merge_all(const char *out, int argc, char **argv, int out_index, bool
 
 int cmd_merge(int argc, char **argv)
 {
-    int out_index = 0, n = 0;
-    bool quiet = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(merge_help, stdout);
-            return TESS_OK;
-        }
-        if (!strcmp(argv[i], "--quiet")) {
-            quiet = true;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_error("merge: unexpected option '%s'", argv[i]);
-            fputs(merge_help, stderr);
-            return TESS_EUSAGE;
-        } else if (!out_index) {
-            out_index = i;
-        } else {
-            n++;
-        }
-    }
-    if (!out_index || n == 0) {
-        fputs(merge_help, stderr);
-        return TESS_EUSAGE;
-    }
-    return merge_all(argv[out_index], argc, argv, out_index, quiet);
+    cli_args_t c;
+    int rc = cli_parse(&cli_spec_merge, argc, argv, &c);
+    if (rc == TESS_OK)
+        rc = merge_all(c.pos[0], c.pos + 1, c.n_pos - 1, cli_count(&c, CLI_QUIET) > 0);
+    cli_args_free(&c);
+    return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
 }

@@ -13,23 +13,41 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
-static const char report_help[] =
-    "usage: tessera report DB [--run N[,N...]]... | [--last] [--compare]\n"
-    "                         [--format text|csv|json] [--table NAME]\n"
-    "Reads the statistics database DB (never the simulator) through its analysis\n"
-    "views (docs/SCHEMA.md) and prints the report of one run: the summary, the task\n"
-    "latency per IF and its totals, core and bank utilisation, bank conflicts, why\n"
-    "frames waited (every waiting cycle attributed to a reason) and SM access\n"
-    "latency percentiles. Default: the last run (--last); --run N picks another.\n"
-    "--compare prints one row per run (every run of DB, or those given with --run)\n"
-    "with the parameters that differ between them and the key results.\n"
-    "--format csv|json gives the same tables machine-readable (CSV: each table after\n"
-    "a '# name' line; JSON: one object, a member per table); --table NAME prints one\n"
-    "table: summary, tasks, task_totals, cores, banks, stalls, waiting, sm_latency,\n"
-    "or compare.\n"
-    "Exit codes: 0 ok, 1 usage, 2 no such run (or no run at all), 5 DB missing or\n"
-    "unreadable, 6 not a Tessera database (or a newer schema, or a query failed),\n"
-    "7 out of memory.\n";
+static const cli_use_t report_opts[] = {
+    {CLI_RUN, "N[,N...]", "the run to report (default: the latest); with --compare, the runs "
+                          "to compare (repeatable)"},
+    {CLI_LAST, NULL, NULL},
+    {CLI_COMPARE, NULL, "one row per run (every run of DB, or those given with --run) with "
+                        "the parameters that differ between them and the key results"},
+    {CLI_FORMAT, NULL, "text (default), csv (each table after a '# name' line) or json (one "
+                       "object, a member per table)"},
+    {CLI_TABLE, NULL, "print one table: summary, tasks, task_totals, cores, banks, stalls, "
+                      "waiting, sm_latency, or compare"},
+    {CLI_NONE, NULL, NULL},
+};
+
+static const cli_exit_t report_exits[] = {
+    {TESS_OK, NULL}, {TESS_EUSAGE, NULL}, {TESS_EINPUT, "no such run (or no run at all)"},
+    {TESS_EIO, "DB missing or unreadable"},
+    {TESS_EDB, "not a Tessera database (or a newer schema, or a query failed)"},
+    {TESS_ENOMEM, NULL}, {-1, NULL},
+};
+
+const cli_spec_t cli_spec_report = {
+    .name = "report",
+    .usage = "DB [--run N[,N...]]... | [--last] [--compare]\n"
+             "                         [--format text|csv|json] [--table NAME]",
+    .about = "Reads the statistics database DB (never the simulator) through its analysis\n"
+             "views (docs/SCHEMA.md) and prints the report of one run: the summary, the task\n"
+             "latency per IF and its totals, core and bank utilisation, bank conflicts, why\n"
+             "frames waited (every waiting cycle attributed to a reason) and SM access\n"
+             "latency percentiles; or, with --compare, a comparison of runs.\n",
+    .opts = report_opts,
+    .exits = report_exits,
+    .min_pos = 1,
+    .max_pos = 1,
+    .missing = "which database? (tessera report DB)",
+};
 
 typedef struct report_args {
     const char *db, *format, *table;
@@ -58,30 +76,10 @@ static bool add_runs(report_args_t *a, const char *text)
     }
 }
 
-static bool parse_option(int argc, char **argv, int *i, report_args_t *a, bool *bad)
-{
-    const char *runs = NULL;
-    if (cli_option(argc, argv, i, "--run", &runs, bad)) {
-        if (runs && !add_runs(a, runs))
-            *bad = true;
-        return true;
-    }
-    if (cli_option(argc, argv, i, "--format", &a->format, bad) ||
-        cli_option(argc, argv, i, "--table", &a->table, bad))
-        return true;
-    if (!strcmp(argv[*i], "--last") || !strcmp(argv[*i], "--compare")) {
-        *(argv[*i][2] == 'l' ? &a->last : &a->compare) = true;
-        return true;
-    }
-    return false;
-}
-
 /* Checks the combination of options; prints why it is wrong. */
 static bool consistent(const report_args_t *a)
 {
-    if (!a->db)
-        cli_error("report: which database? (tessera report DB)");
-    else if (a->format && strcmp(a->format, "text") && strcmp(a->format, "csv") &&
+    if (a->format && strcmp(a->format, "text") && strcmp(a->format, "csv") &&
              strcmp(a->format, "json"))
         cli_error("report: --format '%s': expected text, csv or json", a->format);
     else if (a->last && (a->n_runs || a->compare))
@@ -93,13 +91,13 @@ static bool consistent(const report_args_t *a)
                   a->compare ? "compare" : report_table_list());
     else
         return true;
+    fprintf(stderr, "usage: tessera report %s\n", cli_spec_report.usage);
     return false;
 }
 
-/* 0 ok, -1 --help (printed), TESS_EUSAGE, TESS_ENOMEM. */
+/* 0 ok, CLI_HELP_PRINTED (printed), TESS_EUSAGE, TESS_ENOMEM. */
 static int parse(int argc, char **argv, report_args_t *a)
 {
-    bool bad = false;
     /* every id takes at least two characters of an argument ("1,") */
     size_t cap = 1;
     for (int i = 1; i < argc; i++)
@@ -107,24 +105,22 @@ static int parse(int argc, char **argv, report_args_t *a)
     a->runs = tess_calloc(cap, sizeof *a->runs);
     if (!a->runs)
         return TESS_ENOMEM;
-    for (int i = 1; i < argc && !bad; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(report_help, stdout);
-            return -1;
-        }
-        if (parse_option(argc, argv, &i, a, &bad))
-            continue;
-        if (argv[i][0] == '-' || a->db) {
-            cli_error("report: unexpected argument '%s'", argv[i]);
-            bad = true;
-        }
-        a->db = argv[i];
+    cli_args_t c;
+    int rc = cli_parse(&cli_spec_report, argc, argv, &c);
+    for (int i = 0; rc == TESS_OK && i < c.n_items; i++)
+        if (c.items[i].opt == CLI_RUN && !add_runs(a, c.items[i].value))
+            rc = TESS_EUSAGE;
+    if (rc == TESS_OK) {
+        a->db = c.pos[0];
+        a->format = cli_value(&c, CLI_FORMAT);
+        a->table = cli_value(&c, CLI_TABLE);
+        a->last = cli_count(&c, CLI_LAST) > 0;
+        a->compare = cli_count(&c, CLI_COMPARE) > 0;
+        if (!consistent(a))
+            rc = TESS_EUSAGE;
     }
-    if (bad || !consistent(a)) {
-        fputs(report_help, stderr);
-        return TESS_EUSAGE;
-    }
-    return TESS_OK;
+    cli_args_free(&c);
+    return rc;
 }
 
 static int report(const report_args_t *a, diag_t *d)
@@ -162,5 +158,5 @@ int cmd_report(int argc, char **argv)
             cli_error("%s", d.msg[0] ? d.msg : tess_err_name(rc));
     }
     tess_free(a.runs);
-    return rc < 0 ? TESS_OK : rc;
+    return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
 }

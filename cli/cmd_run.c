@@ -16,17 +16,41 @@
 #include "model/gpu.h"
 #include "model/program.h"
 
-static const char run_help[] =
-    "usage: tessera run PROG [--mem F.mem] [--config F.ini] [-s section.key=value]...\n"
-    "                        [--db FILE | --no-db] [--dump-mem F] [--dump-regs F] [--quiet]\n"
-    "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
-    "SQLite database FILE (default tessera.db) at the level record.level.\n"
-    "--config reads an INI file (see `tessera config --keys`), -s overrides one key\n"
-    "(repeatable, applied in order after the file). --dump-mem/--dump-regs write the\n"
-    "final SM (4096 bytes) and registers (256 bytes, core 0's R0..R15 first).\n"
-    "Exit codes: 0 ok, 1 usage, 2 rejected input, 3 watchdog, 4 interrupted or a\n"
-    "time limit, 5 I/O, 6 database, 7 out of memory, 8 deadlock. An interrupted or\n"
-    "watchdog run still commits what it recorded, with its status.\n";
+static const cli_use_t run_opts[] = {
+    {CLI_MEM, NULL, NULL},
+    {CLI_CONFIG, NULL, NULL},
+    {CLI_SET, NULL, NULL},
+    {CLI_SEED, NULL, NULL},
+    {CLI_DB, NULL, "append the run to the SQLite database FILE (default tessera.db)"},
+    {CLI_NO_DB, NULL, NULL},
+    {CLI_DUMP_MEM, NULL, NULL},
+    {CLI_DUMP_REGS, NULL, NULL},
+    {CLI_QUIET, NULL, NULL},
+    {CLI_NONE, NULL, NULL},
+};
+
+static const cli_exit_t run_exits[] = {
+    {TESS_OK, NULL},  {TESS_EUSAGE, NULL}, {TESS_EINPUT, NULL}, {TESS_EWATCHDOG, NULL},
+    {TESS_EINTERRUPTED, "interrupted or a time limit"}, {TESS_EIO, NULL}, {TESS_EDB, NULL},
+    {TESS_ENOMEM, NULL}, {TESS_EDEADLOCK, NULL}, {-1, NULL},
+};
+
+const cli_spec_t cli_spec_run = {
+    .name = "run",
+    .usage = "PROG [--mem F.mem] [--config F.ini] [-s section.key=value]... [--seed N]\n"
+             "                        [--db FILE | --no-db] [--dump-mem F] [--dump-regs F] "
+             "[--quiet]",
+    .about = "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
+             "SQLite database FILE (default tessera.db) at the level record.level.\n"
+             "The configuration is the defaults, then --config, then each -s and --seed in\n"
+             "order (`tessera config --keys` lists the keys). An interrupted or watchdog run\n"
+             "still commits what it recorded, with its status.\n",
+    .opts = run_opts,
+    .exits = run_exits,
+    .min_pos = 1,
+    .max_pos = 1,
+    .missing = "PROG is missing",
+};
 
 typedef struct run_args {
     const char *prog, *mem, *config, *db, *dump_mem, *dump_regs;
@@ -35,45 +59,18 @@ typedef struct run_args {
     bool no_db, quiet;
 } run_args_t;
 
-static int parse(int argc, char **argv, run_args_t *a)
+static void from_args(const cli_args_t *c, run_args_t *a)
 {
-    bool bad = false;
-    a->db = "tessera.db";
-    a->overrides = tess_calloc((size_t)argc, sizeof *a->overrides);
-    if (!a->overrides)
-        return cli_nomem();
-    for (int i = 1; i < argc && !bad; i++) {
-        const char *s = NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(run_help, stdout);
-            return -1;
-        }
-        if (cli_option(argc, argv, &i, "-s", &s, &bad)) {
-            if (s)
-                a->overrides[a->n_overrides++] = (char *)s;
-            continue;
-        }
-        if (cli_option(argc, argv, &i, "--mem", &a->mem, &bad) ||
-            cli_option(argc, argv, &i, "--config", &a->config, &bad) ||
-            cli_option(argc, argv, &i, "--db", &a->db, &bad) ||
-            cli_option(argc, argv, &i, "--dump-mem", &a->dump_mem, &bad) ||
-            cli_option(argc, argv, &i, "--dump-regs", &a->dump_regs, &bad))
-            continue;
-        if (!strcmp(argv[i], "--no-db") || !strcmp(argv[i], "--quiet")) {
-            *(argv[i][2] == 'n' ? &a->no_db : &a->quiet) = true;
-            continue;
-        }
-        if (argv[i][0] == '-' || a->prog) {
-            cli_error("run: unexpected argument '%s'", argv[i]);
-            bad = true;
-        }
-        a->prog = argv[i];
-    }
-    if (bad || !a->prog) {
-        fputs(run_help, stderr);
-        return TESS_EUSAGE;
-    }
-    return TESS_OK;
+    a->prog = c->pos[0];
+    a->mem = cli_value(c, CLI_MEM);
+    a->config = cli_value(c, CLI_CONFIG);
+    a->db = cli_value(c, CLI_DB) ? cli_value(c, CLI_DB) : "tessera.db";
+    a->dump_mem = cli_value(c, CLI_DUMP_MEM);
+    a->dump_regs = cli_value(c, CLI_DUMP_REGS);
+    a->overrides = c->sets;
+    a->n_overrides = c->n_sets;
+    a->no_db = cli_count(c, CLI_NO_DB) > 0;
+    a->quiet = cli_count(c, CLI_QUIET) > 0;
 }
 
 /* Everything one run holds; released by session_close. */
@@ -309,12 +306,14 @@ static int simulate(session_t *s, const run_args_t *a, diag_t *d)
 
 int cmd_run(int argc, char **argv)
 {
+    cli_args_t c;
     run_args_t a = {0};
-    int rc = parse(argc, argv, &a);
-    if (rc) {
-        tess_free(a.overrides);
-        return rc < 0 ? TESS_OK : rc;
+    int rc = cli_parse(&cli_spec_run, argc, argv, &c);
+    if (rc != TESS_OK) {
+        cli_args_free(&c);
+        return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
     }
+    from_args(&c, &a);
     session_t s = {0};
     diag_t d = {.warn = diag_warn_stderr};
     struct sigaction old[2];
@@ -326,6 +325,6 @@ int cmd_run(int argc, char **argv)
         cli_error("%s", d.msg);
     session_close(&s);
     restore_signals(old);
-    tess_free(a.overrides);
+    cli_args_free(&c);
     return rc;
 }

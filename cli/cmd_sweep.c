@@ -33,31 +33,55 @@
 #define SWEEP_MAX_POINTS 10000u  /* larger sweeps need --force */
 #define SWEEP_MAX_JOBS 1024u
 
-static const char sweep_help[] =
-    "usage: tessera sweep PROG -s key=v1,v2,... [-s key=v ...] [--config F] [--mem F]\n"
-    "                     [--jobs N] --db OUT.db [--emit] [--force] [--progress]\n"
-    "Runs PROG once per point of the cartesian product of the -s lists (a single\n"
-    "value is a fixed setting; the first -s varies slowest), N points at a time\n"
-    "(default: the number of CPUs), each as `tessera run PROG ... --db SHARD` into a\n"
-    "shard in a temporary directory next to OUT.db, and merges the shards into\n"
-    "OUT.db in point order (created when missing, appended to otherwise; see\n"
-    "`tessera merge`).\n"
-    "Lists: values are separated by commas, but a `choice:` latency keeps the\n"
-    "commas that follow it up to the next value with a `form:` of its own\n"
-    "(`1,choice:1,1,8,uniform:1..4` is 3 values). A list that contains a `;` is\n"
-    "split on `;` only (`choice:1,8;4` is 2 values). Quote it for the shell.\n"
-    "--emit prints one self-contained `tessera run ... --db DIR/STEM-shard-K.db`\n"
-    "command per point (absolute paths, shell-quoted) and runs nothing; merge the\n"
-    "shards with `tessera merge OUT.db DIR/STEM-shard-*.db`. Sweeps of more than\n"
-    "10000 points are refused unless --force. --progress prints the progress line\n"
-    "on stderr even when it is not a terminal. SIGINT/SIGTERM: no new point\n"
-    "starts, running points record their run as interrupted, what finished is\n"
-    "merged; a second signal kills the running points (their runs stay 'running').\n"
-    "Exit codes: 0 every point ok; 1 usage; 2 a -s value, the configuration or the\n"
-    "program is rejected (nothing run); 4 interrupted; 5/6 OUT.db or a shard could\n"
-    "not be written or merged (that shard is kept); otherwise the exit code of the\n"
-    "first failed point in point order (3 watchdog, 8 deadlock, ...; 4 if it was\n"
-    "killed by a signal).\n";
+static const cli_use_t sweep_opts[] = {
+    {CLI_SET, "KEY=V1,V2,...", "an axis: a key and its values (a single value is a fixed "
+                               "setting); repeatable, the first -s varies slowest"},
+    {CLI_SEED, "N1,N2,...", "the same as -s sim.seed=N1,N2,..."},
+    {CLI_CONFIG, NULL, "an INI configuration file under every point"},
+    {CLI_MEM, NULL, NULL},
+    {CLI_JOBS, NULL, NULL},
+    {CLI_DB, "OUT.db", "the database the points are merged into (required)"},
+    {CLI_EMIT, NULL, "print one self-contained `tessera run ... --db DIR/STEM-shard-K.db` "
+                     "command per point (absolute paths, shell-quoted) and run nothing"},
+    {CLI_FORCE, NULL, NULL},
+    {CLI_PROGRESS, NULL, NULL},
+    {CLI_NONE, NULL, NULL},
+};
+
+static const cli_exit_t sweep_exits[] = {
+    {TESS_OK, "every point ok"}, {TESS_EUSAGE, NULL},
+    {TESS_EINPUT, "a -s value, the configuration or the program is rejected (nothing run)"},
+    {TESS_EINTERRUPTED, NULL},
+    {TESS_EIO, "OUT.db or a shard could not be written or merged (that shard is kept)"},
+    {TESS_EDB, "the same for the database"},
+    {-1, NULL},
+};
+
+const cli_spec_t cli_spec_sweep = {
+    .name = "sweep",
+    .usage = "PROG -s key=v1,v2,... [-s key=v ...] [--config F] [--mem F]\n"
+             "                     [--jobs N] --db OUT.db [--emit] [--force] [--progress]",
+    .about =
+        "Runs PROG once per point of the cartesian product of the -s lists, N points at a\n"
+        "time, each as `tessera run PROG ... --db SHARD` into a shard in a temporary\n"
+        "directory next to OUT.db, and merges the shards into OUT.db in point order\n"
+        "(created when missing, appended to otherwise; see `tessera merge`).\n"
+        "Lists: values are separated by commas, but a `choice:` latency keeps the\n"
+        "commas that follow it up to the next value with a `form:` of its own\n"
+        "(`1,choice:1,1,8,uniform:1..4` is 3 values). A list that contains a `;` is\n"
+        "split on `;` only (`choice:1,8;4` is 2 values). Quote it for the shell.\n"
+        "With --emit, merge the shards with `tessera merge OUT.db DIR/STEM-shard-*.db`.\n"
+        "SIGINT/SIGTERM: no new point starts, running points record their run as\n"
+        "interrupted, what finished is merged; a second signal kills the running points\n"
+        "(their runs stay 'running'). A failed point gives the exit code of the first\n"
+        "failed point in point order (3 watchdog, 8 deadlock, ...; 4 if it was killed\n"
+        "by a signal).\n",
+    .opts = sweep_opts,
+    .exits = sweep_exits,
+    .min_pos = 1,
+    .max_pos = 1,
+    .missing = "PROG is missing",
+};
 
 /* One -s argument: a key and its values. */
 typedef struct axis {
@@ -183,61 +207,35 @@ static bool parse_jobs(const char *text, unsigned *jobs)
 {
     uint64_t v;
     if (!cli_parse_u64(text, &v) || v == 0 || v > SWEEP_MAX_JOBS) {
-        cli_error("sweep: --jobs '%s': expected 1..%u", text, SWEEP_MAX_JOBS);
+        cli_usage_error(&cli_spec_sweep, "--jobs '%s': expected 1..%u", text, SWEEP_MAX_JOBS);
         return false;
     }
     *jobs = (unsigned)v;
     return true;
 }
 
-static bool parse_flag(const char *arg, sweep_args_t *a)
+/* Returns TESS_OK, TESS_EUSAGE, TESS_ENOMEM, or CLI_HELP_PRINTED. -s arguments are
+ * only collected here (in a->axes[].arg); parse_axes() reads them. */
+static int parse(int argc, char **argv, cli_args_t *c, sweep_args_t *a)
 {
-    bool *flag = !strcmp(arg, "--emit")       ? &a->emit
-                 : !strcmp(arg, "--force")    ? &a->force
-                 : !strcmp(arg, "--progress") ? &a->progress
-                                              : NULL;
-    if (flag)
-        *flag = true;
-    return flag != NULL;
-}
-
-/* Returns TESS_OK, TESS_EUSAGE, or -1 after --help. -s arguments are only
- * collected here (in a->axes[].arg); parse_axes() reads them. */
-static int parse(int argc, char **argv, sweep_args_t *a)
-{
-    bool bad = false;
-    const char *jobs = NULL;
-    if (!(a->axes = tess_calloc((size_t)argc, sizeof *a->axes)))
-        return TESS_ENOMEM;
-    for (int i = 1; i < argc && !bad; i++) {
-        const char *s = NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(sweep_help, stdout);
-            return -1;
-        }
-        if (cli_option(argc, argv, &i, "-s", &s, &bad)) {
-            if (s)
-                a->axes[a->n_axes++].arg = s;
-        } else if (cli_option(argc, argv, &i, "--mem", &a->mem, &bad) ||
-                   cli_option(argc, argv, &i, "--config", &a->config, &bad) ||
-                   cli_option(argc, argv, &i, "--db", &a->db, &bad) ||
-                   cli_option(argc, argv, &i, "--jobs", &jobs, &bad) ||
-                   cli_option(argc, argv, &i, "-j", &jobs, &bad) || parse_flag(argv[i], a)) {
-            continue;
-        } else if (argv[i][0] == '-' || a->prog) {
-            cli_error("sweep: unexpected argument '%s'", argv[i]);
-            bad = true;
-        } else {
-            a->prog = argv[i];
-        }
-    }
-    if (!bad && (!a->prog || !a->db))
-        cli_error("sweep: %s", !a->prog ? "PROG is missing" : "--db OUT.db is missing");
-    if (bad || !a->prog || !a->db || (jobs && !parse_jobs(jobs, &a->jobs))) {
-        fputs(sweep_help, stderr);
-        return TESS_EUSAGE;
-    }
-    return TESS_OK;
+    int rc = cli_parse(&cli_spec_sweep, argc, argv, c);
+    if (rc != TESS_OK)
+        return rc;
+    if (!(a->axes = tess_calloc((size_t)c->n_sets + 1, sizeof *a->axes)))
+        return cli_nomem();
+    for (int i = 0; i < c->n_sets; i++)
+        a->axes[a->n_axes++].arg = c->sets[i];
+    a->prog = c->pos[0];
+    a->mem = cli_value(c, CLI_MEM);
+    a->config = cli_value(c, CLI_CONFIG);
+    a->db = cli_value(c, CLI_DB);
+    a->emit = cli_count(c, CLI_EMIT) > 0;
+    a->force = cli_count(c, CLI_FORCE) > 0;
+    a->progress = cli_count(c, CLI_PROGRESS) > 0;
+    if (!a->db)
+        return cli_usage_error(&cli_spec_sweep, "--db OUT.db is missing");
+    const char *jobs = cli_value(c, CLI_JOBS);
+    return jobs && !parse_jobs(jobs, &a->jobs) ? TESS_EUSAGE : TESS_OK;
 }
 
 /* Splits every -s argument; a key given twice is refused. */
@@ -894,7 +892,8 @@ static int check_all(sweep_args_t *a, uint64_t *n, diag_t *d)
 int cmd_sweep(int argc, char **argv)
 {
     sweep_args_t a = {0};
-    int rc = parse(argc, argv, &a);
+    cli_args_t c;
+    int rc = parse(argc, argv, &c, &a);
     diag_t d = {.warn = diag_warn_stderr};
     uint64_t n = 0;
     char exe[PATH_MAX];
@@ -914,5 +913,6 @@ int cmd_sweep(int argc, char **argv)
     if (d.code != TESS_OK)
         cli_error("%s", d.msg);
     free_axes(&a);
-    return rc < 0 ? TESS_OK : rc;
+    cli_args_free(&c);
+    return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
 }

@@ -10,19 +10,37 @@
 #include "cli/commands.h"
 #include "events/base/err.h"
 
-static const char timeline_help[] =
-    "usage: tessera timeline DB [--run N] -o OUT.svg [--from-ps T] [--to-ps T] [--width PX]\n"
-    "Draws run N of the statistics database DB (default: the latest run) as an SVG\n"
-    "Gantt chart: one row per core with a bar per task (IFk, as in the spec's\n"
-    "figures 2 and 3), the time each core waited on the Shared Memory, a marker per\n"
-    "control frame (CFk and its fence), the code bus, a lane per SM bank with its\n"
-    "occupancy, and a time axis in cycles. --from-ps/--to-ps draw a window of the\n"
-    "run (picoseconds), --width sets the picture's width (480..100000, default 1200).\n"
-    "OUT.svg '-' writes to standard output. See docs/VISUALS.md.\n"
-    "The run needs record.level tasks or above (mem, the default, for SM accesses).\n"
-    "Exit codes: 0 ok, 1 usage, 2 nothing to draw (no such run, level summary, an\n"
-    "empty window), 5 I/O (DB missing, OUT not writable), 6 database (not a Tessera\n"
-    "database), 7 out of memory.\n";
+static const cli_use_t timeline_opts[] = {
+    {CLI_RUN, NULL, NULL},
+    {CLI_OUTPUT, "OUT.svg", "the SVG file to write ('-': stdout; required)"},
+    {CLI_FROM_PS, NULL, NULL},
+    {CLI_TO_PS, NULL, NULL},
+    {CLI_WIDTH, NULL, NULL},
+    {CLI_NONE, NULL, NULL},
+};
+
+static const cli_exit_t timeline_exits[] = {
+    {TESS_OK, NULL}, {TESS_EUSAGE, NULL},
+    {TESS_EINPUT, "nothing to draw (no such run, level summary, an empty window)"},
+    {TESS_EIO, "I/O (DB missing, OUT not writable)"},
+    {TESS_EDB, "database (not a Tessera database)"}, {TESS_ENOMEM, NULL}, {-1, NULL},
+};
+
+const cli_spec_t cli_spec_timeline = {
+    .name = "timeline",
+    .usage = "DB [--run N] -o OUT.svg [--from-ps T --to-ps T] [--width PX]",
+    .about = "Draws run N of the statistics database DB (default: the latest run) as an SVG\n"
+             "Gantt chart: one row per core with a bar per task (IFk, as in the spec's\n"
+             "figures 2 and 3), the time each core waited on the Shared Memory, a marker per\n"
+             "control frame (CFk and its fence), the code bus, a lane per SM bank with its\n"
+             "occupancy, and a time axis in cycles. See docs/VISUALS.md.\n"
+             "The run needs record.level tasks or above (mem, the default, for SM accesses).\n",
+    .opts = timeline_opts,
+    .exits = timeline_exits,
+    .min_pos = 1,
+    .max_pos = 1,
+    .missing = "which database? (DB)",
+};
 
 typedef struct tl_args {
     const char *db, *out;
@@ -30,66 +48,46 @@ typedef struct tl_args {
     tl_svg_opts_t opts;
 } tl_args_t;
 
-static bool number(const char *name, const char *text, uint64_t *v, bool *bad)
+/* --run, --from-ps, --to-ps, --width; false when malformed (printed). */
+static bool numeric_option(const cli_item_t *it, tl_args_t *a)
 {
-    if (!text)
+    uint64_t v = 0;
+    const char *name = cli_opt_name(it->opt);
+    if (!cli_parse_u64(it->value, &v)) {
+        cli_usage_error(&cli_spec_timeline, "--%s '%s' is not a number", name, it->value);
         return false;
-    if (!cli_parse_u64(text, v)) {
-        cli_error("timeline: %s '%s' is not a number", name, text);
-        *bad = true;
     }
-    return true;
-}
-
-static bool numeric_option(int argc, char **argv, int *i, tl_args_t *a, bool *bad)
-{
-    const char *names[] = {"--run", "--from-ps", "--to-ps", "--width"};
-    for (unsigned k = 0; k < 4; k++) {
-        const char *text = NULL;
-        uint64_t v = 0;
-        if (!cli_option(argc, argv, i, names[k], &text, bad))
-            continue;
-        if (!number(names[k], text, &v, bad))
-            return true;
-        if (k == 0)
-            a->run = (int64_t)v, *bad |= v == 0 || v > INT64_MAX;
-        else if (k == 1)
-            a->opts.from_ps = v;
-        else if (k == 2)
-            a->opts.to_ps = v, *bad |= v == 0;
-        else
-            a->opts.width = (unsigned)v, *bad |= v < 480 || v > 100000;
-        if (*bad)
-            cli_error("timeline: %s %s is out of range (see --help)", names[k], text);
-        return true;
-    }
-    return false;
+    bool bad = false;
+    if (it->opt == CLI_RUN)
+        a->run = (int64_t)v, bad = v == 0 || v > INT64_MAX;
+    else if (it->opt == CLI_FROM_PS)
+        a->opts.from_ps = v;
+    else if (it->opt == CLI_TO_PS)
+        a->opts.to_ps = v, bad = v == 0;
+    else
+        a->opts.width = (unsigned)v, bad = v < 480 || v > 100000;
+    if (bad)
+        cli_usage_error(&cli_spec_timeline, "--%s %s is out of range", name, it->value);
+    return !bad;
 }
 
 static int parse(int argc, char **argv, tl_args_t *a)
 {
-    bool bad = false;
-    for (int i = 1; i < argc && !bad; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(timeline_help, stdout);
-            return -1;
-        }
-        if (cli_option(argc, argv, &i, "-o", &a->out, &bad) ||
-            numeric_option(argc, argv, &i, a, &bad))
-            continue;
-        if (argv[i][0] == '-' || a->db) {
-            cli_error("timeline: unexpected argument '%s'", argv[i]);
-            bad = true;
-        }
-        a->db = argv[i];
+    cli_args_t c;
+    int rc = cli_parse(&cli_spec_timeline, argc, argv, &c);
+    for (int i = 0; rc == TESS_OK && i < c.n_items; i++) {
+        if (c.items[i].opt == CLI_OUTPUT)
+            a->out = c.items[i].value;
+        else if (!numeric_option(&c.items[i], a))
+            rc = TESS_EUSAGE;
     }
-    if (!bad && (!a->db || !a->out))
-        cli_error("timeline: %s", !a->db ? "which database? (DB)" : "-o OUT.svg is required");
-    if (bad || !a->db || !a->out) {
-        fputs(timeline_help, stderr);
-        return TESS_EUSAGE;
+    if (rc == TESS_OK) {
+        a->db = c.pos[0];
+        if (!a->out)
+            rc = cli_usage_error(&cli_spec_timeline, "-o OUT.svg is required");
     }
-    return TESS_OK;
+    cli_args_free(&c);
+    return rc;
 }
 
 int cmd_timeline(int argc, char **argv)

@@ -1,10 +1,17 @@
 /* test_cli.c — the `tessera` command end to end: asm/disasm round trips,
  * the ISS on every example with its documented final memory, dump formats,
- * exit codes and error messages. Runs the built binary. */
+ * exit codes and error messages, and the option parser of every command
+ * (checked against each command's option table, so it cannot drift).
+ * Runs the built binary. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include "cli/cli_opt.h"
+#include "cli/commands.h"
+#include "events/base/err.h"
 #include "tests/testutil.h"
 
 static int tessera(const char *args, char **out)
@@ -180,6 +187,168 @@ static void test_unwritable_dump_fails_before_simulating(void)
     free(msg);
 }
 
+/* --- the option parser, from each command's table --------------------------------- */
+
+/* Parses NAME P1 .. Pmin_pos ARGS… with the command's spec; returns cli_parse's code. */
+static int parse_with(const cli_spec_t *spec, const char *const *args, int n, cli_args_t *c)
+{
+    char *argv[16];
+    int argc = 0;
+    argv[argc++] = (char *)spec->name;
+    for (int i = 0; i < spec->min_pos; i++)
+        argv[argc++] = i ? "P2" : "P1";
+    for (int i = 0; i < n && argc < 15; i++)
+        argv[argc++] = (char *)args[i];
+    argv[argc] = NULL;
+    return cli_parse(spec, argc, argv, c);
+}
+
+/* Checks that `args` parse into exactly one item: `opt` with `value`. */
+static void expect_one(const cli_spec_t *spec, cli_opt_id_t opt, const char *value,
+                       const char *const *args, int n)
+{
+    cli_args_t c;
+    int rc = parse_with(spec, args, n, &c);
+    CU_ASSERT_EQUAL(rc, TESS_OK);
+    CU_ASSERT_EQUAL(c.n_items, 1);
+    CU_ASSERT_EQUAL(c.n_pos, spec->min_pos);
+    if (rc == TESS_OK && c.n_items == 1) {
+        CU_ASSERT_EQUAL(c.items[0].opt, opt);
+        if (value) {
+            CU_ASSERT_STRING_EQUAL(c.items[0].value ? c.items[0].value : "(null)", value);
+        } else {
+            CU_ASSERT_PTR_NULL(c.items[0].value);
+        }
+    } else {
+        fprintf(stderr, "tessera %s %s%s: rc %d, %d items\n", spec->name, args[0],
+                n > 1 ? " …" : "", rc, c.n_items);
+    }
+    cli_args_free(&c);
+}
+
+/* Every option of every command in each form: `--opt=V`, `--opt V`, and
+ * `-xV`, `-x V` for those with a letter; a flag alone, and refused with a value. */
+static void test_every_option_in_both_forms(void)
+{
+    fflush(stderr);
+    int saved = dup(2), null = open("/dev/null", O_WRONLY); /* the refusals print usage */
+    dup2(null, 2);
+    for (size_t i = 0; i < cli_command_count; i++) {
+        const cli_spec_t *spec = cli_commands[i].spec;
+        for (const cli_use_t *u = spec->opts; u->opt != CLI_NONE; u++) {
+            char eq[64], dash[64], joined[8], letter[4];
+            snprintf(eq, sizeof eq, "--%s=v=1,2", cli_opt_name(u->opt));
+            snprintf(dash, sizeof dash, "--%s", cli_opt_name(u->opt));
+            snprintf(letter, sizeof letter, "-%c", cli_opt_short(u->opt));
+            snprintf(joined, sizeof joined, "-%cv=1,2", cli_opt_short(u->opt));
+            if (!cli_opt_takes_value(u->opt)) {
+                expect_one(spec, u->opt, NULL, (const char *const[]){dash}, 1);
+                cli_args_t c;
+                CU_ASSERT_EQUAL(parse_with(spec, (const char *const[]){eq}, 1, &c),
+                                TESS_EUSAGE);
+                cli_args_free(&c);
+                continue;
+            }
+            expect_one(spec, u->opt, "v=1,2", (const char *const[]){eq}, 1);
+            expect_one(spec, u->opt, "v=1,2", (const char *const[]){dash, "v=1,2"}, 2);
+            if (cli_opt_short(u->opt)) {
+                expect_one(spec, u->opt, "v=1,2", (const char *const[]){joined}, 1);
+                expect_one(spec, u->opt, "v=1,2", (const char *const[]){letter, "v=1,2"}, 2);
+            }
+            cli_args_t c; /* a value option at the end, without its value */
+            CU_ASSERT_EQUAL(parse_with(spec, (const char *const[]){dash}, 1, &c), TESS_EUSAGE);
+            cli_args_free(&c);
+        }
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(null);
+}
+
+/* -s and --seed keep their order; options and positional arguments mix. */
+static void test_sets_in_order(void)
+{
+    cli_args_t c;
+    const char *const args[] = {"--seed=7", "-s", "sm.bank=2", "--no-db", "--set=sim.seed=9"};
+    CU_ASSERT_EQUAL(parse_with(&cli_spec_run, args, 5, &c), TESS_OK);
+    CU_ASSERT_EQUAL(c.n_sets, 3);
+    if (c.n_sets == 3) {
+        CU_ASSERT_STRING_EQUAL(c.sets[0], "sim.seed=7");
+        CU_ASSERT_STRING_EQUAL(c.sets[1], "sm.bank=2");
+        CU_ASSERT_STRING_EQUAL(c.sets[2], "sim.seed=9");
+    }
+    CU_ASSERT_STRING_EQUAL(c.pos[0], "P1");
+    CU_ASSERT_EQUAL(cli_count(&c, CLI_NO_DB), 1);
+    cli_args_free(&c);
+}
+
+/* `tessera NAME --help` lists every option the command accepts. */
+static void test_help_lists_every_option(void)
+{
+    for (size_t i = 0; i < cli_command_count; i++) {
+        const cli_spec_t *spec = cli_commands[i].spec;
+        char cmd[64], *out = NULL;
+        snprintf(cmd, sizeof cmd, "%s --help", spec->name);
+        CU_ASSERT_EQUAL(tessera(cmd, &out), 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "Exit codes: 0 "));
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "-h, --help"));
+        for (const cli_use_t *u = spec->opts; out && u->opt != CLI_NONE; u++) {
+            char want[64];
+            if (cli_opt_short(u->opt))
+                snprintf(want, sizeof want, "  -%c, --%s", cli_opt_short(u->opt),
+                         cli_opt_name(u->opt));
+            else
+                snprintf(want, sizeof want, "  --%s", cli_opt_name(u->opt));
+            if (!strstr(out, want)) {
+                fprintf(stderr, "tessera %s --help lacks '%s'\n", spec->name, want);
+                CU_FAIL("an accepted option is missing from --help");
+            }
+        }
+        free(out);
+    }
+}
+
+/* An unknown option: exit 1 and a message naming it, for every command. */
+static void test_unknown_option_exits_1_naming_it(void)
+{
+    for (size_t i = 0; i < cli_command_count; i++) {
+        const char *name = cli_commands[i].spec->name;
+        char cmd[128], want[128], *out = NULL;
+        snprintf(cmd, sizeof cmd, "%s --no-such-option=3 x", name);
+        CU_ASSERT_EQUAL(tessera(cmd, &out), 1);
+        snprintf(want, sizeof want, "tessera: %s: unknown option '--no-such-option'", name);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+        free(out);
+        snprintf(cmd, sizeof cmd, "%s -Z", name);
+        CU_ASSERT_EQUAL(tessera(cmd, &out), 1);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "unknown option '-Z'"));
+        free(out);
+    }
+}
+
+/* The same run with `--opt=V -sK=V` and with `--opt V -s K=V`, end to end. */
+static void test_run_takes_both_forms(void)
+{
+    char cmd[1024], *a = NULL, *b = NULL;
+    const char *prog = test_src_path("examples/first.s");
+    const char *ini = test_src_path("config/contention.ini");
+    snprintf(cmd, sizeof cmd, "run '%s' --no-db --config='%s' -ssm.bank=3 --seed=5", prog, ini);
+    CU_ASSERT_EQUAL(tessera(cmd, &a), 0);
+    snprintf(cmd, sizeof cmd, "run --no-db '%s' --config '%s' --set sm.bank=3 --seed 5", prog,
+             ini);
+    CU_ASSERT_EQUAL(tessera(cmd, &b), 0);
+    /* the same simulated results (the wall-time line differs) */
+    CU_ASSERT_PTR_NOT_NULL(a && b && strstr(a, "simulated time"));
+    if (a && b && strstr(a, "  wall time"))
+        CU_ASSERT_EQUAL(strncmp(a, b, (size_t)(strstr(a, "  wall time") - a)), 0);
+    free(a);
+    free(b);
+    CU_ASSERT_EQUAL(tessera("config --seed=42", &a), 0);
+    CU_ASSERT_PTR_NOT_NULL(a && strstr(a, "seed = 42"));
+    free(a);
+}
+
 static const test_case_t cases[] = {
     TEST(test_unwritable_dump_fails_before_simulating),
     TEST(test_help_lists_exit_codes),
@@ -190,6 +359,11 @@ static const test_case_t cases[] = {
     TEST(test_asm_error_leaves_no_output),
     TEST(test_iss_watchdog_exit_3_names_frame_core_ip),
     TEST(test_rejected_inputs_exit_2),
+    TEST(test_every_option_in_both_forms),
+    TEST(test_sets_in_order),
+    TEST(test_help_lists_every_option),
+    TEST(test_unknown_option_exits_1_naming_it),
+    TEST(test_run_takes_both_forms),
     TEST_END,
 };
 
