@@ -27,6 +27,7 @@ static const cli_use_t run_opts[] = {
     {CLI_DUMP_REGS, NULL, NULL},
     {CLI_QUIET, NULL, NULL},
     {CLI_RACES, NULL, NULL},
+    {CLI_PROGRESS, NULL, NULL},
     {CLI_NONE, NULL, NULL},
 };
 
@@ -40,7 +41,7 @@ const cli_spec_t cli_spec_run = {
     .name = "run",
     .usage = "PROG [--mem F.mem] [--config F.ini] [-s section.key=value]... [--seed N]\n"
              "                        [--db FILE | --no-db] [--dump-mem F] [--dump-regs F] "
-             "[--quiet] [--races]",
+             "[--quiet] [--races] [--progress]",
     .about = "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
              "SQLite database FILE (default tessera.db) at the level record.level.\n"
              "The configuration is the defaults, then --config, then each -s and --seed in\n"
@@ -57,7 +58,7 @@ typedef struct run_args {
     const char *prog, *mem, *config, *db, *dump_mem, *dump_regs;
     char **overrides;
     int n_overrides;
-    bool no_db, quiet, races;
+    bool no_db, quiet, races, progress;
 } run_args_t;
 
 static void from_args(const cli_args_t *c, run_args_t *a)
@@ -73,6 +74,7 @@ static void from_args(const cli_args_t *c, run_args_t *a)
     a->no_db = cli_count(c, CLI_NO_DB) > 0;
     a->quiet = cli_count(c, CLI_QUIET) > 0;
     a->races = cli_count(c, CLI_RACES) > 0;
+    a->progress = cli_count(c, CLI_PROGRESS) > 0;
 }
 
 /* Everything one run holds; released by session_close. */
@@ -181,9 +183,11 @@ static void session_close(session_t *s)
 
 static void progress_extra(void *user, char *buf, size_t size)
 {
+    const session_t *s = user;
     gpu_stats_t st;
-    gpu_stats(user, &st);
-    snprintf(buf, size, "frames %llu, instructions %llu", (unsigned long long)st.frames,
+    gpu_stats(s->gpu, &st);
+    snprintf(buf, size, "frames %llu of %u done, instructions %llu",
+             (unsigned long long)st.frames, s->prog->tm.n_frames,
              (unsigned long long)st.instructions);
 }
 
@@ -282,10 +286,11 @@ static int simulate(session_t *s, const run_args_t *a, diag_t *d)
         .until = s->cfg.sim.time_limit * s->cfg.gpu.period_ps,
         .wall_limit_s = s->cfg.sim.wall_limit_s,
         .pace = s->cfg.sim.pace,
-        .progress = s->cfg.sim.progress,
+        .progress = a->progress ? 1 : s->cfg.sim.progress,
+        .cycle_ps = s->cfg.gpu.period_ps,
         .catch_signals = true,
         .progress_extra = progress_extra,
-        .progress_user = s->gpu,
+        .progress_user = s,
     };
     sim_drive_result_t r = {0};
     gpu_start(s->gpu);
