@@ -4,10 +4,11 @@
  * ev_timer is armed for the head of the queue, scaled by wall seconds per
  * simulated second. In both: SIGINT/SIGTERM stop the run between two events
  * (SIM_END_INTERRUPTED, state left consistent), a periodic progress line, an
- * optional wall-clock limit. Simulated time never comes from libev. */
+ * optional wall-clock limit, an optional stop flag. Simulated time never comes from libev. */
 #ifndef TESSERA_DRIVER_H
 #define TESSERA_DRIVER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -23,6 +24,10 @@ typedef struct sim_drive_desc {
     FILE *progress_out;        /* NULL = stderr */
     bool catch_signals;        /* SIGINT and SIGTERM stop the run */
     size_t batch;              /* events per loop iteration; 0 = 4096 */
+    /* Optional: when it becomes non-zero the run stops between two batches
+     * (paced: at the next event) with SIM_END_INTERRUPTED and signal 0. It
+     * may be set from a signal handler or another thread. */
+    const atomic_int *stop;
     /* Optional: appends model-specific text to the progress line. */
     void (*progress_extra)(void *user, char *buf, size_t size);
     void *progress_user;
