@@ -67,6 +67,19 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
     return TESS_OK;
 }
 
+/* Connects the components (chips-style: they meet at ports, the machine
+ * wires them): the TS starts tasks on the engine (the cores) and collects
+ * their READY; each core requests from the SM, which answers it by its id. */
+static void wire(gpu_t *g)
+{
+    cores_engine(&g->engine, g->cores);
+    ts_attach(&g->ts, &g->engine);
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        core_wire(&g->cores[c], ts_on_ready, &g->ts, sm_on_request, &g->sm);
+        sm_attach(&g->sm, c, core_on_answer, &g->cores[c]);
+    }
+}
+
 gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, diag_t *diag)
 {
     if (gpu_desc_check(desc, diag) != TESS_OK)
@@ -94,6 +107,7 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
             return NULL;
         }
     }
+    wire(g);
     return g;
 }
 
@@ -174,12 +188,7 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
     s->now_ps = sim_now(g->sim);
     s->frames = g->ts.done;
     s->tasks = g->ts.tasks_issued;
-    for (unsigned c = 0; c < GPU_CORES; c++) {
-        const core_t *k = &g->cores[c];
-        s->core_tasks += k->tasks;
-        s->instructions += core_instructions(k);
-        s->div_by_zero += k->run.div_by_zero;
-    }
+    g->engine.ops->stats(g->engine.self, s);
     for (unsigned b = 0; b < SM_BANKS; b++) {
         const bank_t *bk = &g->sm.banks[b];
         s->sm_accesses += bk->accesses;
@@ -190,8 +199,7 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
 
 void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 {
-    for (unsigned c = 0; c < GPU_CORES; c++)
-        memcpy(out->regs[c], g->cores[c].r, ISA_REGS);
+    g->engine.ops->regs(g->engine.self, out);
     memcpy(out->sm, g->sm.mem, SM_BYTES);
 }
 
@@ -199,24 +207,7 @@ void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 
 static void counter(gpu_t *g, const char *component, const char *name, uint64_t value)
 {
-    gpu_tr_counter_t r = {component, name, value};
-    sim_trace(g->sim, GPU_TR_COUNTER, &r);
-}
-
-static void core_counters(gpu_t *g)
-{
-    for (unsigned c = 0; c < GPU_CORES; c++) {
-        const core_t *k = &g->cores[c];
-        char name[16];
-        snprintf(name, sizeof name, "core%u", c);
-        counter(g, name, "tasks", k->tasks);
-        counter(g, name, "instructions", core_instructions(k));
-        counter(g, name, "busy_ps", k->busy_ps);
-        counter(g, name, "sm_ops", k->sm_ops);
-        counter(g, name, "sm_wait_ps", k->sm_wait_ps);
-        counter(g, name, "sm_conflict_ps", k->sm_conflict_ps);
-        counter(g, name, "div_by_zero", k->run.div_by_zero);
-    }
+    gpu_counter(g->sim, component, name, value);
 }
 
 static void bank_counters(gpu_t *g)
@@ -258,12 +249,11 @@ static void totals(gpu_t *g)
 void gpu_finish(gpu_t *g)
 {
     ts_report_partial(&g->ts);
-    for (unsigned c = 0; c < GPU_CORES; c++)
-        core_report_partial(&g->cores[c]);
+    g->engine.ops->report_partial(g->engine.self);
     if (!sim_tracing(g->sim))
         return;
     totals(g);
-    core_counters(g);
+    g->engine.ops->counters(g->engine.self);
     bank_counters(g);
 }
 

@@ -7,6 +7,7 @@
 #include "events/sim.h"
 #include "events/txn.h"
 #include "model/core.h"
+#include "model/engine.h"
 #include "model/gpu.h"
 #include "model/gpu_trace.h"
 #include "model/sm.h"
@@ -42,15 +43,24 @@ struct gpu {
     uint8_t outcome;          /* gpu_outcome_t once decided */
     char errmsg[256];         /* why WATCHDOG or STUCK */
     txn_pool_t pool;          /* every transaction in flight */
+    engine_t engine;          /* what runs the tasks (wired by gpu.c: the cores) */
     ts_t ts;
     sm_t sm;
-    core_t cores[GPU_CORES];
+    core_t cores[GPU_CORES];  /* reached only through `engine` and the wiring */
 };
 
 /* Cycles of a latency draw to picoseconds. */
 static inline sim_time_t gpu_cycles(const struct gpu *g, uint32_t cycles)
 {
     return (sim_time_t)cycles * g->desc.period_ps;
+}
+
+/* Reports one end-of-run counter through the trace hook. */
+static inline void gpu_counter(sim_t *sim, const char *component, const char *name,
+                               uint64_t value)
+{
+    gpu_tr_counter_t r = {component, name, value};
+    sim_trace(sim, GPU_TR_COUNTER, &r);
 }
 
 /* A transaction from the pool; on exhaustion the run stops with an error

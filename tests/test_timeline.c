@@ -3,6 +3,8 @@
  * (xmllint) and by its structure: 16 core rows, 16 bank lanes, the IF labels
  * of example 1, a marker per CF, a time axis in cycles, per-pixel shading for
  * many accesses, windows, levels, and the error cases with their exit codes. */
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +261,161 @@ static void test_stdout_and_program_name_escaped(void)
     free(out);
 }
 
+/* --- geometry: every shape inside the picture --------------------------------------- */
+
+/* The value of attribute `name` in the tag starting at `tag` (up to its '>'),
+ * as a number; `pct` (the picture's size) scales a percentage. False if absent. */
+static bool attr_num(const char *tag, const char *name, double pct, double *v)
+{
+    char key[32];
+    snprintf(key, sizeof key, " %s=\"", name);
+    const char *end = strchr(tag, '>'), *p = strstr(tag, key);
+    if (!p || !end || p > end)
+        return false;
+    char *rest;
+    *v = strtod(p + strlen(key), &rest);
+    if (*rest == '%')
+        *v = *v * pct / 100;
+    return true;
+}
+
+typedef struct box {
+    double w, h;          /* the picture */
+    unsigned shapes, bad; /* checked, outside */
+} box_t;
+
+static void box_point(box_t *b, const char *what, const char *tag, double x, double y)
+{
+    const double eps = 0.01;
+    if (x >= -eps && x <= b->w + eps && y >= -eps && y <= b->h + eps && isfinite(x) &&
+        isfinite(y))
+        return;
+    if (b->bad++ < 5)
+        fprintf(stderr, "%s point (%g, %g) outside %gx%g: %.120s\n", what, x, y, b->w, b->h, tag);
+}
+
+/* A path's d: the absolute and relative M, L, H, V and Z that SVG allows
+ * (numbers separated by blanks or commas); every point reached is checked. */
+static void box_path(box_t *b, const char *tag)
+{
+    const char *d = strstr(tag, " d=\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    double x = 0, y = 0, sx = 0, sy = 0;
+    char cmd = 0;
+    for (const char *p = d + 4; *p && *p != '"';) {
+        if (strchr(" ,\n", *p)) {
+            p++;
+            continue;
+        }
+        if (strchr("MmLlHhVvZz", *p)) {
+            cmd = *p++;
+            if (cmd == 'Z' || cmd == 'z')
+                x = sx, y = sy;
+            continue;
+        }
+        char *q;
+        double a = strtod(p, &q), c = 0;
+        CU_ASSERT_FATAL(q != p && cmd && !strchr("Zz", cmd)); /* a number after a command */
+        p = q;
+        if (strchr("MmLl", cmd)) {
+            while (*p == ' ' || *p == ',')
+                p++;
+            c = strtod(p, &q);
+            CU_ASSERT_FATAL(q != p);
+            p = q;
+        }
+        switch (cmd) {
+        case 'M': x = a, y = c, sx = x, sy = y, cmd = 'L'; break;
+        case 'm': x += a, y += c, sx = x, sy = y, cmd = 'l'; break;
+        case 'L': x = a, y = c; break;
+        case 'l': x += a, y += c; break;
+        case 'H': x = a; break;
+        case 'h': x += a; break;
+        case 'V': y = a; break;
+        case 'v': y += a; break;
+        }
+        box_point(b, "path", tag, x, y);
+    }
+    b->shapes++;
+}
+
+/* Checks every rect, path, line and text anchor of `svg` against its width
+ * and height (rects outside <defs> only); returns how many lie outside. */
+static unsigned shapes_outside(const char *svg, unsigned *shapes)
+{
+    box_t b = {0};
+    const char *root = strstr(svg, "<svg ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    CU_ASSERT_FATAL(attr_num(root, "width", 0, &b.w) && attr_num(root, "height", 0, &b.h));
+    const char *defs_end = strstr(svg, "</defs>");
+    for (const char *t = root + 1; (t = strchr(t, '<')) != NULL; t++) {
+        double x = 0, y = 0, w = 0, h = 0, x2 = 0, y2 = 0;
+        if (!strncmp(t, "<rect ", 6) && (!defs_end || t > defs_end)) {
+            attr_num(t, "x", b.w, &x), attr_num(t, "y", b.h, &y);
+            CU_ASSERT_FATAL(attr_num(t, "width", b.w, &w) && attr_num(t, "height", b.h, &h));
+            if (w < 0 || h < 0)
+                box_point(&b, "rect (negative size)", t, -1, -1);
+            box_point(&b, "rect", t, x, y), box_point(&b, "rect", t, x + w, y + h);
+            b.shapes++;
+        } else if (!strncmp(t, "<path ", 6)) {
+            box_path(&b, t);
+        } else if (!strncmp(t, "<line ", 6)) {
+            CU_ASSERT_FATAL(attr_num(t, "x1", b.w, &x) && attr_num(t, "y1", b.h, &y) &&
+                            attr_num(t, "x2", b.w, &x2) && attr_num(t, "y2", b.h, &y2));
+            box_point(&b, "line", t, x, y), box_point(&b, "line", t, x2, y2);
+            b.shapes++;
+        } else if (!strncmp(t, "<text ", 6)) {
+            CU_ASSERT_FATAL(attr_num(t, "x", b.w, &x) && attr_num(t, "y", b.h, &y));
+            box_point(&b, "text", t, x, y);
+            b.shapes++;
+        }
+    }
+    *shapes = b.shapes;
+    return b.bad;
+}
+
+/* examples/bench.s: so many accesses that every lane is shaded per pixel
+ * column. A relative move once went negative in unsigned arithmetic
+ * ("h4294967295.0") and ran every strip and lane to the right edge. */
+static void test_bench_shapes_inside(void)
+{
+    const char *db = record("bench.db", "examples/bench.s", NULL, NULL);
+    static const char *const widths[] = {"", "--width 480", "--width 3001"};
+    for (unsigned i = 0; i < 3; i++) {
+        char *svg = NULL;
+        unsigned shapes = 0;
+        CU_ASSERT_EQUAL(timeline(db, widths[i], "bench.svg", &svg, NULL), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+        CU_ASSERT_EQUAL(xmllint("bench.svg"), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(svg, "fill-opacity=")); /* the shaded mode */
+        CU_ASSERT_PTR_NULL(strstr(svg, "<title>bank 3:"));
+        CU_ASSERT_EQUAL(shapes_outside(svg, &shapes), 0);
+        CU_ASSERT(count(svg, "<path ") >= 32); /* a path per shade used, per lane */
+        CU_ASSERT(shapes >= count(svg, "<rect ") + count(svg, "<path ") - 1);
+        free(svg);
+    }
+}
+
+/* The other pictures of this file too: exact intervals, windows, level tasks. */
+static void test_shapes_inside(void)
+{
+    struct { const char *db, *args; } cases[] = {
+        {example1(), ""}, {example1(), "--width 480 --from-ps 100000 --to-ps 120000"},
+        {record("loop.db", NULL, loop_prog, NULL), "--width 480"},
+        {record("loop.db", NULL, loop_prog, NULL), "--width 100000"},
+        {record("tasks.db", "examples/example1.s", NULL, "-s record.level=tasks"), ""},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *svg = NULL;
+        unsigned shapes = 0;
+        CU_ASSERT_EQUAL(timeline(cases[i].db, cases[i].args, "shapes.svg", &svg, NULL), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+        CU_ASSERT_EQUAL(shapes_outside(svg, &shapes), 0);
+        CU_ASSERT(shapes > 100);
+        free(svg);
+    }
+}
+
 /* --- errors ----------------------------------------------------------------------- */
 
 static void test_errors(void)
@@ -318,6 +475,7 @@ int main(void)
         TEST(test_axis_in_cycles),        TEST(test_exact_bank_intervals),
         TEST(test_many_accesses_are_aggregated), TEST(test_window), TEST(test_recording_window),
         TEST(test_level_tasks),           TEST(test_stdout_and_program_name_escaped),
+        TEST(test_bench_shapes_inside),   TEST(test_shapes_inside),
         TEST_END};
     static const test_case_t errors[] = {
         TEST(test_errors), TEST(test_level_summary_is_refused), TEST(test_usage_errors),

@@ -417,8 +417,10 @@ static void write_lane(svg_t *s, lanes_t *l, unsigned lane, double y, double h,
                 fprintf(f, "<path fill=\"%s\" fill-opacity=\"%.2f\" d=\"", colour,
                         0.2 + 0.8 * q / SHADES);
             open = true;
-            fprintf(f, "M%.1f %.1fh%.1fv%gh%.1fz", s->x0 + c * px, y, (e - c) * px, h,
-                    -(e - c) * px);
+            /* Absolute x (H) at both ends: no relative move to get wrong (a
+             * negative one in unsigned arithmetic ran to the right edge). */
+            fprintf(f, "M%.1f %.1fH%.1fv%gH%.1fz", s->x0 + (double)c * px, y,
+                    s->x0 + (double)e * px, h, s->x0 + (double)c * px);
         }
         if (open)
             fputs("\"/>\n", f);
@@ -453,7 +455,7 @@ static void write_task_bar(svg_t *s, const tl_task_t *t, double y)
     if (s->have_acc || t->sm_wait_ps <= 0 || t->finish == TL_NONE || t->finish <= t->start)
         return;
     /* Level tasks: only the share of the task spent waiting is known. */
-    double share = (double)t->sm_wait_ps / (double)(t->finish - t->start);
+    double share = fmin(1.0, (double)t->sm_wait_ps / (double)(t->finish - t->start));
     fprintf(f, "<rect class=\"wait-share\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\""
                " fill=\"url(#hatch)\"/>\n", xa, y + BAR_H - WAIT_H, w * share, WAIT_H);
 }
