@@ -33,6 +33,8 @@ struct tessera {
     sim_t *sim;
     gpu_t *gpu;
     rec_t *rec;
+    race_det_t *races;        /* the detector the cores feed, or NULL */
+    bool detect_races;        /* tessera_detect_races was called */
     int64_t run_id;
     phase_t phase;
     atomic_int stop;          /* tessera_stop: stop between two events */
@@ -62,6 +64,7 @@ void tessera_free(tessera_t *t)
         sim_set_hook(t->sim, NULL, NULL); /* the recorder goes first */
     rec_close(t->rec);
     gpu_destroy(t->gpu);
+    race_destroy(t->races);
     sim_destroy(t->sim);
     tess_free(t->prog);
     tess_free(t->db_path);
@@ -163,6 +166,16 @@ int tessera_record(tessera_t *t, const char *db_path)
     return db_path && !t->db_path ? diag_fail(&t->diag, TESS_ENOMEM, "out of memory") : TESS_OK;
 }
 
+int tessera_detect_races(tessera_t *t)
+{
+    int rc = enter(t, "tessera_detect_races");
+    if (rc == TESS_OK)
+        t->detect_races = true;
+    return rc;
+}
+
+race_det_t *tessera_races(const tessera_t *t) { return t->races; }
+
 /* The parameters of the run (every key with its value), for runs/params. */
 typedef struct params {
     char **keys, **values;
@@ -236,14 +249,21 @@ static int prepare(tessera_t *t)
         return diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
     if (!(t->gpu = gpu_create(t->sim, &t->cfg.gpu, t->prog, &t->diag)))
         return t->diag.code;
+    if (t->detect_races) {
+        if (!(t->races = race_create(&t->prog->tm)))
+            return diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
+        gpu_set_races(t->gpu, t->races);
+    }
     return t->db_path ? begin_recording(t) : TESS_OK;
 }
 
 static void progress_extra(void *user, char *buf, size_t size)
 {
+    const tessera_t *t = user;
     gpu_stats_t st;
-    gpu_stats(user, &st);
-    snprintf(buf, size, "frames %llu, instructions %llu", (unsigned long long)st.frames,
+    gpu_stats(t->gpu, &st);
+    snprintf(buf, size, "frames %llu of %u done, instructions %llu",
+             (unsigned long long)st.frames, t->prog->tm.n_frames,
              (unsigned long long)st.instructions);
 }
 
@@ -289,11 +309,12 @@ static int simulate(tessera_t *t, unsigned flags)
         .until = t->cfg.sim.time_limit * t->cfg.gpu.period_ps,
         .wall_limit_s = t->cfg.sim.wall_limit_s,
         .pace = t->cfg.sim.pace,
-        .progress = t->cfg.sim.progress,
+        .progress = flags & TESSERA_PROGRESS ? 1 : t->cfg.sim.progress,
+        .cycle_ps = t->cfg.gpu.period_ps,
         .catch_signals = (flags & TESSERA_SIGNALS) != 0,
         .stop = &t->stop,
         .progress_extra = progress_extra,
-        .progress_user = t->gpu,
+        .progress_user = t,
     };
     gpu_start(t->gpu);
     if (atomic_load(&t->stop))

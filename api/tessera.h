@@ -23,6 +23,7 @@
 
 #include "config/cfg.h"
 #include "model/arch.h"
+#include "model/race.h"
 
 typedef struct tessera tessera_t;
 
@@ -70,10 +71,17 @@ int tessera_load_source(tessera_t *t, const char *source, const char *name);
  * rejected configuration never creates a database file. */
 int tessera_record(tessera_t *t, const char *db_path);
 
+/* Feeds every SM access of the run to a race detector (model/race.h):
+ * tessera_races() lists, after the run, the accesses to one byte from
+ * different cores, one a store, in tasks the program does not order. */
+int tessera_detect_races(tessera_t *t);
+
 /* --- running ------------------------------------------------------------------------- */
 
 enum {
-    TESSERA_SIGNALS = 1u << 0, /* SIGINT/SIGTERM stop the run between two events */
+    TESSERA_SIGNALS = 1u << 0,  /* SIGINT/SIGTERM stop the run between two events */
+    TESSERA_PROGRESS = 1u << 1, /* the progress line even when stderr is not a terminal
+                                   (otherwise sim.progress decides) */
 };
 
 /* Builds the machine, begins the recorded run, simulates under the libev
@@ -121,6 +129,9 @@ typedef struct tessera_counters {
 } tessera_counters_t;
 
 int tessera_counters(const tessera_t *t, tessera_counters_t *out /* OUT */);
+
+/* The race detector of tessera_detect_races (after tessera_run), or NULL. */
+race_det_t *tessera_races(const tessera_t *t);
 
 /* The final registers and Shared Memory (after tessera_run). */
 int tessera_state(const tessera_t *t, arch_state_t *out /* OUT */);

@@ -22,6 +22,8 @@ static const cli_use_t run_opts[] = {
     {CLI_DUMP_MEM, NULL, NULL},
     {CLI_DUMP_REGS, NULL, NULL},
     {CLI_QUIET, NULL, NULL},
+    {CLI_RACES, NULL, NULL},
+    {CLI_PROGRESS, NULL, NULL},
     {CLI_NONE, NULL, NULL},
 };
 
@@ -35,7 +37,7 @@ const cli_spec_t cli_spec_run = {
     .name = "run",
     .usage = "PROG [--mem F.mem] [--config F.ini] [-s section.key=value]... [--seed N]\n"
              "                        [--db FILE | --no-db] [--dump-mem F] [--dump-regs F] "
-             "[--quiet]",
+             "[--quiet] [--races] [--progress]",
     .about = "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
              "SQLite database FILE (default tessera.db) at the level record.level.\n"
              "The configuration is the defaults, then --config, then each -s and --seed in\n"
@@ -52,7 +54,7 @@ typedef struct run_args {
     const char *prog, *mem, *config, *db, *dump_mem, *dump_regs;
     char **overrides;
     int n_overrides;
-    bool no_db, quiet;
+    bool no_db, quiet, races, progress;
 } run_args_t;
 
 static void from_args(const cli_args_t *c, run_args_t *a)
@@ -67,6 +69,8 @@ static void from_args(const cli_args_t *c, run_args_t *a)
     a->n_overrides = c->n_sets;
     a->no_db = cli_count(c, CLI_NO_DB) > 0;
     a->quiet = cli_count(c, CLI_QUIET) > 0;
+    a->races = cli_count(c, CLI_RACES) > 0;
+    a->progress = cli_count(c, CLI_PROGRESS) > 0;
 }
 
 static void print_summary(const tessera_t *t, const run_args_t *a)
@@ -135,15 +139,19 @@ static int run(tessera_t *t, const run_args_t *a)
         rc = tessera_load(t, a->prog, a->mem);
     if (rc == TESS_OK && !a->no_db)
         rc = tessera_record(t, a->db);
+    if (rc == TESS_OK && a->races)
+        rc = tessera_detect_races(t);
     if (rc != TESS_OK)
         return rc;
-    rc = tessera_run(t, TESSERA_SIGNALS);
+    rc = tessera_run(t, TESSERA_SIGNALS | (a->progress ? TESSERA_PROGRESS : 0));
     if (!tessera_status(t)[0])
         return rc; /* nothing simulated */
     if (!a->quiet)
         print_summary(t, a);
     if (rc != TESS_OK && tessera_outcome_msg(t)[0])
         cli_error("%s", tessera_outcome_msg(t));
+    int race_rc = tessera_races(t) ? cli_print_races(tessera_races(t)) : TESS_OK;
+    rc = rc != TESS_OK ? rc : race_rc;
     arch_state_t arch;
     tessera_state(t, &arch);
     int wrc = cli_dump_state(&arch, a->dump_mem, a->dump_regs);

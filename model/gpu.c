@@ -121,6 +121,8 @@ void gpu_destroy(gpu_t *g)
 
 void gpu_set_trace(gpu_t *g, unsigned mask) { g->trace = mask; }
 
+void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
+
 void gpu_start(gpu_t *g) { ts_start(&g->ts); }
 
 txn_t *gpu_txn(struct gpu *g, unsigned kind)

@@ -16,6 +16,7 @@
 #include "events/base/diag.h"
 #include "model/latency.h"
 #include "model/program.h"
+#include "model/race.h"
 
 typedef enum gpu_policy {
     GPU_POLICY_INORDER = 0,   /* D5: a frame is issued after every earlier frame */
@@ -76,6 +77,10 @@ void gpu_destroy(gpu_t *gpu);
 
 /* Which gpu_trace.h records to report (GPU_TRACE_* bits); 0 = none (default). */
 void gpu_set_trace(gpu_t *gpu, unsigned mask);
+
+/* Feeds every SM access to the race detector `r` (race.h; NULL: none, the
+ * default). The caller keeps `r` and frees it after gpu_destroy. */
+void gpu_set_races(gpu_t *gpu, race_det_t *r);
 
 /* Schedules the first decode. Call once before running the simulation. */
 void gpu_start(gpu_t *gpu);

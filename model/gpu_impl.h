@@ -10,6 +10,7 @@
 #include "model/engine.h"
 #include "model/gpu.h"
 #include "model/gpu_trace.h"
+#include "model/race.h"
 #include "model/sm.h"
 #include "model/ts.h"
 
@@ -40,6 +41,7 @@ struct gpu {
     gpu_desc_t desc;          /* ro */
     program_t prog;           /* ro: the program and initial SM */
     unsigned trace;           /* GPU_TRACE_* bits wanted by the hook */
+    race_det_t *races;        /* rw: the race detector fed by the cores, or NULL */
     uint8_t outcome;          /* gpu_outcome_t once decided */
     char errmsg[256];         /* why WATCHDOG or STUCK */
     txn_pool_t pool;          /* every transaction in flight */
