@@ -26,6 +26,8 @@ static const cli_use_t run_opts[] = {
     {CLI_DUMP_MEM, NULL, NULL},
     {CLI_DUMP_REGS, NULL, NULL},
     {CLI_QUIET, NULL, NULL},
+    {CLI_RACES, NULL, NULL},
+    {CLI_PROGRESS, NULL, NULL},
     {CLI_NONE, NULL, NULL},
 };
 
@@ -39,7 +41,7 @@ const cli_spec_t cli_spec_run = {
     .name = "run",
     .usage = "PROG [--mem F.mem] [--config F.ini] [-s section.key=value]... [--seed N]\n"
              "                        [--db FILE | --no-db] [--dump-mem F] [--dump-regs F] "
-             "[--quiet]",
+             "[--quiet] [--races] [--progress]",
     .about = "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
              "SQLite database FILE (default tessera.db) at the level record.level.\n"
              "The configuration is the defaults, then --config, then each -s and --seed in\n"
@@ -56,7 +58,7 @@ typedef struct run_args {
     const char *prog, *mem, *config, *db, *dump_mem, *dump_regs;
     char **overrides;
     int n_overrides;
-    bool no_db, quiet;
+    bool no_db, quiet, races, progress;
 } run_args_t;
 
 static void from_args(const cli_args_t *c, run_args_t *a)
@@ -71,6 +73,8 @@ static void from_args(const cli_args_t *c, run_args_t *a)
     a->n_overrides = c->n_sets;
     a->no_db = cli_count(c, CLI_NO_DB) > 0;
     a->quiet = cli_count(c, CLI_QUIET) > 0;
+    a->races = cli_count(c, CLI_RACES) > 0;
+    a->progress = cli_count(c, CLI_PROGRESS) > 0;
 }
 
 /* Everything one run holds; released by session_close. */
@@ -79,6 +83,7 @@ typedef struct session {
     program_t *prog;
     sim_t *sim;
     gpu_t *gpu;
+    race_det_t *races;        /* --races: the detector the cores feed */
     rec_t *rec;
     int64_t run_id;
     char **keys, **values;
@@ -153,6 +158,11 @@ static int session_open(session_t *s, const run_args_t *a, diag_t *d)
     s->gpu = gpu_create(s->sim, &s->cfg.gpu, s->prog, d);
     if (!s->gpu)
         return d->code;
+    if (a->races) {
+        if (!(s->races = race_create(&s->prog->tm)))
+            return diag_fail(d, TESS_ENOMEM, "out of memory");
+        gpu_set_races(s->gpu, s->races);
+    }
     return a->no_db ? TESS_OK : begin_recording(s, a, d);
 }
 
@@ -162,6 +172,7 @@ static void session_close(session_t *s)
         sim_set_hook(s->sim, NULL, NULL); /* the recorder goes first */
     rec_close(s->rec);
     gpu_destroy(s->gpu);
+    race_destroy(s->races);
     sim_destroy(s->sim);
     tess_free(s->prog);
     for (size_t i = 0; i < s->n_params; i++)
@@ -172,9 +183,11 @@ static void session_close(session_t *s)
 
 static void progress_extra(void *user, char *buf, size_t size)
 {
+    const session_t *s = user;
     gpu_stats_t st;
-    gpu_stats(user, &st);
-    snprintf(buf, size, "frames %llu, instructions %llu", (unsigned long long)st.frames,
+    gpu_stats(s->gpu, &st);
+    snprintf(buf, size, "frames %llu of %u done, instructions %llu",
+             (unsigned long long)st.frames, s->prog->tm.n_frames,
              (unsigned long long)st.instructions);
 }
 
@@ -273,10 +286,11 @@ static int simulate(session_t *s, const run_args_t *a, diag_t *d)
         .until = s->cfg.sim.time_limit * s->cfg.gpu.period_ps,
         .wall_limit_s = s->cfg.sim.wall_limit_s,
         .pace = s->cfg.sim.pace,
-        .progress = s->cfg.sim.progress,
+        .progress = a->progress ? 1 : s->cfg.sim.progress,
+        .cycle_ps = s->cfg.gpu.period_ps,
         .catch_signals = true,
         .progress_extra = progress_extra,
-        .progress_user = s->gpu,
+        .progress_user = s,
     };
     sim_drive_result_t r = {0};
     gpu_start(s->gpu);
@@ -298,6 +312,8 @@ static int simulate(session_t *s, const run_args_t *a, diag_t *d)
         print_summary(s, a, &v, &r);
     if (v.code != TESS_OK && v.error[0])
         cli_error("%s", v.error);
+    int race_rc = s->races ? cli_print_races(s->races) : TESS_OK;
+    rc = rc != TESS_OK ? rc : race_rc;
     arch_state_t arch;
     gpu_arch_state(s->gpu, &arch);
     int wrc = cli_dump_state(&arch, a->dump_mem, a->dump_regs);
