@@ -75,8 +75,10 @@ static int64_t q(sqlite3 *h, const char *sql);
  * ph 'X' with its duration in µs, as exact as the text. */
 static sqlite3 *perfetto(const char *db, const char *extra, char **msg)
 {
-    char args[2048];
-    const char *json = test_tmp_path("trace.json");
+    char args[2048], name[32];
+    static unsigned traces; /* each kept (scripts/realtools.sh opens them in speedscope) */
+    snprintf(name, sizeof name, "trace-%u.json", ++traces);
+    const char *json = test_tmp_path(name);
     unlink(json);
     snprintf(args, sizeof args, "--perfetto '%s' %s", json, extra ? extra : "");
     CU_ASSERT_EQUAL(export(db, args, msg), 0);
