@@ -20,7 +20,6 @@ int core_init(core_t *c, struct gpu *g, unsigned id)
     memset(c, 0, sizeof *c);
     c->gpu = g;
     c->sim = g->sim;
-    c->sm = &g->sm;
     c->stepped = d->timing == GPU_TIMING_STEPPED;
     c->atomics = d->atomics;
     c->budget = d->budget;
@@ -42,9 +41,6 @@ int core_init(core_t *c, struct gpu *g, unsigned id)
     c->run.code = c->code;
     c->run.lat = c->lat_ps;
     sim_event_init(&c->step_ev, step_cb, c, GPU_PRIO_CORE, "core.step");
-    port_init(&c->ready_port, g->sim, 0, GPU_PRIO_ANSWER, ts_on_ready, &g->ts, "core->ts");
-    port_init(&c->req_port, g->sim, 0, GPU_PRIO_SM_ARRIVE, sm_on_request, &g->sm, "core->sm");
-    port_init(&c->resp_port, g->sim, 0, GPU_PRIO_ANSWER, core_on_answer, c, "sm->core");
     port_init(&c->start_port, g->sim, 0, GPU_PRIO_CORE, core_on_start, c, "ts->core");
     c->req = txn_alloc(&g->pool);
     if (!c->req)
@@ -52,6 +48,13 @@ int core_init(core_t *c, struct gpu *g, unsigned id)
     c->req->kind = GPU_TXN_SM_REQ;
     c->req->core = c->id;
     return TESS_OK;
+}
+
+void core_wire(core_t *c, port_recv_fn on_ready, void *ready_owner, port_recv_fn on_request,
+               void *mem)
+{
+    port_init(&c->ready_port, c->sim, 0, GPU_PRIO_ANSWER, on_ready, ready_owner, "core->ts");
+    link_init(&c->mem, c->sim, !c->stepped, GPU_PRIO_SM_ARRIVE, on_request, mem, "core->sm");
 }
 
 /* A latency of class `cls` (ld/st: the request's trip to the bank), in ps. */
@@ -72,16 +75,13 @@ static void request(core_t *c)
                           (s->sync && c->atomics ? GPU_TXN_SYNC : 0));
     t->data = s->value;
     c->ld_reg = s->reg;
+    if (c->gpu->races)
+        race_access(c->gpu->races, c->frame, c->id, c->run.ip, s->cls == ISA_CLASS_ST,
+                    s->sync && c->atomics, s->addr);
     c->end_after_answer = s->finished;
-    t->t_created = c->run.t;
+    t->t_created = t->t_sent = c->run.t;
     c->req_arrive = c->run.t + latency(c, ISA_CLASS_LD);
-    if (c->stepped) {
-        port_send(&c->req_port, t, c->req_arrive - sim_now(c->sim));
-        return;
-    }
-    t->t_sent = t->t_created;
-    t->t_arrived = c->req_arrive;
-    sm_post(c->sm, t);
+    link_send(&c->mem, t, c->req_arrive);
 }
 
 /* The task ended at run.t: READY reaches the TS ts.ready cycles later (T5). */

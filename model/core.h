@@ -14,18 +14,18 @@
 #include "events/port.h"
 #include "events/sim.h"
 #include "events/txn.h"
+#include "model/engine.h"
 #include "model/isa.h"
 #include "model/latency.h"
+#include "model/link.h"
 #include "model/rng.h"
 #include "model/tm.h"
 
 struct gpu;
-struct sm;
 
 typedef struct core {
     struct gpu *gpu;          /* ro: the machine it belongs to */
     sim_t *sim;               /* ro: gpu->sim */
-    struct sm *sm;            /* ro: &gpu->sm */
     bool stepped;             /* ro: timing = stepped (one event per instruction) */
     bool atomics;             /* ro: D16 sync accesses are honoured */
     uint64_t budget;          /* ro: D12 instructions per task */
@@ -44,10 +44,9 @@ typedef struct core {
     sim_event_t step_ev;      /* stepped: the next instruction; both: the watchdog */
     txn_t *req;               /* this core's SM request (one outstanding at a time),
                                  taken from the pool once and reused */
-    port_t ready_port;        /* core → TS (READY) */
-    port_t req_port;          /* core → SM requests (stepped mode) */
-    port_t resp_port;         /* SM → core answers (stepped mode) */
-    port_t start_port;        /* TS → core TASK_START */
+    port_t ready_port;        /* core → whoever collects READY (the TS), wired by gpu.c */
+    link_t mem;               /* core → the memory it requests from (the SM), wired by gpu.c */
+    port_t start_port;        /* TASK_START from the engine's start (cores.c) */
     rng_t rng;                /* this core's latency draws */
     bool lat_fixed;           /* every core latency is a fixed number */
     bool one_by_one;          /* instructions run one at a time (stepped, or drawn latencies) */
@@ -63,16 +62,28 @@ typedef struct core {
     sim_time_t busy_ps, sm_wait_ps, sm_conflict_ps;
 } core_t;
 
-/* Wires the core into `gpu` (ports, latencies, its random stream) and takes
- * its request transaction from the pool. Returns TESS_OK or TESS_ENOMEM. */
+/* Prepares the core in `gpu` (latencies, its random stream, its TASK_START
+ * port) and takes its request transaction from the pool. Returns TESS_OK or
+ * TESS_ENOMEM. It is not connected to anything until core_wire. */
 int core_init(core_t *c, struct gpu *gpu, unsigned id);
+
+/* Connects the core: READY goes to on_ready(ready_owner, txn) as an event
+ * (kind GPU_TXN_READY, core, frame); SM requests go to on_request(mem, txn)
+ * through a link of the machine's timing mode (kind GPU_TXN_SM_REQ, core =
+ * this core's id, t_arrived = when it reaches the memory). The answer must
+ * come back to core_on_answer(c, txn). */
+void core_wire(core_t *c, port_recv_fn on_ready, void *ready_owner, port_recv_fn on_request,
+               void *mem);
+
+/* Makes `e` the execution engine made of the GPU_CORES cores `cores`. */
+void cores_engine(engine_t *e, core_t *cores);
 
 /* TASK_START receiver (start_port): loads the frame, applies R0 init, runs. */
 void core_on_start(void *core, txn_t *t);
 
 /* An SM answer: the request `t` was served (t_granted, t_done = when the answer
- * reaches the core). Decoupled mode calls it from the bank's grant event;
- * stepped mode delivers it through resp_port at t_done. */
+ * reaches the core). The memory's answer link delivers it: within the grant
+ * (decoupled) or as an event at t_done (stepped). */
 void core_on_answer(void *core, txn_t *t);
 
 /* The TS received this core's READY at `ready_ps`: reports the core's part of

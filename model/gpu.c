@@ -10,6 +10,8 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "model/gpu_impl.h"
+#include "model/simt.h"
+#include "model/simt_flow.h"
 
 void gpu_desc_default(gpu_desc_t *d)
 {
@@ -34,6 +36,11 @@ void gpu_desc_default(gpu_desc_t *d)
     d->bank_map = GPU_MAP_HIGH;
     d->atomics = false;
     d->seed = 1;
+    d->model = GPU_MODEL_MIMD;
+    d->simt_scheduler = SIMT_SCHED_RR;
+    d->simt_issue_width = 1;
+    d->simt_scoreboard = false;
+    d->simt_broadcast = false;
 }
 
 static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag)
@@ -64,7 +71,35 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
     if (d->policy > GPU_POLICY_LOOKAHEAD || d->arbiter > GPU_ARB_RANDOM ||
         d->bank_map > GPU_MAP_INTERLEAVED || d->timing > GPU_TIMING_STEPPED)
         return diag_fail(diag, TESS_EINPUT, "an enumerated setting is out of range");
+    if (d->model > GPU_MODEL_SIMT)
+        return diag_fail(diag, TESS_EINPUT, "core.model: %u is not mimd (0) or simt (1)",
+                         d->model);
+    if (d->simt_scheduler > SIMT_SCHED_OLDEST)
+        return diag_fail(diag, TESS_EINPUT, "simt.scheduler: %u is not rr, gto or oldest (0..2)",
+                         d->simt_scheduler);
+    if (d->simt_issue_width < 1 || d->simt_issue_width > GPU_CORES)
+        return diag_fail(diag, TESS_EINPUT, "simt.issue_width: %u is not in 1..16",
+                         d->simt_issue_width);
     return TESS_OK;
+}
+
+/* Connects the components (chips-style: they meet at ports, the machine
+ * wires them): the TS starts tasks on the engine (the cores, or the SIMT
+ * unit whose lanes they are: SIMT-SPEC S1) and collects their READY; each
+ * core or lane requests from the SM, which answers it by its id. */
+static void wire(gpu_t *g)
+{
+    cores_engine(&g->engine, g->cores);
+    if (g->simt)
+        simt_engine(&g->engine, g->simt);
+    ts_attach(&g->ts, &g->engine);
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        core_wire(&g->cores[c], ts_on_ready, &g->ts, sm_on_request, &g->sm);
+        if (g->simt)
+            sm_attach(&g->sm, c, simt_on_answer, g->simt);
+        else
+            sm_attach(&g->sm, c, core_on_answer, &g->cores[c]);
+    }
 }
 
 gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, diag_t *diag)
@@ -94,6 +129,12 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
             return NULL;
         }
     }
+    if (desc->model == GPU_MODEL_SIMT && !(g->simt = simt_create(g))) {
+        diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
+        gpu_destroy(g);
+        return NULL;
+    }
+    wire(g);
     return g;
 }
 
@@ -101,11 +142,14 @@ void gpu_destroy(gpu_t *g)
 {
     if (!g)
         return;
+    simt_destroy(g->simt);
     txn_pool_fini(&g->pool);
     tess_free(g);
 }
 
 void gpu_set_trace(gpu_t *g, unsigned mask) { g->trace = mask; }
+
+void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
 
 void gpu_start(gpu_t *g) { ts_start(&g->ts); }
 
@@ -141,6 +185,9 @@ static void describe_stuck(gpu_t *g)
         if (!bk->pending)
             continue;
         unsigned c = (unsigned)__builtin_ctz(bk->pending);
+        if (g->simt && simt_describe_deadlock(g->simt, c, (unsigned)bk->lock_core, b,
+                                              bk->lock_addr, g->errmsg, sizeof g->errmsg))
+            return;
         snprintf(g->errmsg, sizeof g->errmsg,
                  "deadlock: core %u (frame %u) waits for bank %u, locked by core %d at "
                  "address 0x%03x (D16: a ld_sync without its st_sync?)",
@@ -174,12 +221,7 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
     s->now_ps = sim_now(g->sim);
     s->frames = g->ts.done;
     s->tasks = g->ts.tasks_issued;
-    for (unsigned c = 0; c < GPU_CORES; c++) {
-        const core_t *k = &g->cores[c];
-        s->core_tasks += k->tasks;
-        s->instructions += core_instructions(k);
-        s->div_by_zero += k->run.div_by_zero;
-    }
+    g->engine.ops->stats(g->engine.self, s);
     for (unsigned b = 0; b < SM_BANKS; b++) {
         const bank_t *bk = &g->sm.banks[b];
         s->sm_accesses += bk->accesses;
@@ -190,8 +232,7 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
 
 void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 {
-    for (unsigned c = 0; c < GPU_CORES; c++)
-        memcpy(out->regs[c], g->cores[c].r, ISA_REGS);
+    g->engine.ops->regs(g->engine.self, out);
     memcpy(out->sm, g->sm.mem, SM_BYTES);
 }
 
@@ -199,24 +240,7 @@ void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 
 static void counter(gpu_t *g, const char *component, const char *name, uint64_t value)
 {
-    gpu_tr_counter_t r = {component, name, value};
-    sim_trace(g->sim, GPU_TR_COUNTER, &r);
-}
-
-static void core_counters(gpu_t *g)
-{
-    for (unsigned c = 0; c < GPU_CORES; c++) {
-        const core_t *k = &g->cores[c];
-        char name[16];
-        snprintf(name, sizeof name, "core%u", c);
-        counter(g, name, "tasks", k->tasks);
-        counter(g, name, "instructions", core_instructions(k));
-        counter(g, name, "busy_ps", k->busy_ps);
-        counter(g, name, "sm_ops", k->sm_ops);
-        counter(g, name, "sm_wait_ps", k->sm_wait_ps);
-        counter(g, name, "sm_conflict_ps", k->sm_conflict_ps);
-        counter(g, name, "div_by_zero", k->run.div_by_zero);
-    }
+    gpu_counter(g->sim, component, name, value);
 }
 
 static void bank_counters(gpu_t *g)
@@ -258,12 +282,11 @@ static void totals(gpu_t *g)
 void gpu_finish(gpu_t *g)
 {
     ts_report_partial(&g->ts);
-    for (unsigned c = 0; c < GPU_CORES; c++)
-        core_report_partial(&g->cores[c]);
+    g->engine.ops->report_partial(g->engine.self);
     if (!sim_tracing(g->sim))
         return;
     totals(g);
-    core_counters(g);
+    g->engine.ops->counters(g->engine.self);
     bank_counters(g);
 }
 

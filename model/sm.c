@@ -108,8 +108,14 @@ static void sm_reschedule(sm_t *sm)
         sim_schedule(sim, &sm->grant_ev, at);
 }
 
-void sm_post(sm_t *sm, txn_t *t)
+void sm_attach(sm_t *sm, unsigned id, port_recv_fn recv, void *owner)
 {
+    link_init(&sm->answer[id], sm->sim, !sm->stepped, GPU_PRIO_ANSWER, recv, owner, "sm->core");
+}
+
+void sm_on_request(void *self, txn_t *t)
+{
+    sm_t *sm = self;
     unsigned id = sm_bank_of(sm, t->addr);
     bank_t *b = &sm->banks[id];
     assert(!(b->pending & (1u << t->core)));
@@ -127,11 +133,6 @@ void sm_post(sm_t *sm, txn_t *t)
     /* during the SM event every new time is later than now; it reschedules at its end */
     if (!sm->granting && (!sim_event_pending(&sm->grant_ev) || sm->grant_ev.time > at))
         sim_schedule(sm->sim, &sm->grant_ev, at);
-}
-
-void sm_on_request(void *sm, txn_t *t)
-{
-    sm_post(sm, t);
 }
 
 /* The index of the k-th set bit of m (k from 0). */
@@ -254,7 +255,6 @@ static void serve(bank_t *b, txn_t *t, sim_time_t now)
 /* Bank b grants one of the requests that have arrived by now. */
 static void grant_one(bank_t *b, sim_time_t now)
 {
-    struct gpu *g = b->sm->gpu;
     uint16_t m = grantable(b);
     assert(m && b->free_ps <= now);
     unsigned c = m & (m - 1) ? arbitrate(b, m, now) : (unsigned)__builtin_ctz(m);
@@ -264,10 +264,8 @@ static void grant_one(bank_t *b, sim_time_t now)
     b->pending &= (uint16_t)~(1u << c);
     b->last = (int8_t)c;
     serve(b, t, now);
-    if (b->sm->stepped)
-        port_send(&g->cores[c].resp_port, t, t->t_done - now);
-    else
-        core_on_answer(&g->cores[c], t); /* the core may post again, due after now */
+    link_send(&b->sm->answer[c], t, t->t_done); /* decoupled: the requester may post
+                                                   again within, due after now */
 }
 
 static void grant_cb(sim_t *sim, sim_event_t *ev)

@@ -13,9 +13,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "events/port.h"
 #include "events/sim.h"
 #include "events/txn.h"
 #include "model/latency.h"
+#include "model/link.h"
 #include "model/rng.h"
 #include "model/tm.h"
 
@@ -44,7 +46,7 @@ typedef struct sm {
     struct gpu *gpu;          /* ro */
     sim_t *sim;               /* ro: gpu->sim */
     /* the configuration the hot path reads, copied from gpu->desc */
-    bool stepped;             /* timing = stepped: answers travel as events */
+    bool stepped;             /* timing = stepped: its answer links deliver as events */
     bool atomics;             /* D16 */
     bool interleaved;         /* bank map */
     uint8_t arbiter;          /* gpu_arbiter_t */
@@ -56,6 +58,7 @@ typedef struct sm {
     sim_event_t grant_ev;     /* serves every bank whose next[] is now */
     bool granting;            /* grant_ev's callback runs (it reschedules at its end) */
     bank_t banks[SM_BANKS];
+    link_t answer[GPU_CORES]; /* to each requester id, wired by sm_attach */
 } sm_t;
 
 void sm_init(sm_t *sm, struct gpu *gpu, const uint8_t initial[SM_BYTES]);
@@ -63,10 +66,14 @@ void sm_init(sm_t *sm, struct gpu *gpu, const uint8_t initial[SM_BYTES]);
 /* The bank serving byte address `addr` under the configured mapping. */
 unsigned sm_bank_of(const sm_t *sm, unsigned addr);
 
-/* Posts request `t` (t_arrived = when it reaches its bank, >= now). The bank
- * answers through core_on_answer. Used directly by decoupled cores and as
- * the receiver of the request ports of stepped ones. */
-void sm_post(sm_t *sm, txn_t *t);
+/* Wires the answers to requester `id` (0..GPU_CORES-1: a core, a lane):
+ * recv(owner, txn) gets each served request with t_granted and t_done set,
+ * within the grant (decoupled mode) or as an event at t_done (stepped). */
+void sm_attach(sm_t *sm, unsigned id, port_recv_fn recv, void *owner);
+
+/* The request receiver (the requesters' links end here): `t` is a
+ * GPU_TXN_SM_REQ from requester t->core (one outstanding per requester),
+ * t_arrived = when it reaches its bank (>= now). */
 void sm_on_request(void *sm, txn_t *t);
 
 #endif

@@ -36,6 +36,11 @@ void ts_init(ts_t *ts, struct gpu *g, const tm_program_t *tm)
     sim_event_init(&ts->eval_ev, eval_cb, ts, GPU_PRIO_TS_EVAL, "ts.eval");
 }
 
+void ts_attach(ts_t *ts, const engine_t *engine)
+{
+    ts->engine = engine;
+}
+
 /* --- frames ----------------------------------------------------------- */
 
 static const tm_group_t *group_of(const ts_t *ts, unsigned f)
@@ -248,7 +253,7 @@ static void apply_r0_inits(ts_t *ts)
             unsigned c = (unsigned)__builtin_ctz(m);
             if (core_owed(ts, f, c))
                 continue;
-            ts->gpu->cores[c].r[0] = group_of(ts, f)->init_r0[c];
+            engine_set_r0(ts->engine, c, group_of(ts, f)->init_r0[c]);
             ts->r0_pending[f] &= (uint16_t)~(1u << c);
         }
     }
@@ -283,7 +288,6 @@ static void eval_cb(sim_t *sim, sim_event_t *ev)
 static void xfer_cb(sim_t *sim, sim_event_t *ev)
 {
     ts_t *ts = ev->data;
-    struct gpu *g = ts->gpu;
     unsigned f = (unsigned)ts->xfer_frame;
     const tm_group_t *grp = group_of(ts, f);
     ts_frame_t *fr = &ts->f[f];
@@ -291,21 +295,14 @@ static void xfer_cb(sim_t *sim, sim_event_t *ev)
     fr->state = TSF_RUNNING;
     fr->started = sim_now(sim);
     fr->exec_mask = grp->cores;
-    uint16_t init = f == grp->cf + 1u ? (uint16_t)(grp->init_vect & grp->cores) : 0;
-    for (uint16_t m = grp->cores; m; m &= m - 1) {
-        unsigned c = (unsigned)__builtin_ctz(m);
-        txn_t *t = gpu_txn(g, GPU_TXN_TASK_START);
-        if (!t)
-            return;
-        t->frame = (uint16_t)f;
-        t->core = (uint16_t)c;
-        if (init >> c & 1) {
-            t->flags = GPU_TXN_INIT_R0;
-            t->data = grp->init_r0[c];
-        }
-        port_send(&g->cores[c].start_port, t, 0);
-    }
-    request_eval(ts);
+    engine_task_t task = {
+        .frame = f,
+        .cores = grp->cores,
+        .init = f == grp->cf + 1u ? (uint16_t)(grp->init_vect & grp->cores) : 0, /* D3 */
+        .r0 = grp->init_r0,
+    };
+    if (engine_start(ts->engine, &task))
+        request_eval(ts);
 }
 
 void ts_on_ready(void *owner, txn_t *t)
@@ -319,7 +316,7 @@ void ts_on_ready(void *owner, txn_t *t)
     assert(fr->exec_mask >> c & 1);
     fr->exec_mask &= (uint16_t)~(1u << c);
     ts->last_ready = now;
-    core_task_reported(&g->cores[c], now);
+    engine_reported(ts->engine, c, now);
     if (fr->exec_mask)
         return;
     fr->state = TSF_DONE;                                 /* T5: EXEC_MASK is 0 */

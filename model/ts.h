@@ -12,6 +12,7 @@
 
 #include "events/port.h"
 #include "events/sim.h"
+#include "model/engine.h"
 #include "model/latency.h"
 #include "model/rng.h"
 #include "model/tm.h"
@@ -41,6 +42,7 @@ typedef struct ts_frame {
 
 typedef struct ts {
     struct gpu *gpu;          /* ro */
+    const engine_t *engine;   /* ro: what runs the tasks (ts_attach) */
     const tm_program_t *tm;   /* ro */
     unsigned n;               /* frames of the program */
     unsigned window;          /* frames that may be decoded ahead of head (1 = inorder) */
@@ -58,9 +60,12 @@ typedef struct ts {
 } ts_t;
 
 void ts_init(ts_t *ts, struct gpu *gpu, const tm_program_t *tm);
+/* Wires the engine the TS starts tasks on and sets R0 through (D3, T4);
+ * its READYs must reach ts_on_ready. */
+void ts_attach(ts_t *ts, const engine_t *engine);
 /* Schedules the decode of frame 0 (or finishes at once for an empty program). */
 void ts_start(ts_t *ts);
-/* READY receiver. */
+/* READY receiver: t->core finished its task of frame t->frame. */
 void ts_on_ready(void *ts, txn_t *t);
 /* Every frame is finished and every R0 initialisation applied. */
 bool ts_finished(const ts_t *ts);

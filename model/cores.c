@@ -1,0 +1,100 @@
+/* cores.c — the 16 independent cores as one execution engine (engine.h):
+ * a task start becomes one TASK_START per core of its mask, each an event
+ * on that core's start port at the start time, in core order; READY, the
+ * registers, the statistics and the end-of-run reports are the cores'. */
+#include "model/core.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "model/gpu_impl.h"
+
+static bool cores_start(void *self, const engine_task_t *task)
+{
+    core_t *cores = self;
+    for (uint16_t m = task->cores; m; m &= m - 1) {
+        unsigned c = (unsigned)__builtin_ctz(m);
+        txn_t *t = gpu_txn(cores[c].gpu, GPU_TXN_TASK_START);
+        if (!t)
+            return false;
+        t->frame = (uint16_t)task->frame;
+        t->core = (uint16_t)c;
+        if (task->init >> c & 1) {
+            t->flags = GPU_TXN_INIT_R0;
+            t->data = task->r0[c];
+        }
+        port_send(&cores[c].start_port, t, 0);
+    }
+    return true;
+}
+
+static void cores_set_r0(void *self, unsigned core, uint8_t value)
+{
+    core_t *cores = self;
+    cores[core].r[0] = value;
+}
+
+static void cores_reported(void *self, unsigned core, sim_time_t ready_ps)
+{
+    core_t *cores = self;
+    core_task_reported(&cores[core], ready_ps);
+}
+
+static void cores_regs(const void *self, arch_state_t *out)
+{
+    const core_t *cores = self;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        memcpy(out->regs[c], cores[c].r, ISA_REGS);
+}
+
+static void cores_stats(const void *self, gpu_stats_t *s)
+{
+    const core_t *cores = self;
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        const core_t *k = &cores[c];
+        s->core_tasks += k->tasks;
+        s->instructions += core_instructions(k);
+        s->div_by_zero += k->run.div_by_zero;
+    }
+}
+
+static void cores_report_partial(void *self)
+{
+    core_t *cores = self;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        core_report_partial(&cores[c]);
+}
+
+static void cores_counters(void *self)
+{
+    core_t *cores = self;
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        const core_t *k = &cores[c];
+        sim_t *sim = k->sim;
+        char name[16];
+        snprintf(name, sizeof name, "core%u", c);
+        gpu_counter(sim, name, "tasks", k->tasks);
+        gpu_counter(sim, name, "instructions", core_instructions(k));
+        gpu_counter(sim, name, "busy_ps", k->busy_ps);
+        gpu_counter(sim, name, "sm_ops", k->sm_ops);
+        gpu_counter(sim, name, "sm_wait_ps", k->sm_wait_ps);
+        gpu_counter(sim, name, "sm_conflict_ps", k->sm_conflict_ps);
+        gpu_counter(sim, name, "div_by_zero", k->run.div_by_zero);
+    }
+}
+
+static const engine_ops_t cores_ops = {
+    .start = cores_start,
+    .set_r0 = cores_set_r0,
+    .reported = cores_reported,
+    .regs = cores_regs,
+    .stats = cores_stats,
+    .report_partial = cores_report_partial,
+    .counters = cores_counters,
+};
+
+void cores_engine(engine_t *e, core_t *cores)
+{
+    e->ops = &cores_ops;
+    e->self = cores;
+}
