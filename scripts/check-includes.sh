@@ -20,10 +20,13 @@ if [ "${1:-}" = --self-test ]; then
     printf '#include "analysis/recorder/rec_int.h"\n' > "$t/analysis/present/r.c" # 1 bad
     printf '#include "analysis/recorder/rec.h"\n' > "$t/analysis/store/m.c"      # 1 bad
     printf '#include "cli/commands.h"\n' > "$t/examples/e.c"             # 1 bad
+    mkdir -p "$t/api"
+    printf '#include "analysis/store/db.h"\n#include "config/cfg.h"\n' > "$t/api/a.c" # allowed
+    printf '#include "api/tessera.h"\n' > "$t/analysis/store/n.c"       # 1 bad
     out=$("$0" "$t" 2>&1) && { echo "check-includes: the planted tree passed"; exit 1; }
     echo "$out"
-    echo "$out" | grep -q '^check-includes: 9 include(s) against the layering$' ||
-        { echo "check-includes: expected 9 findings"; exit 1; }
+    echo "$out" | grep -q '^check-includes: 10 include(s) against the layering$' ||
+        { echo "check-includes: expected 10 findings"; exit 1; }
     exit 0
 fi
 cd "${1:-$(dirname "$0")/..}"
@@ -45,14 +48,19 @@ config/* :: ^<sqlite3\.h> :: - :: the configuration never includes SQLite
 analysis/* :: ^"(config|cli)/ :: - :: analysis reads the model and the database, not the configuration or the command
 analysis/store/* :: ^"(model|analysis/recorder|analysis/present)/ :: - :: the store is the lowest analysis module
 analysis/present/* :: ^"(model/|analysis/recorder/rec_int\.h) :: - :: presentation reads the database, never the recorder'"'"'s private header
+events/* :: ^"api/ :: - :: nothing below the run API includes it
+model/* :: ^"api/ :: - :: nothing below the run API includes it
+config/* :: ^"api/ :: - :: nothing below the run API includes it
+analysis/* :: ^"api/ :: - :: nothing below the run API includes it
 events/* :: ^"cli/ :: - :: only the command includes cli/
 model/* :: ^"cli/ :: - :: only the command includes cli/
 config/* :: ^"cli/ :: - :: only the command includes cli/
 analysis/* :: ^"cli/ :: - :: only the command includes cli/
+api/* :: ^"cli/ :: - :: only the command includes cli/
 examples/* :: ^"cli/ :: - :: only the command includes cli/
 '
 
-files=$(find events model config analysis cli examples -name '*.[ch]' 2>/dev/null | sort)
+files=$(find events model config analysis api cli examples -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "check-includes: no sources under $(pwd)" >&2; exit 2; }
 # shellcheck disable=SC2086
 grep -n '^[[:space:]]*#[[:space:]]*include' $files |
