@@ -74,6 +74,9 @@ static bool check_end(drive_t *d)
         why = SIM_END_EMPTY;
     if (why == SIM_END_NONE && sim_next_time(d->sim) > d->until)
         why = SIM_END_TIME_LIMIT;
+    if (why == SIM_END_NONE && d->desc->stop &&
+        atomic_load_explicit(d->desc->stop, memory_order_relaxed))
+        why = SIM_END_INTERRUPTED;
     if (why == SIM_END_NONE)
         return false;
     finish(d, why);
