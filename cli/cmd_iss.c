@@ -1,22 +1,26 @@
-/* cmd_iss.c — `tessera iss`: the untimed reference executor on a program. */
+/* cmd_iss.c — `tessera iss`: the untimed reference executor on a program,
+ * optionally with the race detector and the instruction trace. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_trace.h"
 #include "cli/cli_util.h"
-#include "config/cfg.h"
 #include "cli/commands.h"
+#include "config/cfg.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "model/iss.h"
 #include "model/program.h"
+#include "model/race.h"
 
 static const cli_use_t iss_opts[] = {
     {CLI_MEM, NULL, NULL},
     {CLI_BUDGET, NULL, NULL},
     {CLI_DUMP_MEM, NULL, NULL},
     {CLI_DUMP_REGS, NULL, NULL},
+    {CLI_RACES, NULL, NULL},
+    {CLI_ATOMICS, NULL, NULL},
     {CLI_SET, NULL,
      "set a configuration key; only sm.banks and sm.bank_map apply (the trace's bank "
      "column)"},
@@ -33,7 +37,7 @@ static const cli_exit_t iss_exits[] = {
 
 const cli_spec_t cli_spec_iss = {
     .name = "iss",
-    .usage = "PROG [--mem F.mem] [--budget N] [--dump-mem F] [--dump-regs F]\n"
+    .usage = "PROG [--mem F.mem] [--budget N] [--dump-mem F] [--dump-regs F] [--races [--atomics]]\n"
              "                        [-s sm.banks=N] [-s sm.bank_map=M]\n"
              "                        [--trace FILE [--trace-from N] [--trace-to N]]",
     .about = "Runs PROG (.s or .tm) untimed: program order, one task at a time, the cores\n"
@@ -47,6 +51,7 @@ const cli_spec_t cli_spec_iss = {
 
 typedef struct iss_args {
     const char *prog, *mem, *dump_mem, *dump_regs, *budget;
+    bool races, atomics;
 } iss_args_t;
 
 /* The -s settings: the mapping that names the trace's banks. */
@@ -64,7 +69,65 @@ static int bank_settings(const cli_args_t *c, iss_desc_t *desc)
     return TESS_OK;
 }
 
-static int run_iss(const cli_args_t *c, const iss_args_t *a);
+/* Loads and runs the program; prints the summary, the races, the dumps. */
+static int execute(const iss_args_t *a, iss_desc_t *desc)
+{
+    diag_t d = {.warn = diag_warn_stderr};
+    program_t *p = tess_malloc(sizeof *p);
+    arch_state_t *st = tess_malloc(sizeof *st);
+    if (!p || !st) {
+        tess_free(p), tess_free(st);
+        return cli_nomem();
+    }
+    int rc = program_load(p, a->prog, a->mem, &d);
+    if (rc == TESS_OK) {
+        arch_reset(st, p->sm);
+        if (a->races && !(desc->races = race_create(&p->tm)))
+            rc = diag_fail(&d, TESS_ENOMEM, "out of memory");
+    }
+    if (rc == TESS_OK) {
+        iss_stats_t s;
+        rc = iss_run(&p->tm, st, desc, &s, &d);
+        printf("%s: %s: %llu tasks, %llu core-tasks, %llu instructions, %llu ld, %llu st, "
+               "%llu div by zero\n",
+               a->prog, rc == TESS_OK ? "ok" : "watchdog", (unsigned long long)s.tasks,
+               (unsigned long long)s.core_tasks, (unsigned long long)s.instructions,
+               (unsigned long long)s.loads, (unsigned long long)s.stores,
+               (unsigned long long)s.div_by_zero);
+        int wrc = desc->races ? cli_print_races(desc->races) : TESS_OK;
+        wrc = wrc != TESS_OK ? wrc : cli_dump_state(st, a->dump_mem, a->dump_regs);
+        rc = rc != TESS_OK ? rc : wrc;
+    }
+    if (d.code != TESS_OK)
+        fprintf(stderr, "%s\n", d.msg);
+    race_destroy(desc->races);
+    desc->races = NULL;
+    tess_free(p);
+    tess_free(st);
+    return rc;
+}
+
+static int run_iss(const cli_args_t *c, const iss_args_t *a)
+{
+    if (cli_check_output(a->dump_mem) != TESS_OK || cli_check_output(a->dump_regs) != TESS_OK)
+        return TESS_EIO;
+    iss_desc_t desc = {.atomics = a->atomics};
+    if (a->budget && (!cli_parse_u64(a->budget, &desc.budget) || desc.budget == 0)) {
+        cli_error("iss: --budget '%s' is not a positive number", a->budget);
+        return TESS_EUSAGE;
+    }
+    int rc = bank_settings(c, &desc);
+    if (rc != TESS_OK)
+        return rc;
+    cli_trace_t trace;
+    if ((rc = cli_trace_open(&trace, c, a->prog, 0)) != TESS_OK)
+        return rc;
+    if (trace.f)
+        desc.itrace = cli_trace_write, desc.itrace_user = &trace;
+    rc = execute(a, &desc);
+    int trc = cli_trace_close(&trace);
+    return rc != TESS_OK ? rc : trc;
+}
 
 int cmd_iss(int argc, char **argv)
 {
@@ -72,58 +135,10 @@ int cmd_iss(int argc, char **argv)
     int rc = cli_parse(&cli_spec_iss, argc, argv, &c);
     if (rc == TESS_OK) {
         iss_args_t a = {c.pos[0], cli_value(&c, CLI_MEM), cli_value(&c, CLI_DUMP_MEM),
-                        cli_value(&c, CLI_DUMP_REGS), cli_value(&c, CLI_BUDGET)};
+                        cli_value(&c, CLI_DUMP_REGS), cli_value(&c, CLI_BUDGET),
+                        cli_count(&c, CLI_RACES) > 0, cli_count(&c, CLI_ATOMICS) > 0};
         rc = run_iss(&c, &a);
     }
     cli_args_free(&c);
-    return rc < 0 ? TESS_OK : rc;
-}
-
-static int run_iss(const cli_args_t *c, const iss_args_t *ap)
-{
-    iss_args_t a = *ap;
-    int rc;
-    if (cli_check_output(a.dump_mem) != TESS_OK || cli_check_output(a.dump_regs) != TESS_OK)
-        return TESS_EIO;
-    iss_desc_t desc = {0};
-    if (a.budget && (!cli_parse_u64(a.budget, &desc.budget) || desc.budget == 0)) {
-        cli_error("iss: --budget '%s' is not a positive number", a.budget);
-        return TESS_EUSAGE;
-    }
-    if ((rc = bank_settings(c, &desc)) != TESS_OK)
-        return rc;
-    cli_trace_t trace;
-    if ((rc = cli_trace_open(&trace, c, a.prog, 0)) != TESS_OK)
-        return rc;
-    if (trace.f)
-        desc.itrace = cli_trace_write, desc.itrace_user = &trace;
-    diag_t d = {.warn = diag_warn_stderr};
-    program_t *p = tess_malloc(sizeof *p);
-    arch_state_t *st = tess_malloc(sizeof *st);
-    if (!p || !st) {
-        tess_free(p), tess_free(st);
-        cli_trace_close(&trace);
-        return cli_nomem();
-    }
-    rc = program_load(p, a.prog, a.mem, &d);
-    if (rc == TESS_OK) {
-        iss_stats_t s;
-        arch_reset(st, p->sm);
-        rc = iss_run(&p->tm, st, &desc, &s, &d);
-        printf("%s: %s: %llu tasks, %llu core-tasks, %llu instructions, %llu ld, %llu st, "
-               "%llu div by zero\n",
-               a.prog, rc == TESS_OK ? "ok" : "watchdog", (unsigned long long)s.tasks,
-               (unsigned long long)s.core_tasks, (unsigned long long)s.instructions,
-               (unsigned long long)s.loads, (unsigned long long)s.stores,
-               (unsigned long long)s.div_by_zero);
-        int wrc = cli_dump_state(st, a.dump_mem, a.dump_regs);
-        rc = rc != TESS_OK ? rc : wrc;
-    }
-    int trc = cli_trace_close(&trace);
-    rc = rc != TESS_OK ? rc : trc;
-    if (d.code != TESS_OK)
-        fprintf(stderr, "%s\n", d.msg);
-    tess_free(p);
-    tess_free(st);
-    return rc;
+    return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
 }

@@ -17,6 +17,7 @@
 #include "model/itrace.h"
 #include "model/latency.h"
 #include "model/program.h"
+#include "model/race.h"
 
 typedef enum gpu_policy {
     GPU_POLICY_INORDER = 0,   /* D5: a frame is issued after every earlier frame */
@@ -41,6 +42,11 @@ typedef enum gpu_timing {
     GPU_TIMING_STEPPED,       /* one event per instruction and per message */
 } gpu_timing_t;
 
+typedef enum gpu_model {
+    GPU_MODEL_MIMD = 0,       /* 16 independent cores (spec §6) */
+    GPU_MODEL_SIMT,           /* the cores are the lanes of one SIMT unit (SIMT-SPEC S1) */
+} gpu_model_t;
+
 /* Everything the model needs to know; gpu_desc_default() gives §6. Latencies
  * are in cycles of clock.period_ps. */
 typedef struct gpu_desc {
@@ -59,6 +65,11 @@ typedef struct gpu_desc {
     uint8_t banks;            /* sm.banks: 1, 2, 4, ... SM_BANKS_MAX (D13: 16) */
     bool atomics;             /* D16 */
     uint64_t seed;            /* sim.seed */
+    uint8_t model;            /* gpu_model_t: core.model */
+    uint8_t simt_scheduler;   /* simt_sched_t (simt_flow.h): simt.scheduler, S6 */
+    uint8_t simt_issue_width; /* simt.issue_width 1..16, S5 */
+    bool simt_scoreboard;     /* simt.scoreboard, S4 */
+    bool simt_broadcast;      /* simt.broadcast, S8 */
 } gpu_desc_t;
 
 /* The bank serving byte address `addr` (0..SM_BYTES-1) among `banks` (a power
@@ -80,8 +91,10 @@ void gpu_desc_default(gpu_desc_t *d);
 
 /* Checks the bounds the model relies on (core latencies >= 1 cycle, bank
  * occupancy >= 1 cycle, window 1..64, period >= 1 ps, banks a power of two
- * up to SM_BANKS_MAX); the message names the
- * configuration key. */
+ * up to SM_BANKS_MAX, simt.issue_width 1..16, enumerations in range); the
+ * message names the configuration key. The simt.* fields are checked
+ * whatever core.model is (they are recorded even when a MIMD run ignores
+ * them). */
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag);
 
 typedef struct gpu gpu_t;
@@ -98,6 +111,9 @@ void gpu_set_trace(gpu_t *gpu, unsigned mask);
 /* Reports every instruction the engine executes from now on to fn(user,
  * record) (model/itrace.h); NULL turns it off. Timestamps are unchanged. */
 void gpu_set_itrace(gpu_t *gpu, itrace_fn fn, void *user);
+/* Feeds every SM access to the race detector `r` (race.h; NULL: none, the
+ * default). The caller keeps `r` and frees it after gpu_destroy. */
+void gpu_set_races(gpu_t *gpu, race_det_t *r);
 
 /* Schedules the first decode. Call once before running the simulation. */
 void gpu_start(gpu_t *gpu);

@@ -41,9 +41,10 @@ static void trace_insn(const tracer_t *tr, const isa_decoded_t *code, unsigned i
 /* Runs one core's task to its end; returns TESS_OK or TESS_EWATCHDOG. A
  * traced task runs one instruction at a time, each reported once done. */
 static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned core,
-                         arch_state_t *st, uint64_t budget, iss_stats_t *stats,
+                         arch_state_t *st, const iss_desc_t *desc, iss_stats_t *stats,
                          const tracer_t *tr, diag_t *diag)
 {
+    uint64_t budget = desc->budget ? desc->budget : ARCH_DEFAULT_BUDGET;
     static const uint64_t untimed[ISA_CLASS_READY + 1];
     isa_decoded_t decoded[TM_SLOTS];
     isa_decode_frame(code, decoded);
@@ -74,6 +75,9 @@ static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned
             break;
         }
         const isa_step_t *s = &run.last; /* a ld or st, performed at once */
+        if (desc->races)
+            race_access(desc->races, frame, core, run.ip, s->cls == ISA_CLASS_ST,
+                        s->sync && desc->atomics, s->addr);
         if (s->cls == ISA_CLASS_LD) {
             isa_ld_complete(st->regs[core], s, st->sm[s->addr]);
             stats->loads++;
@@ -95,9 +99,10 @@ static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned
 int iss_run(const tm_program_t *tm, arch_state_t *st, const iss_desc_t *desc,
             iss_stats_t *stats, diag_t *diag)
 {
-    uint64_t budget = desc && desc->budget ? desc->budget : ARCH_DEFAULT_BUDGET;
+    static const iss_desc_t defaults;
+    desc = desc ? desc : &defaults;
     tracer_t tracer = {0}, *tr = NULL;
-    if (desc && desc->itrace) {
+    if (desc->itrace) {
         tracer = (tracer_t){desc->itrace, desc->itrace_user,
                             desc->banks ? desc->banks : SM_BANKS_DEFAULT, desc->bank_map, 0};
         tr = &tracer;
@@ -114,7 +119,7 @@ int iss_run(const tm_program_t *tm, arch_state_t *st, const iss_desc_t *desc,
                 stats->core_tasks++;
                 if (tr)
                     tracer.n = stats->instructions;
-                int rc = run_core_task(tm->code[f], f, c, st, budget, stats, tr, diag);
+                int rc = run_core_task(tm->code[f], f, c, st, desc, stats, tr, diag);
                 if (rc != TESS_OK)
                     return rc;
             }

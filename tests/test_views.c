@@ -551,8 +551,7 @@ static void test_stopped_run_partial_records(void)
 }
 
 /* Every database has the views and schema version 3; a version-1 file
- * (recorded before the views and the packs' bank count existed) gets them
- * when a run is added, its accesses still read as 16 banks. */
+ * (recorded before the views existed) gets them when a run is added. */
 static void test_views_in_every_database_and_migration(void)
 {
     char db[512];
@@ -562,7 +561,7 @@ static void test_views_in_every_database_and_migration(void)
     for (const char *const *v = rec_view_names; *v; v++)
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
                                   " AND name = '%s'", *v), 1);
-    /* make it a version-1 file: no views, no sm_access_packs.banks */
+    /* make it a version-1 file: no views */
     sqlite3 *h = NULL;
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
     for (const char *const *v = rec_view_names; *v; v++) {
@@ -570,14 +569,11 @@ static void test_views_in_every_database_and_migration(void)
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
     }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW sm_accesses;"
-                                    "ALTER TABLE sm_access_packs DROP COLUMN banks;"
-                                    "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(h);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 1);
     record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
     CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), 3);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sm_access_packs WHERE banks IS NULL"), 0);
     long long views = 1; /* sm_accesses */
     for (const char *const *v = rec_view_names; *v; v++)
         views++;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/recorder/rec.h"
+#include "analysis/store/pack.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -128,9 +129,9 @@ static bool next_value(exp_acc_iter_t *it, uint64_t *q)
 static void decode(const exp_acc_iter_t *it, uint64_t q, exp_access_t *a)
 {
     a->frame = it->frame, a->core = it->core, a->idx = it->idx;
-    a->store = q & 1, a->sync = (q >> 1) & 1, q >>= 2;
-    a->value = (unsigned)(q % 256), q /= 256;
-    a->addr = (unsigned)(q % 4096), q /= 4096;
+    a->store = q & 1, a->sync = (q >> 1) & 1, q /= PACK_FLAGS_N;
+    a->value = (unsigned)(q % PACK_VALUE_N), q /= PACK_VALUE_N;
+    a->addr = (unsigned)(q % PACK_ADDR_N), q /= PACK_ADDR_N;
     unsigned banks = tl_run_info(it->run)->banks;
     if (it->shift == TL_NONE)
         a->bank = (unsigned)(q % banks), q /= banks;

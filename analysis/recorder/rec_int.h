@@ -77,14 +77,7 @@ typedef struct rec_batch {
 } rec_batch_t;
 
 /* One sm_access_packs row. Its data is a JSON array with one integer per
- * access, q = ((((((t * done_n + d - done_dt) * arrive_n + a - arrive_dt)
- * * wait_n + g - wait_dt) * B + bank?) * 4096 + addr) * 256 + value) * 4
- * + sync * 2 + is_store, with B = banks and the bank when bank_shift < 0,
- * else B = 1 and bank = (addr >> bank_shift) % banks (banks: the run's
- * sm.banks, a power of two); t, a, g, d as in rec_raw_t. A
- * pack of one access (irregular times, or ranges too wide for a 63-bit q)
- * has t = 0, radices 1, and its times in the offsets, which may then be
- * negative or unknown. */
+ * access in the layout of store/pack.h; t, a, g, d as in rec_raw_t. */
 typedef struct rec_pack_row {
     uint8_t frame, core;      /* the core task */
     uint16_t part;            /* 0, 1, … within the core task */
@@ -93,9 +86,9 @@ typedef struct rec_pack_row {
     sim_time_t base_ps;       /* request time of the first (NEVER: unknown) */
     sim_time_t scale_ps;      /* unit of the packed times: period_ps, or 1 */
     sim_time_t end_ps;        /* latest done time (NEVER: unknown) */
-    int8_t bank_shift;        /* 12 - log2(banks) (high) or 0 (interleaved), or -1
-                                 when the entry has the bank */
-    uint8_t banks;            /* the run's sm.banks */
+    int8_t bank_shift;        /* 12 - log2(banks) (high: 8 with 16 banks) or 0
+                                 (interleaved), or -1 when the entry has the bank */
+    uint8_t banks;            /* the run's sm.banks: the bank digit's radix */
     uint8_t unknown;          /* REC_DT_* bits: that offset is NULL */
     uint32_t arrive_n, wait_n, done_n; /* radices, >= 1 */
     int64_t arrive_dt, wait_dt, done_dt; /* offsets, in units of scale_ps */

@@ -2,7 +2,7 @@
  * core task become sm_access_packs rows of at most REC_PACK_MAX accesses
  * whose requests span fewer than REC_SPAN_MAX cycles, each access one
  * integer of a JSON array that the sm_accesses view expands again with
- * json_each and integer arithmetic (the layout: rec_int.h). Invariant:
+ * json_each and integer arithmetic (the layout: store/pack.h). Invariant:
  * packs[c] holds only accesses of core c's current task (task_frame), in
  * arrival order, every time a whole multiple of row.scale_ps; an access that
  * fits no pack (irregular times, never seen from the model) is a pack alone.
@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "analysis/recorder/rec_int.h"
+#include "analysis/store/pack.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -127,7 +128,7 @@ static bool plan_radix(const rec_writer_t *w, rec_pack_t *p)
     r->wait_n = p->gmax - p->gmin + 1;
     r->done_dt = p->dmin;
     r->done_n = p->dmax - p->dmin + 1;
-    const uint64_t radix[] = {UINT64_C(1) << 22, r->bank_shift < 0 ? r->banks : 1, r->wait_n,
+    const uint64_t radix[] = {PACK_BANK_UNIT, r->bank_shift < 0 ? r->banks : 1, r->wait_n,
                               r->arrive_n, r->done_n};
     uint64_t m = 1;
     for (unsigned i = 0; i < sizeof radix / sizeof radix[0]; i++) {
@@ -271,8 +272,8 @@ bool rec_pack_flush(rec_writer_t *w)
 int rec_pack_reset(rec_writer_t *w, uint64_t period_ps)
 {
     w->period_ps = period_ps ? period_ps : 1;
-    if (!w->banks || w->banks > 64 || (w->banks & (w->banks - 1)))
-        w->banks = 16; /* D13 */
+    if (!w->banks || w->banks > PACK_BANK_MAX || (w->banks & (w->banks - 1)))
+        w->banks = PACK_BANK_N; /* D13 */
     w->bank_hi_shift = 12 - (unsigned)__builtin_ctz(w->banks);
     div_init(&w->period_div, w->period_ps);
     w->span_ps = w->period_ps > UINT32_MAX / REC_SPAN_MAX ? UINT32_MAX
