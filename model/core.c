@@ -119,6 +119,7 @@ void core_set_itrace(core_t *c, itrace_fn fn, void *user)
     c->itrace = fn;
     c->itrace_user = user;
     c->one_by_one = c->stepped || !c->lat_fixed || fn;
+    sm_attach(&c->gpu->sm, c->id, fn ? core_on_answer_traced : core_on_answer, c);
 }
 
 /* Reports one executed instruction (slot `ip`, started at `t`); for a ld or
@@ -240,9 +241,11 @@ void core_on_start(void *core, txn_t *t)
     resume(c);
 }
 
-void core_on_answer(void *core, txn_t *t)
+/* An SM answer; `traced` is a constant of each caller, so the untraced
+ * receiver has no trace code at all (the answer link is rewired when the
+ * trace is turned on: core_set_itrace). */
+static inline __attribute__((always_inline)) void on_answer(core_t *c, txn_t *t, bool traced)
 {
-    core_t *c = core;
     /* t_arrived belongs to the last hop (the answer, in stepped mode) */
     sim_time_t wait = t->t_done - t->t_created, conflict = t->t_granted - c->req_arrive;
     if (!(t->flags & GPU_TXN_STORE))
@@ -251,7 +254,7 @@ void core_on_answer(void *core, txn_t *t)
     c->task_sm_wait += wait;
     c->task_sm_conflict += conflict;
     c->run.t = t->t_done;
-    if (__builtin_expect(c->itrace != NULL, 0))
+    if (traced)
         trace_insn(c, c->run.ip, t->t_created, t);
     if (c->end_after_answer) {
         finish(c); /* T6: a ld/st in slot 15 ends the task when its answer arrives */
@@ -260,6 +263,10 @@ void core_on_answer(void *core, txn_t *t)
     c->run.ip++;
     resume(c);
 }
+
+void core_on_answer(void *core, txn_t *t) { on_answer(core, t, false); }
+
+void core_on_answer_traced(void *core, txn_t *t) { on_answer(core, t, true); }
 
 static void report(core_t *c, sim_time_t ready_ps, bool complete)
 {

@@ -89,6 +89,9 @@ void core_on_start(void *core, txn_t *t);
  * reaches the core). The memory's answer link delivers it: within the grant
  * (decoupled) or as an event at t_done (stepped). */
 void core_on_answer(void *core, txn_t *t);
+/* The same for a traced core (core_set_itrace wires it): also reports the
+ * ld/st to the instruction trace. */
+void core_on_answer_traced(void *core, txn_t *t);
 
 /* The TS received this core's READY at `ready_ps`: reports the core's part of
  * the task (GPU_TR_CORE_TASK). */
@@ -98,7 +101,8 @@ void core_task_reported(core_t *c, sim_time_t ready_ps);
 void core_report_partial(core_t *c);
 
 /* Turns the instruction trace on (fn) or off (NULL); a traced core runs its
- * instructions one at a time, with the same timestamps. */
+ * instructions one at a time, with the same timestamps, and its SM answers
+ * come to core_on_answer_traced (the SM's answer link to it is rewired). */
 void core_set_itrace(core_t *c, itrace_fn fn, void *user);
 
 /* Instructions executed so far (counted when they start), running task included. */

@@ -109,7 +109,8 @@ void gpu_destroy(gpu_t *gpu);
 void gpu_set_trace(gpu_t *gpu, unsigned mask);
 
 /* Reports every instruction the engine executes from now on to fn(user,
- * record) (model/itrace.h); NULL turns it off. Timestamps are unchanged. */
+ * record) (model/itrace.h); NULL turns it off. Timestamps are unchanged.
+ * Call before gpu_start. */
 void gpu_set_itrace(gpu_t *gpu, itrace_fn fn, void *user);
 /* Feeds every SM access to the race detector `r` (race.h; NULL: none, the
  * default). The caller keeps `r` and frees it after gpu_destroy. */
