@@ -2,7 +2,7 @@
 # Installs the Debian packages Tessera needs, only those that are missing.
 # Safe to run repeatedly; needs root (or sudo) only when something is missing.
 set -eu
-PACKAGES="cmake make gcc libev-dev libsqlite3-dev sqlite3 libcunit1-dev libinih-dev parallel valgrind clang libclang-rt-14-dev llvm libxml2-utils pkg-config"
+PACKAGES="cmake make gcc libev-dev libsqlite3-dev sqlite3 libcunit1-dev libinih-dev parallel valgrind clang libclang-rt-14-dev llvm libxml2-utils pkg-config gnuplot-nox"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
