@@ -215,16 +215,25 @@ static void judge(const session_t *s, const sim_drive_result_t *r, verdict_t *v)
     } else if (r->end == SIM_END_INTERRUPTED) {
         snprintf(v->error, sizeof v->error, "interrupted by signal %d", r->signal);
     } else if (r->end == SIM_END_WALL_LIMIT) {
+        v->status = "wall_limit";
         snprintf(v->error, sizeof v->error, "wall-clock limit of %g s reached (sim.wall_limit)",
                  s->cfg.sim.wall_limit_s);
     } else if (r->end == SIM_END_TIME_LIMIT) {
+        v->status = "time_limit";
         snprintf(v->error, sizeof v->error,
                  "simulated-time limit of %llu cycles reached (sim.time_limit)",
                  (unsigned long long)s->cfg.sim.time_limit);
     } else if (o == GPU_STUCK) {
-        v->status = "error", v->code = TESS_EDEADLOCK;
+        v->status = "deadlock", v->code = TESS_EDEADLOCK;
         snprintf(v->error, sizeof v->error, "%s", gpu_errmsg(s->gpu));
     }
+}
+
+/* Where the run stopped: its last READY when it finished, else the simulated
+ * time it reached (the limit itself for sim.time_limit). */
+static sim_time_t stop_time(const verdict_t *v, const gpu_stats_t *st)
+{
+    return strcmp(v->status, "ok") == 0 ? st->end_ps : st->now_ps;
 }
 
 static void print_summary(const session_t *s, const run_args_t *a, const verdict_t *v,
@@ -233,12 +242,18 @@ static void print_summary(const session_t *s, const run_args_t *a, const verdict
     gpu_stats_t st;
     gpu_stats(s->gpu, &st);
     double period = (double)s->cfg.gpu.period_ps, wall = r->wall_s > 0 ? r->wall_s : 1e-9;
+    sim_time_t stop = stop_time(v, &st);
     printf("%s: %s\n", a->prog, v->status);
-    printf("  simulated time    %llu ps (%.0f cycles)\n", (unsigned long long)st.end_ps,
-           (double)st.end_ps / period);
-    if (st.now_ps > st.end_ps) /* stopped: say how far it got, not only the last READY */
-        printf("  stopped at        %llu ps (%.0f cycles)\n", (unsigned long long)st.now_ps,
-               (double)st.now_ps / period);
+    if (strcmp(v->status, "ok") == 0) {
+        printf("  simulated time    %llu ps (%.0f cycles)\n", (unsigned long long)st.end_ps,
+               (double)st.end_ps / period);
+    } else { /* stopped: where, and the last READY before it (if any) */
+        printf("  stopped at        %llu ps (%.0f cycles)\n", (unsigned long long)stop,
+               (double)stop / period);
+        if (st.end_ps)
+            printf("  last READY        %llu ps (%.0f cycles)\n", (unsigned long long)st.end_ps,
+                   (double)st.end_ps / period);
+    }
     printf("  tasks             %llu (%llu core-tasks, %llu frames)\n",
            (unsigned long long)st.tasks, (unsigned long long)st.core_tasks,
            (unsigned long long)st.frames);
@@ -305,8 +320,10 @@ static int simulate(session_t *s, const run_args_t *a, diag_t *d)
     gpu_stats_t st;
     gpu_stats(s->gpu, &st);
     /* runs.end_ps: the last READY; NULL when none arrived (a READY needs >= 1 cycle) */
-    rec_run_end_t end = {v.status, v.error[0] ? v.error : NULL,
-                         st.end_ps ? st.end_ps : SIM_TIME_NEVER, r.events, r.wall_s};
+    rec_run_end_t end = {.status = v.status, .error = v.error[0] ? v.error : NULL,
+                         .end_ps = st.end_ps ? st.end_ps : SIM_TIME_NEVER,
+                         .stop_ps = stop_time(&v, &st), .races = s->races,
+                         .events = r.events, .wall_s = r.wall_s};
     int rc = s->rec ? rec_end_run(s->rec, &end, d) : TESS_OK;
     if (!a->quiet)
         print_summary(s, a, &v, &r);
