@@ -76,6 +76,9 @@ static bool check_end(drive_t *d)
         why = SIM_END_TIME_LIMIT;
         sim_advance(d->sim, d->until); /* the run stopped at the limit, not at its last event */
     }
+    if (why == SIM_END_NONE && d->desc->stop &&
+        atomic_load_explicit(d->desc->stop, memory_order_relaxed))
+        why = SIM_END_INTERRUPTED;
     if (why == SIM_END_NONE)
         return false;
     finish(d, why);

@@ -5,10 +5,11 @@
  * simulated second. In both: SIGINT/SIGTERM stop the run between two events
  * (SIM_END_INTERRUPTED, state left consistent), a periodic progress line
  * (one line rewritten in place on a terminal, one line per period elsewhere), an
- * optional wall-clock limit. Simulated time never comes from libev. */
+ * optional wall-clock limit, an optional stop flag. Simulated time never comes from libev. */
 #ifndef TESSERA_DRIVER_H
 #define TESSERA_DRIVER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -26,6 +27,10 @@ typedef struct sim_drive_desc {
                                   0 = in ns/us/ms */
     bool catch_signals;        /* SIGINT and SIGTERM stop the run */
     size_t batch;              /* events per loop iteration; 0 = 4096 */
+    /* Optional: when it becomes non-zero the run stops between two batches
+     * (paced: at the next event) with SIM_END_INTERRUPTED and signal 0. It
+     * may be set from a signal handler or another thread. */
+    const atomic_int *stop;
     /* Optional: appends model-specific text to the progress line. */
     void (*progress_extra)(void *user, char *buf, size_t size);
     void *progress_user;

@@ -30,7 +30,8 @@ static const char tables_sql[] = DB_TABLES(CREATE_TABLE);
  * the text is a canonical 64-bit integer, a REAL when it is a decimal number,
  * else the text itself. */
 #define TYPED_VALUE(v)                                                           \
-    "CASE WHEN " v " GLOB '[0-9]*' OR " v " GLOB '-[0-9]*' THEN"                 \
+    "CASE WHEN typeof(" v ") <> 'text' THEN " v                                   \
+    " WHEN " v " GLOB '[0-9]*' OR " v " GLOB '-[0-9]*' THEN"                      \
     " CASE WHEN CAST(CAST(" v " AS INTEGER) AS TEXT) = " v " THEN CAST(" v " AS INTEGER)" \
     " WHEN " v " NOT GLOB '*[^0-9.eE+-]*' AND " v " NOT GLOB '*.*.*'"             \
     " THEN CAST(" v " AS REAL) ELSE " v " END ELSE " v " END"
