@@ -135,8 +135,14 @@ static int begin_recording(session_t *s, const run_args_t *a, diag_t *d)
  * rejected is checked here, before the first event. */
 static int session_open(session_t *s, const run_args_t *a, diag_t *d)
 {
-    if (cli_check_output(a->dump_mem) != TESS_OK || cli_check_output(a->dump_regs) != TESS_OK)
-        return TESS_EIO;
+    outfile_role_t outs[3] = {{a->dump_mem, "--dump-mem", false},
+                              {a->dump_regs, "--dump-regs", false},
+                              {a->no_db ? NULL : a->db, "--db", true}};
+    outfile_role_t ins[3] = {{a->prog, "the program", false}, {a->mem, "--mem", false},
+                             {a->config, "--config", false}};
+    int crc = outfile_check(outs, 3, ins, 3, d);
+    if (crc != TESS_OK)
+        return crc;
     cfg_default(&s->cfg);
     int rc = cfg_apply_cli(&s->cfg, a->config, a->overrides, a->n_overrides, d);
     if (rc != TESS_OK)
