@@ -25,6 +25,8 @@ static const char *const policy_names[] = {"inorder", "lookahead", NULL};
 static const char *const timing_names[] = {"decoupled", "stepped", NULL};
 static const char *const arbiter_names[] = {"fixed", "rr", "fifo", "random", NULL};
 static const char *const map_names[] = {"high", "interleaved", NULL};
+static const char *const model_names[] = {"mimd", "simt", NULL};
+static const char *const sched_names[] = {"rr", "gto", "oldest", NULL};
 static const char *const level_names[] = {"summary", "tasks", "mem", "events", NULL};
 static const char *const progress_names[] = {"auto", "on", "off", NULL};
 static const int progress_vals[] = {CFG_PROGRESS_AUTO, CFG_PROGRESS_ON, CFG_PROGRESS_OFF};
@@ -76,6 +78,12 @@ static const cfg_key_t keys[] = {
          "decoupled: a core runs instructions that touch nothing outside it on a local clock "
          "and synchronises only when it sends something (temporal decoupling, fast); "
          "stepped: one event per instruction, for checking. Both give the same timestamps.")},
+    {KEY("core", "model"), ENUM(gpu.model, model_names, NULL),
+     DOC("mimd", "", "mimd, simt",
+         "mimd: 16 independent cores (spec section 6); simt: the cores are the 16 lanes of "
+         "one SIMT unit that issues one instruction per warp (a task), with a reconvergence "
+         "stack, a warp scheduler and optionally a scoreboard (SIMT-SPEC, docs/SIMT.md). "
+         "The simt.* keys apply only to simt.")},
 
     {KEY("sm", "req"), LAT(gpu.sm_req, 0),
      DOC("1", "cycles", LAT0, "T7: time a ld/st request takes from the core to its bank.")},
@@ -99,6 +107,26 @@ static const cfg_key_t keys[] = {
          "D16 extension: ld_sync/st_sync (bits [7:6] = 01 of the high-address register) lock "
          "a byte from a core's ld_sync to its st_sync. off: bits [7:4] of the high-address "
          "register are ignored.")},
+
+    {KEY("simt", "scheduler"), ENUM(gpu.simt_scheduler, sched_names, NULL),
+     DOC("rr", "", "rr, gto, oldest",
+         "S6: which eligible warps issue. rr: round-robin in age order after the last warp "
+         "chosen; gto: greedy then oldest (the warps chosen last time keep the port while "
+         "they can); oldest: oldest first. Only with core.model = simt: a mimd run records "
+         "it and ignores it.")},
+    {KEY("simt", "issue_width"), UINT(gpu.simt_issue_width, 1, 16),
+     DOC("1", "warps", "1..16",
+         "S5: warp instructions issued per cycle, each from a different warp. Only with "
+         "core.model = simt.")},
+    {KEY("simt", "scoreboard"), BOOL(gpu.simt_scoreboard),
+     DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
+         "S4: off: a warp issues its next instruction when the previous one has completed; "
+         "on: in program order, one per cycle, as soon as its registers have no incomplete "
+         "writer (one ld/st in flight per warp). Only with core.model = simt.")},
+    {KEY("simt", "broadcast"), BOOL(gpu.simt_broadcast),
+     DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
+         "S8: on: the lanes of one ld that read the same byte share one bank access (st and "
+         "ld_sync never merge). Only with core.model = simt.")},
 
     {KEY("sim", "seed"), UINT(gpu.seed, 0, UINT64_MAX),
      DOC("1", "", "0..18446744073709551615, decimal or 0x hex",
@@ -143,6 +171,8 @@ static const struct {
     {"ts", "The Task Scheduler: frame decode, the code bus, READY collection, issue policy."},
     {"core", "The 16 cores: instruction latencies and the watchdog."},
     {"sm", "The 16-bank Shared Memory: access latencies, arbitration, address mapping."},
+    {"simt", "The SIMT unit (core.model = simt): warp scheduler, issue width, scoreboard, "
+             "broadcast."},
     {"sim", "The simulation run: randomness, limits, pacing, progress."},
     {"record", "What the run records in the statistics database."},
 };

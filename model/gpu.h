@@ -16,6 +16,7 @@
 #include "events/base/diag.h"
 #include "model/latency.h"
 #include "model/program.h"
+#include "model/race.h"
 
 typedef enum gpu_policy {
     GPU_POLICY_INORDER = 0,   /* D5: a frame is issued after every earlier frame */
@@ -39,6 +40,11 @@ typedef enum gpu_timing {
     GPU_TIMING_STEPPED,       /* one event per instruction and per message */
 } gpu_timing_t;
 
+typedef enum gpu_model {
+    GPU_MODEL_MIMD = 0,       /* 16 independent cores (spec §6) */
+    GPU_MODEL_SIMT,           /* the cores are the lanes of one SIMT unit (SIMT-SPEC S1) */
+} gpu_model_t;
+
 /* Everything the model needs to know; gpu_desc_default() gives §6. Latencies
  * are in cycles of clock.period_ps. */
 typedef struct gpu_desc {
@@ -56,14 +62,21 @@ typedef struct gpu_desc {
     uint8_t bank_map;         /* gpu_bank_map_t */
     bool atomics;             /* D16 */
     uint64_t seed;            /* sim.seed */
+    uint8_t model;            /* gpu_model_t: core.model */
+    uint8_t simt_scheduler;   /* simt_sched_t (simt_flow.h): simt.scheduler, S6 */
+    uint8_t simt_issue_width; /* simt.issue_width 1..16, S5 */
+    bool simt_scoreboard;     /* simt.scoreboard, S4 */
+    bool simt_broadcast;      /* simt.broadcast, S8 */
 } gpu_desc_t;
 
 /* Fills `d` with the reference timing model of spec §6. */
 void gpu_desc_default(gpu_desc_t *d);
 
 /* Checks the bounds the model relies on (core latencies >= 1 cycle, bank
- * occupancy >= 1 cycle, window 1..64, period >= 1 ps); the message names the
- * configuration key. */
+ * occupancy >= 1 cycle, window 1..64, period >= 1 ps, simt.issue_width
+ * 1..16, enumerations in range); the message names the configuration key.
+ * The simt.* fields are checked whatever core.model is (they are recorded
+ * even when a MIMD run ignores them). */
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag);
 
 typedef struct gpu gpu_t;
@@ -76,6 +89,10 @@ void gpu_destroy(gpu_t *gpu);
 
 /* Which gpu_trace.h records to report (GPU_TRACE_* bits); 0 = none (default). */
 void gpu_set_trace(gpu_t *gpu, unsigned mask);
+
+/* Feeds every SM access to the race detector `r` (race.h; NULL: none, the
+ * default). The caller keeps `r` and frees it after gpu_destroy. */
+void gpu_set_races(gpu_t *gpu, race_det_t *r);
 
 /* Schedules the first decode. Call once before running the simulation. */
 void gpu_start(gpu_t *gpu);

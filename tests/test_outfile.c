@@ -63,6 +63,18 @@ static void test_json_escapes(void)
     check_json("\xef\xbf\xbf", "\"\xef\xbf\xbf\"");           /* U+FFFF is fine in JSON */
 }
 
+/* The buffer form cuts at a character boundary and always closes the quote. */
+static void test_json_into_a_buffer(void)
+{
+    char b[16];
+    CU_ASSERT_STRING_EQUAL(esc_json_buf(b, sizeof b, "a\"b"), "\"a\\\"b\"");
+    CU_ASSERT_STRING_EQUAL(esc_json_buf(b, 8, "\xe2\x82\xac\xe2\x82\xac"), "\"\xe2\x82\xac\"");
+    CU_ASSERT_STRING_EQUAL(esc_json_buf(b, 9, "ab\x01"), "\"ab\"");   /* \u0001 does not fit */
+    CU_ASSERT_STRING_EQUAL(esc_json_buf(b, 3, "xyz"), "\"\"");
+    CU_ASSERT_STRING_EQUAL(esc_json_buf(b, sizeof b, "\xe9t\xe9"), "\"" FFFD "t" FFFD "\"");
+    CU_ASSERT_STRING_EQUAL(esc_json_buf(b, sizeof b, NULL), "\"\"");
+}
+
 static void test_xml_and_vcd_escapes(void)
 {
     check_xml("a<b>&\"'", "a&lt;b&gt;&amp;&quot;&apos;");
@@ -363,6 +375,7 @@ static void test_file_size_limit(void)
 
 static const test_case_t cases[] = {
     TEST(test_json_escapes),
+    TEST(test_json_into_a_buffer),
     TEST(test_xml_and_vcd_escapes),
     TEST(test_malformed_sequences),
     TEST(test_decoder_against_the_definition),

@@ -209,20 +209,28 @@ static bool writable(const char *path)
     return ok;
 }
 
-static bool sidecar_exists(const char *path, const char *suffix)
+/* The size of "PATH-SUFFIX", -1 when it does not exist. */
+static long long sidecar_size(const char *path, const char *suffix)
 {
     char *name = sqlite3_mprintf("%s%s", path, suffix);
-    bool found = name && access(name, F_OK) == 0;
+    struct stat st;
+    long long size = name && stat(name, &st) == 0 ? (long long)st.st_size : -1;
     sqlite3_free(name);
-    return found;
+    return size;
+}
+
+/* A writer is at work, or one was killed with commits in its -wal. */
+static bool wal_in_use(const char *path)
+{
+    return sidecar_size(path, "-wal") > 0 || sidecar_size(path, "-shm") >= 0;
 }
 
 char *db_read_uri(const char *path, bool attach, bool *rw)
 {
     bool w = writable(path);
-    const char *query = w                                ? (attach ? "?mode=ro" : "?mode=rw")
-                        : sidecar_exists(path, "-wal") ? "?mode=ro"
-                                                         : "?mode=ro&immutable=1";
+    const char *query = w                  ? (attach ? "?mode=ro" : "?mode=rw")
+                        : wal_in_use(path) ? "?mode=ro"
+                                           : "?mode=ro&immutable=1";
     if (rw)
         *rw = w;
     sqlite3_str *s = sqlite3_str_new(NULL);
@@ -265,6 +273,14 @@ sqlite3 *db_open_read(const char *path, int64_t *version, diag_t *diag)
             diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
     } else if (sqlite3_busy_timeout(db, DB_BUSY_MS) != SQLITE_OK) {
         db_fail(db, path, "cannot open the database", diag);
+    } else if (!rw && sidecar_size(path, "-wal") > 0 && sidecar_size(path, "-shm") < 0 &&
+               db_query_int(db, "PRAGMA schema_version", &v) == SQLITE_CANTOPEN) {
+        diag_fail(diag, TESS_EIO,
+                  "%s: cannot read it here: its write-ahead log (%s-wal) holds commits, and "
+                  "SQLite reads those only with the -shm file beside it or with write "
+                  "access to the directory (open it once where it is writable, or copy the "
+                  "file and its -wal elsewhere)",
+                  path, path);
     } else if (db_identity(db, "main", path, false, &v, diag) == TESS_OK &&
                (v == DB_SCHEMA_VERSION || schema_temp_views(db, path, diag) == TESS_OK)) {
         /* after the TEMP views, which query_only would refuse */

@@ -3,6 +3,7 @@
 #include "events/base/escape.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 size_t esc_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
@@ -33,24 +34,33 @@ size_t esc_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
     return len;
 }
 
-/* Writes code point c as UTF-8. */
+/* The UTF-8 encoding of code point c into b; its length. */
+static size_t utf8_bytes(uint32_t c, unsigned char b[4])
+{
+    if (c < 0x80)
+        return b[0] = (unsigned char)c, 1;
+    if (c < 0x800) {
+        b[0] = (unsigned char)(0xC0 | (c >> 6));
+        b[1] = (unsigned char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        b[0] = (unsigned char)(0xE0 | (c >> 12));
+        b[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+        b[2] = (unsigned char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    b[0] = (unsigned char)(0xF0 | (c >> 18));
+    b[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+    b[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+    b[3] = (unsigned char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
 static void put_utf8(FILE *f, uint32_t c)
 {
-    if (c < 0x80) {
-        fputc((int)c, f);
-    } else if (c < 0x800) {
-        fputc((int)(0xC0 | (c >> 6)), f);
-        fputc((int)(0x80 | (c & 0x3F)), f);
-    } else if (c < 0x10000) {
-        fputc((int)(0xE0 | (c >> 12)), f);
-        fputc((int)(0x80 | ((c >> 6) & 0x3F)), f);
-        fputc((int)(0x80 | (c & 0x3F)), f);
-    } else {
-        fputc((int)(0xF0 | (c >> 18)), f);
-        fputc((int)(0x80 | ((c >> 12) & 0x3F)), f);
-        fputc((int)(0x80 | ((c >> 6) & 0x3F)), f);
-        fputc((int)(0x80 | (c & 0x3F)), f);
-    }
+    unsigned char b[4];
+    fwrite(b, 1, utf8_bytes(c, b), f);
 }
 
 typedef void (*put_fn)(FILE *f, uint32_t c);
@@ -71,18 +81,44 @@ static void each_code_point(FILE *f, const char *s, put_fn put)
     }
 }
 
-static void put_json(FILE *f, uint32_t c)
+/* The JSON text of code point c into out; its length. */
+static size_t json_bytes(uint32_t c, char out[8])
 {
     static const char named[] = "btn\0fr"; /* \b \t \n (\v has none) \f \r */
-    if (c == '"' || c == '\\') {
-        fputc('\\', f), fputc((int)c, f);
-    } else if (c >= 0x08 && c <= 0x0D && named[c - 8]) {
-        fputc('\\', f), fputc(named[c - 8], f);
-    } else if (c < 0x20) {
-        fprintf(f, "\\u%04x", (unsigned)c);
-    } else {
-        put_utf8(f, c);
+    if (c == '"' || c == '\\')
+        return out[0] = '\\', out[1] = (char)c, 2;
+    if (c >= 0x08 && c <= 0x0D && named[c - 8])
+        return out[0] = '\\', out[1] = named[c - 8], 2;
+    if (c < 0x20)
+        return (size_t)snprintf(out, 8, "\\u%04x", (unsigned)c);
+    return utf8_bytes(c, (unsigned char *)out);
+}
+
+static void put_json(FILE *f, uint32_t c)
+{
+    char b[8];
+    fwrite(b, 1, json_bytes(c, b), f);
+}
+
+const char *esc_json_buf(char *buf, size_t size, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t o = 0, n = strlen((const char *)p);
+    buf[o++] = '"';
+    while (n) {
+        uint32_t c;
+        char b[8];
+        size_t len = esc_utf8_decode(p, n, &c), k = json_bytes(c, b);
+        if (o + k + 2 > size)
+            break;
+        memcpy(buf + o, b, k);
+        o += k;
+        len = len ? len : 1;
+        p += len, n -= len;
     }
+    buf[o++] = '"';
+    buf[o] = 0;
+    return buf;
 }
 
 void esc_json(FILE *f, const char *s)

@@ -25,6 +25,11 @@ size_t esc_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp /* OUT */)
  * as U+FFFD. NULL is written as "". Cannot fail (errors stay on f). */
 void esc_json(FILE *f, const char *s);
 
+/* The same literal into buf[size] (size >= 3), NUL-terminated, cut short at a
+ * character boundary (the closing quote always written) rather than overflow.
+ * Returns buf. */
+const char *esc_json_buf(char *buf, size_t size, const char *s);
+
 /* Writes `s` as XML 1.0 character data or attribute text: & < > " ' as
  * entities; characters XML 1.0 forbids (controls other than tab, newline and
  * carriage return; U+FFFE, U+FFFF) and invalid bytes as U+FFFD. */
