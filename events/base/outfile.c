@@ -231,8 +231,8 @@ static int add_entry(entry_t *e, size_t *n, const outfile_role_t *r, bool output
     tess_free(p);
     if (rc == TESS_OK)
         ++*n;
-    if (rc == TESS_OK && output && !suffix)
-        rc = check_writable(r, &x->id, d);
+    if (rc == TESS_OK && output && !suffix && !r->database) /* the store says what a */
+        rc = check_writable(r, &x->id, d);                /* database path is not */
     return rc;
 }
 

@@ -52,7 +52,8 @@ typedef struct outfile_role {
 } outfile_role_t;
 
 /* Checks outputs against inputs before anything runs: an output that is a
- * directory, in a directory that does not exist or cannot be written, the same
+ * directory, in a directory that does not exist or cannot be written (not
+ * checked for a database: its opener explains what is wrong), the same
  * file as an input (compared by device and inode after following symbolic
  * links, or by resolved path when it does not exist yet), or the same file as
  * another output is an error (TESS_EUSAGE for a clash, TESS_EIO otherwise)
