@@ -12,6 +12,7 @@
 #include "config/cfg_int.h"
 
 #define GEO_MAX_MEAN 1000u  /* largest geometric mean */
+#define CHOICE_FORM "choice:" /* the one form whose values are a comma list */
 #define GEO_MAX_DECIMALS 6  /* digits after the point (keeps num < 2^32) */
 
 typedef struct lat_cur {
@@ -225,13 +226,19 @@ cfg_lat_status_t cfg_lat_parse(const char *text, lat_t *out, char *why, size_t n
         st = parse_uniform(&c, &l);
     else if (eat(&c, "geometric:"))
         st = parse_geometric(&c, &l);
-    else if (eat(&c, "choice:"))
+    else if (eat(&c, CHOICE_FORM))
         st = parse_choice(&c, &l);
     else
         st = parse_fixed(&c, &l);
     if (st == CFG_LAT_OK)
         memcpy(out, &l, sizeof l); /* padding included: configurations compare with memcmp */
     return st;
+}
+
+bool cfg_lat_takes_list(const char *text)
+{
+    text += strspn(text, " \t");
+    return !strncmp(text, CHOICE_FORM, sizeof CHOICE_FORM - 1);
 }
 
 /* Appends to buf[0..n) at *at, never overflowing; keeps buf terminated. */
@@ -278,7 +285,7 @@ void cfg_lat_format(const lat_t *l, char *buf, size_t n)
         put_mean(buf, n, &at, l->mean_num, l->mean_den);
         break;
     case LAT_CHOICE:
-        put(buf, n, &at, "choice:");
+        put(buf, n, &at, CHOICE_FORM);
         for (unsigned i = 0; i < l->n; i++)
             put(buf, n, &at, i ? ",%u" : "%u", l->choices[i]);
         break;
