@@ -1,6 +1,6 @@
 /* cmd_plot.c — `tessera plot`: a sweep or a run's intervals drawn by gnuplot
- * (analysis/present/plot.h). The picture is written through a temporary file
- * renamed into place, so OUT is never left half-written. */
+ * (analysis/present/plot.h). The picture goes through the one output writer
+ * (events/base/outfile.h): OUT is never left half-written. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "analysis/present/plot.h"
-#include "analysis/present/run.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "events/base/err.h"
+#include "events/base/outfile.h"
 
 static const cli_use_t plot_opts[] = {
     {CLI_X_KEY, NULL, NULL},
@@ -148,6 +148,10 @@ int cmd_plot(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? TESS_OK : rc;
+    outfile_role_t out_role = {a.script ? NULL : a.out, "-o", false};
+    outfile_role_t db_role = {a.db, "the database", true};
+    if ((rc = cli_check_files(&out_role, 1, &db_role, 1)) != TESS_OK)
+        return rc;
     diag_t d = {0};
     plot_t *p = plot_open(a.db, &a.opts, &d);
     rc = p ? TESS_OK : d.code;
@@ -156,11 +160,11 @@ int cmd_plot(int argc, char **argv)
         plot_write_script(p, format, a.out, stdout);
         rc = fflush(stdout) == 0 ? TESS_OK : diag_fail(&d, TESS_EIO, "standard output");
     } else if (rc == TESS_OK) {
-        exp_out_t out;
-        rc = exp_out_open(&out, a.out, &d);
+        outfile_t out; /* gnuplot writes its picture to our temporary file */
+        rc = outfile_open(&out, a.out, &d);
         if (rc == TESS_OK) {
             rc = run_gnuplot(p, format, out.f, &d);
-            int crc = exp_out_close(&out, rc == TESS_OK, &d);
+            int crc = outfile_close(&out, rc == TESS_OK, &d);
             rc = rc != TESS_OK ? rc : crc;
         }
     }

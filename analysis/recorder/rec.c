@@ -136,15 +136,18 @@ static int insert_run(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
     return rc;
 }
 
+/* The parameter numbers of the params INSERT, from its declaration. */
+#define PA(name, type) PA_##name,
+enum { PA_run_id = 1, DB_PARAMS(PA, DB_NONE) };
+
 static int insert_params(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
 {
     sqlite3_stmt *st = NULL;
-    int rc = prepare(rec, "INSERT INTO params(run_id, key, value) VALUES(?1, ?2, ?3)", &st,
-                     diag);
+    int rc = prepare(rec, DB_INSERT_SQL(params, DB_PARAMS), &st, diag);
     for (size_t i = 0; rc == TESS_OK && i < info->n_params; i++) {
-        int b = sqlite3_bind_int64(st, 1, rec->run_id);
-        b |= sqlite3_bind_text(st, 2, info->param_keys[i], -1, SQLITE_STATIC);
-        b |= schema_bind_value(st, 3, info->param_values[i]);
+        int b = sqlite3_bind_int64(st, PA_run_id, rec->run_id);
+        b |= sqlite3_bind_text(st, PA_key, info->param_keys[i], -1, SQLITE_STATIC);
+        b |= schema_bind_value(st, PA_value, info->param_values[i]);
         rc = step_done(rec, st, b, "inserting the run's params", diag);
     }
     sqlite3_finalize(st);
