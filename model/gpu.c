@@ -11,6 +11,11 @@
 #include "events/base/err.h"
 #include "model/gpu_impl.h"
 
+const char *const gpu_policy_names[] = {GPU_POLICIES(XENUM_NAME)[GPU_POLICY_COUNT] = NULL};
+const char *const gpu_arbiter_names[] = {GPU_ARBITERS(XENUM_NAME)[GPU_ARB_COUNT] = NULL};
+const char *const gpu_bank_map_names[] = {GPU_BANK_MAPS(XENUM_NAME)[GPU_MAP_COUNT] = NULL};
+const char *const gpu_timing_names[] = {GPU_TIMINGS(XENUM_NAME)[GPU_TIMING_COUNT] = NULL};
+
 void gpu_desc_default(gpu_desc_t *d)
 {
     memset(d, 0, sizeof *d);
@@ -61,8 +66,8 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
         return diag_fail(diag, TESS_EINPUT, "ts.window: %u is not in 1..64", d->window);
     if (d->budget < 1)
         return diag_fail(diag, TESS_EINPUT, "core.budget: must be at least 1 instruction");
-    if (d->policy > GPU_POLICY_LOOKAHEAD || d->arbiter > GPU_ARB_RANDOM ||
-        d->bank_map > GPU_MAP_INTERLEAVED || d->timing > GPU_TIMING_STEPPED)
+    if (d->policy >= GPU_POLICY_COUNT || d->arbiter >= GPU_ARB_COUNT ||
+        d->bank_map >= GPU_MAP_COUNT || d->timing >= GPU_TIMING_COUNT)
         return diag_fail(diag, TESS_EINPUT, "an enumerated setting is out of range");
     return TESS_OK;
 }
