@@ -213,6 +213,28 @@ static cfg_lat_status_t parse_geometric(lat_cur_t *c, lat_t *l)
     return CFG_LAT_OK;
 }
 
+/* The parser of each kind, by the prefix of its syntax ("NAME:"). */
+static cfg_lat_status_t parse_kind(lat_cur_t *c, lat_t *l)
+{
+    static cfg_lat_status_t (*const parse[])(lat_cur_t *, lat_t *) = {
+        [LAT_FIXED] = parse_fixed,
+        [LAT_UNIFORM] = parse_uniform,
+        [LAT_GEOMETRIC] = parse_geometric,
+        [LAT_CHOICE] = parse_choice,
+    };
+    static const char *const names[] = {LAT_KINDS(XENUM_NAME)};
+    _Static_assert(sizeof parse / sizeof parse[0] == LAT_KIND_COUNT, "a parser per kind");
+    skip_ws(c);
+    for (unsigned k = 0; k < LAT_KIND_COUNT; k++) {
+        size_t n = strlen(names[k]);
+        if (n && !strncmp(c->p, names[k], n) && c->p[n] == ':') {
+            c->p += n + 1;
+            return parse[k](c, l);
+        }
+    }
+    return parse_fixed(c, l);
+}
+
 cfg_lat_status_t cfg_lat_parse(const char *text, lat_t *out, char *why, size_t n)
 {
     lat_cur_t c = {text, text, why, n};
@@ -220,15 +242,7 @@ cfg_lat_status_t cfg_lat_parse(const char *text, lat_t *out, char *why, size_t n
     memset(&l, 0, sizeof l);
     if (n)
         why[0] = 0;
-    cfg_lat_status_t st;
-    if (eat(&c, "uniform:"))
-        st = parse_uniform(&c, &l);
-    else if (eat(&c, "geometric:"))
-        st = parse_geometric(&c, &l);
-    else if (eat(&c, "choice:"))
-        st = parse_choice(&c, &l);
-    else
-        st = parse_fixed(&c, &l);
+    cfg_lat_status_t st = parse_kind(&c, &l);
     if (st == CFG_LAT_OK)
         memcpy(out, &l, sizeof l); /* padding included: configurations compare with memcmp */
     return st;
@@ -269,7 +283,11 @@ void cfg_lat_format(const lat_t *l, char *buf, size_t n)
     size_t at = 0;
     if (n)
         buf[0] = 0;
-    switch (l->kind) {
+    switch ((lat_kind_t)l->kind) {
+    case LAT_FIXED:
+    case LAT_KIND_COUNT: /* not a kind: printed as its lo, like a fixed latency */
+        put(buf, n, &at, "%u", l->lo);
+        break;
     case LAT_UNIFORM:
         put(buf, n, &at, "uniform:%u..%u", l->lo, l->hi);
         break;
@@ -281,9 +299,6 @@ void cfg_lat_format(const lat_t *l, char *buf, size_t n)
         put(buf, n, &at, "choice:");
         for (unsigned i = 0; i < l->n; i++)
             put(buf, n, &at, i ? ",%u" : "%u", l->choices[i]);
-        break;
-    default:
-        put(buf, n, &at, "%u", l->lo);
         break;
     }
 }

@@ -51,15 +51,14 @@ static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag
 
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
 {
-    static const char *core_keys[] = {"core.alu", "core.mul", "core.div", "core.branch",
-                                      "core.ready"};
-    const lat_t *core_lats[] = {&d->core_alu, &d->core_mul, &d->core_div, &d->core_branch,
-                                &d->core_ready};
     if (d->period_ps < 1)
         return diag_fail(diag, TESS_EINPUT, "clock.period_ps: must be at least 1 ps");
-    for (unsigned i = 0; i < 5; i++)
-        if (check_min(core_lats[i], 1, core_keys[i], diag))
-            return TESS_EINPUT;
+    /* T6: every core-local class takes at least a cycle (its key is core.NAME) */
+#define CHECK_CORE(P, id, name, field)                                                      \
+    if (P##id < ISA_CLASS_LOCAL && check_min(&d->field, 1, "core." name, diag))             \
+        return TESS_EINPUT;
+    ISA_CLASSES(CHECK_CORE)
+#undef CHECK_CORE
     if (check_min(&d->sm_bank, 1, "sm.bank", diag))
         return TESS_EINPUT;
     if (d->window < 1 || d->window > TM_FRAMES)
@@ -264,7 +263,6 @@ void gpu_finish(gpu_t *g)
 
 const char *gpu_stall_name(unsigned reason)
 {
-    static const char *names[GPU_STALL_REASONS] = {"decode", "mask", "acq", "rel", "bus",
-                                                   "order"};
+    static const char *const names[] = {GPU_STALLS(XENUM_NAME)};
     return reason < GPU_STALL_REASONS ? names[reason] : "unknown";
 }
