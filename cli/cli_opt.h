@@ -46,6 +46,12 @@
     X(JOBS, "jobs", 'j', "N", "points run at a time (default: the number of CPUs)")          \
     X(EMIT, "emit", 0, NULL, "print one command per point and run nothing")                   \
     X(FORCE, "force", 0, NULL, "allow more than 10000 points")                                \
+    X(RACES, "races", 0, NULL,                                                                \
+      "detect data races: list each pair of accesses to one byte from different cores, one "  \
+      "a store, whose tasks the program does not order")                                      \
+    X(ATOMICS, "atomics", 0, NULL,                                                            \
+      "ld/st whose high-address register has bits [7:6] = 01 are D16 atomic sequences (as "  \
+      "sm.atomics=on in the timed model; for --races)")                                       \
     X(PROGRESS, "progress", 0, NULL, "print the progress line even when stderr is not a terminal")
 
 typedef enum cli_opt_id {

@@ -90,3 +90,23 @@ bool cli_parse_u64(const char *text, uint64_t *out)
     *out = v;
     return true;
 }
+
+int cli_print_races(race_det_t *r)
+{
+    size_t n = race_count(r);
+    if (n == 0)
+        printf("races: none\n");
+    else
+        printf("races: %zu (accesses to one byte from different cores, one a store, in tasks "
+               "the program does not order)\n", n);
+    for (size_t i = 0; i < n; i++) {
+        char line[128];
+        race_format(race_get(r, i), line, sizeof line);
+        printf("  %s\n", line);
+    }
+    if (race_status(r) != TESS_OK) {
+        cli_error("races: out of memory; the list may be incomplete");
+        return TESS_ENOMEM;
+    }
+    return TESS_OK;
+}

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "model/arch.h"
+#include "model/race.h"
 
 /* Writes `len` bytes to `path` through a temporary file renamed into place,
  * so a failure never leaves a partial file. Returns TESS_OK or TESS_EIO
@@ -24,6 +25,11 @@ int cli_dump_state(const arch_state_t *s, const char *mem_path, const char *regs
 
 /* Prints "tessera: out of memory" and returns TESS_ENOMEM. */
 int cli_nomem(void);
+
+/* Prints the race detector's findings to stdout: "races: none" or a count and
+ * one line per race. Returns TESS_ENOMEM when the detector ran out of memory
+ * (the list printed may then be incomplete), else TESS_OK. */
+int cli_print_races(race_det_t *r);
 
 /* Parses an unsigned decimal or 0x-hex number; false when malformed. */
 bool cli_parse_u64(const char *text, uint64_t *out /* OUT */);

@@ -11,7 +11,9 @@
 #include "model/program.h"
 
 static const cli_use_t iss_opts[] = {
-    {CLI_MEM, NULL, NULL}, {CLI_BUDGET, NULL, NULL}, {CLI_DUMP_MEM, NULL, NULL}, {CLI_DUMP_REGS, NULL, NULL}, {CLI_NONE, NULL, NULL},
+    {CLI_MEM, NULL, NULL}, {CLI_BUDGET, NULL, NULL}, {CLI_DUMP_MEM, NULL, NULL}, {CLI_DUMP_REGS, NULL, NULL}, {CLI_RACES, NULL, NULL},
+    {CLI_ATOMICS, NULL, NULL},
+    {CLI_NONE, NULL, NULL},
 };
 
 static const cli_exit_t iss_exits[] = {
@@ -21,7 +23,7 @@ static const cli_exit_t iss_exits[] = {
 
 const cli_spec_t cli_spec_iss = {
     .name = "iss",
-    .usage = "PROG [--mem F.mem] [--budget N] [--dump-mem F] [--dump-regs F]",
+    .usage = "PROG [--mem F.mem] [--budget N] [--dump-mem F] [--dump-regs F] [--races [--atomics]]",
     .about = "Runs PROG (.s or .tm) untimed: program order, one task at a time, the cores\n"
              "of a task in core order.\n",
     .opts = iss_opts,
@@ -33,6 +35,7 @@ const cli_spec_t cli_spec_iss = {
 
 typedef struct iss_args {
     const char *prog, *mem, *dump_mem, *dump_regs, *budget;
+    bool races, atomics;
 } iss_args_t;
 
 static int parse(int argc, char **argv, iss_args_t *a)
@@ -41,7 +44,8 @@ static int parse(int argc, char **argv, iss_args_t *a)
     int rc = cli_parse(&cli_spec_iss, argc, argv, &c);
     if (rc == TESS_OK)
         *a = (iss_args_t){c.pos[0], cli_value(&c, CLI_MEM), cli_value(&c, CLI_DUMP_MEM),
-                          cli_value(&c, CLI_DUMP_REGS), cli_value(&c, CLI_BUDGET)};
+                          cli_value(&c, CLI_DUMP_REGS), cli_value(&c, CLI_BUDGET),
+                          cli_count(&c, CLI_RACES) > 0, cli_count(&c, CLI_ATOMICS) > 0};
     cli_args_free(&c);
     return rc;
 }
@@ -54,7 +58,7 @@ int cmd_iss(int argc, char **argv)
         return rc < 0 ? TESS_OK : rc;
     if (cli_check_output(a.dump_mem) != TESS_OK || cli_check_output(a.dump_regs) != TESS_OK)
         return TESS_EIO;
-    iss_desc_t desc = {0};
+    iss_desc_t desc = {.atomics = a.atomics};
     if (a.budget && (!cli_parse_u64(a.budget, &desc.budget) || desc.budget == 0)) {
         cli_error("iss: --budget '%s' is not a positive number", a.budget);
         return TESS_EUSAGE;
@@ -68,8 +72,12 @@ int cmd_iss(int argc, char **argv)
     }
     rc = program_load(p, a.prog, a.mem, &d);
     if (rc == TESS_OK) {
-        iss_stats_t s;
         arch_reset(st, p->sm);
+        if (a.races && !(desc.races = race_create(&p->tm)))
+            rc = diag_fail(&d, TESS_ENOMEM, "out of memory");
+    }
+    if (rc == TESS_OK) {
+        iss_stats_t s;
         rc = iss_run(&p->tm, st, &desc, &s, &d);
         printf("%s: %s: %llu tasks, %llu core-tasks, %llu instructions, %llu ld, %llu st, "
                "%llu div by zero\n",
@@ -77,11 +85,13 @@ int cmd_iss(int argc, char **argv)
                (unsigned long long)s.core_tasks, (unsigned long long)s.instructions,
                (unsigned long long)s.loads, (unsigned long long)s.stores,
                (unsigned long long)s.div_by_zero);
-        int wrc = cli_dump_state(st, a.dump_mem, a.dump_regs);
+        int wrc = desc.races ? cli_print_races(desc.races) : TESS_OK;
+        wrc = wrc != TESS_OK ? wrc : cli_dump_state(st, a.dump_mem, a.dump_regs);
         rc = rc != TESS_OK ? rc : wrc;
     }
     if (d.code != TESS_OK)
         fprintf(stderr, "%s\n", d.msg);
+    race_destroy(desc.races);
     tess_free(p);
     tess_free(st);
     return rc;

@@ -47,6 +47,10 @@ static void report(const char *shard, const merge_result_t *r)
         printf(" (runs %lld-%lld)", (long long)r->first_id,
                (long long)(r->first_id + (int64_t)r->runs - 1));
     printf(", %llu rows", (unsigned long long)r->rows);
+    if (r->replaced)
+        printf(", %llu finished run%s replacing %s in-progress cop%s", (unsigned long long)r->replaced,
+               r->replaced == 1 ? "" : "s", r->replaced == 1 ? "its" : "their",
+               r->replaced == 1 ? "y" : "ies");
     if (r->skipped)
         printf(", %llu already in the output", (unsigned long long)r->skipped);
     printf("\n");

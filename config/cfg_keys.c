@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config/cfg_int.h"
+#include "model/simt_flow.h"
 #include "events/base/err.h"
 
 #define FIELD_SIZE(f) ((uint8_t)sizeof(((cfg_t *)0)->f))
@@ -22,7 +23,8 @@
 #define DOC(d, u, v, text) .info.def = d, .info.unit = u, .info.values = v, .info.doc = text
 
 /* Enumerated keys take their choices, and the documentation of each, from
- * the enumeration's one list (model/gpu.h, config/cfg.h; xenum.h). */
+ * the enumeration's one list (model/gpu.h, model/simt_flow.h, config/cfg.h;
+ * xenum.h). */
 const char *const cfg_rec_level_names[] = {CFG_REC_LEVELS(XENUM_NAME)[CFG_REC_COUNT] = NULL};
 
 #define PROGRESS_NAME(P, id, name, value) name,
@@ -72,6 +74,10 @@ static const cfg_key_t keys[] = {
      DOC("decoupled", "", XENUM_JOIN(GPU_TIMINGS),
          "How the cores are simulated." GPU_TIMINGS(XENUM_DOC) " Every mode gives the same "
          "timestamps.")},
+    {KEY("core", "model"), ENUM(gpu.model, gpu_model_names, NULL),
+     DOC("mimd", "", XENUM_JOIN(GPU_MODELS),
+         "What executes the tasks." GPU_MODELS(XENUM_DOC) " The simt.* keys apply only to "
+         "simt.")},
 
     {KEY("sm", "req"), LAT(gpu.sm_req, 0),
      DOC("1", "cycles", LAT0, "T7: time a ld/st request takes from the core to its bank.")},
@@ -92,6 +98,24 @@ static const cfg_key_t keys[] = {
          "D16 extension: ld_sync/st_sync (bits [7:6] = 01 of the high-address register) lock "
          "a byte from a core's ld_sync to its st_sync. off: bits [7:4] of the high-address "
          "register are ignored.")},
+
+    {KEY("simt", "scheduler"), ENUM(gpu.simt_scheduler, simt_sched_names, NULL),
+     DOC("rr", "", XENUM_JOIN(SIMT_SCHEDS),
+         "S6: which eligible warps issue." SIMT_SCHEDS(XENUM_DOC) " Only with core.model = "
+         "simt: a mimd run records it and ignores it.")},
+    {KEY("simt", "issue_width"), UINT(gpu.simt_issue_width, 1, 16),
+     DOC("1", "warps", "1..16",
+         "S5: warp instructions issued per cycle, each from a different warp. Only with "
+         "core.model = simt.")},
+    {KEY("simt", "scoreboard"), BOOL(gpu.simt_scoreboard),
+     DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
+         "S4: off: a warp issues its next instruction when the previous one has completed; "
+         "on: in program order, one per cycle, as soon as its registers have no incomplete "
+         "writer (one ld/st in flight per warp). Only with core.model = simt.")},
+    {KEY("simt", "broadcast"), BOOL(gpu.simt_broadcast),
+     DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
+         "S8: on: the lanes of one ld that read the same byte share one bank access (st and "
+         "ld_sync never merge). Only with core.model = simt.")},
 
     {KEY("sim", "seed"), UINT(gpu.seed, 0, UINT64_MAX),
      DOC("1", "", "0..18446744073709551615, decimal or 0x hex",
@@ -134,6 +158,8 @@ static const struct {
     {"ts", "The Task Scheduler: frame decode, the code bus, READY collection, issue policy."},
     {"core", "The 16 cores: instruction latencies and the watchdog."},
     {"sm", "The 16-bank Shared Memory: access latencies, arbitration, address mapping."},
+    {"simt", "The SIMT unit (core.model = simt): warp scheduler, issue width, scoreboard, "
+             "broadcast."},
     {"sim", "The simulation run: randomness, limits, pacing, progress."},
     {"record", "What the run records in the statistics database."},
 };

@@ -46,6 +46,7 @@ typedef struct drive {
     size_t batch;              /* events per sim_run call, adapted to DRIVE_SLICE_S */
     size_t batch_max;          /* desc->batch or DRIVE_BATCH */
     FILE *out;                 /* progress stream, NULL when progress is off */
+    bool tty;                  /* out is a terminal: rewrite one line in place */
     double wall0;              /* ev_time() on entry */
     double pace0;              /* loop time that simulated time sim0 maps to */
     sim_time_t sim0;           /* simulated time on entry */
@@ -73,6 +74,9 @@ static bool check_end(drive_t *d)
         why = SIM_END_EMPTY;
     if (why == SIM_END_NONE && sim_next_time(d->sim) > d->until)
         why = SIM_END_TIME_LIMIT;
+    if (why == SIM_END_NONE && d->desc->stop &&
+        atomic_load_explicit(d->desc->stop, memory_order_relaxed))
+        why = SIM_END_INTERRUPTED;
     if (why == SIM_END_NONE)
         return false;
     finish(d, why);
@@ -91,19 +95,27 @@ static void format_time(char *buf, size_t size, sim_time_t ps)
         snprintf(buf, size, "%.3f ns", (double)ps / 1e3);
 }
 
-static void print_progress(drive_t *d)
+/* The current progress line; `last` ends it (on a terminal the line is
+ * otherwise rewritten in place by the next one). */
+static void print_progress(drive_t *d, bool last)
 {
     double now = ev_time();
     uint64_t events = sim_events_run(d->sim);
     double dt = now - d->last_wall;
     double rate = dt > 0 ? (double)(events - d->last_events) / dt : 0.0;
     char t[48], extra[256] = "";
-    format_time(t, sizeof t, sim_now(d->sim));
+    if (d->desc->cycle_ps)
+        snprintf(t, sizeof t, "cycle %llu",
+                 (unsigned long long)(sim_now(d->sim) / d->desc->cycle_ps));
+    else
+        format_time(t, sizeof t, sim_now(d->sim));
     if (d->desc->progress_extra)
         d->desc->progress_extra(d->desc->progress_user, extra, sizeof extra);
-    fprintf(d->out, "progress: sim %s, %llu events, %.3g events/s, wall %.1f s%s%s\n", t,
+    /* \r and "erase to the end of the line" (ECMA-48 EL) keep one line on a terminal */
+    fprintf(d->out, "%sprogress: %s%s%s%s, %llu events, %.3g events/s, wall %.1f s%s",
+            d->tty ? "\r" : "", d->desc->cycle_ps ? "" : "sim ", t, extra[0] ? ", " : "", extra,
             (unsigned long long)(events - d->events0), rate, now - d->wall0,
-            extra[0] ? ", " : "", extra);
+            d->tty ? (last ? "\033[K\n" : "\033[K") : "\n");
     fflush(d->out);
     d->last_wall = now;
     d->last_events = events;
@@ -111,7 +123,7 @@ static void print_progress(drive_t *d)
 
 static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-    print_progress(w->data);
+    print_progress(w->data, false);
 }
 
 /* ---- the watchers ----------------------------------------------------- */
@@ -245,6 +257,7 @@ static void init_drive(drive_t *d, sim_t *sim, const sim_drive_desc_t *desc,
     d->until = desc->until ? desc->until : SIM_TIME_NEVER - 1;  /* NEVER never runs */
     d->batch = d->batch_max = desc->batch ? desc->batch : DRIVE_BATCH;
     d->out = progress_stream(desc);
+    d->tty = d->out && isatty(fileno(d->out));
     d->wall0 = d->last_wall = ev_time();
     d->sim0 = sim_now(sim);
     d->events0 = d->last_events = sim_events_run(sim);
@@ -282,6 +295,6 @@ int sim_drive(sim_t *sim, const sim_drive_desc_t *desc, sim_drive_result_t *out)
     out->events = sim_events_run(sim) - d.events0;
     out->wall_s = ev_time() - d.wall0;
     if (d.out)
-        print_progress(&d);
+        print_progress(&d, true);
     return TESS_OK;
 }

@@ -3,11 +3,13 @@
  * to libev between batches, so that signals and timers are served. Paced: one
  * ev_timer is armed for the head of the queue, scaled by wall seconds per
  * simulated second. In both: SIGINT/SIGTERM stop the run between two events
- * (SIM_END_INTERRUPTED, state left consistent), a periodic progress line, an
- * optional wall-clock limit. Simulated time never comes from libev. */
+ * (SIM_END_INTERRUPTED, state left consistent), a periodic progress line
+ * (one line rewritten in place on a terminal, one line per period elsewhere), an
+ * optional wall-clock limit, an optional stop flag. Simulated time never comes from libev. */
 #ifndef TESSERA_DRIVER_H
 #define TESSERA_DRIVER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -20,9 +22,15 @@ typedef struct sim_drive_desc {
     double progress_period_s;  /* seconds between progress lines; 0 = 1 s */
     int progress;              /* 1 = always print progress, 0 = only when stderr is a
                                   terminal, -1 = never */
-    FILE *progress_out;        /* NULL = stderr */
+    FILE *progress_out;        /* NULL = stderr; on a terminal the line is updated in place */
+    sim_time_t cycle_ps;       /* progress shows simulated time in cycles of this many ps;
+                                  0 = in ns/us/ms */
     bool catch_signals;        /* SIGINT and SIGTERM stop the run */
     size_t batch;              /* events per loop iteration; 0 = 4096 */
+    /* Optional: when it becomes non-zero the run stops between two batches
+     * (paced: at the next event) with SIM_END_INTERRUPTED and signal 0. It
+     * may be set from a signal handler or another thread. */
+    const atomic_int *stop;
     /* Optional: appends model-specific text to the progress line. */
     void (*progress_extra)(void *user, char *buf, size_t size);
     void *progress_user;

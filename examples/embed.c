@@ -1,18 +1,15 @@
-/* embed.c — Tessera embedded in a C program: assemble a kernel from a string,
- * run it through the timed model twice (two SM arbiters on a slow bank), and read the
- * results and a timeline record from the model's trace hook — no files, no
- * database. Build (from the repository, after building the library):
+/* embed.c — Tessera embedded in a C program through the run API (api/tessera.h):
+ * a kernel assembled from a string runs twice, under two SM arbiters on a slow
+ * bank, and both runs are recorded into the database embed.db (or argv[1]),
+ * ready for `tessera report embed.db --compare` or SQL. Build (from the
+ * repository, after building the library):
  *
  *   cc -std=c11 examples/embed.c $(pkg-config --cflags --libs build/tessera.pc) -o embed
  *
  * CMake builds it as the target `embed_example`, and a test runs it. */
 #include <stdio.h>
-#include <string.h>
 
-#include "events/sim.h"
-#include "model/asm.h"
-#include "model/gpu.h"
-#include "model/gpu_trace.h"
+#include "api/tessera.h"
 
 /* Four cores add 1 to their own byte of bank 0, 100 times, then stop. */
 static const char kernel[] =
@@ -29,69 +26,34 @@ static const char kernel[] =
     "  bnz loop, r9\n"
     "  ready\n";
 
-/* The trace hook: keep the latest READY time of each core. */
-typedef struct watch {
-    sim_time_t ready_ps[GPU_CORES];
-} watch_t;
-
-static void on_record(void *user, unsigned kind, const void *record)
+/* Runs the kernel with `arbiter` (sm.arbiter) into `db`; returns the exit code. */
+static int run_once(const char *db, const char *arbiter)
 {
-    watch_t *w = user;
-    if (kind == GPU_TR_CORE_TASK) {
-        const gpu_tr_core_task_t *t = record;
-        w->ready_ps[t->core] = t->ready_ps;
-    }
-}
-
-/* Runs `prog` with arbiter `arb`; returns 0 on success. */
-static int run_once(const program_t *prog, gpu_arbiter_t arb, const char *name)
-{
-    gpu_desc_t desc;
-    gpu_desc_default(&desc);          /* the reference timing of spec §6 … */
-    desc.sm_bank = lat_fixed(4);      /* … with a slow bank, so that a queue forms */
-    desc.arbiter = (uint8_t)arb;
-    diag_t diag = {0};
-    sim_t *sim = sim_create();
-    gpu_t *gpu = sim ? gpu_create(sim, &desc, prog, &diag) : NULL;
-    if (!gpu) {
-        fprintf(stderr, "cannot build the model: %s\n", diag.msg);
-        sim_destroy(sim);
-        return 1;
-    }
-    watch_t watch = {{0}};
-    sim_set_hook(sim, on_record, &watch);
-    gpu_set_trace(gpu, GPU_TRACE_TASKS);
-    gpu_start(gpu);
-    while (sim_run(sim, SIM_TIME_NEVER, 1u << 16) > 0) /* or sim_drive() under libev */
-        ;
-    gpu_finish(gpu);
-    gpu_stats_t st;
-    arch_state_t arch;
-    gpu_stats(gpu, &st);
-    gpu_arch_state(gpu, &arch);
-    printf("%-6s %s: end %llu ps, %llu instructions, %llu SM accesses, %llu waited; "
-           "SM[0..3] = %u %u %u %u; READY of core 0 at %llu ps, core 3 at %llu ps\n",
-           name, gpu_outcome(gpu) == GPU_DONE ? "done" : "not done",
-           (unsigned long long)st.end_ps, (unsigned long long)st.instructions,
-           (unsigned long long)st.sm_accesses, (unsigned long long)st.sm_conflicts,
-           arch.sm[0], arch.sm[1], arch.sm[2], arch.sm[3],
-           (unsigned long long)watch.ready_ps[0], (unsigned long long)watch.ready_ps[3]);
-    int rc = gpu_outcome(gpu) == GPU_DONE ? 0 : 1;
-    gpu_destroy(gpu);
-    sim_destroy(sim);
+    char set[64];
+    snprintf(set, sizeof set, "sm.arbiter=%s", arbiter);
+    tessera_t *t = tessera_new();
+    int rc = t ? tessera_set(t, "sm.bank=4") : 7; /* a slow bank, so that a queue forms */
+    if (rc == 0 && (rc = tessera_set(t, set)) == 0 &&
+        (rc = tessera_load_source(t, kernel, "kernel.s")) == 0 &&
+        (rc = tessera_record(t, db)) == 0)
+        rc = tessera_run(t, 0);
+    tessera_counters_t c;
+    arch_state_t s;
+    if (rc == 0 && tessera_counters(t, &c) == 0 && tessera_state(t, &s) == 0)
+        printf("%-6s %s: end %llu ps, %llu instructions, %llu SM accesses, %llu waited; "
+               "SM[0..3] = %u %u %u %u; run %lld of %s\n",
+               arbiter, tessera_status(t), (unsigned long long)c.end_ps,
+               (unsigned long long)c.instructions, (unsigned long long)c.sm_accesses,
+               (unsigned long long)c.sm_conflicts, s.sm[0], s.sm[1], s.sm[2], s.sm[3],
+               (long long)c.run_id, db);
+    else if (t)
+        fprintf(stderr, "%s: %s%s\n", arbiter, tessera_errmsg(t), tessera_outcome_msg(t));
+    tessera_free(t);
     return rc;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    static asm_output_t out; /* large: keep it off the stack */
-    diag_t diag = {0};
-    if (asm_assemble(&out, kernel, strlen(kernel), "kernel.s", &diag) != 0) {
-        fprintf(stderr, "%s\n", diag.msg);
-        return 1;
-    }
-    static program_t prog;
-    prog.tm = out.prog;
-    tm_encode(&prog.tm, prog.image);
-    return run_once(&prog, GPU_ARB_FIXED, "fixed") | run_once(&prog, GPU_ARB_RR, "rr");
+    const char *db = argc > 1 ? argv[1] : "embed.db";
+    return run_once(db, "fixed") || run_once(db, "rr");
 }

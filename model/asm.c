@@ -153,8 +153,13 @@ static int operands_abc(asm_state_t *st, bool imm_b, unsigned *a, unsigned *b, u
     int rc = asm_lex_register(lx, a);
     if (rc == TESS_OK)
         rc = asm_lex_expect(lx, ',', "the first operand");
+    asm_lex_peek(lx);
+    size_t at = lx->pos;
     if (rc == TESS_OK)
         rc = imm_b ? asm_lex_number(lx, &v, 15, "shift amount") : asm_lex_register(lx, b);
+    if (rc == TESS_OK && imm_b && v > 7) /* encoded as written: the disassembly round-trips */
+        asm_lex_warn(lx, at, "shift amount %u exceeds 7: the hardware uses b[2:0], shifting by "
+                     "%u (D7)", (unsigned)v, (unsigned)(v & 7));
     if (rc == TESS_OK && imm_b)
         *b = v;
     if (rc == TESS_OK)

@@ -71,6 +71,9 @@ static void request(core_t *c)
                           (s->sync && c->atomics ? GPU_TXN_SYNC : 0));
     t->data = s->value;
     c->ld_reg = s->reg;
+    if (c->gpu->races)
+        race_access(c->gpu->races, c->frame, c->id, c->run.ip, s->cls == ISA_CLASS_ST,
+                    s->sync && c->atomics, s->addr);
     c->end_after_answer = s->finished;
     t->t_created = t->t_sent = c->run.t;
     c->req_arrive = c->run.t + latency(c, ISA_CLASS_LD);

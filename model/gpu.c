@@ -10,11 +10,14 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "model/gpu_impl.h"
+#include "model/simt.h"
+#include "model/simt_flow.h"
 
 const char *const gpu_policy_names[] = {GPU_POLICIES(XENUM_NAME)[GPU_POLICY_COUNT] = NULL};
 const char *const gpu_arbiter_names[] = {GPU_ARBITERS(XENUM_NAME)[GPU_ARB_COUNT] = NULL};
 const char *const gpu_bank_map_names[] = {GPU_BANK_MAPS(XENUM_NAME)[GPU_MAP_COUNT] = NULL};
 const char *const gpu_timing_names[] = {GPU_TIMINGS(XENUM_NAME)[GPU_TIMING_COUNT] = NULL};
+const char *const gpu_model_names[] = {GPU_MODELS(XENUM_NAME)[GPU_MODEL_COUNT] = NULL};
 
 void gpu_desc_default(gpu_desc_t *d)
 {
@@ -39,6 +42,11 @@ void gpu_desc_default(gpu_desc_t *d)
     d->bank_map = GPU_MAP_HIGH;
     d->atomics = false;
     d->seed = 1;
+    d->model = GPU_MODEL_MIMD;
+    d->simt_scheduler = SIMT_SCHED_RR;
+    d->simt_issue_width = 1;
+    d->simt_scoreboard = false;
+    d->simt_broadcast = false;
 }
 
 static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag)
@@ -68,19 +76,34 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
     if (d->policy >= GPU_POLICY_COUNT || d->arbiter >= GPU_ARB_COUNT ||
         d->bank_map >= GPU_MAP_COUNT || d->timing >= GPU_TIMING_COUNT)
         return diag_fail(diag, TESS_EINPUT, "an enumerated setting is out of range");
+    if (d->model >= GPU_MODEL_COUNT)
+        return diag_fail(diag, TESS_EINPUT, "core.model: %u is not one of %s (0..%u)", d->model,
+                         XENUM_JOIN(GPU_MODELS), GPU_MODEL_COUNT - 1);
+    if (d->simt_scheduler >= SIMT_SCHED_COUNT)
+        return diag_fail(diag, TESS_EINPUT, "simt.scheduler: %u is not one of %s (0..%u)",
+                         d->simt_scheduler, XENUM_JOIN(SIMT_SCHEDS), SIMT_SCHED_COUNT - 1);
+    if (d->simt_issue_width < 1 || d->simt_issue_width > GPU_CORES)
+        return diag_fail(diag, TESS_EINPUT, "simt.issue_width: %u is not in 1..16",
+                         d->simt_issue_width);
     return TESS_OK;
 }
 
 /* Connects the components (chips-style: they meet at ports, the machine
- * wires them): the TS starts tasks on the engine (the cores) and collects
- * their READY; each core requests from the SM, which answers it by its id. */
+ * wires them): the TS starts tasks on the engine (the cores, or the SIMT
+ * unit whose lanes they are: SIMT-SPEC S1) and collects their READY; each
+ * core or lane requests from the SM, which answers it by its id. */
 static void wire(gpu_t *g)
 {
     cores_engine(&g->engine, g->cores);
+    if (g->simt)
+        simt_engine(&g->engine, g->simt);
     ts_attach(&g->ts, &g->engine);
     for (unsigned c = 0; c < GPU_CORES; c++) {
         core_wire(&g->cores[c], ts_on_ready, &g->ts, sm_on_request, &g->sm);
-        sm_attach(&g->sm, c, core_on_answer, &g->cores[c]);
+        if (g->simt)
+            sm_attach(&g->sm, c, simt_on_answer, g->simt);
+        else
+            sm_attach(&g->sm, c, core_on_answer, &g->cores[c]);
     }
 }
 
@@ -111,6 +134,11 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
             return NULL;
         }
     }
+    if (desc->model == GPU_MODEL_SIMT && !(g->simt = simt_create(g))) {
+        diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
+        gpu_destroy(g);
+        return NULL;
+    }
     wire(g);
     return g;
 }
@@ -119,11 +147,14 @@ void gpu_destroy(gpu_t *g)
 {
     if (!g)
         return;
+    simt_destroy(g->simt);
     txn_pool_fini(&g->pool);
     tess_free(g);
 }
 
 void gpu_set_trace(gpu_t *g, unsigned mask) { g->trace = mask; }
+
+void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
 
 void gpu_start(gpu_t *g) { ts_start(&g->ts); }
 
@@ -159,6 +190,9 @@ static void describe_stuck(gpu_t *g)
         if (!bk->pending)
             continue;
         unsigned c = (unsigned)__builtin_ctz(bk->pending);
+        if (g->simt && simt_describe_deadlock(g->simt, c, (unsigned)bk->lock_core, b,
+                                              bk->lock_addr, g->errmsg, sizeof g->errmsg))
+            return;
         snprintf(g->errmsg, sizeof g->errmsg,
                  "deadlock: core %u (frame %u) waits for bank %u, locked by core %d at "
                  "address 0x%03x (D16: a ld_sync without its st_sync?)",

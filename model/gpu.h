@@ -16,6 +16,7 @@
 #include "events/base/diag.h"
 #include "model/latency.h"
 #include "model/program.h"
+#include "model/race.h"
 #include "model/xenum.h"
 
 /* The enumerated settings of gpu_desc_t, each written once (xenum.h):
@@ -56,6 +57,16 @@ extern const char *const gpu_arbiter_names[GPU_ARB_COUNT + 1];
 extern const char *const gpu_bank_map_names[GPU_MAP_COUNT + 1];
 extern const char *const gpu_timing_names[GPU_TIMING_COUNT + 1];
 
+#define GPU_MODELS(X)                                                                       \
+    X(GPU_MODEL_, MIMD, "mimd", "16 independent cores (spec section 6)")                     \
+    X(GPU_MODEL_, SIMT, "simt",                                                             \
+      "the cores are the 16 lanes of one SIMT unit that issues one instruction per warp (a " \
+      "task), with a reconvergence stack, a warp scheduler and optionally a scoreboard "      \
+      "(SIMT-SPEC, docs/SIMT.md)")
+
+typedef enum gpu_model { GPU_MODELS(XENUM_ID) GPU_MODEL_COUNT } gpu_model_t;
+extern const char *const gpu_model_names[GPU_MODEL_COUNT + 1];
+
 /* Everything the model needs to know; gpu_desc_default() gives §6. Latencies
  * are in cycles of clock.period_ps. */
 typedef struct gpu_desc {
@@ -73,14 +84,21 @@ typedef struct gpu_desc {
     uint8_t bank_map;         /* gpu_bank_map_t */
     bool atomics;             /* D16 */
     uint64_t seed;            /* sim.seed */
+    uint8_t model;            /* gpu_model_t: core.model */
+    uint8_t simt_scheduler;   /* simt_sched_t (simt_flow.h): simt.scheduler, S6 */
+    uint8_t simt_issue_width; /* simt.issue_width 1..16, S5 */
+    bool simt_scoreboard;     /* simt.scoreboard, S4 */
+    bool simt_broadcast;      /* simt.broadcast, S8 */
 } gpu_desc_t;
 
 /* Fills `d` with the reference timing model of spec §6. */
 void gpu_desc_default(gpu_desc_t *d);
 
 /* Checks the bounds the model relies on (core latencies >= 1 cycle, bank
- * occupancy >= 1 cycle, window 1..64, period >= 1 ps); the message names the
- * configuration key. */
+ * occupancy >= 1 cycle, window 1..64, period >= 1 ps, simt.issue_width
+ * 1..16, enumerations in range); the message names the configuration key.
+ * The simt.* fields are checked whatever core.model is (they are recorded
+ * even when a MIMD run ignores them). */
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag);
 
 typedef struct gpu gpu_t;
@@ -93,6 +111,10 @@ void gpu_destroy(gpu_t *gpu);
 
 /* Which gpu_trace.h records to report (GPU_TRACE_* bits); 0 = none (default). */
 void gpu_set_trace(gpu_t *gpu, unsigned mask);
+
+/* Feeds every SM access to the race detector `r` (race.h; NULL: none, the
+ * default). The caller keeps `r` and frees it after gpu_destroy. */
+void gpu_set_races(gpu_t *gpu, race_det_t *r);
 
 /* Schedules the first decode. Call once before running the simulation. */
 void gpu_start(gpu_t *gpu);

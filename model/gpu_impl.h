@@ -10,6 +10,7 @@
 #include "model/engine.h"
 #include "model/gpu.h"
 #include "model/gpu_trace.h"
+#include "model/race.h"
 #include "model/sm.h"
 #include "model/ts.h"
 
@@ -20,7 +21,9 @@ enum gpu_prio {
     GPU_PRIO_ANSWER = 0,      /* READY reaches the TS; an SM answer reaches a core (stepped) */
     GPU_PRIO_TS = 1,          /* a decode or a code transfer ends */
     GPU_PRIO_TS_EVAL = 2,     /* the TS decides: CF effects, issues, the next decode */
-    GPU_PRIO_CORE = 3,        /* a task starts on a core; a core step; the watchdog */
+    GPU_PRIO_CORE = 3,        /* a task starts on a core; a core step; the watchdog; SIMT:
+                                 the issue decision (tasks start on lanes at TS_EVAL, so
+                                 issue counts every start of its picosecond, S5) */
     GPU_PRIO_SM_ARRIVE = 4,   /* a request reaches its bank (stepped) */
     GPU_PRIO_SM_GRANT = 5,    /* a bank grants one of the requests that reached it */
 };
@@ -40,6 +43,7 @@ struct gpu {
     gpu_desc_t desc;          /* ro */
     program_t prog;           /* ro: the program and initial SM */
     unsigned trace;           /* GPU_TRACE_* bits wanted by the hook */
+    race_det_t *races;        /* rw: the race detector fed by the cores, or NULL */
     uint8_t outcome;          /* gpu_outcome_t once decided */
     char errmsg[256];         /* why WATCHDOG or STUCK */
     txn_pool_t pool;          /* every transaction in flight */
@@ -47,6 +51,7 @@ struct gpu {
     ts_t ts;
     sm_t sm;
     core_t cores[GPU_CORES];  /* reached only through `engine` and the wiring */
+    struct simt *simt;        /* core.model = simt: the engine issuing for the lanes; else NULL */
 };
 
 /* Cycles of a latency draw to picoseconds. */

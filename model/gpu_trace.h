@@ -19,12 +19,19 @@ enum gpu_trace_kind {
     GPU_TR_CORE_TASK,              /* gpu_tr_core_task_t: one core's part of a task, at READY */
     GPU_TR_ACCESS,                 /* gpu_tr_access_t: one SM access, at its grant */
     GPU_TR_COUNTER,                /* gpu_tr_counter_t: an end-of-run total */
+    GPU_TR_SIMT_WARP,              /* gpu_tr_simt_warp_t: one warp, when its last lane finished */
+    GPU_TR_SIMT_MEM,               /* gpu_tr_simt_mem_t: one warp ld/st, when it completes */
+    GPU_TR_SIMT_ISSUE,             /* gpu_tr_simt_issue_t: one warp instruction, at issue */
 };
 
 /* gpu_set_trace() bits */
 #define GPU_TRACE_FRAMES 0x1u   /* GPU_TR_FRAME and GPU_TR_STALL */
 #define GPU_TRACE_TASKS 0x2u    /* GPU_TR_CORE_TASK */
 #define GPU_TRACE_ACCESSES 0x4u /* GPU_TR_ACCESS */
+#define GPU_TRACE_WARPS 0x8u    /* GPU_TR_SIMT_WARP and GPU_TR_SIMT_MEM (core.model = simt) */
+#define GPU_TRACE_ISSUE 0x10u   /* GPU_TR_SIMT_ISSUE: one record per issued warp instruction,
+                                   enough to draw the issue port (which warp issued in
+                                   each cycle) and divergence (its active mask) */
 
 typedef struct gpu_tr_frame {
     uint8_t frame;            /* TM frame index */
@@ -86,6 +93,77 @@ typedef struct gpu_tr_access {
     sim_time_t grant_ps;      /* the bank served it (the access took effect) */
     sim_time_t done_ps;       /* the answer reached the core */
 } gpu_tr_access_t;
+
+/* SIMT-SPEC "Counting": a warp's stall reasons. Every resident cycle in
+ * which the warp does not issue has exactly one. */
+#define GPU_SIMT_STALL_LIST(X)                                                              \
+    X(GPU_SIMT_STALL_, MEMORY, "memory", "waits for its own instructions, one of them a ld/st") \
+    X(GPU_SIMT_STALL_, EXECUTE, "execute", "waits for its own instructions, none a ld/st")   \
+    X(GPU_SIMT_STALL_, ISSUE, "issue", "eligible but not chosen by the scheduler (S6)")
+
+typedef enum gpu_simt_stall { GPU_SIMT_STALL_LIST(XENUM_ID) GPU_SIMT_STALLS } gpu_simt_stall_t;
+
+const char *gpu_simt_stall_name(unsigned reason); /* "memory", "execute", "issue" */
+
+/* One warp (a task on the SIMT unit, S1), reported when its last lane has
+ * finished (or as a partial record at the end of a stopped run). Derived
+ * figures: SIMT efficiency = lane_instructions / (warp_instructions ×
+ * popcount(mask)); lane utilisation = lane_instructions / (warp_instructions
+ * × 16). Invariant: issued_cycles + Σ stall_cycles = resident_cycles. */
+typedef struct gpu_tr_simt_warp {
+    uint8_t frame;            /* the IF: the warp's name in every message */
+    uint16_t mask;            /* its lanes: the group's Core_Active_Vect */
+    bool complete;            /* false: partial record of a stopped run */
+    sim_time_t start_ps;      /* resident from (T4: the end of the code transfer) = its age */
+    sim_time_t end_ps;        /* its last lane finished (SIM_TIME_NEVER if not yet) */
+    uint64_t warp_instructions;  /* issued */
+    uint64_t lane_instructions;  /* Σ active lanes of the issued instructions */
+    uint64_t divergent_branches; /* bnz whose active lanes disagreed (S7) */
+    uint32_t max_stack_depth;    /* deepest SIMT stack, in entries (1 = never diverged) */
+    uint64_t resident_cycles;    /* (end - start) / clock period */
+    uint64_t issued_cycles;      /* = warp_instructions (one per cycle per warp) */
+    uint64_t stall_cycles[GPU_SIMT_STALLS]; /* by gpu_simt_stall_t */
+    uint64_t mem_instructions;   /* warp ld/st issued */
+    uint64_t requests;           /* SM requests they sent (after broadcast merging) */
+    uint64_t replays;            /* Σ over its ld/st of gpu_tr_simt_mem_t.replays */
+} gpu_tr_simt_warp_t;
+
+/* One warp ld/st (S8), reported when its last lane's answer is known. */
+typedef struct gpu_tr_simt_mem {
+    uint8_t frame;            /* the warp */
+    uint8_t slot;             /* the instruction's slot 0..15 */
+    uint8_t is_store;         /* 0 ld, 1 st */
+    uint8_t requests;         /* SM requests sent (< popcount(lanes) when broadcast merged) */
+    uint8_t replays;          /* the largest number of requests to one bank, minus one */
+    uint8_t banks;            /* distinct banks touched */
+    uint16_t lanes;           /* the active lanes */
+    sim_time_t issue_ps;      /* issued (the requests leave) */
+    sim_time_t done_ps;       /* the last lane's answer arrives: the instruction completes */
+} gpu_tr_simt_mem_t;
+
+/* One issued warp instruction (only with GPU_TRACE_ISSUE). Issue cycles are
+ * time_ps / clock period; with simt.issue_width > 1 several records share a
+ * time, in the order the scheduler chose them. */
+typedef struct gpu_tr_simt_issue {
+    sim_time_t time_ps;       /* the cycle boundary it issued at */
+    uint8_t frame;            /* the warp */
+    uint8_t slot;             /* the instruction's slot */
+    uint8_t op;               /* isa_op_t */
+    uint8_t order;            /* its place among this cycle's issues (0 = first) */
+    uint8_t depth;            /* SIMT stack entries when it issued (> 1: diverged) */
+    uint8_t eligible;         /* warps eligible in this cycle (> issued: issue stalls) */
+    uint16_t active;          /* the lanes that execute it (< mask: divergence) */
+    uint16_t mask;            /* the warp's lanes still in it */
+} gpu_tr_simt_issue_t;
+
+/* End-of-run counters of a SIMT run (component "simt", GPU_TR_COUNTER):
+ * warps, warp_instructions, lane_instructions, lane_slots (Σ warp
+ * instructions × lanes of the group mask), divergent_branches,
+ * issued_cycles, resident_cycles, stall_memory_cycles,
+ * stall_execute_cycles, stall_issue_cycles, mem_instructions, requests,
+ * replays, issue_cycles (cycles in which any warp issued), issue_width,
+ * run_cycles (the run's end, the last READY, in cycles) and
+ * issue_util_ppm = warp_instructions × 10^6 / (run_cycles × issue_width). */
 
 typedef struct gpu_tr_counter {
     const char *component;    /* "gpu", "ts", "core3", "bank12" */

@@ -8,8 +8,10 @@
 
 /* Runs one core's task to its end; returns TESS_OK or TESS_EWATCHDOG. */
 static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned core,
-                         arch_state_t *st, uint64_t budget, iss_stats_t *stats, diag_t *diag)
+                         arch_state_t *st, const iss_desc_t *desc, iss_stats_t *stats,
+                         diag_t *diag)
 {
+    uint64_t budget = desc->budget ? desc->budget : ARCH_DEFAULT_BUDGET;
     static const uint64_t untimed[ISA_CLASS_LOCAL];
     isa_decoded_t decoded[TM_SLOTS];
     isa_decode_frame(code, decoded);
@@ -27,6 +29,9 @@ static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned
         if (stop == ISA_STOP_FINISHED)
             break;
         const isa_step_t *s = &run.last; /* a ld or st, performed at once */
+        if (desc->races)
+            race_access(desc->races, frame, core, run.ip, s->cls == ISA_CLASS_ST,
+                        s->sync && desc->atomics, s->addr);
         if (s->cls == ISA_CLASS_LD) {
             isa_ld_complete(st->regs[core], s, st->sm[s->addr]);
             stats->loads++;
@@ -46,7 +51,8 @@ static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned
 int iss_run(const tm_program_t *tm, arch_state_t *st, const iss_desc_t *desc,
             iss_stats_t *stats, diag_t *diag)
 {
-    uint64_t budget = desc && desc->budget ? desc->budget : ARCH_DEFAULT_BUDGET;
+    static const iss_desc_t defaults;
+    desc = desc ? desc : &defaults;
     memset(stats, 0, sizeof *stats);
     for (unsigned g = 0; g < tm->n_groups; g++) {
         const tm_group_t *grp = &tm->groups[g];
@@ -57,7 +63,7 @@ int iss_run(const tm_program_t *tm, arch_state_t *st, const iss_desc_t *desc,
                 if (!(grp->cores & (1u << c)))
                     continue;
                 stats->core_tasks++;
-                int rc = run_core_task(tm->code[f], f, c, st, budget, stats, diag);
+                int rc = run_core_task(tm->code[f], f, c, st, desc, stats, diag);
                 if (rc != TESS_OK)
                     return rc;
             }

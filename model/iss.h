@@ -5,14 +5,18 @@
 #ifndef TESSERA_ISS_H
 #define TESSERA_ISS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "model/arch.h"
 #include "events/base/diag.h"
+#include "model/race.h"
 #include "model/tm.h"
 
 typedef struct iss_desc {
     uint64_t budget;          /* D12 instructions per core per task; 0 = 2^26 */
+    race_det_t *races;        /* when set, every access is noted for race detection */
+    bool atomics;             /* D16: ld_sync/st_sync are atomic (for the race detector) */
 } iss_desc_t;
 
 typedef struct iss_stats {

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages Tessera needs, only those that are missing.
 # Safe to run repeatedly; needs root (or sudo) only when something is missing.
+# scripts/realtools.sh installs the third-party tools its checks open outputs
+# in (gtkwave, chromium, librsvg2-bin, slurm-wlm, munge, nodejs) the same way.
 set -eu
 PACKAGES="cmake make gcc libev-dev libsqlite3-dev sqlite3 libcunit1-dev libinih-dev parallel valgrind clang libclang-rt-14-dev llvm libxml2-utils pkg-config"
 missing=""

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Every test: builds Tessera twice — optimised with warnings as errors, then
 # with ASan and UBSan — and runs every test in both; then the end-to-end tests
-# under valgrind memcheck, then each fuzz target for a minute. Exits non-zero
-# on the first failure. About 15 minutes on 2 cores.
+# under valgrind memcheck, then the outputs in the real tools (scripts/realtools.sh:
+# GTKWave's vcd2fst, speedscope in headless chromium, a single-node Slurm; it
+# installs what it lacks), then each fuzz target for a minute. Exits non-zero
+# on the first failure. About 18 minutes on 2 cores.
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -24,6 +26,9 @@ scripts/determinism.sh build build-san
 
 echo "== end-to-end tests under valgrind memcheck"
 scripts/memcheck.sh build
+
+echo "== the real tools: vcd2fst, speedscope in headless chromium, the SVG laid out, Slurm"
+scripts/realtools.sh build
 
 echo "== fuzzing: ~1 minute per target (clang, libFuzzer + ASan + UBSan)"
 scripts/fuzz.sh 60

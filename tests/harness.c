@@ -60,6 +60,26 @@ static void hook(void *user, unsigned kind, const void *rec)
                            sizeof *r->accesses);
         r->accesses[r->n_accesses++] = *(const gpu_tr_access_t *)rec;
         break;
+    case GPU_TR_SIMT_WARP:
+        r->warps = grow(r->warps, &r->cap_warps, r->n_warps + 1, sizeof *r->warps);
+        r->warps[r->n_warps++] = *(const gpu_tr_simt_warp_t *)rec;
+        break;
+    case GPU_TR_SIMT_MEM:
+        r->mems = grow(r->mems, &r->cap_mems, r->n_mems + 1, sizeof *r->mems);
+        r->mems[r->n_mems++] = *(const gpu_tr_simt_mem_t *)rec;
+        break;
+    case GPU_TR_SIMT_ISSUE:
+        r->issues = grow(r->issues, &r->cap_issues, r->n_issues + 1, sizeof *r->issues);
+        r->issues[r->n_issues++] = *(const gpu_tr_simt_issue_t *)rec;
+        break;
+    case GPU_TR_COUNTER: {
+        const gpu_tr_counter_t *c = rec;
+        if (!strcmp(c->component, "simt") && r->n_simt_counters < 32) {
+            r->simt_counter_name[r->n_simt_counters] = c->name; /* static strings */
+            r->simt_counter[r->n_simt_counters++] = c->value;
+        }
+        break;
+    }
     default:
         break;
     }
@@ -73,6 +93,7 @@ h_run_t *h_run(const program_t *p, const gpu_desc_t *desc)
         desc = &def;
     }
     h_run_t *r = calloc(1, sizeof *r);
+    r->simt = desc->model == GPU_MODEL_SIMT;
     r->stalls = calloc(H_MAX_STALLS, sizeof *r->stalls);
     sim_t *sim = sim_create();
     diag_t d = {0};
@@ -81,7 +102,8 @@ h_run_t *h_run(const program_t *p, const gpu_desc_t *desc)
         fprintf(stderr, "gpu_create: %s\n", d.msg);
     CU_ASSERT_FATAL(g != NULL);
     sim_set_hook(sim, hook, r);
-    gpu_set_trace(g, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES);
+    gpu_set_trace(g, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
+                         GPU_TRACE_ISSUE);
     gpu_start(g);
     while (sim_run(sim, SIM_TIME_NEVER, 1u << 20) > 0 && sim_stop_reason(sim) == SIM_END_NONE)
         ;
@@ -112,6 +134,9 @@ void h_free(h_run_t *r)
     free(r->stalls);
     free(r->tasks);
     free(r->accesses);
+    free(r->warps);
+    free(r->mems);
+    free(r->issues);
     free(r);
 }
 
@@ -129,6 +154,22 @@ const gpu_tr_core_task_t *h_task(const h_run_t *r, unsigned frame, unsigned core
         if (r->tasks[i].frame == frame && r->tasks[i].core == core)
             return &r->tasks[i];
     return NULL;
+}
+
+const gpu_tr_simt_warp_t *h_warp(const h_run_t *r, unsigned frame)
+{
+    for (size_t i = 0; i < r->n_warps; i++)
+        if (r->warps[i].frame == frame)
+            return &r->warps[i];
+    return NULL;
+}
+
+uint64_t h_simt_counter(const h_run_t *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_simt_counters; i++)
+        if (!strcmp(r->simt_counter_name[i], name))
+            return r->simt_counter[i];
+    return UINT64_MAX;
 }
 
 static bool same_access(const gpu_tr_access_t *a, const gpu_tr_access_t *b)
@@ -164,6 +205,50 @@ static bool same_task(const gpu_tr_core_task_t *x, const gpu_tr_core_task_t *y)
            x->sm_conflict_ps == y->sm_conflict_ps && x->complete == y->complete;
 }
 
+/* SIMT: the same warp records (any order) and the same issue sequence. */
+static bool same_simt(const h_run_t *a, const h_run_t *b)
+{
+    if (!a->simt || !b->simt)
+        return true; /* MIMD against SIMT (or MIMD): only the shared records compare */
+    if (a->n_warps != b->n_warps || a->n_issues != b->n_issues || a->n_mems != b->n_mems) {
+        fprintf(stderr, "SIMT record counts differ\n");
+        return false;
+    }
+    for (size_t i = 0; i < a->n_warps; i++) {
+        const gpu_tr_simt_warp_t *y = h_warp(b, a->warps[i].frame);
+        const gpu_tr_simt_warp_t *x = &a->warps[i];
+        if (!y || x->start_ps != y->start_ps || x->end_ps != y->end_ps ||
+            x->warp_instructions != y->warp_instructions ||
+            x->lane_instructions != y->lane_instructions ||
+            memcmp(x->stall_cycles, y->stall_cycles, sizeof x->stall_cycles) != 0 ||
+            x->replays != y->replays || x->max_stack_depth != y->max_stack_depth) {
+            fprintf(stderr, "warp (frame %u) differs\n", a->warps[i].frame);
+            if (y)
+                fprintf(stderr,
+                        "  start %llu/%llu end %llu/%llu instr %llu/%llu stalls %llu,%llu,%llu / "
+                        "%llu,%llu,%llu\n",
+                        (unsigned long long)x->start_ps, (unsigned long long)y->start_ps,
+                        (unsigned long long)x->end_ps, (unsigned long long)y->end_ps,
+                        (unsigned long long)x->warp_instructions,
+                        (unsigned long long)y->warp_instructions,
+                        (unsigned long long)x->stall_cycles[0], (unsigned long long)x->stall_cycles[1],
+                        (unsigned long long)x->stall_cycles[2], (unsigned long long)y->stall_cycles[0],
+                        (unsigned long long)y->stall_cycles[1], (unsigned long long)y->stall_cycles[2]);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < a->n_issues; i++) {
+        const gpu_tr_simt_issue_t *x = &a->issues[i], *y = &b->issues[i];
+        if (x->time_ps != y->time_ps || x->frame != y->frame || x->slot != y->slot ||
+            x->active != y->active || x->order != y->order || x->eligible != y->eligible ||
+            x->depth != y->depth) {
+            fprintf(stderr, "issue record %zu differs\n", i);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool h_same_timeline(const h_run_t *a, const h_run_t *b)
 {
     if (a->n_tasks != b->n_tasks || a->n_accesses != b->n_accesses) {
@@ -188,6 +273,6 @@ bool h_same_timeline(const h_run_t *a, const h_run_t *b)
             return false;
         }
     }
-    return same_accesses(a, b) && a->stats.end_ps == b->stats.end_ps &&
+    return same_accesses(a, b) && same_simt(a, b) && a->stats.end_ps == b->stats.end_ps &&
            a->stats.instructions == b->stats.instructions;
 }

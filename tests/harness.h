@@ -17,6 +17,7 @@
 
 typedef struct h_run {
     gpu_outcome_t outcome;
+    bool simt;                             /* ran with core.model = simt */
     gpu_stats_t stats;
     arch_state_t arch;
     char errmsg[256];
@@ -29,6 +30,15 @@ typedef struct h_run {
     size_t n_tasks, cap_tasks;
     gpu_tr_access_t *accesses;             /* in grant order */
     size_t n_accesses, cap_accesses;
+    gpu_tr_simt_warp_t *warps;             /* SIMT: in close-out order */
+    size_t n_warps, cap_warps;
+    gpu_tr_simt_mem_t *mems;               /* SIMT: in completion order */
+    size_t n_mems, cap_mems;
+    gpu_tr_simt_issue_t *issues;           /* SIMT: in issue order */
+    size_t n_issues, cap_issues;
+    uint64_t simt_counter[32];             /* SIMT: "simt" counters in report order */
+    const char *simt_counter_name[32];
+    size_t n_simt_counters;
 } h_run_t;
 
 /* Assembles `src` (test-fixture text) into `p`; fails the test on error. */
@@ -44,6 +54,11 @@ void h_free(h_run_t *r);
 const gpu_tr_access_t *h_access(const h_run_t *r, unsigned core, unsigned k);
 /* The core-task record of (frame, core), or NULL. */
 const gpu_tr_core_task_t *h_task(const h_run_t *r, unsigned frame, unsigned core);
+
+/* The SIMT warp record of `frame`, or NULL. */
+const gpu_tr_simt_warp_t *h_warp(const h_run_t *r, unsigned frame);
+/* The "simt" counter `name`, or UINT64_MAX. */
+uint64_t h_simt_counter(const h_run_t *r, const char *name);
 
 /* True when both runs reported the same records with the same times, in the
  * same order for each core; prints the first difference. */

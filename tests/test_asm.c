@@ -228,6 +228,14 @@ static void test_d7_shift_immediates(void)
         snprintf(line, sizeof line, "lshft r3, 0x%x, r4", b);
         CU_ASSERT_EQUAL(one_task(line)[0], isa_make(ISA_LSHFT, 3, b, 4));
     }
+    /* above 7 the hardware truncates: a warning naming file:line and the amount used */
+    d.warnings = 0;
+    CU_ASSERT_EQUAL(one_task("rshft r1, 7, r2")[0], isa_make(ISA_RSHFT, 1, 7, 2));
+    CU_ASSERT_EQUAL(d.warnings, 0);
+    CU_ASSERT_EQUAL(one_task("lshft r1, 9, r2")[0], isa_make(ISA_LSHFT, 1, 9, 2));
+    CU_ASSERT_EQUAL(d.warnings, 1);
+    CU_ASSERT_STRING_EQUAL(d.last_warning, "t.s:2:11: shift amount 9 exceeds 7: the hardware "
+                                           "uses b[2:0], shifting by 1 (D7)");
     expect_err(".group cores=1\n  rshft r1, 16, r2\n",
                "t.s:2:13: shift amount 16 out of range (expected 0..15)");
     expect_err(".group cores=1\n  lshft r1, r2, r3\n",

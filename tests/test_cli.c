@@ -349,6 +349,25 @@ static void test_run_takes_both_forms(void)
     free(a);
 }
 
+/* The progress line: on a pipe only when asked (--progress or sim.progress=on),
+ * in cycles, with the frames done of the program's total. */
+static void test_run_progress_only_when_asked(void)
+{
+    char args[512], *out = NULL;
+    snprintf(args, sizeof args, "run '%s' --no-db --quiet", test_src_path("examples/matadd.s"));
+    CU_ASSERT_EQUAL(test_run_tessera(args, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && !strstr(out, "progress"));
+    free(out);
+    snprintf(args, sizeof args, "run '%s' --no-db --quiet --progress",
+             test_src_path("examples/matadd.s"));
+    CU_ASSERT_EQUAL(test_run_tessera(args, &out), 0);
+    /* matadd.s: one group of one task (2 frames), 41 cycles */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "progress: cycle "));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "progress: cycle 41, frames 2 of 2 done, "));
+    CU_ASSERT_PTR_NULL(out ? strchr(out, '\r') : "");
+    free(out);
+}
+
 static const test_case_t cases[] = {
     TEST(test_unwritable_dump_fails_before_simulating),
     TEST(test_help_lists_exit_codes),
@@ -364,6 +383,7 @@ static const test_case_t cases[] = {
     TEST(test_help_lists_every_option),
     TEST(test_unknown_option_exits_1_naming_it),
     TEST(test_run_takes_both_forms),
+    TEST(test_run_progress_only_when_asked),
     TEST_END,
 };
 

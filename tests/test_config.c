@@ -55,7 +55,9 @@ static const char *const non_defaults[] = {
     "ts.ready=choice:0,1,1,9", "ts.policy=lookahead",        "ts.window=17",
     "core.alu=2",              "core.mul=uniform:2..5",      "core.div=geometric:12.125",
     "core.branch=choice:1,2",  "core.ready=3",               "core.budget=0x1000",
-    "core.timing=stepped",     "sm.req=0",                   "sm.bank=geometric:1.000001",
+    "core.timing=stepped",     "core.model=simt",            "simt.scheduler=gto",
+    "simt.issue_width=16",     "simt.scoreboard=on",         "simt.broadcast=yes",
+    "sm.req=0",                "sm.bank=geometric:1.000001",
     "sm.resp=uniform:0..1000000", "sm.arbiter=random",       "sm.bank_map=interleaved",
     "sm.atomics=on",           "sim.seed=0xfedcba9876543210", "sim.time_limit=123456",
     "sim.wall_limit=2.5",      "sim.pace=0.1",               "sim.progress=off",
@@ -161,7 +163,7 @@ static void test_key_table_is_consistent(void)
     cfg_t c = defaults();
     char seen_sections[16][16];
     size_t nsec = 0;
-    CU_ASSERT_EQUAL(cfg_key_count(), 27);
+    CU_ASSERT_EQUAL(cfg_key_count(), 32);
     for (size_t i = 0; i < cfg_key_count(); i++) {
         const cfg_key_info_t *k = cfg_key_info(i);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
@@ -178,7 +180,7 @@ static void test_key_table_is_consistent(void)
             snprintf(seen_sections[nsec++], 16, "%s", sec);
         }
     }
-    CU_ASSERT_EQUAL(nsec, 6);
+    CU_ASSERT_EQUAL(nsec, 7);
     CU_ASSERT_PTR_NULL(cfg_key_info(cfg_key_count()));
     CU_ASSERT_STRING_EQUAL(cfg_section_doc("nope"), "");
 }
@@ -332,11 +334,11 @@ static void test_file_errors_name_file_and_line(void)
                TESS_EINPUT,
                "7: sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo or random)");
     file_error("[foo]\nx = 1\n", TESS_EINPUT,
-               "1: unknown section 'foo' (expected clock, ts, core, sm, sim or record)");
+               "1: unknown section 'foo' (expected clock, ts, core, sm, simt, sim or record)");
     file_error("[sm]\nbank = 2\n[Sm]\n", TESS_EINPUT,
-               "3: unknown section 'Sm' (expected clock, ts, core, sm, sim or record)");
+               "3: unknown section 'Sm' (expected clock, ts, core, sm, simt, sim or record)");
     file_error("sm.bank = 2\nfoo.x = 1\n", TESS_EINPUT,
-               "2: foo.x: unknown section 'foo' (expected clock, ts, core, sm, sim or record)");
+               "2: foo.x: unknown section 'foo' (expected clock, ts, core, sm, simt, sim or record)");
     file_error("[sm]\nbnak = 1\n", TESS_EINPUT,
                "2: sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, atomics)");
     file_error("bank = 1\n", TESS_EINPUT,
@@ -385,6 +387,14 @@ static const char *const valid[] = {
     "core.budget=1099511627776", "core.budget", "1099511627776",
     "core.timing=stepped", "core.timing", "stepped",
     "core.timing=decoupled", "core.timing", "decoupled",
+    "core.model=simt", "core.model", "simt",
+    "core.model=mimd", "core.model", "mimd",
+    "simt.scheduler=oldest", "simt.scheduler", "oldest",
+    "simt.scheduler=gto", "simt.scheduler", "gto",
+    "simt.issue_width=1", "simt.issue_width", "1",
+    "simt.issue_width=0x10", "simt.issue_width", "16",
+    "simt.scoreboard=on", "simt.scoreboard", "on",
+    "simt.broadcast=1", "simt.broadcast", "on",
     "sm.req=0", "sm.req", "0",
     "sm.bank=1", "sm.bank", "1",
     "sm.resp=choice:0,0,5", "sm.resp", "choice:0,0,5",
@@ -475,6 +485,20 @@ static const char *const invalid[] = {
     "core.timing=lockstep",
     "-s 'core.timing=lockstep': core.timing: 'lockstep' is not valid (expected decoupled or "
     "stepped)",
+    "core.model=simd",
+    "-s 'core.model=simd': core.model: 'simd' is not valid (expected mimd or simt)",
+    "simt.scheduler=lrr",
+    "-s 'simt.scheduler=lrr': simt.scheduler: 'lrr' is not valid (expected rr, gto or oldest)",
+    "simt.issue_width=0",
+    "-s 'simt.issue_width=0': simt.issue_width: 0 is below the minimum 1 warp",
+    "simt.issue_width=17",
+    "-s 'simt.issue_width=17': simt.issue_width: 17 is above the maximum 16 warps",
+    "simt.scoreboard=2",
+    "-s 'simt.scoreboard=2': simt.scoreboard: '2' is not valid (expected on or off; also "
+    "true/false, yes/no, 1/0)",
+    "simt.broadcast=maybe",
+    "-s 'simt.broadcast=maybe': simt.broadcast: 'maybe' is not valid (expected on or off; also "
+    "true/false, yes/no, 1/0)",
     "sm.req=1x",
     "-s 'sm.req=1x': sm.req: '1x' is not valid (expected a latency in cycles: N, uniform:A..B, "
     "geometric:M or choice:A,B,...)",
@@ -525,7 +549,7 @@ static const char *const invalid[] = {
     "sm.bnak=4",
     "-s 'sm.bnak=4': sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, atomics)",
     "foo.bar=1",
-    "-s 'foo.bar=1': foo.bar: unknown section 'foo' (expected clock, ts, core, sm, sim or "
+    "-s 'foo.bar=1': foo.bar: unknown section 'foo' (expected clock, ts, core, sm, simt, sim or "
     "record)",
     NULL,
 };

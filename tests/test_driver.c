@@ -2,10 +2,14 @@
  * (empty queue, stop by a component, simulated-time limit, wall-clock limit,
  * SIGINT/SIGTERM between two events with the state intact and the previous
  * signal dispositions restored), paced mode, and the progress line. */
+#include <fcntl.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "events/driver.h"
 #include "events/base/err.h"
@@ -281,32 +285,39 @@ static void extra_text(void *user, char *buf, size_t size)
     snprintf(buf, size, "frames=%d", *(int *)user);
 }
 
-static char *drive_with_progress(int progress)
+/* Drives the paced simulation with progress to `out`. */
+static void drive_to(FILE *out, int progress, sim_time_t cycle_ps)
 {
     sim_event_t evs[7];
     int count = 0, frames = 3;
     sim_t *sim = paced_sim(evs, &count);
-    FILE *out = tmpfile();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     sim_drive_desc_t desc = {
-        .pace = 500.0, .progress = progress, .progress_out = out,
+        .pace = 500.0, .progress = progress, .progress_out = out, .cycle_ps = cycle_ps,
         .progress_period_s = 0.02, .progress_extra = extra_text, .progress_user = &frames,
     };
     sim_drive_result_t res;
     sim_drive(sim, &desc, &res);
     CU_ASSERT_EQUAL(res.end, SIM_END_EMPTY);
+    fflush(out);
+    sim_destroy(sim);
+}
+
+static char *drive_with_progress(int progress, sim_time_t cycle_ps)
+{
+    FILE *out = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    drive_to(out, progress, cycle_ps);
     long len = ftell(out);
     char *text = calloc(1, (size_t)len + 1);
     rewind(out);
     CU_ASSERT_EQUAL(fread(text, 1, (size_t)len, out), (size_t)len);
     fclose(out);
-    sim_destroy(sim);
     return text;
 }
 
 static void test_drive_progress_line(void)
 {
-    char *text = drive_with_progress(1);
+    char *text = drive_with_progress(1, 0);
     unsigned lines = 0;
     for (const char *p = text; (p = strstr(p, "progress: ")); p++)
         lines++;
@@ -316,13 +327,52 @@ static void test_drive_progress_line(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "sim 200.000000 us"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "events/s"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "wall "));
+    CU_ASSERT_PTR_NULL(strchr(text, '\r'));        /* not a terminal: whole lines */
     free(text);
-    text = drive_with_progress(0);                  /* a file is not a terminal */
+    text = drive_with_progress(1, 1000);            /* in cycles of 1000 ps */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "progress: cycle 200000, frames=3, 7 events"));
+    free(text);
+    text = drive_with_progress(0, 0);               /* a file is not a terminal */
     CU_ASSERT_STRING_EQUAL(text, "");
     free(text);
-    text = drive_with_progress(-1);
+    text = drive_with_progress(-1, 0);
     CU_ASSERT_STRING_EQUAL(text, "");
     free(text);
+}
+
+/* On a terminal (auto), one line is rewritten in place: every update starts
+ * with a carriage return and erases the rest of the line; only the last
+ * ends the line. */
+static void test_drive_progress_in_place_on_a_terminal(void)
+{
+    int master, slave;
+    CU_ASSERT_EQUAL_FATAL(openpty(&master, &slave, NULL, NULL, NULL), 0);
+    struct termios t;
+    tcgetattr(slave, &t);
+    cfmakeraw(&t);                                  /* bytes as written, no \n -> \r\n */
+    tcsetattr(slave, TCSANOW, &t);
+    FILE *out = fdopen(slave, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    drive_to(out, 0, 1000);
+    fclose(out);
+    char text[8192];
+    size_t len = 0;
+    ssize_t n;
+    fcntl(master, F_SETFL, O_NONBLOCK);
+    while (len < sizeof text - 1 && (n = read(master, text + len, sizeof text - 1 - len)) > 0)
+        len += (size_t)n;
+    text[len] = 0;
+    close(master);
+    unsigned updates = 0, newlines = 0;
+    for (const char *p = text; (p = strstr(p, "\rprogress: cycle ")); p++)
+        updates++;
+    for (const char *p = text; (p = strchr(p, '\n')); p++)
+        newlines++;
+    CU_ASSERT(updates >= 2);
+    CU_ASSERT_EQUAL(newlines, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\033[K"));
+    CU_ASSERT(len > 0 && text[len - 1] == '\n');
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\rprogress: cycle 200000, frames=3, 7 events"));
 }
 
 static const test_case_t cases[] = {
@@ -333,6 +383,7 @@ static const test_case_t cases[] = {
     TEST(test_drive_signal_stops_between_events),
     TEST(test_drive_paced_takes_scaled_time),
     TEST(test_drive_progress_line),
+    TEST(test_drive_progress_in_place_on_a_terminal),
     TEST_END
 };
 

@@ -107,6 +107,162 @@ static void test_decoupled_timestamps_equal_stepped(void)
     free(p);
 }
 
+/* --- SIMT (SIMT-SPEC "Counting") ---------------------------------------------- */
+
+/* SIMT configuration k of the 12 = scheduler (3) × scoreboard (2) × broadcast (2). */
+static void simt_variant(gpu_desc_t *d, unsigned i, unsigned k)
+{
+    variant(d, i);
+    d->model = GPU_MODEL_SIMT;
+    d->simt_scheduler = (uint8_t)(k % 3);
+    d->simt_scoreboard = (k / 3) & 1;
+    d->simt_broadcast = (k / 6) & 1;
+    d->simt_issue_width = (uint8_t)(1 + i % 3);
+}
+
+/* Every lane executed exactly the instructions its core did on the MIMD
+ * machine (per task), and every warp's cycles add up. */
+static bool same_lane_counts(const h_run_t *simt, const h_run_t *mimd, uint64_t seed)
+{
+    if (simt->n_tasks != mimd->n_tasks) {
+        fprintf(stderr, "program %llu: %zu lane tasks, %zu core tasks\n",
+                (unsigned long long)seed, simt->n_tasks, mimd->n_tasks);
+        return false;
+    }
+    for (size_t i = 0; i < mimd->n_tasks; i++) {
+        const gpu_tr_core_task_t *t = h_task(simt, mimd->tasks[i].frame, mimd->tasks[i].core);
+        if (!t || t->instructions != mimd->tasks[i].instructions) {
+            fprintf(stderr, "program %llu: frame %u lane %u: instruction counts differ\n",
+                    (unsigned long long)seed, mimd->tasks[i].frame, mimd->tasks[i].core);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool warps_add_up(const h_run_t *r)
+{
+    for (size_t i = 0; i < r->n_warps; i++) {
+        const gpu_tr_simt_warp_t *w = &r->warps[i];
+        uint64_t sum = w->issued_cycles;
+        for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+            sum += w->stall_cycles[k];
+        if (sum != w->resident_cycles || !w->complete) {
+            fprintf(stderr, "warp (frame %u): %llu issued + stalls != %llu resident\n", w->frame,
+                    (unsigned long long)w->issued_cycles,
+                    (unsigned long long)w->resident_cycles);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Race-free random programs under core.model = simt, every scheduler ×
+ * scoreboard × broadcast: the ISS's final SM and registers, the MIMD run's
+ * per-lane instruction counts, and issued + stall cycles = resident cycles. */
+static void test_simt_matches_iss_and_mimd_lane_counts(void)
+{
+    rp_opts_t opts = {.race_free = true};
+    program_t *p = malloc(sizeof *p);
+    arch_state_t *ref = malloc(sizeof *ref);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < DIFF_PROGRAMS; i++) {
+        uint64_t seed = 9000 + i;
+        rp_generate(p, seed, &opts);
+        iss_stats_t st;
+        arch_reset(ref, p->sm);
+        CU_ASSERT_EQUAL_FATAL(iss_run(&p->tm, ref, NULL, &st, NULL), TESS_OK);
+        gpu_desc_t d;
+        variant(&d, i);
+        h_run_t *m = h_run(p, &d);
+        CU_ASSERT_EQUAL(m->outcome, GPU_DONE);
+        for (unsigned k = 0; k < 12; k++) {
+            simt_variant(&d, i, k);
+            h_run_t *r = h_run(p, &d);
+            CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
+            CU_ASSERT_EQUAL(r->stats.instructions, st.instructions);
+            bad += !same_arch(&r->arch, ref, seed, "SIMT final state") ||
+                   !same_lane_counts(r, m, seed) || !warps_add_up(r);
+            h_free(r);
+        }
+        h_free(m);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(p);
+    free(ref);
+}
+
+/* The SIMT unit's timestamps do not depend on core.timing: random programs
+ * (racy ones and random latencies included) give the same records. */
+static void test_simt_decoupled_equals_stepped(void)
+{
+    program_t *p = malloc(sizeof *p);
+    unsigned differing = 0;
+    for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
+        rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
+        rp_generate(p, 7000 + i, &opts);
+        gpu_desc_t d;
+        simt_variant(&d, i, i % 12);
+        jitter(&d, i);
+        d.timing = GPU_TIMING_DECOUPLED;
+        h_run_t *a = h_run(p, &d);
+        d.timing = GPU_TIMING_STEPPED;
+        h_run_t *b = h_run(p, &d);
+        CU_ASSERT_EQUAL(a->outcome, GPU_DONE);
+        if (!h_same_timeline(a, b) || memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
+            !warps_add_up(a)) {
+            fprintf(stderr, "program %u: SIMT decoupled and stepped differ\n", 7000 + i);
+            differing++;
+        }
+        h_free(a);
+        h_free(b);
+    }
+    CU_ASSERT_EQUAL(differing, 0);
+    free(p);
+}
+
+/* A single warp without divergence or memory access has MIMD's timestamps
+ * (S3): random straight-line ALU/mul/div tasks, one group at a time. */
+static void test_simt_single_uniform_warp_has_mimd_times(void)
+{
+    static const char *ops[] = {"add", "sub", "mul", "div", "cmpge", "and", "or", "xor"};
+    uint64_t rs = 42;
+    unsigned differing = 0;
+    for (unsigned i = 0; i < 100; i++) {
+        char src[4096];
+        int at = snprintf(src, sizeof src, ".group cores=0x%x fence=acq\n",
+                          (unsigned)(test_rand(&rs) % 0xffff) + 1);
+        for (unsigned t = 0, nt = 1 + (unsigned)(test_rand(&rs) % 3); t < nt; t++) {
+            at += snprintf(src + at, sizeof src - (size_t)at, "%s set_const r1, id\n",
+                           t ? ".task\n" : "");
+            for (unsigned k = 0, n = (unsigned)(test_rand(&rs) % 14); k < n; k++) {
+                unsigned r = (unsigned)test_rand(&rs);
+                if (r % 5 == 0)
+                    at += snprintf(src + at, sizeof src - (size_t)at, " rshft r%u, %u, r%u\n",
+                                   r % 16, (r >> 4) % 8, (r >> 8) % 16);
+                else
+                    at += snprintf(src + at, sizeof src - (size_t)at, " %s r%u, r%u, r%u\n",
+                                   ops[(r >> 3) % 8], (r >> 6) % 16, (r >> 10) % 16,
+                                   (r >> 14) % 16);
+            }
+        }
+        gpu_desc_t d;
+        gpu_desc_default(&d);
+        h_run_t *m = h_run_src(src, &d);
+        d.model = GPU_MODEL_SIMT; /* S3: the scoreboard off, any scheduler and width */
+        d.simt_scheduler = (uint8_t)(i % 3);
+        d.simt_issue_width = (uint8_t)(1 + i % 16);
+        h_run_t *s = h_run_src(src, &d);
+        if (!h_same_timeline(m, s) || memcmp(&m->arch, &s->arch, sizeof m->arch) != 0) {
+            fprintf(stderr, "uniform warp %u differs from MIMD:\n%s", i, src);
+            differing++;
+        }
+        h_free(m);
+        h_free(s);
+    }
+    CU_ASSERT_EQUAL(differing, 0);
+}
+
 /* Same program, configuration and seed → the same records, run after run. */
 static void test_runs_are_deterministic(void)
 {
@@ -130,6 +286,9 @@ static const test_case_t cases[] = {
     TEST(test_timed_model_matches_iss_on_race_free_programs),
     TEST(test_decoupled_timestamps_equal_stepped),
     TEST(test_runs_are_deterministic),
+    TEST(test_simt_matches_iss_and_mimd_lane_counts),
+    TEST(test_simt_decoupled_equals_stepped),
+    TEST(test_simt_single_uniform_warp_has_mimd_times),
     TEST_END,
 };
 

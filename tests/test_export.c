@@ -66,12 +66,19 @@ static int export(const char *db, const char *args, char **msg)
     return test_run_tessera(cmd, msg);
 }
 
+static int64_t q(sqlite3 *h, const char *sql);
+
 /* Exports the Perfetto JSON of `db` and opens `db` with the trace's events
- * in a temp table ev(ph, tid, name, cat, ts, dur, id, bp, frame, args). */
+ * in temp tables: raw(k, ph, tid, name, cat, ts, ts_text, args), every event
+ * in file order, and ev(ph, tid, name, cat, ts, dur, id, bp, frame, args),
+ * where a slice (a B event and its E, written right after it) is one row of
+ * ph 'X' with its duration in µs, as exact as the text. */
 static sqlite3 *perfetto(const char *db, const char *extra, char **msg)
 {
-    char args[2048];
-    const char *json = test_tmp_path("trace.json");
+    char args[2048], name[32];
+    static unsigned traces; /* each kept (scripts/realtools.sh opens them in speedscope) */
+    snprintf(name, sizeof name, "trace-%u.json", ++traces);
+    const char *json = test_tmp_path(name);
     unlink(json);
     snprintf(args, sizeof args, "--perfetto '%s' %s", json, extra ? extra : "");
     CU_ASSERT_EQUAL(export(db, args, msg), 0);
@@ -81,17 +88,31 @@ static sqlite3 *perfetto(const char *db, const char *extra, char **msg)
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
     sqlite3_stmt *st = NULL;
     CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(h,
-        "CREATE TEMP TABLE ev AS SELECT json_extract(value, '$.ph') AS ph,"
-        " json_extract(value, '$.tid') AS tid, json_extract(value, '$.name') AS name,"
-        " json_extract(value, '$.cat') AS cat, json_extract(value, '$.ts') AS ts,"
-        " json_extract(value, '$.dur') AS dur, json_extract(value, '$.id') AS id,"
-        " json_extract(value, '$.bp') AS bp, json_extract(value, '$.args.frame') AS frame,"
-        " json_extract(value, '$.args') AS args FROM json_each(?1, '$.traceEvents')"
-        " WHERE json_valid(?1)", -1, &st, NULL), SQLITE_OK);
+        "CREATE TEMP TABLE raw AS SELECT CAST(key AS INTEGER) AS k,"
+        " json_extract(value, '$.ph') AS ph, json_extract(value, '$.tid') AS tid,"
+        " json_extract(value, '$.name') AS name, json_extract(value, '$.cat') AS cat,"
+        " json_extract(value, '$.ts') AS ts, json_extract(value, '$.dur') AS dur,"
+        " json_extract(value, '$.id') AS id, json_extract(value, '$.bp') AS bp,"
+        " json_extract(value, '$.args.frame') AS frame, json_extract(value, '$.args') AS args"
+        " FROM json_each(?1, '$.traceEvents') WHERE json_valid(?1)", -1, &st, NULL), SQLITE_OK);
     sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
     CU_ASSERT_EQUAL(sqlite3_step(st), SQLITE_DONE);
     sqlite3_finalize(st);
     free(text);
+    CU_ASSERT_EQUAL(sqlite3_exec(h,
+        "CREATE TEMP TABLE ev AS"
+        " SELECT 'X' AS ph, b.tid, b.name, b.cat, b.ts, round(e.ts - b.ts, 6) AS dur, NULL AS id,"
+        " NULL AS bp, b.frame, b.args FROM raw AS b JOIN raw AS e ON e.k = b.k + 1"
+        " WHERE b.ph = 'B' AND e.ph = 'E'"
+        " UNION ALL SELECT ph, tid, name, cat, ts, dur, id, bp, frame, args FROM raw"
+        " WHERE ph NOT IN ('B', 'E')", NULL, NULL, NULL), SQLITE_OK);
+    /* Every B has its E right after it: same track, name and args. */
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM raw WHERE ph IN ('X', 'E')") , q(h,
+        "SELECT count(*) FROM raw AS b JOIN raw AS e ON e.k = b.k + 1 WHERE b.ph = 'B' AND"
+        " e.ph = 'E' AND e.tid = b.tid AND e.name = b.name AND e.cat IS NULL AND"
+        " e.args = b.args AND e.ts >= b.ts"));
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM raw WHERE ph = 'B'"),
+                    q(h, "SELECT count(*) FROM raw WHERE ph = 'E'"));
     return h;
 }
 
@@ -220,6 +241,45 @@ static void test_perfetto_accesses_on_banks(void)
                          " a.core || ' ' || a.op AND abs(e.ts * 1e6 - a.grant_ps) < 0.5 AND"
                          " abs(e.dur * 1e6 - 1000) < 0.5"), 96);
     sqlite3_close(h);
+}
+
+/* Slices are B/E pairs, each track's in time order in the file (the
+ * format's rule), so that no viewer can misorder back-to-back slices: with
+ * X events speedscope computed ts + dur in binary floating point (0.016 +
+ * 0.001 > 0.017) and stacked a bank's next access inside the previous one.
+ * The loop program has conflicts (grants out of request order) and bank
+ * accesses back to back; stages.s under lookahead issues frames out of order. */
+static void slices_in_time_order(const char *db, const char *extra, bool back_to_back)
+{
+    sqlite3 *h = perfetto(db, extra, NULL);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM raw WHERE ph = 'X'"), 0);
+    CU_ASSERT(q(h, "SELECT count(*) FROM raw WHERE ph = 'B'") > 0);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM (SELECT ts, lag(ts) OVER (PARTITION BY tid"
+                         " ORDER BY k) AS prev FROM raw WHERE ph IN ('B', 'E'))"
+                         " WHERE ts < prev"), 0);
+    /* An E and the next B of its track at one time: equal, not 1 ulp apart. */
+    int64_t touching = q(h, "SELECT count(*) FROM (SELECT ph, ts, lead(ph) OVER w AS nph,"
+                            " lead(ts) OVER w AS nts FROM raw WHERE ph IN ('B', 'E') WINDOW w"
+                            " AS (PARTITION BY tid ORDER BY k)) WHERE ph = 'E' AND nph = 'B'"
+                            " AND abs(nts - ts) < 1e-7");
+    CU_ASSERT_EQUAL(touching, q(h, "SELECT count(*) FROM (SELECT ph, ts, lead(ph) OVER w AS nph,"
+                                   " lead(ts) OVER w AS nts FROM raw WHERE ph IN ('B', 'E')"
+                                   " WINDOW w AS (PARTITION BY tid ORDER BY k)) WHERE ph = 'E'"
+                                   " AND nph = 'B' AND nts = ts"));
+    if (back_to_back)
+        CU_ASSERT(q(h, "SELECT count(*) FROM (SELECT ph, ts, tid, lead(ph) OVER w AS nph,"
+                       " lead(ts) OVER w AS nts FROM raw WHERE ph IN ('B', 'E') WINDOW w AS"
+                       " (PARTITION BY tid ORDER BY k)) WHERE ph = 'E' AND nph = 'B' AND"
+                       " nts = ts AND tid >= 200") > 100);
+    sqlite3_close(h);
+}
+
+static void test_perfetto_slices_in_time_order(void)
+{
+    slices_in_time_order(example1(), NULL, false);
+    slices_in_time_order(record("loop.db", NULL, loop_prog, NULL), "--max-accesses all", true);
+    slices_in_time_order(record("look.db", "examples/stages.s", NULL,
+                                "-s ts.policy=lookahead -s ts.window=8"), NULL, false);
 }
 
 static void test_perfetto_max_accesses(void)
@@ -551,6 +611,7 @@ int main(void)
         TEST(test_perfetto_core_tasks),         TEST(test_perfetto_s6_hand_computed),
         TEST(test_perfetto_flows_pair_up),      TEST(test_perfetto_accesses_on_banks),
         TEST(test_perfetto_max_accesses),       TEST(test_perfetto_level_tasks_and_window),
+        TEST(test_perfetto_slices_in_time_order),
         TEST_END};
     static const test_case_t vcd[] = {
         TEST(test_vcd_header_and_order), TEST(test_vcd_s6_hand_computed),

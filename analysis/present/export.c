@@ -2,9 +2,9 @@
  * for GTKWave (export.h), read through the run reader (timeline.h) and the
  * access stream (run_acc.c).
  * Invariant: output is streamed; what is held in memory is the run's small
- * relations (timeline.h), one pack per open stream, and for the VCD the
- * pending value changes: those of the core tasks and frames (a few thousand
- * at most) plus a few per core for the accesses being merged into time order. */
+ * relations (timeline.h), one pack per open stream, the accesses being merged
+ * into time order (a few per core), and for the VCD the pending value changes
+ * of the core tasks and frames (a few thousand at most). */
 #include "analysis/present/export.h"
 
 #include <errno.h>
@@ -53,9 +53,99 @@ static bool overlaps(const win_t *w, int64_t a, int64_t b)
 
 static int64_t clip_end(const win_t *w, int64_t t) { return t == TL_NONE || t > w->t1 ? w->t1 : t; }
 
+/* --- the accesses in request order -------------------------------------------------- */
+
+typedef struct cursor {       /* one core's accesses, in time order */
+    exp_acc_iter_t *it;
+    unsigned task, end;       /* its core tasks left: indexes in tl_run_tasks() */
+    exp_access_t next;
+    bool live;
+    int64_t last;             /* the previous request time */
+} cursor_t;
+
+/* The accesses of the window, merged from one stream per core. */
+typedef struct acc_merge {
+    tl_run_t *run;
+    const win_t *w;
+    cursor_t cur[TL_CORES];
+} acc_merge_t;
+
+/* Moves a core's cursor to its next access, opening the packs of its next
+ * core task in the window as needed. False on failure (reason in diag). */
+static bool acc_cursor_advance(acc_merge_t *m, cursor_t *c, diag_t *d)
+{
+    unsigned n;
+    const tl_task_t *ts = tl_run_tasks(m->run, &n);
+    for (;;) {
+        if (c->it) {
+            int got = exp_acc_next(c->it, &c->next, d);
+            if (got == 1 && c->next.request < c->last) {
+                diag_fail(d, TESS_EDB, "accesses of core %u are not in time order (frame %u,"
+                          " access %lld)", c->next.core, c->next.frame, (long long)c->next.idx);
+                return false;
+            }
+            if (got == 1)
+                return c->last = c->next.request, c->live = true;
+            exp_acc_end(c->it);
+            c->it = NULL;
+            if (got < 0)
+                return false;
+        }
+        while (c->task < c->end && !overlaps(m->w, ts[c->task].start, ts[c->task].finish))
+            c->task++;
+        if (c->task >= c->end)
+            return c->live = false, true;
+        exp_acc_filter_t f = {.from = (uint64_t)m->w->t0, .to = (uint64_t)m->w->t1,
+                              .cut = m->w->cut, .frame = (int)ts[c->task].frame,
+                              .core = (int)ts[c->task].core};
+        c->task++;
+        if (!(c->it = exp_acc_begin(m->run, &f, d)))
+            return false;
+    }
+}
+
+/* Opens every core's stream at its first access. False on failure. */
+static bool acc_merge_begin(acc_merge_t *m, tl_run_t *run, const win_t *w, diag_t *d)
+{
+    unsigned n;
+    const tl_task_t *ts = tl_run_tasks(run, &n);
+    m->run = run, m->w = w;
+    for (unsigned c = 0, i = 0; c < TL_CORES; c++) {
+        m->cur[c].task = i, m->cur[c].last = INT64_MIN;
+        while (i < n && ts[i].core == c)
+            i++;
+        m->cur[c].end = i;
+        if (!acc_cursor_advance(m, &m->cur[c], d))
+            return false;
+    }
+    return true;
+}
+
+/* The core whose next access was requested first (-1: none is left). */
+static int acc_merge_first(const acc_merge_t *m)
+{
+    int best = -1;
+    for (int c = 0; c < TL_CORES; c++)
+        if (m->cur[c].live && (best < 0 || m->cur[c].next.request < m->cur[best].next.request))
+            best = c;
+    return best;
+}
+
+static void acc_merge_end(acc_merge_t *m)
+{
+    for (unsigned c = 0; c < TL_CORES; c++)
+        exp_acc_end(m->cur[c].it), m->cur[c].it = NULL;
+}
+
 /* --- Perfetto / Chrome trace-event JSON ------------------------------------------- */
 
 enum { TID_TS = 1, TID_BUS = 2, TID_STALLS = 3, TID_CORE = 100, TID_BANK = 200, MAX_LANES = 64 };
+
+typedef struct pend {         /* an access whose bank slice waits to be written */
+    exp_access_t a;
+    int64_t free_at;
+    uint64_t seq;
+} pend_t;
 
 typedef struct json {
     FILE *f;
@@ -64,6 +154,9 @@ typedef struct json {
     win_t w;
     uint64_t events;
     unsigned stall_lanes;
+    pend_t *pend;             /* bank slices not written yet: a heap by grant */
+    unsigned n_pend, cap_pend;
+    uint64_t seq;             /* accesses taken so far (ties in the heap) */
 } json_t;
 
 static void put_str(FILE *f, const char *s)
@@ -95,14 +188,47 @@ static void ev(json_t *j, const char *ph, unsigned tid, const char *name)
     put_str(j->f, name);
 }
 
-static void ev_x(json_t *j, unsigned tid, const char *name, const char *cat, int64_t a, int64_t b)
+/* `s` as a JSON string in buf[n] (cut short rather than overflow). */
+static const char *json_str(char *buf, size_t n, const char *s)
+{
+    size_t o = 0;
+    buf[o++] = '"';
+    for (; *s && o + 8 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            buf[o++] = '\\', buf[o++] = (char)c;
+        else if (c < 0x20)
+            o += (size_t)snprintf(buf + o, n - o, "\\u%04x", c);
+        else
+            buf[o++] = (char)c;
+    }
+    buf[o++] = '"', buf[o] = 0;
+    return buf;
+}
+
+/* A slice [a, b) of track `tid`, clipped to the window, as a B event and its
+ * E event written together; `args` are the members of its args object, and
+ * the E repeats the B's name, category and args (viewers that match an E to
+ * its B by name and args, as speedscope does, then find it; the category
+ * is the B's alone). Not an X event:
+ * a viewer adds ts + dur in binary floating point, and 0.016 + 0.001 lands
+ * past 0.017, the start of a back-to-back slice, which it then stacks inside
+ * the first; an E and the next B read from the same text are equal. A
+ * track's slices must be written in time order, none overlapping (the
+ * format's rule for B/E; equal times then read E first in file order). */
+static void slice(json_t *j, unsigned tid, const char *name, const char *cat, int64_t a,
+                  int64_t b, const char *args)
 {
     a = a < j->w.t0 ? j->w.t0 : a;
     b = clip_end(&j->w, b);
-    ev(j, "X", tid, name);
-    fprintf(j->f, ",\"cat\":\"%s\"", cat);
-    put_us(j->f, "ts", a);
-    put_us(j->f, "dur", b > a ? b - a : 0);
+    b = b > a ? b : a;
+    for (int k = 0; k < 2; k++) {
+        ev(j, k ? "E" : "B", tid, name);
+        if (!k)
+            fprintf(j->f, ",\"cat\":\"%s\"", cat);
+        put_us(j->f, "ts", k ? b : a);
+        fprintf(j->f, ",\"args\":{%s}}", args);
+    }
 }
 
 static void meta(json_t *j, unsigned tid, const char *what, const char *name, unsigned order)
@@ -136,18 +262,34 @@ static void json_tracks(json_t *j)
     }
 }
 
-/* Decoding, CFs taking effect (instants on the TS) and code transfers. */
+/* Frame indexes in[0..n) sorted by key(frame) (insertion sort: at most 64). */
+static void frames_by(const tl_frame_t *fr, unsigned n, bool decode, unsigned *order)
+{
+    for (unsigned i = 0; i < n; i++) {
+        int64_t k = decode ? fr[i].decode_start : fr[i].issue;
+        unsigned p = i;
+        for (; p > 0 && (decode ? fr[order[p - 1]].decode_start : fr[order[p - 1]].issue) > k;
+             p--)
+            order[p] = order[p - 1];
+        order[p] = i;
+    }
+}
+
+/* Decoding, CFs taking effect (instants on the TS) and code transfers, each
+ * track in time order (under lookahead frames are issued out of order). */
 static void json_frames(json_t *j)
 {
-    unsigned n;
+    unsigned n, order[TL_MAX_FRAMES];
     const tl_frame_t *fr = tl_run_frames(j->run, &n);
-    char name[40];
+    char name[40], args[96];
+    n = n < TL_MAX_FRAMES ? n : TL_MAX_FRAMES;
+    frames_by(fr, n, true, order);
     for (unsigned i = 0; i < n; i++) {
-        const tl_frame_t *p = &fr[i];
+        const tl_frame_t *p = &fr[order[i]];
         if (overlaps(&j->w, p->decode_start, p->decode)) {
             snprintf(name, sizeof name, "decode %s", p->label);
-            ev_x(j, TID_TS, name, "ts", p->decode_start, p->decode);
-            fprintf(j->f, ",\"args\":{\"frame\":%u}}", p->frame);
+            snprintf(args, sizeof args, "\"frame\":%u", p->frame);
+            slice(j, TID_TS, name, "ts", p->decode_start, p->decode, args);
         }
         if (!p->is_if && p->issue != TL_NONE && overlaps(&j->w, p->issue, p->issue)) {
             snprintf(name, sizeof name, "%s (%s)", p->label, p->fence);
@@ -156,10 +298,14 @@ static void json_frames(json_t *j)
             fprintf(j->f, ",\"s\":\"t\",\"cat\":\"cf\",\"args\":{\"frame\":%u,\"fence\":\"%s\","
                           "\"mask\":\"0x%04x\"}}", p->frame, p->fence, p->mask);
         }
+    }
+    frames_by(fr, n, false, order);
+    for (unsigned i = 0; i < n; i++) {
+        const tl_frame_t *p = &fr[order[i]];
         if (p->is_if && p->start != TL_NONE && overlaps(&j->w, p->issue, p->start)) {
-            ev_x(j, TID_BUS, p->label, "ts", p->issue, p->start);
-            fprintf(j->f, ",\"args\":{\"frame\":%u,\"mask\":\"0x%04x\",\"fence\":\"%s\"}}",
-                    p->frame, p->mask, p->fence);
+            snprintf(args, sizeof args, "\"frame\":%u,\"mask\":\"0x%04x\",\"fence\":\"%s\"",
+                     p->frame, p->mask, p->fence);
+            slice(j, TID_BUS, p->label, "ts", p->issue, p->start, args);
         }
     }
 }
@@ -193,11 +339,10 @@ static void json_stalls(json_t *j, bool write)
         snprintf(name, sizeof name, "%s waits (%s)", f ? f->label : "?", s->reason);
         if (!write)
             continue;
-        ev_x(j, TID_STALLS + l, name, "stall", s->from, s->to);
-        fprintf(j->f, ",\"args\":{\"frame\":%u,\"reason\":\"%s\",\"blocker\":", s->frame,
-                s->reason);
-        put_str(j->f, b ? b->label : "");
-        fputs("}}", j->f);
+        char args[128], blocker[48];
+        snprintf(args, sizeof args, "\"frame\":%u,\"reason\":\"%s\",\"blocker\":%s", s->frame,
+                 s->reason, json_str(blocker, sizeof blocker, b ? b->label : ""));
+        slice(j, TID_STALLS + l, name, "stall", s->from, s->to, args);
     }
     j->stall_lanes = n_lanes ? n_lanes : 1;
 }
@@ -230,16 +375,15 @@ static void json_tasks(json_t *j)
         const tl_frame_t *f = t->f;
         if (!overlaps(&j->w, t->start, t->finish))
             continue;
-        ev_x(j, TID_CORE + t->core, f ? f->label : "IF?", "task", t->start, t->finish);
-        fprintf(j->f, ",\"args\":{\"frame\":%u,\"instructions\":%lld,\"sm_accesses\":%lld,"
-                      "\"sm_wait_ps\":%lld,\"sm_conflict_ps\":%lld,\"complete\":%s}}",
-                t->frame, (long long)t->instructions, (long long)t->sm_ops,
-                (long long)t->sm_wait_ps, (long long)t->sm_conflict_ps,
-                t->finish == TL_NONE ? "false" : "true");
+        char args[192];
+        snprintf(args, sizeof args, "\"frame\":%u,\"instructions\":%lld,\"sm_accesses\":%lld,"
+                 "\"sm_wait_ps\":%lld,\"sm_conflict_ps\":%lld,\"complete\":%s", t->frame,
+                 (long long)t->instructions, (long long)t->sm_ops, (long long)t->sm_wait_ps,
+                 (long long)t->sm_conflict_ps, t->finish == TL_NONE ? "false" : "true");
+        slice(j, TID_CORE + t->core, f ? f->label : "IF?", "task", t->start, t->finish, args);
         if (t->finish == TL_NONE || !overlaps(&j->w, t->finish, t->ready))
             continue;
-        ev_x(j, TID_CORE + t->core, "READY", "ready", t->finish, t->ready);
-        fputs("}", j->f);
+        slice(j, TID_CORE + t->core, "READY", "ready", t->finish, t->ready, "");
         bool whole = f && f->issue != TL_NONE && f->start > f->issue && t->ready > t->finish &&
                      f->issue >= j->w.t0 && t->ready <= j->w.t1 && t->finish > t->start;
         if (whole)
@@ -247,30 +391,79 @@ static void json_tasks(json_t *j)
     }
 }
 
+static bool pend_less(const pend_t *x, const pend_t *y)
+{
+    return x->a.grant < y->a.grant || (x->a.grant == y->a.grant && x->seq < y->seq);
+}
+
+static bool pend_push(json_t *j, const pend_t *p)
+{
+    if (!tl_grow((void **)&j->pend, &j->cap_pend, j->n_pend, sizeof *j->pend))
+        return false;
+    unsigned i = j->n_pend++;
+    for (; i > 0 && pend_less(p, &j->pend[(i - 1) / 2]); i = (i - 1) / 2)
+        j->pend[i] = j->pend[(i - 1) / 2];
+    j->pend[i] = *p;
+    return true;
+}
+
+static pend_t pend_pop(json_t *j)
+{
+    pend_t top = j->pend[0], last = j->pend[--j->n_pend];
+    unsigned i = 0, n = j->n_pend;
+    for (unsigned c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && pend_less(&j->pend[c + 1], &j->pend[c]))
+            c++;
+        if (!pend_less(&j->pend[c], &last))
+            break;
+        j->pend[i] = j->pend[c];
+    }
+    if (n)
+        j->pend[i] = last;
+    return top;
+}
+
+static void write_access(json_t *j, const pend_t *p)
+{
+    const exp_access_t *a = &p->a;
+    char name[24], args[160];
+    snprintf(name, sizeof name, "core %u %s%s", a->core, a->store ? "st" : "ld",
+             a->sync ? "_sync" : "");
+    snprintf(args, sizeof args, "\"frame\":%u,\"idx\":%lld,\"addr\":\"0x%03x\",\"value\":%u,"
+             "\"wait_ps\":%lld", a->frame, (long long)a->idx, a->addr, a->value,
+             (long long)(a->arrive != TL_NONE ? a->grant - a->arrive : 0));
+    slice(j, TID_BANK + a->bank, name, "sm", a->grant, p->free_at, args);
+}
+
+/* The bank slices, each bank's in time order: the accesses come in request
+ * order (merged from the cores' streams); a slice is held until no access
+ * still to come can be granted before it (grant >= request), a few at most. */
 static int json_accesses(json_t *j, exp_stats_t *st, diag_t *d)
 {
-    exp_acc_filter_t flt = {.from = (uint64_t)j->w.t0, .to = (uint64_t)j->w.t1,
-                           .cut = j->w.cut, .frame = -1, .core = -1};
-    exp_acc_iter_t *it = exp_acc_begin(j->run, &flt, d);
-    if (!it)
-        return d->code;
-    exp_access_t a;
-    int got;
-    while ((got = exp_acc_next(it, &a, d)) == 1) {
-        int64_t free_at = exp_bank_free(j->run, &a);
-        if (free_at == TL_NONE || !overlaps(&j->w, a.grant, free_at))
-            continue;
-        char name[24];
-        snprintf(name, sizeof name, "core %u %s%s", a.core, a.store ? "st" : "ld",
-                 a.sync ? "_sync" : "");
-        ev_x(j, TID_BANK + a.bank, name, "sm", a.grant, free_at);
-        fprintf(j->f, ",\"args\":{\"frame\":%u,\"idx\":%lld,\"addr\":\"0x%03x\",\"value\":%u,"
-                      "\"wait_ps\":%lld}}", a.frame, (long long)a.idx, a.addr, a.value,
-                (long long)(a.arrive != TL_NONE ? a.grant - a.arrive : 0));
-        st->accesses++;
+    acc_merge_t m;
+    memset(&m, 0, sizeof m);
+    int rc = acc_merge_begin(&m, j->run, &j->w, d) ? TESS_OK : d->code;
+    while (rc == TESS_OK) {
+        int best = acc_merge_first(&m);
+        int64_t lo = best < 0 ? FOREVER : m.cur[best].next.request;
+        while (j->n_pend && (best < 0 || j->pend[0].a.grant < lo)) {
+            pend_t p = pend_pop(j);
+            write_access(j, &p);
+        }
+        if (best < 0)
+            break;
+        pend_t p = {.a = m.cur[best].next, .seq = j->seq++};
+        p.free_at = exp_bank_free(j->run, &p.a);
+        if (p.free_at != TL_NONE && overlaps(&j->w, p.a.grant, p.free_at)) {
+            if (!pend_push(j, &p))
+                rc = diag_fail(d, TESS_ENOMEM, "out of memory");
+            st->accesses++;
+        }
+        if (rc == TESS_OK && !acc_cursor_advance(&m, &m.cur[best], d))
+            rc = d->code;
     }
-    exp_acc_end(it);
-    return got < 0 ? d->code : TESS_OK;
+    acc_merge_end(&m);
+    return rc;
 }
 
 static void json_tail(json_t *j, const exp_stats_t *st)
@@ -309,6 +502,7 @@ int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_
     if (rc == TESS_OK)
         json_tail(&j, st);
     st->records = j.events;
+    tess_free(j.pend);
     if (rc == TESS_OK && ferror(out))
         rc = diag_fail(d, TESS_EIO, "writing the trace failed");
     return rc;
@@ -342,14 +536,6 @@ typedef struct change {
     int32_t value;            /* OP_SET */
 } change_t;
 
-typedef struct cursor {       /* one core's accesses, in time order */
-    exp_acc_iter_t *it;
-    unsigned task, end;       /* its core tasks left: indexes in tl_run_tasks() */
-    exp_access_t next;
-    bool live;
-    int64_t last;             /* the previous request time */
-} cursor_t;
-
 typedef struct vcd {
     FILE *f;
     tl_run_t *run;
@@ -361,7 +547,7 @@ typedef struct vcd {
         sig_wait[TL_CORES], sig_bank[TL_BANKS];
     change_t *heap;
     size_t n_heap, cap_heap;
-    cursor_t cur[TL_CORES];
+    acc_merge_t acc;          /* the accesses, in request order */
     bool dumped, cut;
     int64_t stamp;            /* the last "#t" written */
     uint64_t changes;
@@ -627,39 +813,6 @@ static void drain(vcd_t *v, int64_t limit)
     }
 }
 
-/* Moves a core's cursor to its next access, opening the packs of its next
- * core task in the window as needed. False on failure (reason in diag). */
-static bool cursor_advance(vcd_t *v, cursor_t *c, diag_t *d)
-{
-    unsigned n;
-    const tl_task_t *ts = tl_run_tasks(v->run, &n);
-    for (;;) {
-        if (c->it) {
-            int got = exp_acc_next(c->it, &c->next, d);
-            if (got == 1 && c->next.request < c->last) {
-                diag_fail(d, TESS_EDB, "accesses of core %u are not in time order (frame %u,"
-                          " access %lld)", c->next.core, c->next.frame, (long long)c->next.idx);
-                return false;
-            }
-            if (got == 1)
-                return c->last = c->next.request, c->live = true;
-            exp_acc_end(c->it);
-            c->it = NULL;
-            if (got < 0)
-                return false;
-        }
-        while (c->task < c->end && !overlaps(&v->w, ts[c->task].start, ts[c->task].finish))
-            c->task++;
-        if (c->task >= c->end)
-            return c->live = false, true;
-        exp_acc_filter_t f = {.from = (uint64_t)v->w.t0, .to = (uint64_t)v->w.t1, .cut = v->w.cut,
-                             .frame = (int)ts[c->task].frame, .core = (int)ts[c->task].core};
-        c->task++;
-        if (!(c->it = exp_acc_begin(v->run, &f, d)))
-            return false;
-    }
-}
-
 static bool push_access(vcd_t *v, const exp_access_t *a)
 {
     int wait = v->sig_wait[a->core], bank = v->sig_bank[a->bank];
@@ -672,29 +825,18 @@ static bool push_access(vcd_t *v, const exp_access_t *a)
 /* Merges the cores' access streams (each in time order) into the changes. */
 static int merge_accesses(vcd_t *v, exp_stats_t *st, diag_t *d)
 {
-    unsigned n;
-    const tl_task_t *ts = tl_run_tasks(v->run, &n);
-    for (unsigned c = 0, i = 0; c < TL_CORES; c++) {
-        v->cur[c].task = i, v->cur[c].last = INT64_MIN;
-        while (i < n && ts[i].core == c)
-            i++;
-        v->cur[c].end = i;
-        if (!cursor_advance(v, &v->cur[c], d))
-            return d->code;
-    }
+    if (!acc_merge_begin(&v->acc, v->run, &v->w, d))
+        return d->code;
     for (;;) {
-        int best = -1;
-        for (int c = 0; c < TL_CORES; c++)
-            if (v->cur[c].live && (best < 0 || v->cur[c].next.request < v->cur[best].next.request))
-                best = c;
-        int64_t lo = best < 0 ? FOREVER : v->cur[best].next.request;
+        int best = acc_merge_first(&v->acc);
+        int64_t lo = best < 0 ? FOREVER : v->acc.cur[best].next.request;
         drain(v, lo);
         if (best < 0 || lo > v->w.t1)
             return TESS_OK;
-        if (!push_access(v, &v->cur[best].next))
+        if (!push_access(v, &v->acc.cur[best].next))
             return diag_fail(d, TESS_ENOMEM, "out of memory");
         st->accesses++;
-        if (!cursor_advance(v, &v->cur[best], d))
+        if (!acc_cursor_advance(&v->acc, &v->acc.cur[best], d))
             return d->code;
     }
 }
@@ -722,8 +864,7 @@ int exp_vcd_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st
             fprintf(out, "#%lld\n", (long long)v->w.t1);
     }
     st->records = v->changes;
-    for (unsigned c = 0; c < TL_CORES; c++)
-        exp_acc_end(v->cur[c].it);
+    acc_merge_end(&v->acc);
     tess_free(v->heap);
     tess_free(v);
     if (rc == TESS_OK && ferror(out))

@@ -15,7 +15,6 @@
 #include "analysis/present/report.h"
 #include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
-#include "analysis/store/views.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -758,62 +757,16 @@ int report_compare(report_t *rep, const int64_t *runs, size_t n, const report_op
 
 /* --- opening ---------------------------------------------------------------------- */
 
-/* Checks the identity of the file; gives a version-1 file the views. */
-static int check_file(report_t *rep, diag_t *d)
-{
-    int64_t app = -1, version = -1;
-    int rc = query_int(rep, "PRAGMA application_id", 0, NULL, &app, d);
-    if (rc == TESS_OK)
-        rc = query_int(rep, "PRAGMA user_version", 0, NULL, &version, d);
-    if (rc != TESS_OK) {
-        diag_reset(d);
-        return diag_fail(d, TESS_EDB, "%s: not a Tessera database (%s)", rep->path,
-                         sqlite3_errmsg(rep->db));
-    }
-    if (app != DB_APP_ID)
-        return diag_fail(d, TESS_EDB, "%s: not a Tessera database (SQLite application_id 0x%llx)",
-                         rep->path, (unsigned long long)app);
-    if (version < 1 || version > DB_SCHEMA_VERSION)
-        return diag_fail(d, TESS_EDB, "%s: schema version %lld is not one this Tessera knows "
-                                      "(1 to %d)", rep->path, (long long)version,
-                         DB_SCHEMA_VERSION);
-    if (version < 2 && sqlite3_exec(rep->db, rec_views_temp_sql, NULL, NULL, NULL) != SQLITE_OK)
-        return fail_db(rep, "creating the views", d);
-    return TESS_OK;
-}
-
-/* The file must exist and be a readable regular file: nothing is created. */
-static int check_path(const char *path, diag_t *d)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return diag_fail(d, TESS_EIO, "%s: %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return diag_fail(d, TESS_EIO, "%s: is a directory, not a database", path);
-    if (access(path, R_OK) != 0)
-        return diag_fail(d, TESS_EIO, "%s: %s", path, strerror(errno));
-    return TESS_OK;
-}
-
 report_t *report_open(const char *path, diag_t *d)
 {
-    if (check_path(path, d) != TESS_OK)
-        return NULL;
     report_t *rep = tess_calloc(1, sizeof *rep);
     if (!rep || !(rep->path = tess_strdup(path))) {
         tess_free(rep);
         diag_fail(d, TESS_ENOMEM, "%s: out of memory", path);
         return NULL;
     }
-    int rc = sqlite3_open_v2(path, &rep->db, SQLITE_OPEN_READONLY, NULL);
-    if (rc != SQLITE_OK)
-        diag_fail(d, rep->db ? TESS_EIO : TESS_ENOMEM, "%s: cannot open the database: %s", path,
-                  rep->db ? sqlite3_errmsg(rep->db) : "out of memory");
-    else if (sqlite3_busy_timeout(rep->db, 10000) != SQLITE_OK)
-        rc = fail_db(rep, "busy timeout", d);
-    else
-        rc = check_file(rep, d);
-    if (rc == TESS_OK)
+    rep->db = db_open_read(path, NULL, d);
+    if (rep->db)
         return rep;
     report_close(rep);
     return NULL;

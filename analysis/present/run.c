@@ -82,26 +82,8 @@ static int64_t query_one(tl_run_t *r, const char *sql, int64_t dflt, diag_t *d, 
 
 static int open_db(tl_run_t *r, const char *path, diag_t *d)
 {
-    struct stat sb;
-    if (stat(path, &sb) != 0)
-        return diag_fail(d, TESS_EIO, "%s: cannot open the database: %s", path,
-                         strerror(errno));
-    if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-        return tl_run_fail(r, "cannot open the database", d);
-    sqlite3_busy_timeout(r->db, 10000);
-    int rc;
-    int64_t app = query_one(r, "PRAGMA application_id", 0, NULL, &rc);
-    int64_t version = rc == TESS_OK ? query_one(r, "PRAGMA user_version", 0, NULL, &rc) : 0;
-    if (rc != TESS_OK)
-        return tl_run_fail(r, "not a usable SQLite database", d);
-    if (app != DB_APP_ID)
-        return diag_fail(d, TESS_EDB, "%s: not a Tessera database (SQLite application_id 0x%llx)",
-                         path, (unsigned long long)app);
-    if (version < 1 || version > DB_SCHEMA_VERSION)
-        return diag_fail(d, TESS_EDB,
-                         "%s: schema version %lld is not one this Tessera knows (up to %d)",
-                         path, (long long)version, DB_SCHEMA_VERSION);
-    return TESS_OK;
+    r->db = db_open_read(path, NULL, d);
+    return r->db ? TESS_OK : d && d->code ? d->code : TESS_EDB;
 }
 
 static int choose_run(tl_run_t *r, int64_t run_id, diag_t *d)

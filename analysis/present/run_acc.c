@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/recorder/rec.h"
+#include "analysis/store/pack.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -128,11 +129,11 @@ static bool next_value(exp_acc_iter_t *it, uint64_t *q)
 static void decode(const exp_acc_iter_t *it, uint64_t q, exp_access_t *a)
 {
     a->frame = it->frame, a->core = it->core, a->idx = it->idx;
-    a->store = q & 1, a->sync = (q >> 1) & 1, q >>= 2;
-    a->value = (unsigned)(q % 256), q /= 256;
-    a->addr = (unsigned)(q % 4096), q /= 4096;
+    a->store = q & 1, a->sync = (q >> 1) & 1, q /= PACK_FLAGS_N;
+    a->value = (unsigned)(q % PACK_VALUE_N), q /= PACK_VALUE_N;
+    a->addr = (unsigned)(q % PACK_ADDR_N), q /= PACK_ADDR_N;
     if (it->shift == TL_NONE)
-        a->bank = (unsigned)(q % 16), q /= 16;
+        a->bank = (unsigned)(q % PACK_BANK_N), q /= PACK_BANK_N;
     else
         a->bank = (a->addr >> (it->shift & 15)) & 15;
     int64_t g = it->wdt + (int64_t)(q % (uint64_t)it->wn);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis/recorder/rec_int.h"
 #include "analysis/store/sha256.h"
@@ -35,25 +34,6 @@ void rec_get_counts(const rec_t *rec, rec_counts_t *out) { *out = rec->counts; }
 
 /* --- opening ---------------------------------------------------------------- */
 
-/* Opens without creating a file that exists, so that probing it reads only.
- * The connection is used by one thread at a time (see rec_int.h): no mutex. */
-static sqlite3 *open_db(const char *path, diag_t *diag)
-{
-    struct stat st;
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-    if (stat(path, &st) != 0)
-        flags |= SQLITE_OPEN_CREATE;
-    sqlite3 *db = NULL;
-    if (sqlite3_open_v2(path, &db, flags, NULL) == SQLITE_OK)
-        return db;
-    if (db)
-        db_fail(db, path, "cannot open the database", diag);
-    else
-        diag_fail(diag, TESS_ENOMEM, "%s: out of memory opening the database", path);
-    sqlite3_close(db);
-    return NULL;
-}
-
 static int check_opts(const rec_opts_t *o, diag_t *diag)
 {
     if (o->level > REC_EVENTS)
@@ -80,10 +60,8 @@ rec_t *rec_open(const char *path, const rec_opts_t *opts, diag_t *diag)
     }
     rec->opts = *opts;
     rec->windowed = opts->from_ps != 0 || opts->to_ps != 0;
-    rec->db = open_db(path, diag);
+    rec->db = schema_open_write(path, diag);
     if (!rec->db)
-        goto fail;
-    if (schema_open(rec->db, path, diag) != TESS_OK)
         goto fail;
     if (rec_writer_init(&rec->w, rec->db, rec->path, diag) != TESS_OK)
         goto fail;

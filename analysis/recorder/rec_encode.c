@@ -1,10 +1,11 @@
-/* rec_encode.c — the text of sm_access_packs.data (the layout: rec_int.h;
+/* rec_encode.c — the text of sm_access_packs.data (the layout: store/pack.h;
  * why: rec_pack.c), made on the writer thread. Pure functions of their
  * arguments; no allocation; never more than REC_RADIX_MAX bytes per access
  * plus the brackets. */
 #include <string.h>
 
 #include "analysis/recorder/rec_int.h"
+#include "analysis/store/pack.h"
 
 static const char digits2[] = "00010203040506070809101112131415161718192021222324"
                               "25262728293031323334353637383940414243444546474849"
@@ -73,8 +74,8 @@ static char *put_radix(const rec_pack_row_t *r, const rec_raw_t *raw, char *o)
         q = q * r->arrive_n + (uint64_t)(e->a - r->arrive_dt);
         q = q * r->wait_n + (uint64_t)(e->g - r->wait_dt);
         if (bank)
-            q = q * 16 + e->bank;
-        q = ((q * 4096 + e->addr) * 256 + e->value) * 4 + e->flags;
+            q = q * PACK_BANK_N + e->bank;
+        q = ((q * PACK_ADDR_N + e->addr) * PACK_VALUE_N + e->value) * PACK_FLAGS_N + e->flags;
         o = put_u64(o, q);
         *o++ = ',';
     }
@@ -91,8 +92,8 @@ size_t rec_encode_one(unsigned bank, unsigned addr, unsigned value, unsigned fla
 {
     char *o = out;
     *o++ = '[';
-    o = put_u64(o, (((uint64_t)(bank & 15) * 4096 + (addr & 4095)) * 256 + (value & 255)) * 4 +
-                       (flags & 3));
+    uint64_t q = (uint64_t)(bank % PACK_BANK_N) * PACK_ADDR_N + addr % PACK_ADDR_N;
+    o = put_u64(o, (q * PACK_VALUE_N + value % PACK_VALUE_N) * PACK_FLAGS_N + flags % PACK_FLAGS_N);
     *o++ = ']';
     return (size_t)(o - out);
 }

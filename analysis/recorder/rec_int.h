@@ -77,13 +77,7 @@ typedef struct rec_batch {
 } rec_batch_t;
 
 /* One sm_access_packs row. Its data is a JSON array with one integer per
- * access, q = ((((((t * done_n + d - done_dt) * arrive_n + a - arrive_dt)
- * * wait_n + g - wait_dt) * B + bank?) * 4096 + addr) * 256 + value) * 4
- * + sync * 2 + is_store, with B = 16 and the bank when bank_shift < 0, else
- * B = 1 and bank = addr >> bank_shift & 15; t, a, g, d as in rec_raw_t. A
- * pack of one access (irregular times, or ranges too wide for a 63-bit q)
- * has t = 0, radices 1, and its times in the offsets, which may then be
- * negative or unknown. */
+ * access in the layout of store/pack.h; t, a, g, d as in rec_raw_t. */
 typedef struct rec_pack_row {
     uint8_t frame, core;      /* the core task */
     uint16_t part;            /* 0, 1, … within the core task */

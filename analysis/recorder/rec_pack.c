@@ -2,7 +2,7 @@
  * core task become sm_access_packs rows of at most REC_PACK_MAX accesses
  * whose requests span fewer than REC_SPAN_MAX cycles, each access one
  * integer of a JSON array that the sm_accesses view expands again with
- * json_each and integer arithmetic (the layout: rec_int.h). Invariant:
+ * json_each and integer arithmetic (the layout: store/pack.h). Invariant:
  * packs[c] holds only accesses of core c's current task (task_frame), in
  * arrival order, every time a whole multiple of row.scale_ps; an access that
  * fits no pack (irregular times, never seen from the model) is a pack alone.
@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "analysis/recorder/rec_int.h"
+#include "analysis/store/pack.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -126,7 +127,7 @@ static bool plan_radix(rec_pack_t *p)
     r->wait_n = p->gmax - p->gmin + 1;
     r->done_dt = p->dmin;
     r->done_n = p->dmax - p->dmin + 1;
-    const uint64_t radix[] = {UINT64_C(1) << 22, r->bank_shift < 0 ? 16 : 1, r->wait_n,
+    const uint64_t radix[] = {PACK_BANK_UNIT, r->bank_shift < 0 ? PACK_BANK_N : 1, r->wait_n,
                               r->arrive_n, r->done_n};
     uint64_t m = 1;
     for (unsigned i = 0; i < sizeof radix / sizeof radix[0]; i++) {

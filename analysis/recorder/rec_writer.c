@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/recorder/rec_int.h"
+#include "analysis/store/tables.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -39,44 +40,60 @@ static int bind_text(sqlite3_stmt *st, int i, const rec_batch_t *b, uint32_t off
     return sqlite3_bind_text(st, i, b->text + off, (int)len, SQLITE_STATIC);
 }
 
+/* The parameter numbers of each INSERT (schema_insert), from the one
+ * declaration of its table's columns (store/tables.h). */
+#define FR(name, type) FR_##name,
+#define ST(name, type) ST_##name,
+#define TA(name, type) TA_##name,
+#define PK(name, type) PK_##name,
+#define CO(name, type) CO_##name,
+#define EV(name, type) EV_##name,
+enum { P_RUN_ID = 1 }; /* run_id: parameter 1 of every INSERT (DB_INSERT_SQL) */
+enum { FR_run_id = 1, DB_FRAMES(FR, DB_NONE) };
+enum { ST_run_id = 1, DB_STALLS(ST, DB_NONE) };
+enum { TA_run_id = 1, DB_CORE_TASKS(TA, DB_NONE) };
+enum { PK_run_id = 1, DB_SM_ACCESS_PACKS(PK, DB_NONE) };
+enum { CO_run_id = 1, DB_COUNTERS(CO, DB_NONE) };
+enum { EV_run_id = 1, DB_EVENTS(EV, DB_NONE) };
+
 static int bind_frame(sqlite3_stmt *st, const gpu_tr_frame_t *f)
 {
-    int rc = sqlite3_bind_int(st, 2, f->frame);
-    rc |= sqlite3_bind_text(st, 3, f->is_if ? "IF" : "CF", 2, SQLITE_STATIC);
-    rc |= sqlite3_bind_int(st, 4, f->grp);
-    rc |= sqlite3_bind_int(st, 5, f->mask);
-    rc |= sqlite3_bind_text(st, 6, fence_names[f->fence & 3], -1, SQLITE_STATIC);
-    rc |= bind_time(st, 7, f->decode_ps);
-    rc |= bind_time(st, 8, f->issue_ps);
-    rc |= bind_time(st, 9, f->is_if ? f->start_ps : SIM_TIME_NEVER);
-    rc |= bind_time(st, 10, f->is_if ? f->complete_ps : SIM_TIME_NEVER);
-    rc |= bind_time(st, 11, f->decode_start_ps);
-    rc |= sqlite3_bind_int(st, 12, f->complete);
+    int rc = sqlite3_bind_int(st, FR_frame, f->frame);
+    rc |= sqlite3_bind_text(st, FR_kind, f->is_if ? "IF" : "CF", 2, SQLITE_STATIC);
+    rc |= sqlite3_bind_int(st, FR_grp, f->grp);
+    rc |= sqlite3_bind_int(st, FR_mask, f->mask);
+    rc |= sqlite3_bind_text(st, FR_fence, fence_names[f->fence & 3], -1, SQLITE_STATIC);
+    rc |= bind_time(st, FR_decode_ps, f->decode_ps);
+    rc |= bind_time(st, FR_issue_ps, f->issue_ps);
+    rc |= bind_time(st, FR_start_ps, f->is_if ? f->start_ps : SIM_TIME_NEVER);
+    rc |= bind_time(st, FR_complete_ps, f->is_if ? f->complete_ps : SIM_TIME_NEVER);
+    rc |= bind_time(st, FR_decode_start_ps, f->decode_start_ps);
+    rc |= sqlite3_bind_int(st, FR_complete, f->complete);
     return rc;
 }
 
 static int bind_stall(sqlite3_stmt *st, const gpu_tr_stall_t *s)
 {
-    int rc = sqlite3_bind_int(st, 2, s->frame);
-    rc |= sqlite3_bind_text(st, 3, gpu_stall_name(s->reason), -1, SQLITE_STATIC);
-    rc |= s->blocker == 0xff ? sqlite3_bind_null(st, 4) : sqlite3_bind_int(st, 4, s->blocker);
-    rc |= bind_time(st, 5, s->from_ps);
-    rc |= bind_time(st, 6, s->to_ps);
+    int rc = sqlite3_bind_int(st, ST_frame, s->frame);
+    rc |= sqlite3_bind_text(st, ST_reason, gpu_stall_name(s->reason), -1, SQLITE_STATIC);
+    rc |= s->blocker == 0xff ? sqlite3_bind_null(st, ST_blocker) : sqlite3_bind_int(st, ST_blocker, s->blocker);
+    rc |= bind_time(st, ST_from_ps, s->from_ps);
+    rc |= bind_time(st, ST_to_ps, s->to_ps);
     return rc;
 }
 
 static int bind_task(sqlite3_stmt *st, const gpu_tr_core_task_t *t)
 {
-    int rc = sqlite3_bind_int(st, 2, t->frame);
-    rc |= sqlite3_bind_int(st, 3, t->core);
-    rc |= bind_time(st, 4, t->start_ps);
-    rc |= bind_time(st, 5, t->finish_ps);
-    rc |= bind_time(st, 6, t->ready_ps);
-    rc |= bind_u64(st, 7, t->instructions);
-    rc |= sqlite3_bind_int64(st, 8, t->sm_ops);
-    rc |= bind_time(st, 9, t->sm_wait_ps);
-    rc |= bind_time(st, 10, t->sm_conflict_ps);
-    rc |= sqlite3_bind_int(st, 11, t->complete);
+    int rc = sqlite3_bind_int(st, TA_frame, t->frame);
+    rc |= sqlite3_bind_int(st, TA_core, t->core);
+    rc |= bind_time(st, TA_start_ps, t->start_ps);
+    rc |= bind_time(st, TA_finish_ps, t->finish_ps);
+    rc |= bind_time(st, TA_ready_ps, t->ready_ps);
+    rc |= bind_u64(st, TA_instructions, t->instructions);
+    rc |= sqlite3_bind_int64(st, TA_sm_ops, t->sm_ops);
+    rc |= bind_time(st, TA_sm_wait_ps, t->sm_wait_ps);
+    rc |= bind_time(st, TA_sm_conflict_ps, t->sm_conflict_ps);
+    rc |= sqlite3_bind_int(st, TA_complete, t->complete);
     return rc;
 }
 
@@ -89,23 +106,23 @@ static int bind_offset(sqlite3_stmt *st, int i, const rec_pack_row_t *p, unsigne
 static int bind_pack(sqlite3_stmt *st, const rec_pack_row_t *p, const char *data,
                      size_t len)
 {
-    int rc = sqlite3_bind_int(st, 2, p->frame);
-    rc |= sqlite3_bind_int(st, 3, p->core);
-    rc |= sqlite3_bind_int(st, 4, p->part);
-    rc |= sqlite3_bind_int64(st, 5, p->idx0);
-    rc |= sqlite3_bind_int64(st, 6, p->n);
-    rc |= bind_time(st, 7, p->base_ps);
-    rc |= bind_time(st, 8, p->scale_ps);
-    rc |= bind_time(st, 9, p->end_ps);
-    rc |= p->bank_shift >= 0 ? sqlite3_bind_int(st, 10, p->bank_shift)
-                             : sqlite3_bind_null(st, 10);
-    rc |= bind_offset(st, 11, p, REC_DT_ARRIVE, p->arrive_dt);
-    rc |= sqlite3_bind_int64(st, 12, p->arrive_n);
-    rc |= bind_offset(st, 13, p, REC_DT_WAIT, p->wait_dt);
-    rc |= sqlite3_bind_int64(st, 14, p->wait_n);
-    rc |= bind_offset(st, 15, p, REC_DT_DONE, p->done_dt);
-    rc |= sqlite3_bind_int64(st, 16, p->done_n);
-    rc |= sqlite3_bind_text(st, 17, data, (int)len, SQLITE_STATIC);
+    int rc = sqlite3_bind_int(st, PK_frame, p->frame);
+    rc |= sqlite3_bind_int(st, PK_core, p->core);
+    rc |= sqlite3_bind_int(st, PK_part, p->part);
+    rc |= sqlite3_bind_int64(st, PK_idx0, p->idx0);
+    rc |= sqlite3_bind_int64(st, PK_n, p->n);
+    rc |= bind_time(st, PK_base_ps, p->base_ps);
+    rc |= bind_time(st, PK_scale_ps, p->scale_ps);
+    rc |= bind_time(st, PK_end_ps, p->end_ps);
+    rc |= p->bank_shift >= 0 ? sqlite3_bind_int(st, PK_bank_shift, p->bank_shift)
+                             : sqlite3_bind_null(st, PK_bank_shift);
+    rc |= bind_offset(st, PK_arrive_dt, p, REC_DT_ARRIVE, p->arrive_dt);
+    rc |= sqlite3_bind_int64(st, PK_arrive_n, p->arrive_n);
+    rc |= bind_offset(st, PK_wait_dt, p, REC_DT_WAIT, p->wait_dt);
+    rc |= sqlite3_bind_int64(st, PK_wait_n, p->wait_n);
+    rc |= bind_offset(st, PK_done_dt, p, REC_DT_DONE, p->done_dt);
+    rc |= sqlite3_bind_int64(st, PK_done_n, p->done_n);
+    rc |= sqlite3_bind_text(st, PK_data, data, (int)len, SQLITE_STATIC);
     return rc;
 }
 
@@ -121,14 +138,14 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
     case REC_ROW_TASK:
         return bind_task(st, &row->u.task);
     case REC_ROW_COUNTER:
-        return bind_text(st, 2, b, row->text_off, row->text_len) |
-               sqlite3_bind_text(st, 3, b->text + row->text2_off, -1, SQLITE_STATIC) |
-               bind_u64(st, 4, row->u.counter);
+        return bind_text(st, CO_component, b, row->text_off, row->text_len) |
+               sqlite3_bind_text(st, CO_name, b->text + row->text2_off, -1, SQLITE_STATIC) |
+               bind_u64(st, CO_value, row->u.counter);
     default: /* REC_ROW_EVENT */
-        return sqlite3_bind_int64(st, 2, (sqlite3_int64)row->u.event.seq) |
-               bind_time(st, 3, row->u.event.time) |
-               sqlite3_bind_int(st, 4, row->u.event.prio) |
-               bind_text(st, 5, b, row->text_off, row->text_len);
+        return sqlite3_bind_int64(st, EV_seq, (sqlite3_int64)row->u.event.seq) |
+               bind_time(st, EV_time_ps, row->u.event.time) |
+               sqlite3_bind_int(st, EV_prio, row->u.event.prio) |
+               bind_text(st, EV_name, b, row->text_off, row->text_len);
     }
 }
 
@@ -168,7 +185,7 @@ bool rec_writer_put_pack(rec_writer_t *w, const rec_pack_row_t *row, const char 
                          size_t len)
 {
     sqlite3_stmt *st = w->ins[REC_T_PACKS];
-    int rc = sqlite3_bind_int64(st, 1, w->run_id) | bind_pack(st, row, data, len);
+    int rc = sqlite3_bind_int64(st, P_RUN_ID, w->run_id) | bind_pack(st, row, data, len);
     return step(w, st, rc, "writing the SM accesses");
 }
 
@@ -187,7 +204,7 @@ static bool write_row(rec_writer_t *w, const rec_batch_t *b, const rec_row_t *ro
         break;
     }
     sqlite3_stmt *st = w->ins[table_of[row->kind]];
-    int rc = sqlite3_bind_int64(st, 1, w->run_id) | bind_row(st, b, row);
+    int rc = sqlite3_bind_int64(st, P_RUN_ID, w->run_id) | bind_row(st, b, row);
     return step(w, st, rc, "writing the run's records");
 }
 
@@ -211,11 +228,14 @@ static bool write_all(rec_writer_t *w, const rec_batch_t *b)
 
 /* One transaction per batch (b NULL: the packs still open, at the end); on
  * failure it is rolled back (earlier batches stay committed) and the
- * writer is marked failed. */
+ * writer is marked failed. IMMEDIATE: the write lock is taken at once,
+ * waiting for other writers of the file through the busy timeout (a
+ * deferred one could fail with SQLITE_BUSY_SNAPSHOT when another process
+ * commits between its first read and its first write). */
 static void write_batch(rec_writer_t *w, const rec_batch_t *b)
 {
-    if (sqlite3_exec(w->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-        fail(w, "BEGIN");
+    if (sqlite3_exec(w->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        fail(w, "BEGIN IMMEDIATE");
         return;
     }
     if (!(b ? write_all(w, b) : rec_pack_flush(w))) {

@@ -1,16 +1,26 @@
 /* db.h — the statistics database as every part of Tessera opens it: its
- * identity (SQLite application_id and user_version, docs/SCHEMA.md) and the
- * few calls that report a connection's errors. The one place that says what
- * makes a file a Tessera database of this version. */
+ * identity (SQLite application_id, user_version and the shape of its tables,
+ * docs/SCHEMA.md), the busy timeout, the checks on a path before SQLite sees
+ * it, and the read-only connection every reader uses (report, timeline,
+ * export, merge's shards). The one place that says what makes a file a
+ * Tessera database of this version. */
 #ifndef TESSERA_DB_H
 #define TESSERA_DB_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "events/base/diag.h"
 
 #define DB_APP_ID 0x54455353      /* PRAGMA application_id: "TESS" */
 #define DB_SCHEMA_VERSION 2       /* PRAGMA user_version written by this code */
+
+/* How long a connection waits for another's lock before giving up: a
+ * writer holds it for one batch (milliseconds) or one schema creation; a
+ * merge holds the output's for a whole shard, so waits for it are longer. */
+#define DB_BUSY_MS 10000
+#define DB_MERGE_BUSY_MS 30000
 
 /* Reports the connection's last error as "path: what: errmsg", TESS_EIO
  * when the file could not be opened, TESS_ENOMEM, else TESS_EDB. */
@@ -18,5 +28,49 @@ int db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag);
 
 /* Runs SQL without results; TESS_OK or db_fail(). */
 int db_exec(sqlite3 *db, const char *path, const char *sql, diag_t *diag);
+
+/* The first column of the first row of `sql` as an integer (NULL: 0).
+ * SQLITE_OK, SQLITE_DONE when there is no row, or the error. */
+int db_query_int(sqlite3 *db, const char *sql, int64_t *out /* OUT */);
+
+/* A path a database may live at: an existing regular file, or (when
+ * `may_create`) a name that does not exist yet. TESS_EIO naming the path
+ * and what it is otherwise — a directory, a device, a FIFO, a socket — so
+ * that SQLite never opens (nor puts a -journal beside) such a thing. */
+int db_check_path(const char *path, bool may_create, diag_t *diag);
+
+/* Checks that the database `schema` ("main", or an attached name) of `db`
+ * is a Tessera database whose version this code reads or migrates (1 to
+ * DB_SCHEMA_VERSION) and whose tables have every column tables.h declares;
+ * *version is its version. A new, empty file is accepted as version 0 when
+ * `empty_ok`. Reads only. TESS_EDB with a message naming the path (and both
+ * versions when the version is the problem); TESS_EIO when it cannot be
+ * read at all. */
+int db_identity(sqlite3 *db, const char *schema, const char *path, bool empty_ok,
+                int64_t *version /* OUT */, diag_t *diag);
+
+/* The URI a reader opens `path` with ("file:…?mode=…"; sqlite3_free it),
+ * chosen so that reading works on a file or file system this process
+ * cannot write and leaves no -wal/-shm behind that were not there:
+ *   - file and directory writable: mode=rw (the caller must only read:
+ *     db_open_read sets query_only); closing removes the -wal and -shm. To
+ *     ATTACH (`attach`), mode=ro: the caller then keeps a db_open_read()
+ *     connection open until after DETACH, which removes them on closing;
+ *   - else, a -wal beside the file (a writer is, or was, at work): mode=ro,
+ *     which SQLite can read through the existing -wal/-shm;
+ *   - else: immutable=1 — nobody this process knows of can change the
+ *     file, and everything committed is in it.
+ * *writable (may be NULL) tells which of the first case. NULL: no memory. */
+char *db_read_uri(const char *path, bool attach, bool *writable /* OUT */);
+
+/* Opens the database at `path` for reading: checks the path (nothing is
+ * created), opens it through db_read_uri(), sets the busy timeout before
+ * anything else, checks its identity (db_identity) and, for a file of an
+ * older version, gives the connection the current views as TEMP views (the
+ * file is not changed). *version (may be NULL) is the file's version.
+ * Returns NULL with the reason in diag: TESS_EIO (missing, a directory or
+ * other non-file, unreadable), TESS_EDB (not a Tessera database, another
+ * version or shape, SQLite failure), TESS_ENOMEM. Never modifies the file. */
+sqlite3 *db_open_read(const char *path, int64_t *version /* OUT */, diag_t *diag);
 
 #endif

@@ -1,7 +1,8 @@
 /* merge.c — folding shard databases into one (see merge.h). The output is
- * created and validated through rec_open(), so its schema, views and version
- * are exactly those of a `tessera run` database; the shards are ATTACHed
- * read-only and copied with INSERT … SELECT. Invariant: everything a shard
+ * created and validated by the store's own code (schema_open_write), so its
+ * schema, views and version are exactly those of a `tessera run` database;
+ * the shards are ATTACHed read-only (db_read_uri) and copied with INSERT …
+ * SELECT. Invariant: everything a shard
  * adds — runs, rows, merged_runs, the in-memory set of known fingerprints —
  * is written in one transaction, and rolled back together. */
 #include "analysis/store/merge.h"
@@ -14,7 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/recorder/rec.h"
 #include "analysis/store/schema.h"
 #include "analysis/store/sha256.h"
 #include "events/base/alloc.h"
@@ -22,10 +22,12 @@
 
 #define MERGE_MAX_TABLES 32   /* run-keyed tables besides `runs` */
 
-/* The columns that make a run's identity (merge.h). */
+/* The columns that make a run's identity (merge.h): what its `runs` row
+ * holds from the moment it began, so that a run merged while in progress
+ * and again once finished is recognised as one. */
 #define FP_EXPR                                                                          \
-    "tess_fp(started_at, finished_at, wall_s, program, program_sha256, data_sha256,"     \
-    " config, status, end_ps, events, version, level)"
+    "tess_fp(started_at, program, program_sha256, data_sha256, config, version, level,"  \
+    " period_ps, from_ps, to_ps)"
 
 #define NOW_UTC "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -34,6 +36,7 @@ struct merge {
     char *path;               /* the output's path, for messages */
     char *runs_sql;           /* copies the mapped runs' `runs` rows */
     char *copy_sql[MERGE_MAX_TABLES]; /* copies the mapped runs' rows of one table */
+    char *drop_sql[MERGE_MAX_TABLES]; /* deletes the replaced runs' rows of that table */
     size_t n_copy;
     bool seeded;              /* temp.merge_seen holds every run up to last_max */
     int64_t last_max;         /* the output's largest run_id seen */
@@ -46,10 +49,11 @@ static const char setup_sql[] =
     "CREATE TABLE IF NOT EXISTS main.merged_runs("
     " run_id INTEGER PRIMARY KEY REFERENCES runs ON DELETE CASCADE,"
     " fingerprint TEXT NOT NULL, shard TEXT, shard_run_id INTEGER, merged_at TEXT);"
-    "CREATE TEMP TABLE merge_seen(fp TEXT PRIMARY KEY) WITHOUT ROWID;"
+    "CREATE TEMP TABLE merge_seen(fp TEXT PRIMARY KEY, run_id INTEGER, status TEXT)"
+    " WITHOUT ROWID;"
     "CREATE TEMP TABLE merge_fp(old_id INTEGER PRIMARY KEY, fp TEXT NOT NULL, status TEXT);"
     "CREATE TEMP TABLE merge_map(old_id INTEGER PRIMARY KEY, new_id INTEGER NOT NULL,"
-    " fp TEXT NOT NULL, status TEXT);";
+    " fp TEXT NOT NULL, status TEXT, replaces INTEGER NOT NULL);";
 
 /* --- the fingerprint function ------------------------------------------------ */
 
@@ -99,19 +103,8 @@ static void fp_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 /* One integer from a one-row query; SQLITE_OK or the error. */
 static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-    if (rc == SQLITE_OK) {
-        rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            *out = sqlite3_column_int64(st, 0);
-            rc = SQLITE_OK;
-        } else if (rc == SQLITE_DONE) {
-            rc = SQLITE_ERROR;
-        }
-    }
-    sqlite3_finalize(st);
-    return rc;
+    int rc = db_query_int(db, sql, out);
+    return rc == SQLITE_DONE ? SQLITE_ERROR : rc;
 }
 
 /* Runs `sql` with ?1 bound to `text`; adds the rows it changed to *changes. */
@@ -199,12 +192,17 @@ static int build_copies(merge_t *m, diag_t *diag)
         rc = failed ? SQLITE_NOMEM : SQLITE_OK;
         if (!sql)
             continue;
-        if (!strcmp(table, "runs"))
+        if (!strcmp(table, "runs")) {
             m->runs_sql = sql;
-        else if (m->n_copy < MERGE_MAX_TABLES)
+        } else if (m->n_copy < MERGE_MAX_TABLES) {
+            m->drop_sql[m->n_copy] = sqlite3_mprintf(
+                "DELETE FROM main.\"%w\" WHERE run_id IN"
+                " (SELECT new_id FROM temp.merge_map WHERE replaces)", table);
             m->copy_sql[m->n_copy++] = sql;
-        else
+            rc = m->drop_sql[m->n_copy - 1] ? SQLITE_OK : SQLITE_NOMEM;
+        } else {
             sqlite3_free(sql), rc = SQLITE_FULL;
+        }
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -214,38 +212,19 @@ static int build_copies(merge_t *m, diag_t *diag)
     return TESS_OK;
 }
 
-/* Creates or validates the output with the recorder's own code: same
- * schema, views, application_id and user_version as `tessera run`. */
-static int create_output(const char *path, diag_t *diag)
-{
-    rec_opts_t ro = {.level = REC_SUMMARY};
-    rec_t *rec = rec_open(path, &ro, diag);
-    if (!rec)
-        return diag->code ? diag->code : TESS_EDB;
-    rec_close(rec);
-    return TESS_OK;
-}
-
 static int open_output(merge_t *m, diag_t *diag)
 {
-    /* URI names are on for ATTACH 'file:…?mode=ro'; a path that looks like
-     * a URI itself is prefixed so that it stays a path. */
-    char *name = sqlite3_mprintf("%s%s", strncmp(m->path, "file:", 5) ? "" : "./", m->path);
-    if (!name)
-        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", m->path);
-    int rc = sqlite3_open_v2(name, &m->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL);
-    sqlite3_free(name);
-    if (rc != SQLITE_OK)
-        return m->db ? db_fail(m->db, m->path, "cannot open the database", diag)
-                     : diag_fail(diag, TESS_ENOMEM, "%s: out of memory", m->path);
-    sqlite3_busy_timeout(m->db, 30000);
-    rc = sqlite3_create_function(m->db, "tess_fp", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                                 NULL, fp_func, NULL, NULL);
+    m->db = schema_open_write(m->path, diag);
+    if (!m->db)
+        return diag->code ? diag->code : TESS_EDB;
+    sqlite3_busy_timeout(m->db, DB_MERGE_BUSY_MS);
+    int rc = sqlite3_create_function(m->db, "tess_fp", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                     NULL, fp_func, NULL, NULL);
     if (rc != SQLITE_OK)
         return db_fail(m->db, m->path, "registering tess_fp", diag);
     rc = db_exec(m->db, m->path,
-                  "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;"
-                  " PRAGMA temp_store=MEMORY;", diag);
+                 "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;"
+                 " PRAGMA temp_store=MEMORY;", diag);
     if (rc == TESS_OK)
         rc = db_exec(m->db, m->path, setup_sql, diag);
     return rc == TESS_OK ? build_copies(m, diag) : rc;
@@ -253,8 +232,6 @@ static int open_output(merge_t *m, diag_t *diag)
 
 merge_t *merge_open(const char *out_path, diag_t *diag)
 {
-    if (create_output(out_path, diag) != TESS_OK)
-        return NULL;
     merge_t *m = tess_calloc(1, sizeof *m);
     if (!m || !(m->path = tess_strdup(out_path))) {
         tess_free(m);
@@ -274,7 +251,7 @@ void merge_close(merge_t *m)
         return;
     sqlite3_free(m->runs_sql);
     for (size_t i = 0; i < m->n_copy; i++)
-        sqlite3_free(m->copy_sql[i]);
+        sqlite3_free(m->copy_sql[i]), sqlite3_free(m->drop_sql[i]);
     sqlite3_close(m->db);
     tess_free(m->path);
     tess_free(m);
@@ -282,47 +259,23 @@ void merge_close(merge_t *m)
 
 /* --- one shard -------------------------------------------------------------------- */
 
-/* "file:PATH?mode=ro" with the characters a URI gives meaning to escaped. */
-static char *shard_uri(const char *path)
+/* The shard, opened on its own (db_open_read: path, identity, shape), is of
+ * this schema version. Reads only. */
+static int check_version(int64_t version, const char *shard, diag_t *diag)
 {
-    sqlite3_str *s = sqlite3_str_new(NULL);
-    sqlite3_str_appendall(s, "file:");
-    if (path[0] == '/' && path[1] == '/')
-        sqlite3_str_appendall(s, "///");   /* an empty authority, then the path */
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f)
-            sqlite3_str_appendf(s, "%%%02X", *p);
-        else
-            sqlite3_str_appendchar(s, 1, (char)*p);
-    }
-    sqlite3_str_appendall(s, "?mode=ro");
-    return sqlite3_str_finish(s);
-}
-
-/* The attached shard is a Tessera database of this schema version. Reads
- * only. */
-static int check_shard(merge_t *m, const char *shard, diag_t *diag)
-{
-    int64_t app = 0, version = 0;
-    int rc = query_int(m->db, "PRAGMA shard.application_id", &app);
-    if (rc == SQLITE_OK)
-        rc = query_int(m->db, "PRAGMA shard.user_version", &version);
-    if (rc != SQLITE_OK)
-        return db_fail(m->db, shard, "not a Tessera database", diag);
-    if (app != DB_APP_ID)
-        return diag_fail(diag, TESS_EDB,
-                         "%s: not a Tessera database (SQLite application_id 0x%llx)", shard,
-                         (unsigned long long)app);
     if (version != DB_SCHEMA_VERSION)
         return diag_fail(diag, TESS_EDB,
-                         "%s: schema version %lld, but this Tessera merges version %d", shard,
-                         (long long)version, DB_SCHEMA_VERSION);
+                         "%s: schema version %lld, but this Tessera merges version %d "
+                         "(append a run to the shard with this Tessera to migrate it)",
+                         shard, (long long)version, DB_SCHEMA_VERSION);
     return TESS_OK;
 }
 
+/* ATTACHes the shard read-only: mode=ro, or immutable when nobody can be
+ * writing it (db_read_uri). */
 static int attach(merge_t *m, const char *shard, diag_t *diag)
 {
-    char *uri = shard_uri(shard);
+    char *uri = db_read_uri(shard, true, NULL);
     if (!uri)
         return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", shard);
     int rc = exec_bound(m->db, "ATTACH ?1 AS shard", uri, NULL);
@@ -337,7 +290,7 @@ static int attach(merge_t *m, const char *shard, diag_t *diag)
 static int update_seen(merge_t *m, const char *shard, diag_t *diag)
 {
     char *sql = sqlite3_mprintf("INSERT OR IGNORE INTO temp.merge_seen SELECT " FP_EXPR
-                                " FROM main.runs WHERE run_id > %lld",
+                                ", run_id, status FROM main.runs WHERE run_id > %lld",
                                 (long long)(m->seeded ? m->last_max : INT64_MIN));
     if (!sql)
         return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", shard);
@@ -351,7 +304,9 @@ static int update_seen(merge_t *m, const char *shard, diag_t *diag)
 }
 
 /* Fills merge_map with the shard's runs the output lacks (one per
- * fingerprint), numbered after the output's last run in shard order. */
+ * fingerprint), numbered after the output's last run in shard order, and
+ * those that finished since the output got them in progress ('running'
+ * there, not in the shard), which replace that copy under its run_id. */
 static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag)
 {
     static const char sql[] =
@@ -359,10 +314,15 @@ static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *
         "INSERT INTO temp.merge_fp SELECT run_id, " FP_EXPR ", status FROM shard.runs;"
         "INSERT INTO temp.merge_map SELECT old_id,"
         " (SELECT coalesce(max(run_id), 0) FROM main.runs)"
-        "  + row_number() OVER (ORDER BY old_id), fp, status"
+        "  + row_number() OVER (ORDER BY old_id), fp, status, 0"
         " FROM (SELECT min(old_id) AS old_id, fp, status FROM temp.merge_fp"
-        "  WHERE fp NOT IN (SELECT fp FROM temp.merge_seen) GROUP BY fp);";
-    int64_t all = 0, added = 0, running = 0, first = 0;
+        "  WHERE fp NOT IN (SELECT fp FROM temp.merge_seen) GROUP BY fp);"
+        "INSERT INTO temp.merge_map SELECT f.old_id, s.run_id, f.fp, f.status, 1"
+        " FROM temp.merge_fp AS f JOIN temp.merge_seen AS s USING (fp)"
+        " WHERE s.status = 'running' AND f.status <> 'running'"
+        "  AND f.old_id = (SELECT max(old_id) FROM temp.merge_fp AS g"
+        "   WHERE g.fp = f.fp AND g.status <> 'running');";
+    int64_t all = 0, added = 0, running = 0, first = 0, replaced = 0;
     int rc = db_exec(m->db, shard, sql, diag);
     if (rc != TESS_OK)
         return rc;
@@ -370,9 +330,12 @@ static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *
         query_int(m->db, "SELECT count(*) FROM temp.merge_map", &added) ||
         query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE status = 'running'",
                   &running) ||
-        query_int(m->db, "SELECT coalesce(min(new_id), 0) FROM temp.merge_map", &first))
+        query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE replaces", &replaced) ||
+        query_int(m->db, "SELECT coalesce(min(new_id), 0) FROM temp.merge_map WHERE NOT replaces",
+                  &first))
         return db_fail(m->db, shard, "mapping runs", diag);
-    res->runs = (uint64_t)added;
+    res->runs = (uint64_t)(added - replaced);
+    res->replaced = (uint64_t)replaced;
     res->skipped = (uint64_t)(all - added);
     res->running = (uint64_t)running;
     res->first_id = first;
@@ -385,6 +348,15 @@ static int copy_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t 
     static const char provenance[] =
         "INSERT INTO main.merged_runs(run_id, fingerprint, shard, shard_run_id, merged_at)"
         " SELECT new_id, fp, ?1, old_id, " NOW_UTC " FROM temp.merge_map";
+    for (size_t i = 0; i < m->n_copy; i++)
+        if (exec_bound(m->db, m->drop_sql[i], NULL, NULL) != SQLITE_OK)
+            return db_fail(m->db, shard, "removing the in-progress copy of a run", diag);
+    if (exec_bound(m->db, "DELETE FROM main.merged_runs WHERE run_id IN"
+                   " (SELECT new_id FROM temp.merge_map WHERE replaces);"
+                   , NULL, NULL) != SQLITE_OK ||
+        exec_bound(m->db, "DELETE FROM main.runs WHERE run_id IN"
+                   " (SELECT new_id FROM temp.merge_map WHERE replaces)", NULL, NULL) != SQLITE_OK)
+        return db_fail(m->db, shard, "removing the in-progress copy of a run", diag);
     if (exec_bound(m->db, m->runs_sql, NULL, NULL) != SQLITE_OK)
         return db_fail(m->db, shard, "copying runs", diag);
     for (size_t i = 0; i < m->n_copy; i++)
@@ -393,7 +365,8 @@ static int copy_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t 
     if (exec_bound(m->db, provenance, shard, NULL) != SQLITE_OK)
         return db_fail(m->db, shard, "recording merged_runs", diag);
     int rc = db_exec(m->db, shard,
-                      "INSERT OR IGNORE INTO temp.merge_seen SELECT fp FROM temp.merge_map",
+                      "INSERT OR REPLACE INTO temp.merge_seen SELECT fp, new_id, status"
+                      " FROM temp.merge_map",
                       diag);
     if (rc == TESS_OK &&
         query_int(m->db, "SELECT coalesce(max(run_id), 0) FROM main.runs", &m->last_max))
@@ -412,7 +385,7 @@ static int merge_attached(merge_t *m, const char *shard, merge_result_t *res, di
     rc = update_seen(m, shard, diag);
     if (rc == TESS_OK)
         rc = map_runs(m, shard, res, diag);
-    if (rc == TESS_OK && res->runs > 0)
+    if (rc == TESS_OK && res->runs + res->replaced > 0)
         rc = copy_runs(m, shard, res, diag);
     if (rc == TESS_OK)
         rc = db_exec(m->db, m->path, "COMMIT", diag);
@@ -424,49 +397,27 @@ static int merge_attached(merge_t *m, const char *shard, merge_result_t *res, di
     return rc;
 }
 
-/* Does "PATH-SUFFIX" exist? Its size in *size. */
-static bool sidecar(const char *path, const char *suffix, off_t *size)
-{
-    char *name = sqlite3_mprintf("%s-%s", path, suffix);
-    struct stat st;
-    bool found = name && stat(name, &st) == 0;
-    if (found && size)
-        *size = st.st_size;
-    sqlite3_free(name);
-    return found;
-}
-
-/* Reading a WAL database, even read-only, creates its -wal and -shm files,
- * and a read-only connection cannot remove them: when the shard had none
- * (nobody had it open) and the -wal stayed empty, they are removed. */
-static void tidy_sidecars(const char *shard)
-{
-    off_t size = -1;
-    if (!sidecar(shard, "wal", &size) || size != 0)
-        return;
-    char *wal = sqlite3_mprintf("%s-wal", shard), *shm = sqlite3_mprintf("%s-shm", shard);
-    if (wal && shm)
-        unlink(shm), unlink(wal);
-    sqlite3_free(wal);
-    sqlite3_free(shm);
-}
-
 int merge_shard(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag)
 {
     memset(res, 0, sizeof *res);
     struct stat a, b;
-    if (stat(shard, &a) != 0)
-        return diag_fail(diag, TESS_EIO, "%s: cannot read: %s", shard, strerror(errno));
-    if (stat(m->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    if (stat(shard, &a) == 0 && stat(m->path, &b) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino)
         return diag_fail(diag, TESS_EDB, "%s: is the output database itself", shard);
-    bool untouched = !sidecar(shard, "wal", NULL) && !sidecar(shard, "shm", NULL);
-    int rc = attach(m, shard, diag);
+    /* This connection stays open until the shard is detached: closing last,
+     * it removes the -wal/-shm that reading made (none when it could not
+     * write there: then the shard is read through what exists, or as
+     * immutable). */
+    int64_t version = 0;
+    sqlite3 *own = db_open_read(shard, &version, diag);
+    if (!own)
+        return diag->code ? diag->code : TESS_EDB;
+    int rc = check_version(version, shard, diag);
     if (rc == TESS_OK)
-        rc = check_shard(m, shard, diag);
+        rc = attach(m, shard, diag);
     if (rc == TESS_OK)
         rc = merge_attached(m, shard, res, diag);
     sqlite3_exec(m->db, "DETACH shard", NULL, NULL, NULL);
-    if (untouched)
-        tidy_sidecars(shard);
+    sqlite3_close(own);
     return rc;
 }

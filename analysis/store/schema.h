@@ -19,13 +19,27 @@ typedef enum rec_table {
     REC_TABLES
 } rec_table_t;
 
-/* Checks, creates or migrates the schema of an open database. Returns
- * TESS_OK, or TESS_EDB/TESS_EIO with diag naming the path; on failure a file
- * that was not a Tessera database is left untouched. */
+/* Checks (db_identity), creates or migrates the schema of a database opened
+ * for writing (the busy timeout already set): an older version is migrated
+ * forward and gets every view anew (docs/SCHEMA.md, "Schema evolution"), in
+ * one transaction that other processes creating or migrating the same file
+ * wait for. Returns TESS_OK, or TESS_EDB/TESS_EIO with diag naming the
+ * path; on failure a file that was not a Tessera database of a known
+ * version and shape is left untouched. */
 int schema_open(sqlite3 *db, const char *path, diag_t *diag);
+
+/* Opens (creating it when it does not exist) the database at `path` for
+ * writing: checks the path (db_check_path), sets the busy timeout before
+ * anything else, then schema_open(). NULL with the reason in diag. The
+ * connection is for one thread at a time (no mutex). */
+sqlite3 *schema_open_write(const char *path, diag_t *diag);
 
 /* Builds the indexes (after a run, after a merge). */
 int schema_index(sqlite3 *db, const char *path, diag_t *diag);
+
+/* Gives the connection every view of the current version as a TEMP view
+ * (for a read-only connection to an older file; the file is not changed). */
+int schema_temp_views(sqlite3 *db, const char *path, diag_t *diag);
 
 /* The INSERT text for a table, with run_id as parameter 1. */
 const char *schema_insert(rec_table_t table);

@@ -1,7 +1,8 @@
 /* views.c — the SQL of the analysis views (docs/SCHEMA.md, "Analysis
- * views"). Each view is written once, as a SELECT, and created either in the
- * file (schema migration to version 2) or as TEMP views of a read-only
- * connection to an older file. Invariant: every view keeps run_id as a
+ * views") and sm_accesses. Each view is written once, as a SELECT, in one
+ * list; schema.c creates them in the file (a new file, or after a version
+ * bump, when every view is dropped and re-created) or as TEMP views of a
+ * read-only connection to an older file. Invariant: every view keeps run_id as a
  * column that reaches the indexed tables unchanged (a plain column, a
  * GROUP BY term or a window's PARTITION BY), so `WHERE run_id = N` is pushed
  * down to the (run_id, …) indexes and a view over frames, stalls,
@@ -9,6 +10,37 @@
 #include <stddef.h>
 
 #include "analysis/store/views.h"
+#include "analysis/store/pack.h"
+
+/* sm_accesses: one row per access of the packs, decoded with integer
+ * arithmetic (the layout: pack.h). A single SELECT, not a UNION: SQLite then
+ * computes only the columns a query uses (a compound view computes every
+ * column of every row). */
+#define SM_ACCESSES                                                              \
+    "SELECT run_id, frame, core, idx,"                                           \
+    "  CASE q % 2 WHEN 0 THEN 'ld' ELSE 'st' END AS op, q / 2 % 2 AS sync,"      \
+    "  q / " PACK_SQL(PACK_ADDR_UNIT) " % " PACK_SQL(PACK_ADDR_N) " AS addr,"   \
+    "  CASE WHEN bank_shift IS NULL THEN r % " PACK_SQL(PACK_BANK_N)             \
+    "   ELSE (q / " PACK_SQL(PACK_ADDR_UNIT) " % " PACK_SQL(PACK_ADDR_N)         \
+    ") >> bank_shift & 15 END AS bank,"                                          \
+    "  q / " PACK_SQL(PACK_FLAGS_N) " % " PACK_SQL(PACK_VALUE_N) " AS value,"   \
+    "  base_ps + scale_ps * t AS request_ps,"                                    \
+    "  base_ps + scale_ps * (t + a) AS arrive_ps,"                               \
+    "  base_ps + scale_ps * (t + a + g) AS grant_ps,"                            \
+    "  base_ps + scale_ps * (t + a + g + d) AS done_ps,"                         \
+    "  scale_ps * g AS wait_ps"                                                  \
+    " FROM (SELECT *, wait_dt + rg % wait_n AS g,"                               \
+    "   arrive_dt + rg / wait_n % arrive_n AS a,"                                \
+    "   done_dt + rg / wait_n / arrive_n % done_n AS d,"                         \
+    "   rg / wait_n / arrive_n / done_n AS t"                                    \
+    "  FROM (SELECT p.run_id AS run_id, p.frame AS frame, p.core AS core,"       \
+    "    p.idx0 + j.key AS idx, j.value AS q, p.base_ps AS base_ps, p.scale_ps AS scale_ps," \
+    "    p.bank_shift AS bank_shift, p.arrive_dt AS arrive_dt, p.arrive_n AS arrive_n," \
+    "    p.wait_dt AS wait_dt, p.wait_n AS wait_n, p.done_dt AS done_dt, p.done_n AS done_n," \
+    "    j.value / " PACK_SQL(PACK_BANK_UNIT) " AS r,"                           \
+    "    j.value / " PACK_SQL(PACK_BANK_UNIT) " / CASE WHEN p.bank_shift IS NULL" \
+    " THEN " PACK_SQL(PACK_BANK_N) " ELSE 1 END AS rg"                           \
+    "   FROM sm_access_packs AS p, json_each(p.data) AS j))"
 
 /* ps → cycles of the run's clock: an integer when exact (always, with the
  * model's whole-cycle latencies), else a real; NULL stays NULL. */
@@ -211,7 +243,8 @@
  * counted per distinct latency inside the pack (a small in-memory sort),
  * and the per-pack counts are then added up. Sorting every access of a
  * 12 M-access run instead takes ~20 times longer. */
-#define PACK_X "(j.value / 4194304 / CASE WHEN p.bank_shift IS NULL THEN 16 ELSE 1 END)"
+#define PACK_X "(j.value / " PACK_SQL(PACK_BANK_UNIT) " / CASE WHEN p.bank_shift IS NULL"      \
+               " THEN " PACK_SQL(PACK_BANK_N) " ELSE 1 END)"
 #define SM_LATENCY_HISTOGRAM                                                     \
     "SELECT p.run_id AS run_id, e.value ->> 0 AS latency_ps,"                    \
     " sum(e.value ->> 1) AS accesses"                                            \
@@ -249,7 +282,7 @@
     "  WINDOW w AS (PARTITION BY run_id)) AS q"                                  \
     " JOIN runs AS r ON r.run_id = q.run_id WHERE q.rn = 1"
 
-/* Every view, in dependency order: V(name, select). */
+/* The analysis views, in dependency order: V(name, select). */
 #define REC_VIEWS(V)                                                             \
     V("task_latency", TASK_LATENCY)                                              \
     V("core_utilization", CORE_UTILIZATION)                                      \
@@ -263,10 +296,11 @@
     V("sm_latency_histogram", SM_LATENCY_HISTOGRAM)                              \
     V("sm_latency_percentiles", SM_LATENCY_PERCENTILES)
 
-#define MAIN_VIEW(name, select) "CREATE VIEW IF NOT EXISTS " name " AS " select ";"
-#define TEMP_VIEW(name, select) "CREATE TEMP VIEW IF NOT EXISTS " name " AS " select ";"
+/* Every view of the file: the one list (docs/SCHEMA.md, "Schema evolution"). */
+#define DB_VIEWS(V) V("sm_accesses", SM_ACCESSES) REC_VIEWS(V)
+
+#define VIEW_ENTRY(name, select) {name, select},
 #define VIEW_NAME(name, select) name,
 
-const char rec_views_sql[] = REC_VIEWS(MAIN_VIEW);
-const char rec_views_temp_sql[] = REC_VIEWS(TEMP_VIEW);
+const db_view_t db_views[] = {DB_VIEWS(VIEW_ENTRY) {NULL, NULL}};
 const char *const rec_view_names[] = {REC_VIEWS(VIEW_NAME) NULL};

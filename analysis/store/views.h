@@ -1,24 +1,23 @@
-/* views.h — the analysis views shipped in every statistics database
- * (schema version 2, docs/SCHEMA.md "Analysis views"): task latency and its
- * parts, core and bank utilisation, bank conflicts, why frames waited,
- * parallelism over time, one summary row per run and latency percentiles.
- * Invariant: the views only read the recorded relations; every number they
- * give is a function of what one run recorded, selected by run_id. */
-#ifndef TESSERA_REC_VIEWS_H
-#define TESSERA_REC_VIEWS_H
+/* views.h — the views shipped in every statistics database (docs/SCHEMA.md):
+ * sm_accesses (the packs decoded) and the analysis views (schema version 2,
+ * "Analysis views"): task latency and its parts, core and bank utilisation,
+ * bank conflicts, why frames waited, parallelism over time, one summary row
+ * per run and latency percentiles. Invariant: the views only read the
+ * recorded relations; every number they give is a function of what one run
+ * recorded, selected by run_id. */
+#ifndef TESSERA_VIEWS_H
+#define TESSERA_VIEWS_H
 
-#include <sqlite3.h>
+typedef struct db_view {
+    const char *name;
+    const char *select;       /* the view's SELECT */
+} db_view_t;
 
-/* "CREATE VIEW IF NOT EXISTS …;" for every view, in dependency order: the
- * schema migration to version 2 runs it (schema.c). */
-extern const char rec_views_sql[];
+/* Every view, in dependency order (each may use those before it), ending
+ * with {NULL, NULL}: the one list schema.c creates them from. */
+extern const db_view_t db_views[];
 
-/* The same views as TEMP views (CREATE TEMP VIEW IF NOT EXISTS …), for a
- * read-only connection to a version-1 file, which has none: they live in
- * the connection and never touch the file. */
-extern const char rec_views_temp_sql[];
-
-/* The names of the views, NULL-terminated, in the order they are created. */
+/* The names of the analysis views (db_views but sm_accesses), NULL-terminated. */
 extern const char *const rec_view_names[];
 
 #endif

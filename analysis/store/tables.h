@@ -1,0 +1,82 @@
+/* tables.h — the columns of every table of a statistics database, declared
+ * once (docs/SCHEMA.md describes them): schema.c derives the CREATE TABLEs
+ * and the shape check from these lists, the recorder its INSERTs and the
+ * parameter numbers it binds. Every table starts with run_id, which is not
+ * listed. A list is T(C, G): C(name, type) a stored column, G(name, type) a
+ * generated one (never inserted). Adding a column: append it to its list
+ * and bump DB_SCHEMA_VERSION with a migration (schema.c, docs/SCHEMA.md). */
+#ifndef TESSERA_TABLES_H
+#define TESSERA_TABLES_H
+
+#define DB_RUN_FK "INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE"
+
+#define DB_RUNS(C, G)                                                            \
+    C(program, "TEXT") C(program_sha256, "TEXT") C(config, "TEXT")               \
+    C(status, "TEXT NOT NULL") C(end_ps, "INTEGER") C(events, "INTEGER")         \
+    C(wall_s, "REAL") C(version, "TEXT NOT NULL") C(started_at, "TEXT NOT NULL") \
+    C(data_sha256, "TEXT") C(error, "TEXT") C(level, "TEXT NOT NULL")            \
+    C(period_ps, "INTEGER") C(finished_at, "TEXT") C(from_ps, "INTEGER")         \
+    C(to_ps, "INTEGER")
+
+#define DB_PARAMS(C, G) C(key, "TEXT NOT NULL") C(value, "TEXT")
+
+#define DB_COUNTERS(C, G)                                                        \
+    C(component, "TEXT NOT NULL") C(name, "TEXT NOT NULL") C(value, "INTEGER")
+
+#define DB_FRAMES(C, G)                                                          \
+    C(frame, "INTEGER NOT NULL") C(kind, "TEXT NOT NULL") C(grp, "INTEGER")      \
+    C(mask, "INTEGER") C(fence, "TEXT") C(decode_ps, "INTEGER")                  \
+    C(issue_ps, "INTEGER") C(start_ps, "INTEGER") C(complete_ps, "INTEGER")      \
+    C(decode_start_ps, "INTEGER") C(complete, "INTEGER NOT NULL")                \
+    G(mask_hex, "TEXT GENERATED ALWAYS AS (printf('%04x', mask)) VIRTUAL")
+
+#define DB_STALLS(C, G)                                                          \
+    C(frame, "INTEGER NOT NULL") C(reason, "TEXT NOT NULL") C(blocker, "INTEGER") \
+    C(from_ps, "INTEGER") C(to_ps, "INTEGER")
+
+#define DB_CORE_TASKS(C, G)                                                      \
+    C(frame, "INTEGER NOT NULL") C(core, "INTEGER NOT NULL") C(start_ps, "INTEGER") \
+    C(finish_ps, "INTEGER") C(ready_ps, "INTEGER") C(instructions, "INTEGER")    \
+    C(sm_ops, "INTEGER") C(sm_wait_ps, "INTEGER") C(sm_conflict_ps, "INTEGER")   \
+    C(complete, "INTEGER NOT NULL")
+
+/* The packed SM accesses (the layout of data: store/pack.h). */
+#define DB_SM_ACCESS_PACKS(C, G)                                                 \
+    C(frame, "INTEGER NOT NULL") C(core, "INTEGER NOT NULL")                     \
+    C(part, "INTEGER NOT NULL") C(idx0, "INTEGER NOT NULL") C(n, "INTEGER NOT NULL") \
+    C(base_ps, "INTEGER") C(scale_ps, "INTEGER NOT NULL") C(end_ps, "INTEGER")   \
+    C(bank_shift, "INTEGER") C(arrive_dt, "INTEGER") C(arrive_n, "INTEGER NOT NULL") \
+    C(wait_dt, "INTEGER") C(wait_n, "INTEGER NOT NULL") C(done_dt, "INTEGER")    \
+    C(done_n, "INTEGER NOT NULL") C(data, "TEXT NOT NULL")
+
+#define DB_EVENTS(C, G)                                                          \
+    C(seq, "INTEGER NOT NULL") C(time_ps, "INTEGER NOT NULL") C(prio, "INTEGER") \
+    C(name, "TEXT")
+
+/* Every table, in creation order: X(name, LIST, run_id's type). */
+#define DB_TABLES(X)                                                             \
+    X(runs, DB_RUNS, "INTEGER PRIMARY KEY")                                      \
+    X(params, DB_PARAMS, DB_RUN_FK)                                              \
+    X(counters, DB_COUNTERS, DB_RUN_FK)                                          \
+    X(frames, DB_FRAMES, DB_RUN_FK)                                              \
+    X(stalls, DB_STALLS, DB_RUN_FK)                                              \
+    X(core_tasks, DB_CORE_TASKS, DB_RUN_FK)                                      \
+    X(sm_access_packs, DB_SM_ACCESS_PACKS, DB_RUN_FK)                            \
+    X(events, DB_EVENTS, DB_RUN_FK)
+
+/* Helpers for the lists: nothing; a column's name as text; "?" for it. */
+#define DB_NONE(name, type)
+#define DB_COL_NAME(name, type) ", " #name
+#define DB_COL_PARAM(name, type) ", ?"
+
+/* "INSERT INTO t(run_id, c1, …) VALUES(?1, ?, …)": run_id is parameter 1,
+ * the columns of LIST follow in order (numbered as below). */
+#define DB_INSERT_SQL(table, LIST)                                               \
+    "INSERT INTO " #table "(run_id" LIST(DB_COL_NAME, DB_NONE) ") VALUES(?1"     \
+    LIST(DB_COL_PARAM, DB_NONE) ")"
+
+/* The parameter numbers of DB_INSERT_SQL follow the list: with
+ * `#define F(name, type) F_##name,`, `enum { F_run_id = 1, DB_FRAMES(F,
+ * DB_NONE) }` gives F_frame = 2, F_kind = 3, … (recorder/rec_writer.c). */
+
+#endif

@@ -1,0 +1,388 @@
+/* tessera.c — the run API (tessera.h): configuration, program, recorder,
+ * machine and driver of one run, and the verdict. The one place where a
+ * run's lifecycle is written: open the database, begin the run, build the
+ * GPU, simulate, close, judge, record.
+ * Invariant: everything that can be rejected is checked before the first
+ * event; once simulated, a run's outcome is committed whatever it was. */
+#include "api/tessera.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/recorder/rec.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
+#include "events/driver.h"
+#include "model/asm.h"
+#include "model/gpu.h"
+#include "model/program.h"
+
+typedef enum phase {
+    PHASE_NEW = 0,            /* configuring and loading */
+    PHASE_RUNNING,            /* tessera_run has begun */
+    PHASE_DONE,               /* simulated (a verdict exists) */
+} phase_t;
+
+struct tessera {
+    cfg_t cfg;
+    program_t *prog;          /* the program buffer (allocated on first load) */
+    bool loaded;              /* prog holds a program (the last load succeeded) */
+    char *db_path;            /* NULL: record nothing */
+    sim_t *sim;
+    gpu_t *gpu;
+    rec_t *rec;
+    race_det_t *races;        /* the detector the cores feed, or NULL */
+    bool detect_races;        /* tessera_detect_races was called */
+    int64_t run_id;
+    phase_t phase;
+    atomic_int stop;          /* tessera_stop: stop between two events */
+    diag_t diag;              /* the last failure */
+    const char *status;       /* runs.status once simulated */
+    char outcome[320];        /* runs.error, or "" */
+    sim_drive_result_t drive;
+};
+
+tessera_t *tessera_new(void)
+{
+    tessera_t *t = tess_calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    cfg_default(&t->cfg);
+    t->diag.warn = diag_warn_stderr;
+    t->status = "";
+    atomic_init(&t->stop, 0);
+    return t;
+}
+
+void tessera_free(tessera_t *t)
+{
+    if (!t)
+        return;
+    if (t->sim)
+        sim_set_hook(t->sim, NULL, NULL); /* the recorder goes first */
+    rec_close(t->rec);
+    gpu_destroy(t->gpu);
+    race_destroy(t->races);
+    sim_destroy(t->sim);
+    tess_free(t->prog);
+    tess_free(t->db_path);
+    tess_free(t);
+}
+
+/* Starts a call: clears the last failure; refuses once the run has begun. */
+static int enter(tessera_t *t, const char *what)
+{
+    diag_reset(&t->diag);
+    if (t->phase != PHASE_NEW)
+        return diag_fail(&t->diag, TESS_EUSAGE, "%s: the run has already started", what);
+    return TESS_OK;
+}
+
+/* --- configuration ---------------------------------------------------------------- */
+
+int tessera_config_file(tessera_t *t, const char *path)
+{
+    int rc = enter(t, "tessera_config_file");
+    return rc != TESS_OK ? rc : cfg_load_file(&t->cfg, path, &t->diag);
+}
+
+int tessera_set(tessera_t *t, const char *assignment)
+{
+    int rc = enter(t, "tessera_set");
+    return rc != TESS_OK ? rc : cfg_set(&t->cfg, assignment, &t->diag);
+}
+
+int tessera_configure(tessera_t *t, const cfg_t *cfg)
+{
+    int rc = enter(t, "tessera_configure");
+    if (rc == TESS_OK)
+        t->cfg = *cfg;
+    return rc;
+}
+
+int tessera_config_cli(tessera_t *t, const char *path, char *const *sets, int n)
+{
+    int rc = enter(t, "tessera_config_cli");
+    return rc != TESS_OK ? rc : cfg_apply_cli(&t->cfg, path, sets, n, &t->diag);
+}
+
+const cfg_t *tessera_config(const tessera_t *t) { return &t->cfg; }
+
+/* --- program ---------------------------------------------------------------------- */
+
+/* The program buffer, allocated on first use. */
+static program_t *program_of(tessera_t *t)
+{
+    if (!t->prog && !(t->prog = tess_malloc(sizeof *t->prog)))
+        diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
+    return t->prog;
+}
+
+int tessera_load(tessera_t *t, const char *path, const char *mem_path)
+{
+    int rc = enter(t, "tessera_load");
+    if (rc == TESS_OK && !program_of(t))
+        return TESS_ENOMEM;
+    if (rc == TESS_OK)
+        rc = program_load(t->prog, path, mem_path, &t->diag);
+    t->loaded = rc == TESS_OK;
+    return rc;
+}
+
+int tessera_load_source(tessera_t *t, const char *source, const char *name)
+{
+    int rc = enter(t, "tessera_load_source");
+    if (rc != TESS_OK)
+        return rc;
+    asm_output_t *out = tess_malloc(sizeof *out);
+    if (!out || !program_of(t)) {
+        tess_free(out);
+        return diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
+    }
+    rc = asm_assemble(out, source, strlen(source), name, &t->diag);
+    if (rc == TESS_OK) {
+        memset(t->prog, 0, sizeof *t->prog);
+        t->prog->tm = out->prog;
+        memcpy(t->prog->sm, out->sm, sizeof t->prog->sm);
+        tm_encode(&t->prog->tm, t->prog->image);
+        snprintf(t->prog->path, sizeof t->prog->path, "%s", name);
+    }
+    t->loaded = rc == TESS_OK;
+    tess_free(out);
+    return rc;
+}
+
+/* --- recording ---------------------------------------------------------------------- */
+
+int tessera_record(tessera_t *t, const char *db_path)
+{
+    int rc = enter(t, "tessera_record");
+    if (rc != TESS_OK)
+        return rc;
+    tess_free(t->db_path);
+    t->db_path = db_path ? tess_strdup(db_path) : NULL;
+    return db_path && !t->db_path ? diag_fail(&t->diag, TESS_ENOMEM, "out of memory") : TESS_OK;
+}
+
+int tessera_detect_races(tessera_t *t)
+{
+    int rc = enter(t, "tessera_detect_races");
+    if (rc == TESS_OK)
+        t->detect_races = true;
+    return rc;
+}
+
+race_det_t *tessera_races(const tessera_t *t) { return t->races; }
+
+/* The parameters of the run (every key with its value), for runs/params. */
+typedef struct params {
+    char **keys, **values;
+    size_t n;
+    bool lost;                /* a copy failed (out of memory) */
+} params_t;
+
+static void collect_param(void *user, const char *key, const char *value)
+{
+    params_t *p = user;
+    p->keys[p->n] = tess_strdup(key);
+    p->values[p->n] = tess_strdup(value);
+    p->lost |= !p->keys[p->n] || !p->values[p->n];
+    p->n++;
+}
+
+static void free_params(params_t *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        tess_free(p->keys[i]), tess_free(p->values[i]);
+    tess_free(p->keys);
+    tess_free(p->values);
+}
+
+static int begin_recording(tessera_t *t)
+{
+    rec_opts_t ro = {t->cfg.record.level, t->cfg.record.from_ps, t->cfg.record.to_ps};
+    if (!(t->rec = rec_open(t->db_path, &ro, &t->diag)))
+        return t->diag.code;
+    params_t p = {0};
+    size_t n = cfg_key_count();
+    p.keys = tess_calloc(n, sizeof *p.keys);
+    p.values = tess_calloc(n, sizeof *p.values);
+    char *config = cfg_format(&t->cfg);
+    if (p.keys && p.values && config)
+        cfg_foreach(&t->cfg, collect_param, &p);
+    int rc = TESS_OK;
+    if (!p.keys || !p.values || !config || p.lost) {
+        rc = diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
+    } else {
+        rec_run_info_t info = {
+            .program = t->prog->path,
+            .tm_image = t->prog->image,
+            .sm_image = t->prog->sm,
+            .config = config,
+            .param_keys = (const char *const *)p.keys,
+            .param_values = (const char *const *)p.values,
+            .n_params = p.n,
+            .period_ps = t->cfg.gpu.period_ps,
+        };
+        rc = rec_begin_run(t->rec, &info, &t->run_id, &t->diag);
+    }
+    tess_free(config);
+    free_params(&p);
+    if (rc == TESS_OK)
+        gpu_set_trace(t->gpu, rec_attach(t->rec, t->sim));
+    return rc;
+}
+
+/* --- running -------------------------------------------------------------------------- */
+
+/* The machine and the recorded run: the last checks before the first event. */
+static int prepare(tessera_t *t)
+{
+    if (!t->loaded)
+        return diag_fail(&t->diag, TESS_EUSAGE, "tessera_run: no program loaded");
+    int rc = cfg_check(&t->cfg, &t->diag);
+    if (rc != TESS_OK)
+        return rc;
+    if (!(t->sim = sim_create()))
+        return diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
+    if (!(t->gpu = gpu_create(t->sim, &t->cfg.gpu, t->prog, &t->diag)))
+        return t->diag.code;
+    if (t->detect_races) {
+        if (!(t->races = race_create(&t->prog->tm)))
+            return diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
+        gpu_set_races(t->gpu, t->races);
+    }
+    return t->db_path ? begin_recording(t) : TESS_OK;
+}
+
+static void progress_extra(void *user, char *buf, size_t size)
+{
+    const tessera_t *t = user;
+    gpu_stats_t st;
+    gpu_stats(t->gpu, &st);
+    snprintf(buf, size, "frames %llu of %u done, instructions %llu",
+             (unsigned long long)st.frames, t->prog->tm.n_frames,
+             (unsigned long long)st.instructions);
+}
+
+/* How the run ended: runs.status, runs.error and the exit code. */
+static int judge(tessera_t *t)
+{
+    const sim_drive_result_t *r = &t->drive;
+    gpu_outcome_t o = gpu_outcome(t->gpu);
+    int code = TESS_EINTERRUPTED;
+    char *msg = t->outcome;
+    size_t size = sizeof t->outcome;
+    t->status = "interrupted";
+    msg[0] = 0;
+    if (o == GPU_WATCHDOG) {
+        t->status = "watchdog", code = TESS_EWATCHDOG;
+        snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
+    } else if (r->end == SIM_END_ERROR) {
+        t->status = "error", code = TESS_ENOMEM;
+        snprintf(msg, size, "%s%s", sim_errmsg(t->sim), gpu_errmsg(t->gpu));
+    } else if (o == GPU_DONE) {
+        t->status = "ok", code = TESS_OK;
+    } else if (r->end == SIM_END_INTERRUPTED && r->signal) {
+        snprintf(msg, size, "interrupted by signal %d", r->signal);
+    } else if (r->end == SIM_END_INTERRUPTED) {
+        snprintf(msg, size, "stopped on request (tessera_stop)");
+    } else if (r->end == SIM_END_WALL_LIMIT) {
+        snprintf(msg, size, "wall-clock limit of %g s reached (sim.wall_limit)",
+                 t->cfg.sim.wall_limit_s);
+    } else if (r->end == SIM_END_TIME_LIMIT) {
+        snprintf(msg, size, "simulated-time limit of %llu cycles reached (sim.time_limit)",
+                 (unsigned long long)t->cfg.sim.time_limit);
+    } else if (o == GPU_STUCK) {
+        t->status = "error", code = TESS_EDEADLOCK;
+        snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
+    }
+    return code;
+}
+
+/* Drives the simulation (not at all when a stop came before the first event). */
+static int simulate(tessera_t *t, unsigned flags)
+{
+    sim_drive_desc_t dd = {
+        .until = t->cfg.sim.time_limit * t->cfg.gpu.period_ps,
+        .wall_limit_s = t->cfg.sim.wall_limit_s,
+        .pace = t->cfg.sim.pace,
+        .progress = flags & TESSERA_PROGRESS ? 1 : t->cfg.sim.progress,
+        .cycle_ps = t->cfg.gpu.period_ps,
+        .catch_signals = (flags & TESSERA_SIGNALS) != 0,
+        .stop = &t->stop,
+        .progress_extra = progress_extra,
+        .progress_user = t,
+    };
+    gpu_start(t->gpu);
+    if (atomic_load(&t->stop))
+        t->drive.end = SIM_END_INTERRUPTED;
+    else if (sim_drive(t->sim, &dd, &t->drive) != TESS_OK)
+        return diag_fail(&t->diag, TESS_ENOMEM, "cannot start the event loop");
+    int asked = atomic_load(&t->stop);
+    if (t->drive.end == SIM_END_INTERRUPTED && !t->drive.signal && asked > 0)
+        t->drive.signal = asked;
+    gpu_finish(t->gpu);
+    return TESS_OK;
+}
+
+int tessera_run(tessera_t *t, unsigned flags)
+{
+    int rc = enter(t, "tessera_run");
+    if (rc != TESS_OK)
+        return rc;
+    t->phase = PHASE_RUNNING;
+    if ((rc = prepare(t)) != TESS_OK || (rc = simulate(t, flags)) != TESS_OK)
+        return rc;
+    t->phase = PHASE_DONE;
+    int code = judge(t);
+    gpu_stats_t st;
+    gpu_stats(t->gpu, &st);
+    /* runs.end_ps: the last READY; NULL when none arrived (a READY needs >= 1 cycle) */
+    rec_run_end_t end = {t->status, t->outcome[0] ? t->outcome : NULL,
+                         st.end_ps ? st.end_ps : SIM_TIME_NEVER, t->drive.events,
+                         t->drive.wall_s};
+    rc = t->rec ? rec_end_run(t->rec, &end, &t->diag) : TESS_OK;
+    return code != TESS_OK ? code : rc;
+}
+
+void tessera_stop(tessera_t *t, int signal) { atomic_store(&t->stop, signal > 0 ? signal : -1); }
+
+/* --- results ---------------------------------------------------------------------------- */
+
+const char *tessera_status(const tessera_t *t) { return t->status; }
+const char *tessera_outcome_msg(const tessera_t *t) { return t->outcome; }
+const char *tessera_errmsg(const tessera_t *t) { return t->diag.code ? t->diag.msg : ""; }
+
+int tessera_counters(const tessera_t *t, tessera_counters_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->period_ps = t->cfg.gpu.period_ps;
+    if (!t->gpu)
+        return TESS_OK;
+    gpu_stats_t st;
+    gpu_stats(t->gpu, &st);
+    out->end_ps = st.end_ps;
+    out->now_ps = st.now_ps;
+    out->frames = st.frames;
+    out->tasks = st.tasks;
+    out->core_tasks = st.core_tasks;
+    out->instructions = st.instructions;
+    out->sm_accesses = st.sm_accesses;
+    out->sm_conflicts = st.sm_conflicts;
+    out->sm_conflict_ps = st.sm_conflict_ps;
+    out->events = t->drive.events;
+    out->wall_s = t->drive.wall_s;
+    out->run_id = t->rec ? t->run_id : 0;
+    return TESS_OK;
+}
+
+int tessera_state(const tessera_t *t, arch_state_t *out)
+{
+    if (!t->gpu)
+        return TESS_EUSAGE;
+    gpu_arch_state(t->gpu, out);
+    return TESS_OK;
+}

@@ -1,0 +1,682 @@
+/* simt.c — the SIMT unit (SIMT-SPEC S1–S10; see simt.h). Lanes execute
+ * through isa_run (the only home of instruction semantics), one decoded
+ * instruction per warp issue; the stack, post-dominators, scoreboard sets
+ * and scheduler order come from simt_flow.c. Times an instruction completes
+ * at are known at issue except for ld/st, whose completion is the last
+ * lane's answer; SIM_TIME_NEVER stands for "not known yet". */
+#include "model/simt.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "events/base/alloc.h"
+#include "events/port.h"
+#include "model/gpu_impl.h"
+
+#define NEVER SIM_TIME_NEVER
+
+static void issue_cb(sim_t *sim, sim_event_t *ev);
+
+static const uint64_t no_latency[ISA_CLASS_ST + 1]; /* isa_run adds nothing: time is ours */
+
+static sim_time_t tmax(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
+
+simt_t *simt_create(struct gpu *g)
+{
+    const gpu_desc_t *d = &g->desc;
+    simt_t *u = tess_calloc(1, sizeof *u);
+    if (!u)
+        return NULL;
+    u->gpu = g;
+    u->sim = g->sim;
+    u->scoreboard = d->simt_scoreboard;
+    u->broadcast = d->simt_broadcast;
+    u->atomics = d->atomics;
+    u->sched = d->simt_scheduler;
+    u->width = d->simt_issue_width;
+    u->budget = d->budget;
+    u->period = d->period_ps;
+    rng_seed(&u->rng, d->seed, 0x400);
+    const lat_t *lat[] = {&d->core_alu, &d->core_mul, &d->core_div, &d->core_branch,
+                          &d->core_ready, &d->sm_req, &d->sm_req};
+    u->lat_fixed = true;
+    for (unsigned k = 0; k <= ISA_CLASS_ST; k++) {
+        u->lat[k] = lat[k];
+        u->lat_fixed &= lat_is_fixed(lat[k]);
+        u->lat_ps[k] = gpu_cycles(g, lat[k]->lo);
+    }
+    memset(u->lane_warp, -1, sizeof u->lane_warp);
+    u->last_eval = NEVER;
+    sim_event_init(&u->issue_ev, issue_cb, u, GPU_PRIO_CORE, "simt.issue");
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        g->cores[c].run.lat = no_latency;
+    return u;
+}
+
+void simt_destroy(simt_t *u) { tess_free(u); }
+
+/* A latency of class `cls` in ps: fixed, or drawn from the unit's stream. */
+static sim_time_t latency(simt_t *u, unsigned cls)
+{
+    if (lat_is_fixed(u->lat[cls]))
+        return u->lat_ps[cls];
+    return gpu_cycles(u->gpu, lat_sample(u->lat[cls], &u->rng));
+}
+
+/* Asks for an issue decision at `at` (>= now), keeping the earliest. */
+static void wake(simt_t *u, sim_time_t at)
+{
+    if (at == NEVER)
+        return;
+    if (sim_event_pending(&u->issue_ev) && u->issue_ev.time <= at)
+        return;
+    assert(at >= sim_now(u->sim) && !(at == sim_now(u->sim) && u->last_eval == at));
+    sim_schedule(u->sim, &u->issue_ev, at);
+}
+
+/* --- lanes finishing (S7, T5, T6) ------------------------------------------ */
+
+/* Lanes finish at F: their READY reaches the TS ts.ready cycles later. */
+static void finish_lanes(simt_t *u, simt_warp_t *w, uint16_t lanes, const sim_time_t *at)
+{
+    struct gpu *g = u->gpu;
+    sim_time_t now = sim_now(u->sim);
+    for (uint16_t m = lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        core_t *c = &g->cores[l];
+        sim_time_t f = at[l];
+        c->busy = false;
+        c->task_finish = f;
+        c->busy_ps += f - c->task_start;
+        c->instructions += c->run.n;
+        c->sm_ops += c->task_sm_ops;
+        c->sm_wait_ps += c->task_sm_wait;
+        c->sm_conflict_ps += c->task_sm_conflict;
+        w->end = tmax(w->end, f);
+        txn_t *t = gpu_txn(g, GPU_TXN_READY);
+        if (!t)
+            return;
+        t->core = (uint16_t)l;
+        t->frame = w->frame;
+        sim_time_t trip = gpu_cycles(g, lat_sample(&g->desc.ts_ready, &c->rng));
+        port_send(&c->ready_port, t, f - now + trip);
+    }
+    w->lanes &= (uint16_t)~lanes;
+    if (!w->lanes)
+        wake(u, w->end); /* close it out when its last lane has finished */
+}
+
+/* Lanes left the warp with an instruction completing at `done` (NEVER: a
+ * ld/st in flight). They finish when it completes; with the scoreboard,
+ * when everything the warp has issued so far has. */
+static void lanes_leave(simt_t *u, simt_warp_t *w, uint16_t lanes, sim_time_t done)
+{
+    sim_time_t f = u->scoreboard ? tmax(w->alu_done, w->mem_done) : done;
+    sim_time_t at[ISA_REGS];
+    if (f == NEVER) {
+        w->pending |= lanes;
+        for (uint16_t m = lanes; m; m &= m - 1)
+            w->lane_alu[__builtin_ctz(m)] = u->scoreboard ? w->alu_done : 0;
+        return;
+    }
+    for (unsigned l = 0; l < ISA_REGS; l++)
+        at[l] = f;
+    finish_lanes(u, w, lanes, at);
+}
+
+/* --- eligibility and stall reasons (S3, S4, "Counting") --------------------- */
+
+static bool has_next(const simt_warp_t *w) { return !simt_stack_empty(&w->st); }
+
+static isa_decoded_t next_insn(const simt_warp_t *w)
+{
+    return w->code[simt_stack_top(&w->st)->pc];
+}
+
+static bool is_mem(unsigned op) { return op == ISA_LD || op == ISA_ST; }
+
+/* The earliest time the warp's next instruction may issue, NEVER when it
+ * waits for a ld/st whose completion is not known yet. */
+static sim_time_t ready_at(const simt_t *u, const simt_warp_t *w)
+{
+    if (!u->scoreboard)
+        return w->prev_done;
+    isa_decoded_t d = next_insn(w);
+    sim_time_t at = tmax(w->next_ok, w->bnz_done);
+    for (uint16_t m = simt_regs_read(d) | simt_regs_written(d); m; m &= m - 1)
+        at = tmax(at, w->reg_done[__builtin_ctz(m)]);
+    if (is_mem(d.op))
+        at = tmax(at, w->mem_done);
+    if (d.op == ISA_READY)
+        at = tmax(at, tmax(w->alu_done, w->mem_done));
+    return at;
+}
+
+/* Why a warp that cannot issue at t waits: memory if anything it waits
+ * for is a ld/st, else execute. */
+static unsigned wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t)
+{
+    bool mem_busy = w->mem_done > t;
+    if (!has_next(w) || !u->scoreboard)
+        return mem_busy ? GPU_SIMT_STALL_MEMORY : GPU_SIMT_STALL_EXECUTE;
+    isa_decoded_t d = next_insn(w);
+    if (mem_busy && (is_mem(d.op) || d.op == ISA_READY))
+        return GPU_SIMT_STALL_MEMORY;
+    for (uint16_t m = (simt_regs_read(d) | simt_regs_written(d)) & w->reg_ld; m; m &= m - 1)
+        if (w->reg_done[__builtin_ctz(m)] > t)
+            return GPU_SIMT_STALL_MEMORY;
+    return GPU_SIMT_STALL_EXECUTE;
+}
+
+/* Counts the cycles [acct_ps, to) with the reason set for them. */
+static void account(simt_t *u, simt_warp_t *w, sim_time_t to)
+{
+    if (to > w->acct_ps)
+        w->rec.stall_cycles[w->acct_reason] += (to - w->acct_ps) / u->period;
+    w->acct_ps = tmax(w->acct_ps, to);
+}
+
+/* --- starting and closing warps -------------------------------------------- */
+
+static void trace_warp(simt_t *u, simt_warp_t *w, bool complete)
+{
+    gpu_tr_simt_warp_t *r = &w->rec;
+    r->frame = w->frame;
+    r->mask = w->mask;
+    r->complete = complete;
+    r->start_ps = w->age;
+    r->end_ps = complete ? w->end : NEVER;
+    r->max_stack_depth = w->st.max_depth;
+    r->issued_cycles = r->warp_instructions;
+    r->resident_cycles = ((complete ? w->end : w->acct_ps) - w->age) / u->period;
+    if (u->gpu->trace & GPU_TRACE_WARPS)
+        sim_trace(u->sim, GPU_TR_SIMT_WARP, r);
+}
+
+static void add_totals(simt_t *u, const gpu_tr_simt_warp_t *r, const simt_warp_t *w)
+{
+    gpu_tr_simt_warp_t *t = &u->total;
+    t->warp_instructions += r->warp_instructions;
+    t->lane_instructions += r->lane_instructions;
+    t->divergent_branches += r->divergent_branches;
+    t->resident_cycles += r->resident_cycles;
+    t->issued_cycles += r->issued_cycles;
+    for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+        t->stall_cycles[k] += r->stall_cycles[k];
+    t->mem_instructions += r->mem_instructions;
+    t->requests += r->requests;
+    t->replays += r->replays;
+    u->lane_slots += r->warp_instructions * (uint64_t)__builtin_popcount(w->mask);
+    u->warps++;
+}
+
+/* Every lane has finished by w->end <= now: the warp stops being resident. */
+static void close_warp(simt_t *u, simt_warp_t *w)
+{
+    account(u, w, w->end);
+    trace_warp(u, w, true);
+    add_totals(u, &w->rec, w);
+    for (uint16_t m = w->mask; m; m &= m - 1)
+        if (u->lane_warp[__builtin_ctz(m)] == (int8_t)(w - u->w))
+            u->lane_warp[__builtin_ctz(m)] = -1;
+    w->live = false;
+}
+
+static void warp_init(simt_t *u, simt_warp_t *w, unsigned frame, uint16_t mask, sim_time_t now)
+{
+    memset(w, 0, sizeof *w);
+    w->live = true;
+    w->frame = (uint8_t)frame;
+    w->mask = w->lanes = mask;
+    w->age = w->acct_ps = w->next_ok = w->prev_done = now;
+    w->acct_reason = GPU_SIMT_STALL_ISSUE;
+    isa_decode_frame(u->gpu->prog.tm.code[frame], w->code);
+    simt_ipdom(w->code, w->ipdom); /* S7: once per task */
+    simt_stack_init(&w->st, mask);
+}
+
+/* Lane `lane` starts the warp's task now (T4: R0 initialisation applied). */
+static void lane_start(simt_t *u, simt_warp_t *w, unsigned lane, const engine_task_t *task,
+                       sim_time_t now)
+{
+    core_t *c = &u->gpu->cores[lane];
+    assert(!c->busy);
+    u->lane_warp[lane] = (int8_t)(w - u->w);
+    c->busy = true;
+    c->reported = false;
+    c->frame = (uint8_t)task->frame;
+    c->req->frame = (uint16_t)task->frame;
+    if (task->init >> lane & 1)
+        c->r[0] = task->r0[lane];
+    c->run.code = w->code;
+    c->run.n = 0;
+    c->task_start = now;
+    c->task_sm_ops = 0;
+    c->task_sm_wait = c->task_sm_conflict = 0;
+    c->tasks++;
+}
+
+/* engine start: the task becomes a resident warp (S1), considered for
+ * issue at this picosecond (S5: the issue event comes after the TS's). */
+static bool simt_start(void *self, const engine_task_t *task)
+{
+    simt_t *u = self;
+    sim_time_t now = sim_now(u->sim);
+    simt_warp_t *w = &u->w[__builtin_ctz(task->cores)];
+    if (w->live) {
+        assert(w->lanes == 0 && w->end <= now); /* D15: the earlier task has finished */
+        close_warp(u, w);
+    }
+    warp_init(u, w, task->frame, task->cores, now);
+    for (uint16_t m = task->cores; m; m &= m - 1)
+        lane_start(u, w, (unsigned)__builtin_ctz(m), task, now);
+    wake(u, now);
+    return true;
+}
+
+/* --- issue ------------------------------------------------------------------- */
+
+/* Runs the instruction at `pc` on one lane (isa_run, one instruction). */
+static isa_stop_t run_lane(simt_t *u, unsigned lane, unsigned pc)
+{
+    core_t *c = &u->gpu->cores[lane];
+    c->run.ip = pc;
+    c->run.budget = c->run.n + 1;
+    return isa_run(c->r, lane, &c->run);
+}
+
+/* S8: sends the active lanes' requests of a ld/st issued at now. */
+static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d)
+{
+    struct gpu *g = u->gpu;
+    sim_time_t now = sim_now(u->sim);
+    uint16_t addr[ISA_REGS];
+    bool sync[ISA_REGS];
+    uint8_t per_bank[16] = {0};
+    w->mem_store = d.op == ISA_ST;
+    w->mem_reg = d.c;
+    w->mem_slot = (uint8_t)pc;
+    w->mem_lanes = active;
+    w->mem_issue = now;
+    w->mem_max = 0;
+    w->mem_requests = w->mem_banks = 0;
+    for (uint16_t m = active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        run_lane(u, l, pc);
+        const isa_step_t *s = &g->cores[l].run.last;
+        addr[l] = s->addr;
+        sync[l] = s->sync && u->atomics;
+        w->fanout[l] = (uint16_t)(1u << l);
+        /* S8: a ld's lanes reading one byte share the lowest one's request */
+        if (u->broadcast && !w->mem_store && !sync[l]) {
+            uint16_t before = (uint16_t)(active & ((1u << l) - 1) & w->mem_wait);
+            for (; before; before &= before - 1) {
+                unsigned k = (unsigned)__builtin_ctz(before);
+                if (!sync[k] && addr[k] == addr[l]) {
+                    w->fanout[k] |= (uint16_t)(1u << l);
+                    w->fanout[l] = 0;
+                    break;
+                }
+            }
+        }
+        if (!w->fanout[l])
+            continue;
+        w->mem_wait |= (uint16_t)(1u << l);
+        core_t *c = &g->cores[l];
+        txn_t *t = c->req;
+        t->addr = addr[l];
+        t->flags = (uint16_t)((w->mem_store ? GPU_TXN_STORE : 0) | (sync[l] ? GPU_TXN_SYNC : 0));
+        t->data = s->value;
+        t->t_created = t->t_sent = now;
+        c->req_arrive = now + latency(u, ISA_CLASS_LD);
+        unsigned b = sm_bank_of(&g->sm, addr[l]);
+        w->mem_banks += per_bank[b]++ == 0;
+        w->mem_replays = per_bank[b] - 1 > w->mem_replays ? (uint8_t)(per_bank[b] - 1) : w->mem_replays;
+        w->mem_requests++;
+        link_send(&c->mem, t, c->req_arrive); /* to the SM, in the machine's timing mode */
+    }
+    w->rec.mem_instructions++;
+    w->rec.requests += w->mem_requests;
+    w->rec.replays += w->mem_replays;
+    w->prev_done = w->mem_done = NEVER;
+    if (!w->mem_store) {
+        w->reg_done[d.c] = NEVER;
+        w->reg_ld |= (uint16_t)(1u << d.c);
+    }
+}
+
+/* Runs a non-memory instruction on the active lanes; returns the lanes
+ * whose branch is taken (bnz). */
+static uint16_t exec_lanes(simt_t *u, uint16_t active, unsigned pc, isa_decoded_t d)
+{
+    uint16_t taken = 0;
+    for (uint16_t m = active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        isa_stop_t stop = run_lane(u, l, pc);
+        if (d.op == ISA_BNZ && stop != ISA_STOP_FINISHED && u->gpu->cores[l].run.ip == d.b)
+            taken |= (uint16_t)(1u << l);
+    }
+    return taken;
+}
+
+static void trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
+                        unsigned eligible)
+{
+    gpu_tr_simt_issue_t r = {
+        .time_ps = sim_now(u->sim), .frame = w->frame, .slot = (uint8_t)pc,
+        .op = w->code[pc].op, .order = (uint8_t)order, .depth = w->st.depth,
+        .eligible = (uint8_t)eligible, .active = active, .mask = w->lanes | w->pending,
+    };
+    sim_trace(u->sim, GPU_TR_SIMT_ISSUE, &r);
+}
+
+/* Issues the warp's next instruction now. Returns false when a lane's
+ * budget (S10) stopped the run. */
+static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible)
+{
+    struct gpu *g = u->gpu;
+    sim_time_t now = sim_now(u->sim);
+    const simt_entry_t *top = simt_stack_top(&w->st);
+    unsigned pc = top->pc;
+    uint16_t active = top->mask;
+    isa_decoded_t d = w->code[pc];
+    for (uint16_t m = active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (g->cores[l].run.n >= u->budget) {     /* S10: D12 per lane */
+            gpu_watchdog(g, l, w->frame, pc);
+            return false;
+        }
+    }
+    if (g->trace & GPU_TRACE_ISSUE)
+        trace_issue(u, w, pc, active, order, eligible);
+    w->rec.warp_instructions++;
+    w->rec.lane_instructions += (uint64_t)__builtin_popcount(active);
+    w->next_ok = now + u->period;
+    unsigned next = pc + 1; /* 16 = EXIT */
+    if (is_mem(d.op)) {
+        issue_mem(u, w, active, pc, d);
+        simt_stack_advance(&w->st, next);
+        if (next == SIMT_EXIT) {
+            simt_stack_leave(&w->st, active);
+            lanes_leave(u, w, active, NEVER); /* T6: they finish with the answer */
+        }
+        return true;
+    }
+    uint16_t taken = exec_lanes(u, active, pc, d);
+    sim_time_t done = now + latency(u, isa_class((isa_op_t)d.op));
+    w->alu_done = tmax(w->alu_done, done);
+    w->prev_done = done;
+    for (uint16_t m = simt_regs_written(d); m; m &= m - 1) {
+        w->reg_done[__builtin_ctz(m)] = done;
+        w->reg_ld &= (uint16_t)~(m & -m);
+    }
+    uint16_t leave = 0;
+    if (d.op == ISA_BNZ) {
+        bool divergent;
+        w->bnz_done = done; /* S7: its stack effect is known now, and used from `done` on */
+        leave = simt_stack_branch(&w->st, pc, d.b, w->ipdom[pc], taken, &divergent);
+        w->rec.divergent_branches += divergent;
+    } else if (d.op == ISA_READY || next == SIMT_EXIT) {
+        leave = active;
+    } else {
+        simt_stack_advance(&w->st, next);
+    }
+    if (leave) {
+        simt_stack_leave(&w->st, leave);
+        lanes_leave(u, w, leave, done);
+    }
+    return true;
+}
+
+/* --- the issue decision of one cycle (S5, S6) -------------------------------- */
+
+static void decide(simt_t *u, sim_time_t now, uint16_t *issued, uint16_t *eligible)
+{
+    uint64_t age[SIMT_WARPS_MAX];
+    uint8_t slot[SIMT_WARPS_MAX], order[SIMT_WARPS_MAX];
+    unsigned n = 0;
+    for (unsigned i = 0; i < SIMT_WARPS_MAX; i++) {
+        simt_warp_t *w = &u->w[i];
+        if (w->live && has_next(w) && ready_at(u, w) <= now) {
+            age[n] = w->age;
+            slot[n++] = (uint8_t)i;
+            *eligible |= (uint16_t)(1u << i);
+        }
+    }
+    if (n == 0)
+        return;
+    simt_sched_order(u->sched, age, n, &u->last, order);
+    unsigned k = n < u->width ? n : u->width;
+    for (unsigned j = 0; j < k; j++) {
+        simt_warp_t *w = &u->w[slot[order[j]]];
+        if (!issue(u, w, j, n))
+            return;
+        *issued |= (uint16_t)(1u << slot[order[j]]);
+        u->last.age[j] = w->age;
+    }
+    u->last.n = (uint8_t)k;
+    u->issue_cycles++;
+}
+
+/* After the decision: counts each resident warp's cycle and says when it
+ * next needs a decision. */
+static sim_time_t settle(simt_t *u, sim_time_t now, uint16_t issued, uint16_t eligible)
+{
+    sim_time_t next = NEVER;
+    for (unsigned i = 0; i < SIMT_WARPS_MAX; i++) {
+        simt_warp_t *w = &u->w[i];
+        if (!w->live)
+            continue;
+        account(u, w, now);
+        sim_time_t at;
+        if (issued >> i & 1) {
+            w->acct_ps = now + u->period;
+            w->acct_reason = (uint8_t)wait_reason(u, w, now + u->period);
+            at = has_next(w) ? tmax(ready_at(u, w), now + u->period) : NEVER;
+        } else if (eligible >> i & 1) {
+            w->acct_reason = GPU_SIMT_STALL_ISSUE;
+            at = now + u->period;
+        } else {
+            w->acct_reason = (uint8_t)wait_reason(u, w, now);
+            at = has_next(w) ? ready_at(u, w) : NEVER;
+        }
+        if (!w->lanes)
+            at = w->end; /* everything is known: close it out then */
+        if (w->mem_done > now && w->mem_done < at)
+            at = w->mem_done; /* its stall reason may change then (memory → execute) */
+        next = at < next ? at : next;
+    }
+    return next;
+}
+
+static void issue_cb(sim_t *sim, sim_event_t *ev)
+{
+    simt_t *u = ev->data;
+    sim_time_t now = sim_now(sim);
+    u->last_eval = now;
+    for (unsigned i = 0; i < SIMT_WARPS_MAX; i++)
+        if (u->w[i].live && !u->w[i].lanes && u->w[i].end <= now)
+            close_warp(u, &u->w[i]);
+    uint16_t issued = 0, eligible = 0;
+    decide(u, now, &issued, &eligible);
+    if (sim_stop_reason(sim) != SIM_END_NONE)
+        return;
+    wake(u, settle(u, now, issued, eligible));
+}
+
+/* --- memory answers (S8) ------------------------------------------------------ */
+
+static void trace_mem(simt_t *u, const simt_warp_t *w)
+{
+    gpu_tr_simt_mem_t r = {
+        .frame = w->frame, .slot = w->mem_slot, .is_store = w->mem_store,
+        .requests = w->mem_requests, .replays = w->mem_replays, .banks = w->mem_banks,
+        .lanes = w->mem_lanes, .issue_ps = w->mem_issue, .done_ps = w->mem_max,
+    };
+    sim_trace(u->sim, GPU_TR_SIMT_MEM, &r);
+}
+
+/* The warp's ld/st completed at D (its last lane's answer). */
+static void mem_complete(simt_t *u, simt_warp_t *w, sim_time_t done)
+{
+    w->mem_done = done;
+    if (w->prev_done == NEVER)
+        w->prev_done = done;
+    if (!w->mem_store && w->reg_done[w->mem_reg] == NEVER)
+        w->reg_done[w->mem_reg] = done;
+    if (u->gpu->trace & GPU_TRACE_WARPS)
+        trace_mem(u, w);
+    if (w->pending) {
+        sim_time_t at[ISA_REGS];
+        for (unsigned l = 0; l < ISA_REGS; l++)
+            at[l] = tmax(w->lane_alu[l], done);
+        uint16_t lanes = w->pending;
+        w->pending = 0;
+        finish_lanes(u, w, lanes, at);
+    }
+    wake(u, done);
+}
+
+void simt_on_answer(void *unit, txn_t *t)
+{
+    simt_t *u = unit;
+    struct gpu *g = u->gpu;
+    unsigned l = t->core;
+    simt_warp_t *w = &u->w[u->lane_warp[l]];
+    core_t *c = &g->cores[l];
+    assert(u->lane_warp[l] >= 0 && (w->mem_wait >> l & 1));
+    for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
+        core_t *k = &g->cores[__builtin_ctz(m)];
+        if (!w->mem_store)
+            k->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
+        k->task_sm_wait += t->t_done - t->t_created;
+    }
+    c->task_sm_ops++;
+    c->task_sm_conflict += t->t_granted - c->req_arrive;
+    w->mem_max = tmax(w->mem_max, t->t_done);
+    w->mem_wait &= (uint16_t)~(1u << l);
+    if (!w->mem_wait)
+        mem_complete(u, w, w->mem_max);
+}
+
+/* --- end of run ----------------------------------------------------------------- */
+
+static void counter(simt_t *u, const char *name, uint64_t value)
+{
+    gpu_counter(u->sim, "simt", name, value);
+}
+
+/* engine report_partial: the lanes' tasks, then the warps still resident
+ * (their cycles closed at now). */
+static void simt_report_partial(void *self)
+{
+    simt_t *u = self;
+    sim_time_t now = sim_now(u->sim);
+    u->lanes.ops->report_partial(u->lanes.self);
+    for (unsigned i = 0; i < SIMT_WARPS_MAX; i++) {
+        simt_warp_t *w = &u->w[i];
+        if (!w->live)
+            continue;
+        if (!w->lanes && w->end <= now) {
+            close_warp(u, w);
+            continue;
+        }
+        account(u, w, now);
+        trace_warp(u, w, false);
+        add_totals(u, &w->rec, w);
+        w->live = false;
+    }
+}
+
+/* engine counters: the lanes' ("coreN"), then the unit's ("simt"). */
+static void simt_counters(void *self)
+{
+    simt_t *u = self;
+    u->lanes.ops->counters(u->lanes.self);
+    const gpu_tr_simt_warp_t *t = &u->total;
+    uint64_t cycles = u->gpu->ts.last_ready / u->period;
+    counter(u, "warps", u->warps);
+    counter(u, "warp_instructions", t->warp_instructions);
+    counter(u, "lane_instructions", t->lane_instructions);
+    counter(u, "lane_slots", u->lane_slots);
+    counter(u, "divergent_branches", t->divergent_branches);
+    counter(u, "issued_cycles", t->issued_cycles);
+    counter(u, "resident_cycles", t->resident_cycles);
+    for (unsigned k = 0; k < GPU_SIMT_STALLS; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "stall_%s_cycles", gpu_simt_stall_name(k));
+        counter(u, name, t->stall_cycles[k]);
+    }
+    counter(u, "mem_instructions", t->mem_instructions);
+    counter(u, "requests", t->requests);
+    counter(u, "replays", t->replays);
+    counter(u, "issue_cycles", u->issue_cycles);
+    counter(u, "issue_width", u->width);
+    counter(u, "run_cycles", cycles);
+    counter(u, "issue_util_ppm",
+            cycles ? t->warp_instructions * 1000000 / (cycles * u->width) : 0);
+}
+
+/* The lanes' state is their cores': these operations are the cores' engine's. */
+static void simt_set_r0(void *self, unsigned core, uint8_t value)
+{
+    simt_t *u = self;
+    u->lanes.ops->set_r0(u->lanes.self, core, value);
+}
+
+static void simt_reported(void *self, unsigned core, sim_time_t ready_ps)
+{
+    simt_t *u = self;
+    u->lanes.ops->reported(u->lanes.self, core, ready_ps);
+}
+
+static void simt_regs(const void *self, arch_state_t *out)
+{
+    const simt_t *u = self;
+    u->lanes.ops->regs(u->lanes.self, out);
+}
+
+static void simt_stats(const void *self, gpu_stats_t *s)
+{
+    const simt_t *u = self;
+    u->lanes.ops->stats(u->lanes.self, s);
+}
+
+static const engine_ops_t simt_ops = {
+    .start = simt_start,
+    .set_r0 = simt_set_r0,
+    .reported = simt_reported,
+    .regs = simt_regs,
+    .stats = simt_stats,
+    .report_partial = simt_report_partial,
+    .counters = simt_counters,
+};
+
+void simt_engine(engine_t *e, simt_t *u)
+{
+    u->lanes = *e;
+    e->ops = &simt_ops;
+    e->self = u;
+}
+
+bool simt_describe_deadlock(const simt_t *u, unsigned waiting, unsigned holder, unsigned bank,
+                            unsigned addr, char *buf, unsigned n)
+{
+    if (holder >= GPU_CORES || u->lane_warp[waiting] < 0 ||
+        u->lane_warp[waiting] != u->lane_warp[holder])
+        return false;
+    const simt_warp_t *w = &u->w[u->lane_warp[waiting]];
+    snprintf(buf, n,
+             "deadlock: warp (frame %u): lane %u waits for address 0x%03x (bank %u), locked by "
+             "lane %u of the same warp, which cannot reach its st_sync while the warp waits "
+             "(S9: intra-warp lock contention)",
+             w->frame, waiting, addr, bank, holder);
+    return true;
+}
+
+const char *gpu_simt_stall_name(unsigned reason)
+{
+    static const char *const names[] = {GPU_SIMT_STALL_LIST(XENUM_NAME)};
+    return reason < GPU_SIMT_STALLS ? names[reason] : "unknown";
+}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# check-includes.sh — the dependency direction of docs/ARCHITECTURE.md
+# ("Layers and includes"), checked by reading every #include of the library,
+# the command and the examples (tests may include anything). Fails, naming
+# file, line and rule, when a file includes what its layer may not.
+# Usage: scripts/check-includes.sh [SOURCE_DIR]   (ctest: check_includes)
+#        scripts/check-includes.sh --self-test     (ctest: check_includes_self_test:
+#        a planted tree with one include against each kind of rule must fail)
+set -eu
+if [ "${1:-}" = --self-test ]; then
+    t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+    mkdir -p "$t/events/base" "$t/model" "$t/config" "$t/analysis/present" "$t/analysis/store" \
+             "$t/cli" "$t/examples"
+    printf '#include <ev.h>\n' > "$t/events/driver.c"                  # allowed
+    printf '#include <sqlite3.h>\n#include "analysis/recorder/rec.h"\n' > "$t/cli/c.c" # allowed
+    printf '#include <ev.h>\n#include "model/gpu.h"\n' > "$t/events/sim.c"       # 2 bad
+    printf '#include "events/sim.h"\n' > "$t/events/base/err.c"        # 1 bad
+    printf '#include <sqlite3.h>\n#include "config/cfg.h"\n' > "$t/model/sm.c"  # 2 bad
+    printf '#include "analysis/store/db.h"\n' > "$t/config/cfg.c"       # 1 bad
+    printf '#include "analysis/recorder/rec_int.h"\n' > "$t/analysis/present/r.c" # 1 bad
+    printf '#include "analysis/recorder/rec.h"\n' > "$t/analysis/store/m.c"      # 1 bad
+    printf '#include "cli/commands.h"\n' > "$t/examples/e.c"             # 1 bad
+    mkdir -p "$t/api"
+    printf '#include "analysis/store/db.h"\n#include "config/cfg.h"\n' > "$t/api/a.c" # allowed
+    printf '#include "api/tessera.h"\n' > "$t/analysis/store/n.c"       # 1 bad
+    out=$("$0" "$t" 2>&1) && { echo "check-includes: the planted tree passed"; exit 1; }
+    echo "$out"
+    echo "$out" | grep -q '^check-includes: 10 include(s) against the layering$' ||
+        { echo "check-includes: expected 10 findings"; exit 1; }
+    exit 0
+fi
+cd "${1:-$(dirname "$0")/..}"
+
+# The rules, one a line: FILES (a shell pattern on the path) :: FORBIDDEN (an
+# extended regex on what is included, "quoted/path.h" or <system.h>) ::
+# EXCEPT (a shell pattern of files the rule does not apply to, or -) :: WHY.
+# To place a new folder in the layering, add its lines here and in
+# docs/ARCHITECTURE.md.
+RULES='
+events/base/* :: ^"(events/[a-z_]+\.h|model|config|analysis|cli) :: - :: events/base/ is the lowest layer
+events/* :: ^"(model|config|analysis|cli)/ :: - :: events/ is below the model, the configuration, analysis and the command
+model/* :: ^"(config|analysis|cli)/ :: - :: the model is below the configuration, analysis and the command
+config/* :: ^"(analysis|cli)/ :: - :: the configuration is below analysis and the command
+events/* :: ^<sqlite3\.h> :: - :: the kernel never includes SQLite
+model/* :: ^<sqlite3\.h> :: - :: the model never includes SQLite
+config/* :: ^<sqlite3\.h> :: - :: the configuration never includes SQLite
+* :: ^<ev\.h> :: events/driver.c :: libev is used by the host driver (events/driver.c) alone
+analysis/* :: ^"(config|cli)/ :: - :: analysis reads the model and the database, not the configuration or the command
+analysis/store/* :: ^"(model|analysis/recorder|analysis/present)/ :: - :: the store is the lowest analysis module
+analysis/present/* :: ^"(model/|analysis/recorder/rec_int\.h) :: - :: presentation reads the database, never the recorder'"'"'s private header
+events/* :: ^"api/ :: - :: nothing below the run API includes it
+model/* :: ^"api/ :: - :: nothing below the run API includes it
+config/* :: ^"api/ :: - :: nothing below the run API includes it
+analysis/* :: ^"api/ :: - :: nothing below the run API includes it
+events/* :: ^"cli/ :: - :: only the command includes cli/
+model/* :: ^"cli/ :: - :: only the command includes cli/
+config/* :: ^"cli/ :: - :: only the command includes cli/
+analysis/* :: ^"cli/ :: - :: only the command includes cli/
+api/* :: ^"cli/ :: - :: only the command includes cli/
+examples/* :: ^"cli/ :: - :: only the command includes cli/
+'
+
+files=$(find events model config analysis api cli examples -name '*.[ch]' 2>/dev/null | sort)
+[ -n "$files" ] || { echo "check-includes: no sources under $(pwd)" >&2; exit 2; }
+# shellcheck disable=SC2086
+grep -n '^[[:space:]]*#[[:space:]]*include' $files |
+awk -v rules="$RULES" '
+BEGIN {
+    n = split(rules, line, "\n")
+    for (i = 1; i <= n; i++) {
+        if (line[i] == "") continue
+        split(line[i], f, / :: /)
+        k++; files[k] = f[1]; bad[k] = f[2]; except[k] = f[3]; why[k] = f[4]
+    }
+}
+# a shell pattern (only * is used) as an anchored regex
+function glob(p,   r) { r = p; gsub(/\./, "\\.", r); gsub(/\*/, ".*", r); return "^" r "$" }
+{
+    split($0, a, ":"); file = a[1]; lno = a[2]
+    inc = $0; sub(/^[^:]*:[^:]*:[[:space:]]*#[[:space:]]*include[[:space:]]*/, "", inc)
+    sub(/[[:space:]].*$/, "", inc)
+    checked++
+    for (i = 1; i <= k; i++) {
+        if (file !~ glob(files[i])) continue
+        if (except[i] != "-" && file ~ glob(except[i])) continue
+        if (inc ~ bad[i]) {
+            printf "%s:%s: includes %s: %s\n", file, lno, inc, why[i]
+            errors++
+        }
+    }
+}
+END {
+    if (errors) { printf "check-includes: %d include(s) against the layering\n", errors; exit 1 }
+    printf "check-includes: %d includes follow the layering\n", checked
+}'

@@ -1,0 +1,312 @@
+/* test_race.c — the race detector (model/race.c): hand-made racy programs are
+ * flagged with the right pair of accesses, under the untimed and the timed
+ * executor alike; each ordering rule (D15 masks, acq, rel, transitivity), a
+ * same-core variant, ld/ld and D16 atomic pairs make the race go away; every
+ * example and every race-free random program of the differential test
+ * reports none; the command prints the list. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/base/err.h"
+#include "model/gpu.h"
+#include "model/iss.h"
+#include "model/race.h"
+#include "tests/harness.h"
+#include "tests/randprog.h"
+#include "tests/testutil.h"
+
+/* The races of `p` under the ISS, formatted one per line into buf. */
+static size_t iss_races(const program_t *p, bool atomics, char *buf, size_t size)
+{
+    arch_state_t *st = malloc(sizeof *st);
+    iss_desc_t desc = {.races = race_create(&p->tm), .atomics = atomics};
+    iss_stats_t stats;
+    CU_ASSERT_FATAL(desc.races != NULL);
+    arch_reset(st, p->sm);
+    CU_ASSERT_EQUAL(iss_run(&p->tm, st, &desc, &stats, NULL), TESS_OK);
+    size_t n = race_count(desc.races), used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n && used < size; i++) {
+        race_format(race_get(desc.races, i), buf + used, size - used);
+        used += strlen(buf + used);
+        used += (size_t)snprintf(buf + used, size - used, "\n");
+    }
+    CU_ASSERT_EQUAL(race_status(desc.races), TESS_OK);
+    race_destroy(desc.races);
+    free(st);
+    return n;
+}
+
+/* The same under the timed model with `desc` (NULL: the defaults). */
+static size_t timed_races(const program_t *p, const gpu_desc_t *desc, char *buf, size_t size)
+{
+    gpu_desc_t def;
+    if (!desc) {
+        gpu_desc_default(&def);
+        desc = &def;
+    }
+    sim_t *sim = sim_create();
+    diag_t d = {0};
+    gpu_t *g = gpu_create(sim, desc, p, &d);
+    CU_ASSERT_FATAL(g != NULL);
+    race_det_t *r = race_create(&p->tm);
+    gpu_set_races(g, r);
+    gpu_start(g);
+    while (sim_run(sim, SIM_TIME_NEVER, 1u << 20) > 0 && sim_stop_reason(sim) == SIM_END_NONE)
+        ;
+    CU_ASSERT_EQUAL(gpu_outcome(g), GPU_DONE);
+    gpu_destroy(g);
+    sim_destroy(sim);
+    size_t n = race_count(r), used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n && used < size; i++) {
+        race_format(race_get(r, i), buf + used, size - used);
+        used += strlen(buf + used);
+        used += (size_t)snprintf(buf + used, size - used, "\n");
+    }
+    race_destroy(r);
+    return n;
+}
+
+/* Asserts that both executors report exactly `expected` (one race per line,
+ * "" for none) for `src`. */
+static void expect_races(const char *src, bool atomics, const char *expected, int line)
+{
+    program_t *p = malloc(sizeof *p);
+    h_assemble(p, src);
+    char a[4096], b[4096];
+    iss_races(p, atomics, a, sizeof a);
+    gpu_desc_t d;
+    gpu_desc_default(&d);
+    d.atomics = atomics;
+    timed_races(p, &d, b, sizeof b);
+    if (strcmp(a, expected) != 0 || strcmp(b, expected) != 0)
+        fprintf(stderr, "line %d: expected\n%s-- iss reported\n%s-- run reported\n%s", line,
+                expected, a, b);
+    CU_ASSERT_STRING_EQUAL(a, expected);
+    CU_ASSERT_STRING_EQUAL(b, expected);
+    free(p);
+}
+#define EXPECT_RACES(src, expected) expect_races(src, false, expected, __LINE__)
+
+/* A store by core 0 (frame 1, slot 3) and a load by core 1 (frame 3, slot 2)
+ * of byte 0x110 (bank 1, row 0x10). FENCE1/FENCE2 and the masks vary. */
+#define WRITER(cores, fence)                                                                     \
+    ".group cores=" cores " fence=" fence "\n"                                                   \
+    "  set_const r8, 1\n  set_const r9, 0x10\n  set_const r10, 7\n  st [r9, r8], r10\n  ready\n"
+#define READER(cores, fence)                                                                     \
+    ".group cores=" cores " fence=" fence "\n"                                                   \
+    "  set_const r8, 1\n  set_const r9, 0x10\n  ld [r9, r8], r10\n  ready\n"
+#define THE_RACE "0x110: frame 1 core 0 slot 3 st / frame 3 core 1 slot 2 ld\n"
+
+static void test_disjoint_groups_without_fence_race(void)
+{
+    EXPECT_RACES(WRITER("0x0001", "no") READER("0x0002", "no"), THE_RACE);
+    /* the reader first: the pair is the same accesses, sorted by frame */
+    EXPECT_RACES(READER("0x0002", "no") WRITER("0x0001", "no"),
+                 "0x110: frame 1 core 1 slot 2 ld / frame 3 core 0 slot 3 st\n");
+}
+
+static void test_acq_orders_later_tasks_only(void)
+{
+    EXPECT_RACES(WRITER("0x0001", "acq") READER("0x0002", "no"), "");
+    /* acq orders the group before later tasks, not after earlier ones */
+    EXPECT_RACES(WRITER("0x0001", "no") READER("0x0002", "acq"), THE_RACE);
+}
+
+static void test_rel_orders_after_earlier_tasks_only(void)
+{
+    EXPECT_RACES(WRITER("0x0001", "no") READER("0x0002", "rel"), "");
+    /* rel orders the group after earlier tasks, not before later ones */
+    EXPECT_RACES(WRITER("0x0001", "rel") READER("0x0002", "no"), THE_RACE);
+}
+
+static void test_intersecting_masks_order_tasks(void)
+{
+    /* D15: the reader's group shares core 0 with the writer's */
+    EXPECT_RACES(WRITER("0x0001", "no") READER("0x0003", "no"), "");
+}
+
+#define MIDDLE(cores) ".group cores=" cores "\n  nop\n  ready\n"
+
+static void test_order_is_transitive(void)
+{
+    /* frames: CF0 IF1 (writer), CF2 IF3 (middle), CF4 IF5 (reader). The middle
+     * task shares core 0 with the writer and core 1 with the reader. */
+    EXPECT_RACES(WRITER("0x0001", "no") MIDDLE("0x0003") READER("0x0002", "no"), "");
+    /* a middle task that shares a core with neither orders nothing */
+    EXPECT_RACES(WRITER("0x0001", "no") MIDDLE("0x0004") READER("0x0002", "no"),
+                 "0x110: frame 1 core 0 slot 3 st / frame 5 core 1 slot 2 ld\n");
+    /* the middle shares a core with only one side */
+    EXPECT_RACES(WRITER("0x0001", "no") MIDDLE("0x0005") READER("0x0002", "no"),
+                 "0x110: frame 1 core 0 slot 3 st / frame 5 core 1 slot 2 ld\n");
+}
+
+static void test_same_core_and_loads_do_not_race(void)
+{
+    /* one core, two tasks of different groups */
+    EXPECT_RACES(WRITER("0x0001", "no") READER("0x0001", "no"), "");
+    /* two loads on different cores */
+    EXPECT_RACES(READER("0x0001", "no") READER("0x0002", "no"), "");
+    /* one core's store and load in one task */
+    EXPECT_RACES(".group cores=0x0001\n  set_const r8, 1\n  set_const r9, 0x10\n"
+                 "  st [r9, r8], r9\n  ld [r9, r8], r10\n  ready\n",
+                 "");
+}
+
+static void test_cores_of_one_task_are_never_ordered(void)
+{
+    /* both cores store to byte 0x110: one race; every core on its own byte
+     * (row = core id, r0 from set_const id): none */
+    EXPECT_RACES(WRITER("0x0003", "acq"),
+                 "0x110: frame 1 core 0 slot 3 st / frame 1 core 1 slot 3 st\n");
+    EXPECT_RACES(".group cores=0x000f fence=acq\n  set_const r0, id\n  set_const r8, 1\n"
+                 "  st [r0, r8], r0\n  ld [r0, r8], r1\n  ready\n",
+                 "");
+    /* three cores: each pair once, the store's byte only */
+    EXPECT_RACES(".group cores=0x0007\n  set_const r8, 1\n  set_const r9, 0x10\n"
+                 "  set_const r0, id\n  bnz skip, r0\n  st [r9, r8], r9\n  ready\n"
+                 "skip:\n  ld [r9, r8], r1\n  ready\n",
+                 "0x110: frame 1 core 0 slot 4 st / frame 1 core 1 slot 6 ld\n"
+                 "0x110: frame 1 core 0 slot 4 st / frame 1 core 2 slot 6 ld\n");
+}
+
+static void test_atomic_sequences_do_not_race_each_other(void)
+{
+    /* two cores increment byte 0x310 with ld_sync/st_sync (r8 = 0x43) */
+    static const char src[] = ".group cores=0x0003\n  set_const r8, 0x43\n  set_const r9, 0x10\n"
+                              "  set_const r10, 1\n  ld [r9, r8], r1\n  add r1, r10, r1\n"
+                              "  st [r9, r8], r1\n  ready\n";
+    expect_races(src, true, "", __LINE__);
+    /* with atomics off they are plain ld/st: three races (ld/st, st/ld, st/st) */
+    expect_races(src, false,
+                 "0x310: frame 1 core 0 slot 3 ld / frame 1 core 1 slot 5 st\n"
+                 "0x310: frame 1 core 0 slot 5 st / frame 1 core 1 slot 3 ld\n"
+                 "0x310: frame 1 core 0 slot 5 st / frame 1 core 1 slot 5 st\n",
+                 __LINE__);
+}
+
+static void test_loops_report_each_race_once(void)
+{
+    /* the writer stores 200 times, the reader loads 200 times */
+    EXPECT_RACES(".group cores=0x0001\n  set_const r8, 1\n  set_const r9, 0x10\n"
+                 "  set_const r11, 200\n  set_const r12, 1\nloop:\n  st [r9, r8], r11\n"
+                 "  sub r11, r12, r11\n  bnz loop, r11\n  ready\n"
+                 ".group cores=0x0002\n  set_const r8, 1\n  set_const r9, 0x10\n"
+                 "  set_const r11, 200\n  set_const r12, 1\nloop:\n  ld [r9, r8], r10\n"
+                 "  sub r11, r12, r11\n  bnz loop, r11\n  ready\n",
+                 "0x110: frame 1 core 0 slot 4 st / frame 3 core 1 slot 4 ld\n");
+}
+
+static void test_race_free_random_programs_report_none(void)
+{
+    /* the programs and configurations of test_equivalence's differential test */
+    rp_opts_t opts = {.race_free = true};
+    program_t *p = malloc(sizeof *p);
+    char buf[512];
+    unsigned flagged = 0;
+    for (unsigned i = 0; i < 240; i++) {
+        rp_generate(p, 1000 + i, &opts);
+        gpu_desc_t d;
+        gpu_desc_default(&d);
+        d.policy = (uint8_t)(i & 1);
+        d.bank_map = (uint8_t)((i >> 1) & 1);
+        d.arbiter = (uint8_t)((i >> 2) & 3);
+        d.window = (uint8_t)(1 + (i * 7) % 12);
+        d.seed = i;
+        size_t n = iss_races(p, false, buf, sizeof buf) + timed_races(p, &d, buf, sizeof buf);
+        if (n)
+            fprintf(stderr, "program %u: %s", 1000 + i, buf);
+        flagged += n != 0;
+    }
+    CU_ASSERT_EQUAL(flagged, 0);
+    /* and the generator's racy programs are flagged (the detector is not mute) */
+    opts.race_free = false, opts.mem_weight = 60;
+    unsigned racy = 0;
+    for (unsigned i = 0; i < 20; i++) {
+        rp_generate(p, 9000 + i, &opts);
+        racy += iss_races(p, false, buf, sizeof buf) != 0;
+    }
+    CU_ASSERT_TRUE(racy >= 10);
+    free(p);
+}
+
+static void test_every_example_reports_none(void)
+{
+    DIR *dir = opendir(test_src_path("examples"));
+    CU_ASSERT_FATAL(dir != NULL);
+    unsigned checked = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".s") != 0)
+            continue;
+        /* lock.s is written for sm.atomics=on (see its header) */
+        const char *atomics = strcmp(e->d_name, "lock.s") == 0 ? " --atomics" : "";
+        const char *run_atomics = *atomics ? " -s sm.atomics=on" : "";
+        char cmd[1024], *out = NULL;
+        snprintf(cmd, sizeof cmd, "iss %s/%s --races%s", test_src_path("examples"), e->d_name,
+                 atomics);
+        CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
+        if (!out || !strstr(out, "races: none\n"))
+            fprintf(stderr, "%s: %s\n", cmd, out ? out : "");
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races: none\n"));
+        free(out);
+        snprintf(cmd, sizeof cmd, "run %s/%s --no-db --quiet --races%s", test_src_path("examples"),
+                 e->d_name, run_atomics);
+        CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strcmp(out, "races: none\n") == 0);
+        if (!out || strcmp(out, "races: none\n") != 0)
+            fprintf(stderr, "%s: %s\n", cmd, out ? out : "");
+        free(out);
+        checked++;
+    }
+    closedir(dir);
+    CU_ASSERT_TRUE(checked >= 15);
+}
+
+static void test_commands_list_the_races(void)
+{
+    const char *path = test_tmp_path("racy.s");
+    static const char src[] = WRITER("0x0001", "no") READER("0x0002", "no");
+    CU_ASSERT_EQUAL_FATAL(test_write_file(path, src, sizeof src - 1), 0);
+    char cmd[512], *out = NULL;
+    snprintf(cmd, sizeof cmd, "iss %s --races", path);
+    CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races: 1 (") && strstr(out, "\n  " THE_RACE));
+    free(out);
+    snprintf(cmd, sizeof cmd, "run %s --no-db --quiet --races", path);
+    CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races: 1 (") && strstr(out, "\n  " THE_RACE));
+    free(out);
+    /* without --races nothing is said */
+    snprintf(cmd, sizeof cmd, "run %s --no-db --quiet", path);
+    CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races") == NULL);
+    free(out);
+}
+
+static const test_case_t cases[] = {
+    TEST(test_disjoint_groups_without_fence_race),
+    TEST(test_acq_orders_later_tasks_only),
+    TEST(test_rel_orders_after_earlier_tasks_only),
+    TEST(test_intersecting_masks_order_tasks),
+    TEST(test_order_is_transitive),
+    TEST(test_same_core_and_loads_do_not_race),
+    TEST(test_cores_of_one_task_are_never_ordered),
+    TEST(test_atomic_sequences_do_not_race_each_other),
+    TEST(test_loops_report_each_race_once),
+    TEST(test_race_free_random_programs_report_none),
+    TEST(test_every_example_reports_none),
+    TEST(test_commands_list_the_races),
+    TEST_END,
+};
+
+static const test_suite_t suites[] = {{"race", cases}, {NULL, NULL}};
+
+int main(void)
+{
+    return test_run_suites(suites);
+}
