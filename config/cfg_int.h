@@ -5,6 +5,7 @@
 #ifndef TESSERA_CFG_INT_H
 #define TESSERA_CFG_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,6 +61,11 @@ typedef enum cfg_lat_status {
 /* Parses the latency syntax (`N`, `uniform:A..B`, `geometric:M`,
  * `choice:A,B,...`) into *out (fully written, unused fields zero). */
 cfg_lat_status_t cfg_lat_parse(const char *text, lat_t *out, char *why, size_t n);
+
+/* True when `text` (blanks before it ignored) starts a latency form whose
+ * values are a comma-separated list (`choice:`); the sweep's value lists
+ * keep such a form's commas. */
+bool cfg_lat_takes_list(const char *text);
 
 /* The canonical text of a latency ("4", "uniform:1..4", "geometric:2.5",
  * "choice:1,1,8"). */

@@ -213,7 +213,10 @@ static cfg_lat_status_t parse_geometric(lat_cur_t *c, lat_t *l)
     return CFG_LAT_OK;
 }
 
-/* The parser of each kind, by the prefix of its syntax ("NAME:"). */
+/* The prefix of each kind's syntax ("NAME:"; "" for a plain number). */
+static const char *const kind_names[] = {LAT_KINDS(XENUM_NAME)};
+
+/* The parser of each kind, by the prefix of its syntax. */
 static cfg_lat_status_t parse_kind(lat_cur_t *c, lat_t *l)
 {
     static cfg_lat_status_t (*const parse[])(lat_cur_t *, lat_t *) = {
@@ -222,12 +225,11 @@ static cfg_lat_status_t parse_kind(lat_cur_t *c, lat_t *l)
         [LAT_GEOMETRIC] = parse_geometric,
         [LAT_CHOICE] = parse_choice,
     };
-    static const char *const names[] = {LAT_KINDS(XENUM_NAME)};
     _Static_assert(sizeof parse / sizeof parse[0] == LAT_KIND_COUNT, "a parser per kind");
     skip_ws(c);
     for (unsigned k = 0; k < LAT_KIND_COUNT; k++) {
-        size_t n = strlen(names[k]);
-        if (n && !strncmp(c->p, names[k], n) && c->p[n] == ':') {
+        size_t n = strlen(kind_names[k]);
+        if (n && !strncmp(c->p, kind_names[k], n) && c->p[n] == ':') {
             c->p += n + 1;
             return parse[k](c, l);
         }
@@ -246,6 +248,14 @@ cfg_lat_status_t cfg_lat_parse(const char *text, lat_t *out, char *why, size_t n
     if (st == CFG_LAT_OK)
         memcpy(out, &l, sizeof l); /* padding included: configurations compare with memcmp */
     return st;
+}
+
+bool cfg_lat_takes_list(const char *text)
+{
+    const char *name = kind_names[LAT_CHOICE]; /* the one form whose values are a comma list */
+    size_t n = strlen(name);
+    text += strspn(text, " \t");
+    return !strncmp(text, name, n) && text[n] == ':';
 }
 
 /* Appends to buf[0..n) at *at, never overflowing; keeps buf terminated. */
@@ -289,14 +299,14 @@ void cfg_lat_format(const lat_t *l, char *buf, size_t n)
         put(buf, n, &at, "%u", l->lo);
         break;
     case LAT_UNIFORM:
-        put(buf, n, &at, "uniform:%u..%u", l->lo, l->hi);
+        put(buf, n, &at, "%s:%u..%u", kind_names[LAT_UNIFORM], l->lo, l->hi);
         break;
     case LAT_GEOMETRIC:
-        put(buf, n, &at, "geometric:");
+        put(buf, n, &at, "%s:", kind_names[LAT_GEOMETRIC]);
         put_mean(buf, n, &at, l->mean_num, l->mean_den);
         break;
     case LAT_CHOICE:
-        put(buf, n, &at, "choice:");
+        put(buf, n, &at, "%s:", kind_names[LAT_CHOICE]);
         for (unsigned i = 0; i < l->n; i++)
             put(buf, n, &at, i ? ",%u" : "%u", l->choices[i]);
         break;
