@@ -50,6 +50,46 @@ static inline void mem_operands(const uint8_t *r, unsigned a, unsigned b, isa_st
     mem->sync = (r[b] >> 6) == 1;
 }
 
+/* bnz: if R[a] ≠ 0, IP ← target. */
+static inline bool bnz_taken(const uint8_t *r, unsigned a) { return r[a] != 0; }
+
+/* The register work of one instruction that is not ld, st, bnz or ready
+ * (D6–D10): the one definition of those opcodes, inlined with a constant op
+ * into isa_run's loop and isa_exec_lanes's. Returns 1 for a div by zero (D8). */
+static inline __attribute__((always_inline)) unsigned reg_work(uint8_t *restrict r,
+                                                              unsigned core_id, unsigned op,
+                                                              unsigned a, unsigned b, unsigned c)
+{
+    switch (op) {
+    case ISA_ADD: r[c] = (uint8_t)(r[a] + r[b]); break;                     /* mod 256 */
+    case ISA_SUB: r[c] = (uint8_t)(r[a] - r[b]); break;                     /* mod 256 */
+    case ISA_MUL: {
+        unsigned p = (unsigned)r[a] * r[b];                                   /* 16-bit product */
+        r[c] = (uint8_t)p;
+        r[(c + 1) & 0xf] = (uint8_t)(p >> 8);                                 /* c = 15 → R0 */
+        break;
+    }
+    case ISA_DIV:
+        if (r[b] == 0) {                                                      /* D8 */
+            r[c] = 0xff;
+            return 1;
+        }
+        r[c] = (uint8_t)(r[a] / r[b]);
+        break;
+    case ISA_CMPGE: r[c] = r[a] >= r[b]; break;                              /* D6: unsigned */
+    case ISA_RSHFT: r[c] = (uint8_t)(r[a] >> (b & 7)); break;                /* D7 */
+    case ISA_LSHFT: r[c] = (uint8_t)(r[a] << (b & 7)); break;                /* D7 */
+    case ISA_AND: r[c] = r[a] & r[b]; break;
+    case ISA_OR: r[c] = r[a] | r[b]; break;
+    case ISA_XOR: r[c] = r[a] ^ r[b]; break;
+    case ISA_SET_CONST:                                                       /* D9 */
+        r[c] = c < 8 ? (uint8_t)(core_id & 0xf) : (uint8_t)(a << 4 | b);      /* const[7:0] */
+        break;
+    default: break;                                                           /* nop */
+    }
+    return 0;
+}
+
 isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
 {
     uint8_t *restrict r = r_;
@@ -69,40 +109,25 @@ isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
         op = d.op;
         n++;
         switch (op) {
-        case ISA_NOP: t += lat[ISA_CLASS_ALU]; break;
-        case ISA_ADD: r[c] = (uint8_t)(r[a] + r[b]); t += lat[ISA_CLASS_ALU]; break;   /* mod 256 */
-        case ISA_SUB: r[c] = (uint8_t)(r[a] - r[b]); t += lat[ISA_CLASS_ALU]; break;   /* mod 256 */
-        case ISA_MUL: {
-            unsigned p = (unsigned)r[a] * r[b];                        /* 16-bit product */
-            r[c] = (uint8_t)p;
-            r[(c + 1) & 0xf] = (uint8_t)(p >> 8);                      /* c = 15 → R0 */
-            t += lat[ISA_CLASS_MUL];
-            break;
-        }
-        case ISA_DIV:
-            if (r[b] == 0) {                                           /* D8 */
-                r[c] = 0xff;
-                div0++;
-            } else {
-                r[c] = (uint8_t)(r[a] / r[b]);
-            }
-            t += lat[ISA_CLASS_DIV];
-            break;
-        case ISA_CMPGE: r[c] = r[a] >= r[b]; t += lat[ISA_CLASS_ALU]; break;        /* D6: unsigned */
-        case ISA_RSHFT: r[c] = (uint8_t)(r[a] >> (b & 7)); t += lat[ISA_CLASS_ALU]; break; /* D7 */
-        case ISA_LSHFT: r[c] = (uint8_t)(r[a] << (b & 7)); t += lat[ISA_CLASS_ALU]; break; /* D7 */
-        case ISA_AND: r[c] = r[a] & r[b]; t += lat[ISA_CLASS_ALU]; break;
-        case ISA_OR: r[c] = r[a] | r[b]; t += lat[ISA_CLASS_ALU]; break;
-        case ISA_XOR: r[c] = r[a] ^ r[b]; t += lat[ISA_CLASS_ALU]; break;
+#define WORK(OP, CLS) case OP: div0 += reg_work(r, core_id, OP, a, b, c); t += lat[CLS]; break;
+        WORK(ISA_NOP, ISA_CLASS_ALU)
+        WORK(ISA_ADD, ISA_CLASS_ALU)
+        WORK(ISA_SUB, ISA_CLASS_ALU)
+        WORK(ISA_MUL, ISA_CLASS_MUL)
+        WORK(ISA_DIV, ISA_CLASS_DIV)
+        WORK(ISA_CMPGE, ISA_CLASS_ALU)
+        WORK(ISA_RSHFT, ISA_CLASS_ALU)
+        WORK(ISA_LSHFT, ISA_CLASS_ALU)
+        WORK(ISA_AND, ISA_CLASS_ALU)
+        WORK(ISA_OR, ISA_CLASS_ALU)
+        WORK(ISA_XOR, ISA_CLASS_ALU)
+        WORK(ISA_SET_CONST, ISA_CLASS_ALU)
+#undef WORK
         case ISA_LD:
             mem_operands(r, a, b, last);
             last->reg = (uint8_t)c;
             stop = ISA_STOP_MEMORY;        /* the latency is the memory system's */
             goto out;
-        case ISA_SET_CONST:                                            /* D9 */
-            r[c] = c < 8 ? (uint8_t)(core_id & 0xf) : (uint8_t)(a << 4 | b); /* const[7:0] */
-            t += lat[ISA_CLASS_ALU];
-            break;
         case ISA_ST:
             mem_operands(r, a, b, last);
             last->value = r[c];
@@ -110,7 +135,7 @@ isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
             goto out;
         case ISA_BNZ:
             t += lat[ISA_CLASS_BRANCH];
-            if (r[a] != 0) {                                           /* taken: IP ← target */
+            if (bnz_taken(r, a)) {                                     /* taken: IP ← target */
                 ip = b;
                 continue;
             }
@@ -133,6 +158,50 @@ out:
     run->n = n;
     run->div_by_zero += div0;
     return stop;
+}
+
+uint16_t isa_exec_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d)
+{
+    unsigned a = d.a, b = d.b, c = d.c;
+    uint16_t div0 = 0;
+    switch (d.op) {
+#define LANES(OP)                                                                           \
+    case OP:                                                                                \
+        for (uint16_t m = lanes; m; m &= m - 1) {                                           \
+            unsigned l = (unsigned)__builtin_ctz(m);                                        \
+            div0 |= (uint16_t)(reg_work(regs[l], l, OP, a, b, c) << l);                     \
+        }                                                                                   \
+        break;
+    LANES(ISA_ADD) LANES(ISA_SUB) LANES(ISA_MUL) LANES(ISA_DIV) LANES(ISA_CMPGE)
+    LANES(ISA_RSHFT) LANES(ISA_LSHFT) LANES(ISA_AND) LANES(ISA_OR) LANES(ISA_XOR)
+    LANES(ISA_SET_CONST)
+#undef LANES
+    default: break; /* nop; the others are not register work */
+    }
+    return div0;
+}
+
+uint16_t isa_bnz_taken(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d)
+{
+    uint16_t taken = 0;
+    for (uint16_t m = lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        taken |= (uint16_t)(bnz_taken(regs[l], d.a) << l);
+    }
+    return taken;
+}
+
+void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d,
+                   isa_step_t out[ISA_SLOTS])
+{
+    for (uint16_t m = lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        const uint8_t *r = regs[l];
+        mem_operands(r, d.a, d.b, &out[l]);
+        out[l].cls = op_class[d.op];
+        out[l].reg = d.c;                     /* ld: the destination */
+        out[l].value = r[d.c];                /* st: the byte to store (read at issue, D10) */
+    }
 }
 
 void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,

@@ -133,6 +133,20 @@ typedef enum isa_stop {
 /* Runs instructions as described above; the semantics are isa_exec's. */
 isa_stop_t isa_run(uint8_t r[ISA_REGS], unsigned core_id, isa_run_t *run);
 
+/* One decoded instruction on several cores at once (the lanes of a SIMT
+ * warp, SIMT-SPEC S1): regs[l] is the register file of lane l, whose core id
+ * is l. isa_exec_lanes does the register work of an instruction other than
+ * ld, st, bnz and ready (those have no register work: their effect is the
+ * caller's) on every lane of `lanes`, with the semantics of isa_run, and
+ * returns the lanes whose div by zero wrote 0xFF (D8). isa_bnz_taken
+ * returns the lanes of `lanes` on which the bnz `d` is taken. */
+uint16_t isa_exec_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d);
+uint16_t isa_bnz_taken(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d);
+/* A ld/st `d` on the lanes of `lanes`: out[l] gets lane l's access as
+ * isa_run describes it (addr, sync, cls; reg for ld, value for st). */
+void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d,
+                   isa_step_t out[ISA_SLOTS] /* OUT */);
+
 /* Completes a ld described by `step` with the byte read from memory. */
 static inline void isa_ld_complete(uint8_t r[ISA_REGS], const isa_step_t *step, uint8_t value)
 {

@@ -36,6 +36,7 @@ simt_t *simt_create(struct gpu *g)
     u->sched = d->simt_scheduler;
     u->width = d->simt_issue_width;
     u->budget = d->budget;
+    u->stepped = d->timing == GPU_TIMING_STEPPED;
     u->period = d->period_ps;
     rng_seed(&u->rng, d->seed, 0x400);
     const lat_t *lat[] = {&d->core_alu, &d->core_mul, &d->core_div, &d->core_branch,
@@ -49,8 +50,10 @@ simt_t *simt_create(struct gpu *g)
     memset(u->lane_warp, -1, sizeof u->lane_warp);
     u->last_eval = NEVER;
     sim_event_init(&u->issue_ev, issue_cb, u, GPU_PRIO_CORE, "simt.issue");
-    for (unsigned c = 0; c < GPU_CORES; c++)
+    for (unsigned c = 0; c < GPU_CORES; c++) {
         g->cores[c].run.lat = no_latency;
+        u->regs[c] = g->cores[c].r;
+    }
     return u;
 }
 
@@ -86,6 +89,7 @@ static void finish_lanes(simt_t *u, simt_warp_t *w, uint16_t lanes, const sim_ti
         unsigned l = (unsigned)__builtin_ctz(m);
         core_t *c = &g->cores[l];
         sim_time_t f = at[l];
+        c->run.n = u->lane_n[l];
         c->busy = false;
         c->task_finish = f;
         c->busy_ps += f - c->task_start;
@@ -221,6 +225,7 @@ static void close_warp(simt_t *u, simt_warp_t *w)
         if (u->lane_warp[__builtin_ctz(m)] == (int8_t)(w - u->w))
             u->lane_warp[__builtin_ctz(m)] = -1;
     w->live = false;
+    u->live &= (uint16_t)~(1u << (w - u->w));
 }
 
 static void warp_init(simt_t *u, simt_warp_t *w, unsigned frame, uint16_t mask, sim_time_t now)
@@ -251,6 +256,7 @@ static void lane_start(simt_t *u, simt_warp_t *w, unsigned lane, const engine_ta
         c->r[0] = task->r0[lane];
     c->run.code = w->code;
     c->run.n = 0;
+    u->lane_n[lane] = 0;
     c->task_start = now;
     c->task_sm_ops = 0;
     c->task_sm_wait = c->task_sm_conflict = 0;
@@ -269,6 +275,7 @@ static bool simt_start(void *self, const engine_task_t *task)
         close_warp(u, w);
     }
     warp_init(u, w, task->frame, task->cores, now);
+    u->live |= (uint16_t)(1u << (w - u->w));
     for (uint16_t m = task->cores; m; m &= m - 1)
         lane_start(u, w, (unsigned)__builtin_ctz(m), task, now);
     wake(u, now);
@@ -277,23 +284,16 @@ static bool simt_start(void *self, const engine_task_t *task)
 
 /* --- issue ------------------------------------------------------------------- */
 
-/* Runs the instruction at `pc` on one lane (isa_run, one instruction). */
-static isa_stop_t run_lane(simt_t *u, unsigned lane, unsigned pc)
-{
-    core_t *c = &u->gpu->cores[lane];
-    c->run.ip = pc;
-    c->run.budget = c->run.n + 1;
-    return isa_run(c->r, lane, &c->run);
-}
-
-/* S8: sends the active lanes' requests of a ld/st issued at now. */
-static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d)
+/* S8: sends the active lanes' requests of a ld/st issued at `now`. */
+static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
+                      sim_time_t now)
 {
     struct gpu *g = u->gpu;
-    sim_time_t now = sim_now(u->sim);
+    isa_step_t step[ISA_REGS];
     uint16_t addr[ISA_REGS];
     bool sync[ISA_REGS];
     uint8_t per_bank[16] = {0};
+    isa_mem_lanes(u->regs, active, d, step);
     w->mem_store = d.op == ISA_ST;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
@@ -303,8 +303,7 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     w->mem_requests = w->mem_banks = 0;
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        run_lane(u, l, pc);
-        const isa_step_t *s = &g->cores[l].run.last;
+        const isa_step_t *s = &step[l];
         addr[l] = s->addr;
         sync[l] = s->sync && u->atomics;
         w->fanout[l] = (uint16_t)(1u << l);
@@ -346,56 +345,57 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     }
 }
 
-/* Runs a non-memory instruction on the active lanes; returns the lanes
- * whose branch is taken (bnz). */
-static uint16_t exec_lanes(simt_t *u, uint16_t active, unsigned pc, isa_decoded_t d)
+/* Runs a non-memory instruction on the active lanes (one decode for all:
+ * isa_exec_lanes); returns the lanes whose branch is taken (bnz). */
+static uint16_t exec_lanes(simt_t *u, uint16_t active, isa_decoded_t d)
 {
-    uint16_t taken = 0;
-    for (uint16_t m = active; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        isa_stop_t stop = run_lane(u, l, pc);
-        if (d.op == ISA_BNZ && stop != ISA_STOP_FINISHED && u->gpu->cores[l].run.ip == d.b)
-            taken |= (uint16_t)(1u << l);
-    }
-    return taken;
+    core_t *cores = u->gpu->cores;
+    if (d.op == ISA_BNZ)
+        return isa_bnz_taken(u->regs, active, d);
+    for (uint16_t m = isa_exec_lanes(u->regs, active, d); m; m &= m - 1)
+        cores[__builtin_ctz(m)].run.div_by_zero++;
+    return 0;
 }
 
 static void trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
-                        unsigned eligible)
+                        unsigned eligible, sim_time_t now)
 {
     gpu_tr_simt_issue_t r = {
-        .time_ps = sim_now(u->sim), .frame = w->frame, .slot = (uint8_t)pc,
+        .time_ps = now, .frame = w->frame, .slot = (uint8_t)pc,
         .op = w->code[pc].op, .order = (uint8_t)order, .depth = w->st.depth,
         .eligible = (uint8_t)eligible, .active = active, .mask = w->lanes | w->pending,
     };
     sim_trace(u->sim, GPU_TR_SIMT_ISSUE, &r);
 }
 
-/* Issues the warp's next instruction now. Returns false when a lane's
- * budget (S10) stopped the run. */
-static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible)
+/* Issues the warp's next instruction at `now` (the unit's time: sim_now or,
+ * running ahead, later). Returns false when a lane's budget (S10) stopped
+ * the run (only at sim_now: the unit does not run ahead near the budget). */
+static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, sim_time_t now)
 {
     struct gpu *g = u->gpu;
-    sim_time_t now = sim_now(u->sim);
     const simt_entry_t *top = simt_stack_top(&w->st);
     unsigned pc = top->pc;
     uint16_t active = top->mask;
     isa_decoded_t d = w->code[pc];
-    for (uint16_t m = active; m; m &= m - 1) {
+    /* S10: D12 per lane; a lane has run at most the warp's instructions */
+    for (uint16_t m = w->rec.warp_instructions >= u->budget ? active : 0; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        if (g->cores[l].run.n >= u->budget) {     /* S10: D12 per lane */
+        if (u->lane_n[l] >= u->budget) {
             gpu_watchdog(g, l, w->frame, pc);
             return false;
         }
     }
     if (g->trace & GPU_TRACE_ISSUE)
-        trace_issue(u, w, pc, active, order, eligible);
+        trace_issue(u, w, pc, active, order, eligible, now);
     w->rec.warp_instructions++;
     w->rec.lane_instructions += (uint64_t)__builtin_popcount(active);
+    for (unsigned l = 0; l < ISA_REGS; l++) /* branch-free: vectorised */
+        u->lane_n[l] += (active >> l) & 1u;
     w->next_ok = now + u->period;
     unsigned next = pc + 1; /* 16 = EXIT */
     if (is_mem(d.op)) {
-        issue_mem(u, w, active, pc, d);
+        issue_mem(u, w, active, pc, d, now);
         simt_stack_advance(&w->st, next);
         if (next == SIMT_EXIT) {
             simt_stack_leave(&w->st, active);
@@ -403,7 +403,7 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible)
         }
         return true;
     }
-    uint16_t taken = exec_lanes(u, active, pc, d);
+    uint16_t taken = exec_lanes(u, active, d);
     sim_time_t done = now + latency(u, isa_class((isa_op_t)d.op));
     w->alu_done = tmax(w->alu_done, done);
     w->prev_done = done;
@@ -436,9 +436,10 @@ static void decide(simt_t *u, sim_time_t now, uint16_t *issued, uint16_t *eligib
     uint64_t age[SIMT_WARPS_MAX];
     uint8_t slot[SIMT_WARPS_MAX], order[SIMT_WARPS_MAX];
     unsigned n = 0;
-    for (unsigned i = 0; i < SIMT_WARPS_MAX; i++) {
+    for (uint16_t m = u->live; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
         simt_warp_t *w = &u->w[i];
-        if (w->live && has_next(w) && ready_at(u, w) <= now) {
+        if (has_next(w) && ready_at(u, w) <= now) {
             age[n] = w->age;
             slot[n++] = (uint8_t)i;
             *eligible |= (uint16_t)(1u << i);
@@ -450,7 +451,7 @@ static void decide(simt_t *u, sim_time_t now, uint16_t *issued, uint16_t *eligib
     unsigned k = n < u->width ? n : u->width;
     for (unsigned j = 0; j < k; j++) {
         simt_warp_t *w = &u->w[slot[order[j]]];
-        if (!issue(u, w, j, n))
+        if (!issue(u, w, j, n, now))
             return;
         *issued |= (uint16_t)(1u << slot[order[j]]);
         u->last.age[j] = w->age;
@@ -464,10 +465,9 @@ static void decide(simt_t *u, sim_time_t now, uint16_t *issued, uint16_t *eligib
 static sim_time_t settle(simt_t *u, sim_time_t now, uint16_t issued, uint16_t eligible)
 {
     sim_time_t next = NEVER;
-    for (unsigned i = 0; i < SIMT_WARPS_MAX; i++) {
+    for (uint16_t m = u->live; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
         simt_warp_t *w = &u->w[i];
-        if (!w->live)
-            continue;
         account(u, w, now);
         sim_time_t at;
         if (issued >> i & 1) {
@@ -490,19 +490,48 @@ static sim_time_t settle(simt_t *u, sim_time_t now, uint16_t issued, uint16_t el
     return next;
 }
 
+/* The unit decides the next cycles itself, without an event each, at most
+ * this many at a time (the host loop gets control back in between). */
+#define SIMT_SLICE 4096
+
+/* True when the unit may decide cycle `next` now: decoupled mode, nothing
+ * else is scheduled before or at it (so nothing can change what it sees),
+ * and no lane is near its budget (the watchdog fires at its own time). */
+static bool may_run_ahead(const simt_t *u, sim_time_t next)
+{
+    if (u->stepped || next == NEVER || next >= sim_next_time(u->sim))
+        return false;
+    for (uint16_t m = u->live; m; m &= m - 1)
+        if (u->w[__builtin_ctz(m)].rec.warp_instructions + 1 >= u->budget)
+            return false;
+    return true;
+}
+
+/* The issue decision of cycle `now`, then the next ones while the unit may
+ * run ahead (decoupled mode: the same decisions as one event per cycle,
+ * which stepped mode takes; a test compares them). */
 static void issue_cb(sim_t *sim, sim_event_t *ev)
 {
     simt_t *u = ev->data;
     sim_time_t now = sim_now(sim);
-    u->last_eval = now;
-    for (unsigned i = 0; i < SIMT_WARPS_MAX; i++)
-        if (u->w[i].live && !u->w[i].lanes && u->w[i].end <= now)
-            close_warp(u, &u->w[i]);
-    uint16_t issued = 0, eligible = 0;
-    decide(u, now, &issued, &eligible);
-    if (sim_stop_reason(sim) != SIM_END_NONE)
-        return;
-    wake(u, settle(u, now, issued, eligible));
+    for (unsigned k = 0;; k++) {
+        u->last_eval = now;
+        for (uint16_t m = u->live; m; m &= m - 1) {
+            simt_warp_t *w = &u->w[__builtin_ctz(m)];
+            if (!w->lanes && w->end <= now)
+                close_warp(u, w);
+        }
+        uint16_t issued = 0, eligible = 0;
+        decide(u, now, &issued, &eligible);
+        if (sim_stop_reason(sim) != SIM_END_NONE)
+            return;
+        sim_time_t next = settle(u, now, issued, eligible);
+        if (k + 1 >= SIMT_SLICE || !may_run_ahead(u, next)) {
+            wake(u, next);
+            return;
+        }
+        now = next;
+    }
 }
 
 /* --- memory answers (S8) ------------------------------------------------------ */
@@ -569,10 +598,19 @@ static void counter(simt_t *u, const char *name, uint64_t value)
 
 /* engine report_partial: the lanes' tasks, then the warps still resident
  * (their cycles closed at now). */
+/* Copies the running lanes' instruction counts to their cores (run.n). */
+static void sync_counts(const simt_t *u)
+{
+    for (unsigned l = 0; l < ISA_REGS; l++)
+        if (u->gpu->cores[l].busy)
+            u->gpu->cores[l].run.n = u->lane_n[l];
+}
+
 static void simt_report_partial(void *self)
 {
     simt_t *u = self;
     sim_time_t now = sim_now(u->sim);
+    sync_counts(u);
     u->lanes.ops->report_partial(u->lanes.self);
     for (unsigned i = 0; i < SIMT_WARPS_MAX; i++) {
         simt_warp_t *w = &u->w[i];
@@ -586,6 +624,7 @@ static void simt_report_partial(void *self)
         trace_warp(u, w, false);
         add_totals(u, &w->rec, w);
         w->live = false;
+        u->live &= (uint16_t)~(1u << i);
     }
 }
 
@@ -593,6 +632,7 @@ static void simt_report_partial(void *self)
 static void simt_counters(void *self)
 {
     simt_t *u = self;
+    sync_counts(u);
     u->lanes.ops->counters(u->lanes.self);
     const gpu_tr_simt_warp_t *t = &u->total;
     uint64_t cycles = u->gpu->ts.last_ready / u->period;
@@ -640,6 +680,7 @@ static void simt_regs(const void *self, arch_state_t *out)
 static void simt_stats(const void *self, gpu_stats_t *s)
 {
     const simt_t *u = self;
+    sync_counts(u);
     u->lanes.ops->stats(u->lanes.self, s);
 }
 

@@ -4,8 +4,10 @@
  * and task bookkeeping (core_t, so READY, core-task records, counters and
  * the final state read exactly as for cores). One issue event per cycle in
  * which something can change decides, after everything else at that
- * picosecond, which warps issue (S5, S6); no local clock runs ahead, so the
- * timing modes differ only in how SM messages travel (same timestamps).
+ * picosecond, which warps issue (S5, S6). In decoupled mode the unit goes
+ * on deciding later cycles within one event while nothing else is scheduled
+ * before them (a local clock ahead of sim_now); stepped mode takes one event
+ * per decision. Both give the same timestamps (tests/test_equivalence.c).
  * Invariant: resident warps have disjoint lanes; a warp's slot is the index
  * of its lowest lane; issued + stall cycles = resident cycles per warp. */
 #ifndef TESSERA_SIMT_H
@@ -61,7 +63,7 @@ typedef struct simt_warp {
 typedef struct simt {
     struct gpu *gpu;          /* ro */
     sim_t *sim;               /* ro */
-    bool scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
+    bool stepped, scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
     uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
     uint64_t budget;          /* ro: D12/S10 per lane per task */
     sim_time_t period;        /* ro: one cycle in ps */
@@ -69,6 +71,10 @@ typedef struct simt {
     const lat_t *lat[ISA_CLASS_ST + 1];  /* ro */
     rng_t rng;                /* latency draws of the unit */
     int8_t lane_warp[ISA_REGS];/* the slot of each lane's warp, -1: none */
+    uint8_t *regs[ISA_REGS];  /* ro: each lane's register file (its core's) */
+    uint16_t live;            /* slots of w[] that are live */
+    uint64_t lane_n[ISA_REGS];/* instructions of each lane's current task (S10), kept here
+                                 contiguous and copied to its core's run.n when read */
     simt_warp_t w[SIMT_WARPS_MAX];
     engine_t lanes;           /* ro: the cores' engine, for the lanes' state */
     sim_event_t issue_ev;     /* the next cycle in which issue is decided */
