@@ -56,8 +56,10 @@ int cmd_iss(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? TESS_OK : rc;
-    if (cli_check_output(a.dump_mem) != TESS_OK || cli_check_output(a.dump_regs) != TESS_OK)
-        return TESS_EIO;
+    outfile_role_t outs[2] = {{a.dump_mem, "--dump-mem", false}, {a.dump_regs, "--dump-regs", false}};
+    outfile_role_t ins[2] = {{a.prog, "the program", false}, {a.mem, "--mem", false}};
+    if ((rc = cli_check_files(outs, 2, ins, 2)) != TESS_OK)
+        return rc;
     iss_desc_t desc = {.atomics = a.atomics};
     if (a.budget && (!cli_parse_u64(a.budget, &desc.budget) || desc.budget == 0)) {
         cli_error("iss: --budget '%s' is not a positive number", a.budget);

@@ -132,9 +132,15 @@ static void restore_signals(const struct sigaction old[2])
 /* Configuration, program and database, then the run; the exit code. */
 static int run(tessera_t *t, const run_args_t *a)
 {
-    if (cli_check_output(a->dump_mem) != TESS_OK || cli_check_output(a->dump_regs) != TESS_OK)
-        return TESS_EIO;
-    int rc = tessera_config_cli(t, a->config, a->overrides, a->n_overrides);
+    outfile_role_t outs[3] = {{a->dump_mem, "--dump-mem", false},
+                              {a->dump_regs, "--dump-regs", false},
+                              {a->no_db ? NULL : a->db, "--db", true}};
+    outfile_role_t ins[3] = {{a->prog, "the program", false}, {a->mem, "--mem", false},
+                             {a->config, "--config", false}};
+    int rc = cli_check_files(outs, 3, ins, 3);
+    if (rc != TESS_OK)
+        return rc;
+    rc = tessera_config_cli(t, a->config, a->overrides, a->n_overrides);
     if (rc == TESS_OK)
         rc = tessera_load(t, a->prog, a->mem);
     if (rc == TESS_OK && !a->no_db)
