@@ -40,8 +40,6 @@ int cli_trace_open(cli_trace_t *t, const cli_args_t *c, const char *prog, uint64
     }
     if (!strcmp(t->path, "-")) {
         t->f = stdout;
-    } else if (cli_check_output(t->path) != TESS_OK) {
-        return TESS_EIO;
     } else if (!(t->f = fopen(t->path, "w"))) {
         cli_error("cannot write '%s': %s", t->path, strerror(errno));
         return TESS_EIO;

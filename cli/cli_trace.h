@@ -20,7 +20,8 @@ typedef struct cli_trace {
 } cli_trace_t;
 
 /* Reads --trace, --trace-from and --trace-to from `c` and opens the file
- * ('-': stdout), writing the header line "# tessera trace 1: PROG, when =
+ * ('-': stdout; the command has checked it with its other files,
+ * cli_check_files), writing the header line "# tessera trace 1: PROG, when =
  * cycles|ordinal". Returns TESS_OK (t->f NULL without --trace) or
  * TESS_EUSAGE / TESS_EIO with the message printed. */
 int cli_trace_open(cli_trace_t *t, const cli_args_t *c, const char *prog, uint64_t period_ps);

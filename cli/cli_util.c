@@ -5,11 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
-#include "events/base/alloc.h"
 #include "events/base/err.h"
 
 int cli_nomem(void)
@@ -20,54 +17,21 @@ int cli_nomem(void)
 
 int cli_write_file(const char *path, const void *data, size_t len)
 {
-    size_t n = strlen(path) + 16;
-    char *tmp = tess_malloc(n);
-    if (!tmp)
-        return cli_nomem();
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd >= 0) { /* mkstemp makes 0600: give the file the usual permissions */
-        mode_t mask = umask(0);
-        umask(mask);
-        fchmod(fd, 0666 & ~mask);
-    }
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd), unlink(tmp);
-        tess_free(tmp);
-        return TESS_EIO;
-    }
-    size_t w = fwrite(data, 1, len, f);
-    int closed = fclose(f);
-    if (w != len || closed != 0 || rename(tmp, path) != 0) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        unlink(tmp);
-        tess_free(tmp);
-        return TESS_EIO;
-    }
-    tess_free(tmp);
-    return TESS_OK;
+    diag_t d = {0};
+    int rc = outfile_write(path, data, len, &d);
+    if (rc != TESS_OK)
+        cli_error("%s", d.msg);
+    return rc;
 }
 
-int cli_check_output(const char *path)
+int cli_check_files(const outfile_role_t *outputs, size_t n_out, const outfile_role_t *inputs,
+                    size_t n_in)
 {
-    if (!path)
-        return TESS_OK;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cli_error("cannot write '%s': it is a directory", path);
-        return TESS_EIO;
-    }
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
-    if (access(dir, W_OK | X_OK) != 0) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        return TESS_EIO;
-    }
-    return TESS_OK;
+    diag_t d = {0};
+    int rc = outfile_check(outputs, n_out, inputs, n_in, &d);
+    if (rc != TESS_OK)
+        cli_error("%s", d.msg);
+    return rc;
 }
 
 int cli_dump_state(const arch_state_t *s, const char *mem_path, const char *regs_path)

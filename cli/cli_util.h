@@ -1,5 +1,6 @@
-/* cli_util.h — small helpers shared by the subcommands: writing output files
- * without ever leaving a partial one, and reading option values. */
+/* cli_util.h — small helpers shared by the subcommands: checking and writing
+ * output files (events/base/outfile.h) with the error printed, and reading
+ * option values. */
 #ifndef TESSERA_CLI_UTIL_H
 #define TESSERA_CLI_UTIL_H
 
@@ -7,18 +8,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events/base/outfile.h"
 #include "model/arch.h"
 #include "model/race.h"
 
-/* Writes `len` bytes to `path` through a temporary file renamed into place,
- * so a failure never leaves a partial file. Returns TESS_OK or TESS_EIO
- * (message printed with cli_error). */
+/* Writes `len` bytes to `path` (outfile_write: never a partial file, a device
+ * written to, a symlink followed). TESS_OK, or TESS_EIO / TESS_ENOMEM with the
+ * message printed by cli_error. */
 int cli_write_file(const char *path, const void *data, size_t len);
 
-/* Checks, before anything is simulated, that `path` can be written later:
- * its directory exists and is writable, and it is not a directory. NULL is
- * fine. Returns TESS_OK or TESS_EIO (message printed). */
-int cli_check_output(const char *path);
+/* outfile_check with the message printed: run by every command that writes a
+ * file, before anything else, so an output that is also an input, two outputs
+ * on one file or an unwritable output stop it with nothing done. */
+int cli_check_files(const outfile_role_t *outputs, size_t n_out, const outfile_role_t *inputs,
+                    size_t n_in);
 
 /* --dump-mem (4096 bytes) and --dump-regs (core 0's R0…R15, then core 1's, …). */
 int cli_dump_state(const arch_state_t *s, const char *mem_path, const char *regs_path);

@@ -73,6 +73,10 @@ int cmd_asm(int argc, char **argv)
     if (rc != TESS_OK)
         return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
     const char *out = vals[CLI_OUTPUT], *mem_out = vals[CLI_MEM_OUT];
+    outfile_role_t outs[2] = {{out, "-o", false}, {mem_out, "--mem-out", false}};
+    outfile_role_t src = {in, "the source", false};
+    if ((rc = cli_check_files(outs, 2, &src, 1)) != TESS_OK)
+        return rc;
     diag_t d = {.warn = diag_warn_stderr};
     asm_output_t *o = tess_malloc(sizeof *o);
     if (!o)

@@ -108,13 +108,13 @@ typedef int (*writer_fn)(tl_run_t *, const exp_opts_t *, FILE *, exp_stats_t *, 
 static int write_one(tl_run_t *run, const exp_args_t *a, const char *path, writer_fn fn,
                      diag_t *d)
 {
-    exp_out_t out;
+    outfile_t out;
     exp_stats_t st;
-    int rc = exp_out_open(&out, path, d);
+    int rc = outfile_open(&out, path, d);
     if (rc != TESS_OK)
         return rc;
     rc = fn(run, &a->opts, out.f, &st, d);
-    int crc = exp_out_close(&out, rc == TESS_OK, d);
+    int crc = outfile_close(&out, rc == TESS_OK, d);
     rc = rc != TESS_OK ? rc : crc;
     if (rc == TESS_OK && st.cut_ps)
         fprintf(stderr, "tessera: export: %s: %" PRIu64 " of about %" PRIu64 " SM accesses"
@@ -130,6 +130,10 @@ int cmd_export(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? TESS_OK : rc;
+    outfile_role_t outs[2] = {{a.perfetto, "--perfetto", false}, {a.vcd, "--vcd", false}};
+    outfile_role_t db_role = {a.db, "the database", true};
+    if ((rc = cli_check_files(outs, 2, &db_role, 1)) != TESS_OK)
+        return rc;
     diag_t d = {0};
     tl_run_t *run = tl_run_open(a.db, a.run, &d);
     rc = run ? tl_run_need_tasks(run, &d) : d.code;

@@ -109,15 +109,19 @@ static int execute(const iss_args_t *a, iss_desc_t *desc)
 
 static int run_iss(const cli_args_t *c, const iss_args_t *a)
 {
-    if (cli_check_output(a->dump_mem) != TESS_OK || cli_check_output(a->dump_regs) != TESS_OK)
-        return TESS_EIO;
+    outfile_role_t outs[3] = {{a->dump_mem, "--dump-mem", false},
+                              {a->dump_regs, "--dump-regs", false},
+                              {cli_value(c, CLI_TRACE), "--trace", false}};
+    outfile_role_t ins[2] = {{a->prog, "the program", false}, {a->mem, "--mem", false}};
+    int rc = cli_check_files(outs, 3, ins, 2);
+    if (rc != TESS_OK)
+        return rc;
     iss_desc_t desc = {.atomics = a->atomics};
     if (a->budget && (!cli_parse_u64(a->budget, &desc.budget) || desc.budget == 0)) {
         cli_error("iss: --budget '%s' is not a positive number", a->budget);
         return TESS_EUSAGE;
     }
-    int rc = bank_settings(c, &desc);
-    if (rc != TESS_OK)
+    if ((rc = bank_settings(c, &desc)) != TESS_OK)
         return rc;
     cli_trace_t trace;
     if ((rc = cli_trace_open(&trace, c, a->prog, 0)) != TESS_OK)

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "analysis/store/merge.h"
+#include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "events/base/alloc.h"
 #include "events/base/err.h"
 
 static const cli_use_t merge_opts[] = {
@@ -59,9 +61,26 @@ static void report(const char *shard, const merge_result_t *r)
                 "progress when merged)\n", shard, (unsigned long long)r->running);
 }
 
+/* OUT.db must not be one of the shards, nor a shard's WAL or journal. */
+static int check_files(const char *out, char *const *shards, int n)
+{
+    outfile_role_t o = {out, "OUT.db", true};
+    outfile_role_t *in = tess_calloc((size_t)n + 1, sizeof *in);
+    if (!in)
+        return cli_nomem();
+    for (int i = 0; i < n; i++)
+        in[i] = (outfile_role_t){shards[i], "a shard", true};
+    int rc = cli_check_files(&o, 1, in, (size_t)n);
+    tess_free(in);
+    return rc;
+}
+
 static int merge_all(const char *out, char *const *shards, int n, bool quiet)
 {
     diag_t d = {0};
+    int crc = check_files(out, shards, n);
+    if (crc != TESS_OK)
+        return crc;
     merge_t *m = merge_open(out, &d);
     if (!m) {
         cli_error("%s", d.msg);

@@ -46,8 +46,8 @@ const cli_spec_t cli_spec_run = {
     .about = "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
              "SQLite database FILE (default tessera.db) at the level record.level.\n"
              "The configuration is the defaults, then --config, then each -s and --seed in\n"
-             "order (`tessera config --keys` lists the keys). An interrupted or watchdog run\n"
-             "still commits what it recorded, with its status.\n",
+             "order (`tessera config --keys` lists the keys). A run that does not finish\n"
+             "still commits what it recorded, with its status and where it stopped.\n",
     .opts = run_opts,
     .exits = run_exits,
     .min_pos = 1,
@@ -86,11 +86,16 @@ static void print_summary(const tessera_t *t, const run_args_t *a)
     tessera_counters(t, &c);
     double period = (double)c.period_ps, wall = c.wall_s > 0 ? c.wall_s : 1e-9;
     printf("%s: %s\n", a->prog, tessera_status(t));
-    printf("  simulated time    %llu ps (%.0f cycles)\n", (unsigned long long)c.end_ps,
-           (double)c.end_ps / period);
-    if (c.now_ps > c.end_ps) /* stopped: say how far it got, not only the last READY */
-        printf("  stopped at        %llu ps (%.0f cycles)\n", (unsigned long long)c.now_ps,
-               (double)c.now_ps / period);
+    if (strcmp(tessera_status(t), "ok") == 0) {
+        printf("  simulated time    %llu ps (%.0f cycles)\n", (unsigned long long)c.end_ps,
+               (double)c.end_ps / period);
+    } else { /* stopped: where (runs.stop_ps), and the last READY before it, if any */
+        printf("  stopped at        %llu ps (%.0f cycles)\n", (unsigned long long)c.stop_ps,
+               (double)c.stop_ps / period);
+        if (c.end_ps)
+            printf("  last READY        %llu ps (%.0f cycles)\n", (unsigned long long)c.end_ps,
+                   (double)c.end_ps / period);
+    }
     printf("  tasks             %llu (%llu core-tasks, %llu frames)\n",
            (unsigned long long)c.tasks, (unsigned long long)c.core_tasks,
            (unsigned long long)c.frames);
@@ -139,9 +144,16 @@ static void restore_signals(const struct sigaction old[2])
 /* Configuration, program and database, then the run; the exit code. */
 static int run(tessera_t *t, const run_args_t *a)
 {
-    if (cli_check_output(a->dump_mem) != TESS_OK || cli_check_output(a->dump_regs) != TESS_OK)
-        return TESS_EIO;
-    int rc = tessera_config_cli(t, a->config, a->overrides, a->n_overrides);
+    outfile_role_t outs[4] = {{a->dump_mem, "--dump-mem", false},
+                              {a->dump_regs, "--dump-regs", false},
+                              {a->no_db ? NULL : a->db, "--db", true},
+                              {cli_value(a->cli, CLI_TRACE), "--trace", false}};
+    outfile_role_t ins[3] = {{a->prog, "the program", false}, {a->mem, "--mem", false},
+                             {a->config, "--config", false}};
+    int rc = cli_check_files(outs, 4, ins, 3);
+    if (rc != TESS_OK)
+        return rc;
+    rc = tessera_config_cli(t, a->config, a->overrides, a->n_overrides);
     if (rc == TESS_OK)
         rc = tessera_load(t, a->prog, a->mem);
     if (rc == TESS_OK && !a->no_db)

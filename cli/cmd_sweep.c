@@ -190,9 +190,7 @@ static int emit_commands(const sweep_args_t *a, const char *exe, uint64_t n)
         putchar('\n');
         tess_free(v);
     }
-    if (fflush(stdout) != 0 && rc == TESS_OK)
-        rc = TESS_EIO;
-    tess_free(shard);
+    tess_free(shard); /* a failed write to stdout: main() reports it (exit 5) */
     tess_free(prefix);
     for (int i = 0; i < 3; i++)
         tess_free(abs[i]);
@@ -200,6 +198,16 @@ static int emit_commands(const sweep_args_t *a, const char *exe, uint64_t n)
 }
 
 /* --- the command ---------------------------------------------------------------------- */
+
+/* OUT.db is not the program, --mem or --config (it is written even with
+ * --emit: by the merge the emitted commands are followed by). */
+static int check_files(const sweep_args_t *a, diag_t *d)
+{
+    outfile_role_t out = {a->db, "--db", true};
+    outfile_role_t ins[3] = {{a->prog, "the program", false}, {a->mem, "--mem", false},
+                             {a->config, "--config", false}};
+    return outfile_check(&out, 1, ins, 3, d);
+}
 
 /* Everything that can be rejected, before anything runs or is written. */
 static int check_all(sweep_args_t *a, uint64_t *n, diag_t *d)
@@ -229,6 +237,8 @@ int cmd_sweep(int argc, char **argv)
     if (len < 0)
         rc = diag_fail(&d, TESS_EIO, "cannot find this program: %s", strerror(errno));
     exe[len > 0 ? len : 0] = 0;
+    if (rc == TESS_OK)
+        rc = check_files(&a, &d);
     if (rc == TESS_OK)
         rc = check_all(&a, &n, &d);
     if (rc == TESS_OK && a.emit) {

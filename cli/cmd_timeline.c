@@ -96,15 +96,18 @@ int cmd_timeline(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? TESS_OK : rc;
+    outfile_role_t out_role = {a.out, "-o", false}, db_role = {a.db, "the database", true};
+    if ((rc = cli_check_files(&out_role, 1, &db_role, 1)) != TESS_OK)
+        return rc;
     diag_t d = {0};
     tl_run_t *run = tl_run_open(a.db, a.run, &d);
     rc = run ? tl_run_need_tasks(run, &d) : d.code;
-    exp_out_t out;
+    outfile_t out;
     if (rc == TESS_OK)
-        rc = exp_out_open(&out, a.out, &d);
+        rc = outfile_open(&out, a.out, &d);
     if (rc == TESS_OK) {
         rc = tl_svg_write(run, &a.opts, out.f, &d);
-        int crc = exp_out_close(&out, rc == TESS_OK, &d);
+        int crc = outfile_close(&out, rc == TESS_OK, &d);
         rc = rc != TESS_OK ? rc : crc;
     }
     if (rc != TESS_OK)

@@ -1,5 +1,5 @@
 /* main.c — `tessera`: dispatches to the subcommands of commands.h.
- * Nothing but argument dispatch lives here. */
+ * Nothing but argument dispatch and the final check of standard output. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "events/base/outfile.h"
 
 static void usage(FILE *f)
 {
@@ -22,10 +23,8 @@ static void usage(FILE *f)
     cli_print_exit_table(f);
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
-    if (tess_alloc_from_env()) /* fault injection and allocation counts, for tests */
-        rec_use_tess_alloc();
     if (argc < 2) {
         usage(stderr);
         return TESS_EUSAGE;
@@ -44,4 +43,21 @@ int main(int argc, char **argv)
     cli_error("unknown command '%s' (see `tessera --help`)", argv[1]);
     usage(stderr);
     return TESS_EUSAGE;
+}
+
+/* Every command's standard output is checked at exit: a write that failed
+ * (a full disk, /dev/full, a file-size limit) is exit 5 with a message, unless
+ * the command already failed with an I/O error (it said why). */
+int main(int argc, char **argv)
+{
+    if (tess_alloc_from_env()) /* fault injection and allocation counts, for tests */
+        rec_use_tess_alloc();
+    outfile_init();
+    int rc = dispatch(argc, argv);
+    diag_t d = {0};
+    if (outfile_close_stdout(&d) != TESS_OK && rc != TESS_EIO) {
+        cli_error("%s", d.msg);
+        rc = rc == TESS_OK ? TESS_EIO : rc;
+    }
+    return rc;
 }

@@ -54,9 +54,9 @@ typedef struct core {
                                  or traced) */
     itrace_fn itrace;         /* the instruction trace (NULL: off, the hot path's case) */
     void *itrace_user;
-    sim_time_t lat_ps[ISA_CLASS_ST + 1]; /* fixed latencies by isa_class_t, in ps
+    sim_time_t lat_ps[ISA_CLASS_COUNT];    /* fixed latencies by isa_class_t, in ps
                                             (all 0 when drawn: isa_run adds nothing) */
-    const lat_t *lat[ISA_CLASS_ST + 1];  /* the latencies by class (ld/st: sm.req) */
+    const lat_t *lat[ISA_CLASS_COUNT];    /* the latencies by class (ld/st: sm.req) */
     /* the current task */
     sim_time_t task_start, task_finish;
     uint32_t task_sm_ops;

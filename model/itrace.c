@@ -15,11 +15,11 @@
 uint16_t itrace_writes(uint16_t w)
 {
     unsigned op = isa_opc(w), c = isa_fc(w);
-    switch (op) {
-    case ISA_NOP: case ISA_ST: case ISA_BNZ: case ISA_READY: return 0;
-    case ISA_MUL: return (uint16_t)((1u << c) | (1u << ((c + 1) & 0xf)));
-    default: return (uint16_t)(1u << c);
-    }
+    if (op == ISA_NOP || op == ISA_ST || op == ISA_BNZ || op == ISA_READY)
+        return 0;
+    if (op == ISA_MUL)
+        return (uint16_t)((1u << c) | (1u << ((c + 1) & 0xf)));
+    return (uint16_t)(1u << c);
 }
 
 int isa_disasm(uint16_t w, char *buf, size_t size)
@@ -37,8 +37,9 @@ int isa_disasm(uint16_t w, char *buf, size_t size)
         if (c < 8)
             return snprintf(buf, size, "set_const r%u, id", c);
         return snprintf(buf, size, "set_const r%u, 0x%02x", c, (w >> 4) & 0xffu);
-    default: return snprintf(buf, size, "bnz %u, r%u", b, a);
+    case ISA_FMT_BNZ: break;
     }
+    return snprintf(buf, size, "bnz %u, r%u", b, a);
 }
 
 /* Appends with snprintf semantics; `*at` never passes size - 1. */

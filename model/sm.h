@@ -20,6 +20,7 @@
 #include "model/latency.h"
 #include "model/link.h"
 #include "model/rng.h"
+#include "model/sizes.h"
 #include "model/tm.h"
 
 struct gpu;

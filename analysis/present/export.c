@@ -17,6 +17,7 @@
 #include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "events/base/escape.h"
 
 #define FOREVER INT64_MAX
 
@@ -159,21 +160,6 @@ typedef struct json {
     uint64_t seq;             /* accesses taken so far (ties in the heap) */
 } json_t;
 
-static void put_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 /* Picoseconds as the format's microseconds, exactly: 6000 → 0.006000. */
 static void put_us(FILE *f, const char *key, int64_t ps)
 {
@@ -185,25 +171,7 @@ static void ev(json_t *j, const char *ph, unsigned tid, const char *name)
 {
     fprintf(j->f, "%s{\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"name\":", j->events++ ? ",\n" : "",
             ph, tid);
-    put_str(j->f, name);
-}
-
-/* `s` as a JSON string in buf[n] (cut short rather than overflow). */
-static const char *json_str(char *buf, size_t n, const char *s)
-{
-    size_t o = 0;
-    buf[o++] = '"';
-    for (; *s && o + 8 < n; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            buf[o++] = '\\', buf[o++] = (char)c;
-        else if (c < 0x20)
-            o += (size_t)snprintf(buf + o, n - o, "\\u%04x", c);
-        else
-            buf[o++] = (char)c;
-    }
-    buf[o++] = '"', buf[o] = 0;
-    return buf;
+    esc_json(j->f, name);
 }
 
 /* A slice [a, b) of track `tid`, clipped to the window, as a B event and its
@@ -235,7 +203,7 @@ static void meta(json_t *j, unsigned tid, const char *what, const char *name, un
 {
     ev(j, "M", tid, what);
     fputs(",\"args\":{\"name\":", j->f);
-    put_str(j->f, name);
+    esc_json(j->f, name);
     fputs("}}", j->f);
     ev(j, "M", tid, "thread_sort_index");
     fprintf(j->f, ",\"args\":{\"sort_index\":%u}}", order);
@@ -341,7 +309,7 @@ static void json_stalls(json_t *j, bool write)
             continue;
         char args[128], blocker[48];
         snprintf(args, sizeof args, "\"frame\":%u,\"reason\":\"%s\",\"blocker\":%s", s->frame,
-                 s->reason, json_str(blocker, sizeof blocker, b ? b->label : ""));
+                 s->reason, esc_json_buf(blocker, sizeof blocker, b ? b->label : ""));
         slice(j, TID_STALLS + l, name, "stall", s->from, s->to, args);
     }
     j->stall_lanes = n_lanes ? n_lanes : 1;
@@ -474,9 +442,9 @@ static void json_tail(json_t *j, const exp_stats_t *st)
         fputs(",\"s\":\"g\"}", j->f);
     }
     fputs("\n],\n\"otherData\":{\"program\":", j->f);
-    put_str(j->f, j->info->program);
+    esc_json(j->f, j->info->program);
     fprintf(j->f, ",\"run\":%lld,\"status\":", (long long)j->info->run_id);
-    put_str(j->f, j->info->status);
+    esc_json(j->f, j->info->status);
     fprintf(j->f, ",\"level\":\"%s\",\"period_ps\":%llu,\"from_ps\":%lld,\"to_ps\":%lld,"
                   "\"sm_accesses\":%llu,\"sm_accesses_in_window\":%llu,\"sm_accesses_cut_ps\":%llu}"
                   "}\n", j->info->level_name, (unsigned long long)j->info->period_ps,
@@ -658,8 +626,7 @@ static void write_header(vcd_t *v)
     const tl_info_t *i = v->info;
     fprintf(f, "$date %s $end\n$version Tessera %s $end\n$comment run %lld of ",
             i->started_at, TESSERA_VERSION, (long long)i->run_id);
-    for (const char *p = i->program; *p; p++)
-        fputc(*p == '$' ? '_' : *p, f);
+    esc_vcd_comment(f, i->program);
     fprintf(f, " (%s, level %s), window [%lld, %lld) ps", i->status, i->level_name,
             (long long)v->w.t0, (long long)v->w.t1);
     if (v->w.cut)

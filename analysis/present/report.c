@@ -17,6 +17,7 @@
 #include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "events/base/escape.h"
 
 struct report {
     sqlite3 *db;              /* read-only connection */
@@ -173,25 +174,11 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 static void json_value(FILE *out, const cell_t *c)
 {
     char buf[64];
     if (c->type == SQLITE_TEXT)
-        json_string(out, c->s);
+        esc_json(out, c->s);
     else if (c->type == SQLITE_NULL || (c->type == SQLITE_FLOAT && !isfinite(c->d)))
         fputs("null", out);
     else
@@ -225,13 +212,13 @@ static void csv_table(FILE *out, const table_t *t, bool titled)
 static void json_table(FILE *out, const table_t *t, bool first)
 {
     fprintf(out, "%s\n  ", first ? "" : ",");
-    json_string(out, t->name);
+    esc_json(out, t->name);
     fputs(": [", out);
     for (size_t r = 0; r < t->nrows; r++) {
         fputs(r ? ",\n    {" : "\n    {", out);
         for (int c = 0; c < t->ncols; c++) {
             fputs(c ? ", " : "", out);
-            json_string(out, t->cols[c]);
+            esc_json(out, t->cols[c]);
             fputs(": ", out);
             json_value(out, tbl_at(t, r, c));
         }

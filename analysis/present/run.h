@@ -1,7 +1,7 @@
 /* run.h — one recorded run read back from the statistics database
  * (docs/SCHEMA.md), for the pictures and traces (timeline.h, export.h): the
- * runs row and its small relations, the SM accesses streamed from their
- * packs, and output files that appear whole or not at all.
+ * runs row and its small relations, and the SM accesses streamed from their
+ * packs.
  * Invariant: a tl_run_t holds a read-only connection and the run's small
  * relations (frames, stalls, core tasks: at most 64 frames, so at most ~1000
  * core tasks); SM accesses, which may be millions, are only ever streamed. */
@@ -141,20 +141,5 @@ typedef struct exp_acc_cut {
 } exp_acc_cut_t;
 int exp_acc_cut(tl_run_t *run, uint64_t from, uint64_t to, uint64_t max,
                 exp_acc_cut_t *out /* OUT */, diag_t *diag);
-
-/* --- output files ------------------------------------------------------------ */
-
-/* An output written through a temporary file renamed into place on success,
- * so a failure never leaves a partial file; "-" is stdout. */
-typedef struct exp_out {
-    FILE *f;                  /* ro: where to write */
-    char *path, *tmp;         /* private */
-} exp_out_t;
-
-/* TESS_OK, or TESS_EIO/TESS_ENOMEM with the reason in diag (nothing created). */
-int exp_out_open(exp_out_t *o, const char *path, diag_t *diag);
-/* Commits when ok (TESS_EIO if writing failed), else removes the temporary
- * file. Always releases o. */
-int exp_out_close(exp_out_t *o, bool ok, diag_t *diag);
 
 #endif

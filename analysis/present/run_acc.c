@@ -1,15 +1,12 @@
 /* run_acc.c — a recorded run's SM accesses decoded from their packs
- * (docs/SCHEMA.md) as a stream, the cut that bounds how many a trace keeps,
- * and output files that appear whole or not at all (run.h).
+ * (docs/SCHEMA.md) as a stream, and the cut that bounds how many a trace
+ * keeps (run.h).
  * Invariant: one pack is held per open stream, never the whole run. */
 #include "analysis/present/run.h"
 
-#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis/recorder/rec.h"
 #include "analysis/store/pack.h"
@@ -263,56 +260,5 @@ int exp_acc_cut(tl_run_t *r, uint64_t from, uint64_t to, uint64_t max, exp_acc_c
     }
     rc = nth_request(r, from, to, max, bound, &c->cut, d);
     c->kept = c->cut ? max : c->total;
-    return rc;
-}
-
-/* --- output files ------------------------------------------------------------------ */
-
-int exp_out_open(exp_out_t *o, const char *path, diag_t *d)
-{
-    memset(o, 0, sizeof *o);
-    if (!strcmp(path, "-")) {
-        o->f = stdout;
-        return TESS_OK;
-    }
-    size_t n = strlen(path) + 16;
-    o->path = tess_strdup(path);
-    o->tmp = tess_malloc(n);
-    if (!o->path || !o->tmp) {
-        tess_free(o->path), tess_free(o->tmp);
-        return diag_fail(d, TESS_ENOMEM, "out of memory");
-    }
-    snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(o->tmp);
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fd >= 0)
-        fchmod(fd, 0666 & ~mask); /* as fopen would create it */
-    o->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (o->f)
-        return TESS_OK;
-    int rc = diag_fail(d, TESS_EIO, "%s: cannot write: %s", path, strerror(errno));
-    if (fd >= 0)
-        close(fd), unlink(o->tmp);
-    tess_free(o->path), tess_free(o->tmp);
-    return rc;
-}
-
-int exp_out_close(exp_out_t *o, bool ok, diag_t *d)
-{
-    int rc = TESS_OK;
-    if (!o->tmp) {
-        if (o->f && fflush(o->f) != 0)
-            rc = diag_fail(d, TESS_EIO, "standard output: %s", strerror(errno));
-        return rc;
-    }
-    bool written = !ferror(o->f);
-    written = (fclose(o->f) == 0) && written;
-    if (ok && (!written || rename(o->tmp, o->path) != 0))
-        rc = diag_fail(d, TESS_EIO, "%s: cannot write: %s", o->path, strerror(errno));
-    if (!ok || rc != TESS_OK)
-        unlink(o->tmp);
-    tess_free(o->path), tess_free(o->tmp);
-    memset(o, 0, sizeof *o);
     return rc;
 }

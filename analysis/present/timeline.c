@@ -15,6 +15,7 @@
 #include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "events/base/escape.h"
 
 #define FOREVER INT64_MAX
 
@@ -162,22 +163,6 @@ static double X(const svg_t *s, int64_t t)
 
 static double text_w(const char *t, double font) { return (double)strlen(t) * font * 0.6; }
 
-/* Writes `t` with the XML specials escaped. */
-static void put_text(FILE *f, const char *t)
-{
-    for (; *t; t++) {
-        switch (*t) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default:
-            if ((unsigned char)*t >= 0x20 || *t == '\t')
-                fputc(*t, f);
-        }
-    }
-}
-
 static double cycles(const svg_t *s, int64_t t) { return (double)t / (double)s->info->period_ps; }
 
 static const char *const legend_items[][2] = {
@@ -265,14 +250,14 @@ static void put_program(svg_t *s, double font, double room)
     const char *p = s->info->program;
     size_t keep = room > 0 ? (size_t)(room / (font * 0.6)) : 8;
     if (strlen(p) <= keep) {
-        put_text(s->out, p);
+        esc_xml(s->out, p);
         return;
     }
     p += strlen(p) - keep;
     while ((*p & 0xc0) == 0x80) /* not inside a UTF-8 sequence */
         p++;
     fputs("\xe2\x80\xa6", s->out);
-    put_text(s->out, p);
+    esc_xml(s->out, p);
 }
 
 static void write_title(svg_t *s, unsigned n_tasks)
@@ -285,9 +270,9 @@ static void write_title(svg_t *s, unsigned n_tasks)
     put_program(s, 13, s->width - 20 - text_w("Tessera timeline - ", 13));
     fprintf(f, "</text>\n<text x=\"10\" y=\"32\" fill=\"#444\">run %lld \xc2\xb7 ",
             (long long)i->run_id);
-    put_text(f, i->status);
+    esc_xml(f, i->status);
     fputs(" \xc2\xb7 level ", f);
-    put_text(f, i->level_name);
+    esc_xml(f, i->level_name);
     fprintf(f, " \xc2\xb7 cycles %s\xe2\x80\x93%s of %s</text>\n",
             grouped((uint64_t)s->t0 / i->period_ps, a), grouped((uint64_t)s->t1 / i->period_ps, b),
             grouped(i->end_ps / i->period_ps, c));
