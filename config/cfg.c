@@ -13,6 +13,7 @@
 #include "config/cfg_int.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "events/base/infile.h"
 
 #define CFG_FILE_MAX (1u << 20) /* a configuration file is small text */
 #define SECTION_MAX 64          /* longer section names are unknown anyway */
@@ -156,33 +157,18 @@ int cfg_load_string(cfg_t *cfg, const char *text, const char *name, diag_t *diag
     return TESS_OK;
 }
 
-/* Reads all of `path` into a malloc'd NUL-terminated *out. */
+/* Reads all of `path` into a malloc'd NUL-terminated *out (at most
+ * CFG_FILE_MAX bytes, infile.h). */
 static int read_text(const char *path, char **out, diag_t *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return diag_fail(d, TESS_EIO, "cannot read '%s': %s", path, strerror(errno));
-    char *buf = tess_malloc(CFG_FILE_MAX + 1);
-    size_t len = buf ? fread(buf, 1, CFG_FILE_MAX + 1, f) : 0;
-    int err = errno, bad = ferror(f);
-    fclose(f);
-    if (!buf)
-        return diag_fail(d, TESS_ENOMEM, "cannot read '%s': out of memory", path);
-    int rc = TESS_OK;
-    if (bad)
-        rc = diag_fail(d, TESS_EIO, "cannot read '%s': %s", path, strerror(err));
-    else if (len > CFG_FILE_MAX)
-        rc = diag_fail(d, TESS_EINPUT, "%s: larger than %u bytes: not a configuration file",
-                       path, CFG_FILE_MAX);
-    else if (memchr(buf, 0, len))
+    size_t len;
+    int rc = infile_read(path, CFG_FILE_MAX, "the limit for a configuration file", out, &len, d);
+    if (rc == TESS_OK && memchr(*out, 0, len)) {
+        tess_free(*out);
+        *out = NULL;
         rc = diag_fail(d, TESS_EINPUT, "%s: contains a NUL byte: not a text file", path);
-    if (rc != TESS_OK) {
-        tess_free(buf);
-        return rc;
     }
-    buf[len] = 0;
-    *out = buf;
-    return TESS_OK;
+    return rc;
 }
 
 int cfg_load_file(cfg_t *cfg, const char *path, diag_t *diag)
