@@ -718,6 +718,6 @@ bool simt_describe_deadlock(const simt_t *u, unsigned waiting, unsigned holder, 
 
 const char *gpu_simt_stall_name(unsigned reason)
 {
-    static const char *names[GPU_SIMT_STALLS] = {"memory", "execute", "issue"};
+    static const char *const names[] = {GPU_SIMT_STALL_LIST(XENUM_NAME)};
     return reason < GPU_SIMT_STALLS ? names[reason] : "unknown";
 }

@@ -1,9 +1,10 @@
 /* report.h — `tessera report` as a library: reads a statistics database
  * (never the simulator) through its analysis views (store/views.h) and writes
  * a run's report, or a comparison of runs, as text, CSV or JSON. The file is
- * opened read-only and is never created or modified; a version-1 file (no
- * views) gets the views as TEMP views of the connection. Every number of a
- * report is a value of a view, unchanged (CSV and JSON) or formatted (text). */
+ * opened read-only (db_open_read) and is never created or modified; a file of
+ * an older version gets the current views as TEMP views of the connection.
+ * Every number of a report is a value of a view, unchanged (CSV and JSON)
+ * or formatted (text). */
 #ifndef TESSERA_REPORT_H
 #define TESSERA_REPORT_H
 
@@ -27,10 +28,11 @@ typedef struct report_opts {
 
 typedef struct report report_t;
 
-/* Opens the database at `path` read-only. Returns NULL with the reason in
- * diag: TESS_EIO when the file is missing or unreadable (nothing is
- * created), TESS_EDB when it is not a Tessera database, is of a newer schema
- * version, or cannot be queried; TESS_ENOMEM. */
+/* Opens the database at `path` read-only (db_open_read: works on a file or
+ * file system it cannot write). Returns NULL with the reason in diag:
+ * TESS_EIO when the file is missing, unreadable or not a regular file
+ * (nothing is created), TESS_EDB when it is not a Tessera database, is of a
+ * newer schema version, or cannot be queried; TESS_ENOMEM. */
 report_t *report_open(const char *path, diag_t *diag);
 
 /* Closes the connection. NULL is fine. */

@@ -10,6 +10,7 @@
 
 #include "analysis/recorder/rec_int.h"
 #include "analysis/store/sha256.h"
+#include "analysis/store/tables.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -135,15 +136,18 @@ static int insert_run(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
     return rc;
 }
 
+/* The parameter numbers of the params INSERT, from its declaration. */
+#define PA(name, type) PA_##name,
+enum { PA_run_id = 1, DB_PARAMS(PA, DB_NONE) };
+
 static int insert_params(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
 {
     sqlite3_stmt *st = NULL;
-    int rc = prepare(rec, "INSERT INTO params(run_id, key, value) VALUES(?1, ?2, ?3)", &st,
-                     diag);
+    int rc = prepare(rec, DB_INSERT_SQL(params, DB_PARAMS), &st, diag);
     for (size_t i = 0; rc == TESS_OK && i < info->n_params; i++) {
-        int b = sqlite3_bind_int64(st, 1, rec->run_id);
-        b |= sqlite3_bind_text(st, 2, info->param_keys[i], -1, SQLITE_STATIC);
-        b |= sqlite3_bind_text(st, 3, info->param_values[i], -1, SQLITE_STATIC);
+        int b = sqlite3_bind_int64(st, PA_run_id, rec->run_id);
+        b |= sqlite3_bind_text(st, PA_key, info->param_keys[i], -1, SQLITE_STATIC);
+        b |= sqlite3_bind_text(st, PA_value, info->param_values[i], -1, SQLITE_STATIC);
         rc = step_done(rec, st, b, "inserting the run's params", diag);
     }
     sqlite3_finalize(st);

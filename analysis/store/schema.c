@@ -94,21 +94,25 @@ static int set_pragmas(sqlite3 *db, const char *path, diag_t *diag)
     return TESS_OK;
 }
 
-/* Drops the views of the list that exist and creates every view of it. */
-static int renew_views(sqlite3 *db, const char *path, diag_t *diag)
+/* Runs `fmt` (with the view's name, then its SELECT) for every view of the
+ * list, in order. */
+static int each_view(sqlite3 *db, const char *path, const char *fmt, diag_t *diag)
 {
     int rc = TESS_OK;
     for (const db_view_t *v = db_views; v->name && rc == TESS_OK; v++) {
-        char *sql = sqlite3_mprintf("DROP VIEW IF EXISTS main.\"%w\"", v->name);
-        rc = sql ? db_exec(db, path, sql, diag) : diag_fail(diag, TESS_ENOMEM, "out of memory");
-        sqlite3_free(sql);
-    }
-    for (const db_view_t *v = db_views; v->name && rc == TESS_OK; v++) {
-        char *sql = sqlite3_mprintf("CREATE VIEW main.\"%w\" AS %s", v->name, v->select);
-        rc = sql ? db_exec(db, path, sql, diag) : diag_fail(diag, TESS_ENOMEM, "out of memory");
+        char *sql = sqlite3_mprintf(fmt, v->name, v->select);
+        rc = sql ? db_exec(db, path, sql, diag)
+                 : diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
         sqlite3_free(sql);
     }
     return rc;
+}
+
+/* Drops the views of the list that exist and creates every view of it. */
+static int renew_views(sqlite3 *db, const char *path, diag_t *diag)
+{
+    int rc = each_view(db, path, "DROP VIEW IF EXISTS main.\"%w\"", diag);
+    return rc == TESS_OK ? each_view(db, path, "CREATE VIEW main.\"%w\" AS %s", diag) : rc;
 }
 
 /* Inside the write transaction: the file is as `version` says (0: new);
@@ -164,14 +168,7 @@ int schema_open(sqlite3 *db, const char *path, diag_t *diag)
 
 int schema_temp_views(sqlite3 *db, const char *path, diag_t *diag)
 {
-    int rc = TESS_OK;
-    for (const db_view_t *v = db_views; v->name && rc == TESS_OK; v++) {
-        char *sql = sqlite3_mprintf("CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", v->name,
-                                    v->select);
-        rc = sql ? db_exec(db, path, sql, diag) : diag_fail(diag, TESS_ENOMEM, "out of memory");
-        sqlite3_free(sql);
-    }
-    return rc;
+    return each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", diag);
 }
 
 int schema_index(sqlite3 *db, const char *path, diag_t *diag)
