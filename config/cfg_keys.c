@@ -123,10 +123,11 @@ static const cfg_key_t keys[] = {
          "same seed gives the same run on every host.")},
     {KEY("sim", "time_limit"), UINT(sim.time_limit, 0, UINT64_MAX),
      DOC("0", "cycles", "0..18446744073709551615 (in ps it must fit in 64 bits)",
-         "Stop the run after this many simulated cycles; 0 = no limit.")},
+         "Stop the run at this many simulated cycles (status time_limit, stopped at the "
+         "limit); 0 = no limit.")},
     {KEY("sim", "wall_limit"), REAL(sim.wall_limit_s, 0, 1e9),
      DOC("0", "seconds", "0..1e9",
-         "Stop the run after this much wall-clock time (status interrupted); 0 = no limit.")},
+         "Stop the run after this much wall-clock time (status wall_limit); 0 = no limit.")},
     {KEY("sim", "pace"), REAL(sim.pace, 0, 1e12),
      DOC("0", "wall s per simulated s", "0..1e12",
          "Run paced on libev timers, for demonstrations or co-simulation: wall seconds per "
