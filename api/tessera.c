@@ -290,13 +290,15 @@ static int judge(tessera_t *t)
     } else if (r->end == SIM_END_INTERRUPTED) {
         snprintf(msg, size, "stopped on request (tessera_stop)");
     } else if (r->end == SIM_END_WALL_LIMIT) {
+        t->status = "wall_limit";
         snprintf(msg, size, "wall-clock limit of %g s reached (sim.wall_limit)",
                  t->cfg.sim.wall_limit_s);
     } else if (r->end == SIM_END_TIME_LIMIT) {
+        t->status = "time_limit";
         snprintf(msg, size, "simulated-time limit of %llu cycles reached (sim.time_limit)",
                  (unsigned long long)t->cfg.sim.time_limit);
     } else if (o == GPU_STUCK) {
-        t->status = "error", code = TESS_EDEADLOCK;
+        t->status = "deadlock", code = TESS_EDEADLOCK;
         snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
     }
     return code;
@@ -328,6 +330,14 @@ static int simulate(tessera_t *t, unsigned flags)
     return TESS_OK;
 }
 
+/* Where the run stopped: its last READY when it finished, else the simulated
+ * time it reached (the limit itself for sim.time_limit: the driver advances
+ * time to it). */
+static sim_time_t stop_time(const tessera_t *t, const gpu_stats_t *st)
+{
+    return strcmp(t->status, "ok") == 0 ? st->end_ps : st->now_ps;
+}
+
 int tessera_run(tessera_t *t, unsigned flags)
 {
     int rc = enter(t, "tessera_run");
@@ -341,9 +351,10 @@ int tessera_run(tessera_t *t, unsigned flags)
     gpu_stats_t st;
     gpu_stats(t->gpu, &st);
     /* runs.end_ps: the last READY; NULL when none arrived (a READY needs >= 1 cycle) */
-    rec_run_end_t end = {t->status, t->outcome[0] ? t->outcome : NULL,
-                         st.end_ps ? st.end_ps : SIM_TIME_NEVER, t->drive.events,
-                         t->drive.wall_s};
+    rec_run_end_t end = {.status = t->status, .error = t->outcome[0] ? t->outcome : NULL,
+                         .end_ps = st.end_ps ? st.end_ps : SIM_TIME_NEVER,
+                         .stop_ps = stop_time(t, &st), .races = t->races,
+                         .events = t->drive.events, .wall_s = t->drive.wall_s};
     rc = t->rec ? rec_end_run(t->rec, &end, &t->diag) : TESS_OK;
     return code != TESS_OK ? code : rc;
 }
@@ -366,6 +377,7 @@ int tessera_counters(const tessera_t *t, tessera_counters_t *out)
     gpu_stats(t->gpu, &st);
     out->end_ps = st.end_ps;
     out->now_ps = st.now_ps;
+    out->stop_ps = t->status[0] ? stop_time(t, &st) : st.now_ps;
     out->frames = st.frames;
     out->tasks = st.tasks;
     out->core_tasks = st.core_tasks;

@@ -105,7 +105,8 @@ void tessera_stop(tessera_t *t, int signal);
 /* --- results ---------------------------------------------------------------------------- */
 
 /* The run's status as recorded in runs.status: "ok", "watchdog",
- * "interrupted" or "error"; "" before tessera_run has simulated. */
+ * "interrupted" (a signal or tessera_stop), "time_limit", "wall_limit",
+ * "deadlock" or "error"; "" before tessera_run has simulated. */
 const char *tessera_status(const tessera_t *t);
 
 /* Why the run did not end "ok" (runs.error), or "". */
@@ -120,6 +121,8 @@ typedef struct tessera_counters {
     uint64_t period_ps;       /* the clock period */
     uint64_t end_ps;          /* the last READY (0: none) */
     uint64_t now_ps;          /* the simulated time reached */
+    uint64_t stop_ps;         /* where the run stopped (runs.stop_ps): end_ps when it
+                                 finished, the limit for sim.time_limit, else now_ps */
     uint64_t frames, tasks, core_tasks;
     uint64_t instructions;
     uint64_t sm_accesses, sm_conflicts, sm_conflict_ps;

@@ -41,8 +41,8 @@ const cli_spec_t cli_spec_run = {
     .about = "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
              "SQLite database FILE (default tessera.db) at the level record.level.\n"
              "The configuration is the defaults, then --config, then each -s and --seed in\n"
-             "order (`tessera config --keys` lists the keys). An interrupted or watchdog run\n"
-             "still commits what it recorded, with its status.\n",
+             "order (`tessera config --keys` lists the keys). A run that does not finish\n"
+             "still commits what it recorded, with its status and where it stopped.\n",
     .opts = run_opts,
     .exits = run_exits,
     .min_pos = 1,
@@ -79,11 +79,16 @@ static void print_summary(const tessera_t *t, const run_args_t *a)
     tessera_counters(t, &c);
     double period = (double)c.period_ps, wall = c.wall_s > 0 ? c.wall_s : 1e-9;
     printf("%s: %s\n", a->prog, tessera_status(t));
-    printf("  simulated time    %llu ps (%.0f cycles)\n", (unsigned long long)c.end_ps,
-           (double)c.end_ps / period);
-    if (c.now_ps > c.end_ps) /* stopped: say how far it got, not only the last READY */
-        printf("  stopped at        %llu ps (%.0f cycles)\n", (unsigned long long)c.now_ps,
-               (double)c.now_ps / period);
+    if (strcmp(tessera_status(t), "ok") == 0) {
+        printf("  simulated time    %llu ps (%.0f cycles)\n", (unsigned long long)c.end_ps,
+               (double)c.end_ps / period);
+    } else { /* stopped: where (runs.stop_ps), and the last READY before it, if any */
+        printf("  stopped at        %llu ps (%.0f cycles)\n", (unsigned long long)c.stop_ps,
+               (double)c.stop_ps / period);
+        if (c.end_ps)
+            printf("  last READY        %llu ps (%.0f cycles)\n", (unsigned long long)c.end_ps,
+                   (double)c.end_ps / period);
+    }
     printf("  tasks             %llu (%llu core-tasks, %llu frames)\n",
            (unsigned long long)c.tasks, (unsigned long long)c.core_tasks,
            (unsigned long long)c.frames);

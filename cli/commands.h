@@ -32,6 +32,7 @@ CLI_COMMAND(timeline)
 CLI_COMMAND(export)
 CLI_COMMAND(sweep)
 CLI_COMMAND(merge)
+CLI_COMMAND(plot)
 #undef CLI_COMMAND
 
 /* Prints "tessera: " + the formatted message + newline on stderr. */

@@ -12,21 +12,28 @@
 
 #include "events/base/diag.h"
 #include "model/gpu.h"
+#include "model/xenum.h"
 
-/* record.level: how much a run records, each level adding to the previous. */
-typedef enum cfg_rec_level {
-    CFG_REC_SUMMARY = 0,      /* runs, params, counters */
-    CFG_REC_TASKS,            /* + frames, fence stalls, core tasks */
-    CFG_REC_MEM,              /* + every SM access (every transaction); the default */
-    CFG_REC_EVENTS,           /* + the full event log */
-} cfg_rec_level_t;
+/* record.level: how much a run records, each level adding to the previous
+ * (one list, xenum.h: the enum, cfg_rec_level_names[] and the key's docs). */
+#define CFG_REC_LEVELS(X)                                                                   \
+    X(CFG_REC_, SUMMARY, "summary", "runs, params and counters")                            \
+    X(CFG_REC_, TASKS, "tasks", "+ frames, fence stalls and core tasks")                     \
+    X(CFG_REC_, MEM, "mem", "+ every SM access (every transaction); the default")           \
+    X(CFG_REC_, EVENTS, "events", "+ the full event log")
 
-/* sim.progress */
-typedef enum cfg_progress {
-    CFG_PROGRESS_OFF = -1,    /* never print a progress line */
-    CFG_PROGRESS_AUTO = 0,    /* print one when stderr is a terminal */
-    CFG_PROGRESS_ON = 1,      /* always print one */
-} cfg_progress_t;
+typedef enum cfg_rec_level { CFG_REC_LEVELS(XENUM_ID) CFG_REC_COUNT } cfg_rec_level_t;
+extern const char *const cfg_rec_level_names[CFG_REC_COUNT + 1];
+
+/* sim.progress: X(PREFIX, ID, "name", value); the values are those of the
+ * field (off is -1 so that 0 is the default, auto). */
+#define CFG_PROGRESSES(X)                                                                   \
+    X(CFG_PROGRESS_, AUTO, "auto", 0)  /* print one when stderr is a terminal */            \
+    X(CFG_PROGRESS_, ON, "on", 1)      /* always print one */                               \
+    X(CFG_PROGRESS_, OFF, "off", -1)   /* never print a progress line */
+
+#define CFG_PROGRESS_VALUE(P, id, name, value) P##id = (value),
+typedef enum cfg_progress { CFG_PROGRESSES(CFG_PROGRESS_VALUE) } cfg_progress_t;
 
 typedef struct cfg {
     gpu_desc_t gpu;           /* what the model receives */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config/cfg_int.h"
+#include "model/simt_flow.h"
 #include "events/base/err.h"
 
 #define FIELD_SIZE(f) ((uint8_t)sizeof(((cfg_t *)0)->f))
@@ -21,15 +22,15 @@
 #define BOOL(f) .type = CFG_T_BOOL, .off = offsetof(cfg_t, f), .size = FIELD_SIZE(f)
 #define DOC(d, u, v, text) .info.def = d, .info.unit = u, .info.values = v, .info.doc = text
 
-static const char *const policy_names[] = {"inorder", "lookahead", NULL};
-static const char *const timing_names[] = {"decoupled", "stepped", NULL};
-static const char *const arbiter_names[] = {"fixed", "rr", "fifo", "random", NULL};
-static const char *const map_names[] = {"high", "interleaved", NULL};
-static const char *const model_names[] = {"mimd", "simt", NULL};
-static const char *const sched_names[] = {"rr", "gto", "oldest", NULL};
-static const char *const level_names[] = {"summary", "tasks", "mem", "events", NULL};
-static const char *const progress_names[] = {"auto", "on", "off", NULL};
-static const int progress_vals[] = {CFG_PROGRESS_AUTO, CFG_PROGRESS_ON, CFG_PROGRESS_OFF};
+/* Enumerated keys take their choices, and the documentation of each, from
+ * the enumeration's one list (model/gpu.h, model/simt_flow.h, config/cfg.h;
+ * xenum.h). */
+const char *const cfg_rec_level_names[] = {CFG_REC_LEVELS(XENUM_NAME)[CFG_REC_COUNT] = NULL};
+
+#define PROGRESS_NAME(P, id, name, value) name,
+#define PROGRESS_VALUE(P, id, name, value) P##id,
+static const char *const progress_names[] = {CFG_PROGRESSES(PROGRESS_NAME) NULL};
+static const int progress_vals[] = {CFG_PROGRESSES(PROGRESS_VALUE)};
 
 #define LAT0 "latency >= 0"
 #define LAT1 "latency >= 1"
@@ -48,12 +49,8 @@ static const cfg_key_t keys[] = {
          "(32 bytes over an 8-byte bus).")},
     {KEY("ts", "ready"), LAT(gpu.ts_ready, 0),
      DOC("1", "cycles", LAT0, "T5: time a core's READY takes to reach the TS.")},
-    {KEY("ts", "policy"), ENUM(gpu.policy, policy_names, NULL),
-     DOC("inorder", "", "inorder, lookahead",
-         "D5: issue policy. inorder: a frame is issued only after every earlier frame; "
-         "lookahead: a later task may be issued ahead of earlier unissued frames (within "
-         "ts.window) when issue rules 1-3 hold against every earlier unfinished or unissued "
-         "task (a what-if).")},
+    {KEY("ts", "policy"), ENUM(gpu.policy, gpu_policy_names, NULL),
+     DOC("inorder", "", XENUM_JOIN(GPU_POLICIES), "D5: issue policy." GPU_POLICIES(XENUM_DOC))},
     {KEY("ts", "window"), UINT(gpu.window, 1, 64),
      DOC("8", "frames", "1..64",
          "How many frames the lookahead policy considers from the oldest unissued one; "
@@ -73,17 +70,14 @@ static const cfg_key_t keys[] = {
      DOC("67108864", "instructions", "1..1099511627776",
          "D12 watchdog: instructions one core may execute in one task (ready included); "
          "a task that would exceed it stops the run with status watchdog.")},
-    {KEY("core", "timing"), ENUM(gpu.timing, timing_names, NULL),
-     DOC("decoupled", "", "decoupled, stepped",
-         "decoupled: a core runs instructions that touch nothing outside it on a local clock "
-         "and synchronises only when it sends something (temporal decoupling, fast); "
-         "stepped: one event per instruction, for checking. Both give the same timestamps.")},
-    {KEY("core", "model"), ENUM(gpu.model, model_names, NULL),
-     DOC("mimd", "", "mimd, simt",
-         "mimd: 16 independent cores (spec section 6); simt: the cores are the 16 lanes of "
-         "one SIMT unit that issues one instruction per warp (a task), with a reconvergence "
-         "stack, a warp scheduler and optionally a scoreboard (SIMT-SPEC, docs/SIMT.md). "
-         "The simt.* keys apply only to simt.")},
+    {KEY("core", "timing"), ENUM(gpu.timing, gpu_timing_names, NULL),
+     DOC("decoupled", "", XENUM_JOIN(GPU_TIMINGS),
+         "How the cores are simulated." GPU_TIMINGS(XENUM_DOC) " Every mode gives the same "
+         "timestamps.")},
+    {KEY("core", "model"), ENUM(gpu.model, gpu_model_names, NULL),
+     DOC("mimd", "", XENUM_JOIN(GPU_MODELS),
+         "What executes the tasks." GPU_MODELS(XENUM_DOC) " The simt.* keys apply only to "
+         "simt.")},
 
     {KEY("sm", "req"), LAT(gpu.sm_req, 0),
      DOC("1", "cycles", LAT0, "T7: time a ld/st request takes from the core to its bank.")},
@@ -93,27 +87,22 @@ static const cfg_key_t keys[] = {
      DOC("1", "cycles", LAT0,
          "T7: time the answer (data for ld, acknowledge for st) takes to reach the core "
          "after the bank is done.")},
-    {KEY("sm", "arbiter"), ENUM(gpu.arbiter, arbiter_names, NULL),
-     DOC("fixed", "", "fixed, rr, fifo, random",
-         "T8: which waiting request a free bank grants. fixed: the lowest core id; rr: "
-         "round-robin from the core after the last one granted on that bank; fifo: the "
-         "oldest arrival, ties to the lowest core id; random: seeded by sim.seed.")},
-    {KEY("sm", "bank_map"), ENUM(gpu.bank_map, map_names, NULL),
-     DOC("high", "", "high, interleaved",
-         "D13: high: bank = addr[11:8], row = addr[7:0]; "
-         "interleaved: bank = addr[3:0], row = addr[11:4].")},
+    {KEY("sm", "arbiter"), ENUM(gpu.arbiter, gpu_arbiter_names, NULL),
+     DOC("fixed", "", XENUM_JOIN(GPU_ARBITERS),
+         "T8: which waiting request a free bank grants." GPU_ARBITERS(XENUM_DOC))},
+    {KEY("sm", "bank_map"), ENUM(gpu.bank_map, gpu_bank_map_names, NULL),
+     DOC("high", "", XENUM_JOIN(GPU_BANK_MAPS),
+         "How a byte address picks its bank." GPU_BANK_MAPS(XENUM_DOC))},
     {KEY("sm", "atomics"), BOOL(gpu.atomics),
      DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
          "D16 extension: ld_sync/st_sync (bits [7:6] = 01 of the high-address register) lock "
          "a byte from a core's ld_sync to its st_sync. off: bits [7:4] of the high-address "
          "register are ignored.")},
 
-    {KEY("simt", "scheduler"), ENUM(gpu.simt_scheduler, sched_names, NULL),
-     DOC("rr", "", "rr, gto, oldest",
-         "S6: which eligible warps issue. rr: round-robin in age order after the last warp "
-         "chosen; gto: greedy then oldest (the warps chosen last time keep the port while "
-         "they can); oldest: oldest first. Only with core.model = simt: a mimd run records "
-         "it and ignores it.")},
+    {KEY("simt", "scheduler"), ENUM(gpu.simt_scheduler, simt_sched_names, NULL),
+     DOC("rr", "", XENUM_JOIN(SIMT_SCHEDS),
+         "S6: which eligible warps issue." SIMT_SCHEDS(XENUM_DOC) " Only with core.model = "
+         "simt: a mimd run records it and ignores it.")},
     {KEY("simt", "issue_width"), UINT(gpu.simt_issue_width, 1, 16),
      DOC("1", "warps", "1..16",
          "S5: warp instructions issued per cycle, each from a different warp. Only with "
@@ -134,25 +123,24 @@ static const cfg_key_t keys[] = {
          "same seed gives the same run on every host.")},
     {KEY("sim", "time_limit"), UINT(sim.time_limit, 0, UINT64_MAX),
      DOC("0", "cycles", "0..18446744073709551615 (in ps it must fit in 64 bits)",
-         "Stop the run after this many simulated cycles; 0 = no limit.")},
+         "Stop the run at this many simulated cycles (status time_limit, stopped at the "
+         "limit); 0 = no limit.")},
     {KEY("sim", "wall_limit"), REAL(sim.wall_limit_s, 0, 1e9),
      DOC("0", "seconds", "0..1e9",
-         "Stop the run after this much wall-clock time (status interrupted); 0 = no limit.")},
+         "Stop the run after this much wall-clock time (status wall_limit); 0 = no limit.")},
     {KEY("sim", "pace"), REAL(sim.pace, 0, 1e12),
      DOC("0", "wall s per simulated s", "0..1e12",
          "Run paced on libev timers, for demonstrations or co-simulation: wall seconds per "
          "simulated second (1e9 with the default clock = one cycle per second); "
          "0 = as fast as possible.")},
     {KEY("sim", "progress"), ENUM(sim.progress, progress_names, progress_vals),
-     DOC("auto", "", "auto, on, off",
+     DOC("auto", "", XENUM_JOIN(CFG_PROGRESSES),
          "Print a progress line on stderr during the run; auto: only when stderr is a "
          "terminal.")},
 
-    {KEY("record", "level"), ENUM(record.level, level_names, NULL),
-     DOC("mem", "", "summary, tasks, mem, events",
-         "What the run records in the database. summary: runs, params and counters; "
-         "tasks: + frames, fence stalls and core tasks; mem: + every SM access (every "
-         "transaction); events: + the full event log.")},
+    {KEY("record", "level"), ENUM(record.level, cfg_rec_level_names, NULL),
+     DOC("mem", "", XENUM_JOIN(CFG_REC_LEVELS),
+         "What the run records in the database." CFG_REC_LEVELS(XENUM_DOC))},
     {KEY("record", "from_ps"), UINT(record.from_ps, 0, UINT64_MAX),
      DOC("0", "ps", "0..18446744073709551615",
          "Record tasks, accesses and events only from this simulated time on.")},

@@ -12,7 +12,6 @@
 #include "config/cfg_int.h"
 
 #define GEO_MAX_MEAN 1000u  /* largest geometric mean */
-#define CHOICE_FORM "choice:" /* the one form whose values are a comma list */
 #define GEO_MAX_DECIMALS 6  /* digits after the point (keeps num < 2^32) */
 
 typedef struct lat_cur {
@@ -214,6 +213,30 @@ static cfg_lat_status_t parse_geometric(lat_cur_t *c, lat_t *l)
     return CFG_LAT_OK;
 }
 
+/* The prefix of each kind's syntax ("NAME:"; "" for a plain number). */
+static const char *const kind_names[] = {LAT_KINDS(XENUM_NAME)};
+
+/* The parser of each kind, by the prefix of its syntax. */
+static cfg_lat_status_t parse_kind(lat_cur_t *c, lat_t *l)
+{
+    static cfg_lat_status_t (*const parse[])(lat_cur_t *, lat_t *) = {
+        [LAT_FIXED] = parse_fixed,
+        [LAT_UNIFORM] = parse_uniform,
+        [LAT_GEOMETRIC] = parse_geometric,
+        [LAT_CHOICE] = parse_choice,
+    };
+    _Static_assert(sizeof parse / sizeof parse[0] == LAT_KIND_COUNT, "a parser per kind");
+    skip_ws(c);
+    for (unsigned k = 0; k < LAT_KIND_COUNT; k++) {
+        size_t n = strlen(kind_names[k]);
+        if (n && !strncmp(c->p, kind_names[k], n) && c->p[n] == ':') {
+            c->p += n + 1;
+            return parse[k](c, l);
+        }
+    }
+    return parse_fixed(c, l);
+}
+
 cfg_lat_status_t cfg_lat_parse(const char *text, lat_t *out, char *why, size_t n)
 {
     lat_cur_t c = {text, text, why, n};
@@ -221,15 +244,7 @@ cfg_lat_status_t cfg_lat_parse(const char *text, lat_t *out, char *why, size_t n
     memset(&l, 0, sizeof l);
     if (n)
         why[0] = 0;
-    cfg_lat_status_t st;
-    if (eat(&c, "uniform:"))
-        st = parse_uniform(&c, &l);
-    else if (eat(&c, "geometric:"))
-        st = parse_geometric(&c, &l);
-    else if (eat(&c, CHOICE_FORM))
-        st = parse_choice(&c, &l);
-    else
-        st = parse_fixed(&c, &l);
+    cfg_lat_status_t st = parse_kind(&c, &l);
     if (st == CFG_LAT_OK)
         memcpy(out, &l, sizeof l); /* padding included: configurations compare with memcmp */
     return st;
@@ -237,8 +252,10 @@ cfg_lat_status_t cfg_lat_parse(const char *text, lat_t *out, char *why, size_t n
 
 bool cfg_lat_takes_list(const char *text)
 {
+    const char *name = kind_names[LAT_CHOICE]; /* the one form whose values are a comma list */
+    size_t n = strlen(name);
     text += strspn(text, " \t");
-    return !strncmp(text, CHOICE_FORM, sizeof CHOICE_FORM - 1);
+    return !strncmp(text, name, n) && text[n] == ':';
 }
 
 /* Appends to buf[0..n) at *at, never overflowing; keeps buf terminated. */
@@ -276,21 +293,22 @@ void cfg_lat_format(const lat_t *l, char *buf, size_t n)
     size_t at = 0;
     if (n)
         buf[0] = 0;
-    switch (l->kind) {
+    switch ((lat_kind_t)l->kind) {
+    case LAT_FIXED:
+    case LAT_KIND_COUNT: /* not a kind: printed as its lo, like a fixed latency */
+        put(buf, n, &at, "%u", l->lo);
+        break;
     case LAT_UNIFORM:
-        put(buf, n, &at, "uniform:%u..%u", l->lo, l->hi);
+        put(buf, n, &at, "%s:%u..%u", kind_names[LAT_UNIFORM], l->lo, l->hi);
         break;
     case LAT_GEOMETRIC:
-        put(buf, n, &at, "geometric:");
+        put(buf, n, &at, "%s:", kind_names[LAT_GEOMETRIC]);
         put_mean(buf, n, &at, l->mean_num, l->mean_den);
         break;
     case LAT_CHOICE:
-        put(buf, n, &at, CHOICE_FORM);
+        put(buf, n, &at, "%s:", kind_names[LAT_CHOICE]);
         for (unsigned i = 0; i < l->n; i++)
             put(buf, n, &at, i ? ",%u" : "%u", l->choices[i]);
-        break;
-    default:
-        put(buf, n, &at, "%u", l->lo);
         break;
     }
 }

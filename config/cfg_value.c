@@ -217,7 +217,7 @@ static int lat_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *d
         break;
     case CFG_LAT_RANGE:
         return diag_fail(d, TESS_EINPUT, "%s: %s", k->info.key, why);
-    default:
+    case CFG_LAT_SYNTAX:
         return diag_fail(d, TESS_EINPUT, "%s: '%s' is not valid (%s)", k->info.key, text,
                          why[0] ? why
                                 : "expected a latency in cycles: N, uniform:A..B, "
@@ -238,20 +238,23 @@ static int lat_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *d
 
 int cfg_value_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *d)
 {
-    switch (k->type) {
+    switch ((cfg_type_t)k->type) {
     case CFG_T_UINT: return uint_parse(k, cfg, text, d);
     case CFG_T_REAL: return real_parse(k, cfg, text, d);
     case CFG_T_ENUM: return enum_parse(k, cfg, text, d);
     case CFG_T_BOOL: return bool_parse(k, cfg, text, d);
-    default: return lat_parse(k, cfg, text, d);
+    case CFG_T_LAT: return lat_parse(k, cfg, text, d);
     }
+    return diag_fail(d, TESS_EINPUT, "%s: the key table gives it no type", k->info.key);
 }
 
 void cfg_value_format(const cfg_key_t *k, const cfg_t *cfg, char *buf, size_t n)
 {
     double r;
     bool b;
-    switch (k->type) {
+    if (n)
+        buf[0] = 0;
+    switch ((cfg_type_t)k->type) {
     case CFG_T_UINT:
         snprintf(buf, n, "%" PRIu64, load_uint(cfield(cfg, k), k->size));
         break;
@@ -266,7 +269,7 @@ void cfg_value_format(const cfg_key_t *k, const cfg_t *cfg, char *buf, size_t n)
         memcpy(&b, cfield(cfg, k), sizeof b);
         snprintf(buf, n, "%s", b ? "on" : "off");
         break;
-    default:
+    case CFG_T_LAT:
         cfg_lat_format((const lat_t *)cfield(cfg, k), buf, n);
         break;
     }

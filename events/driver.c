@@ -72,8 +72,10 @@ static bool check_end(drive_t *d)
     sim_end_t why = sim_stop_reason(d->sim);
     if (why == SIM_END_NONE && sim_pending(d->sim) == 0)
         why = SIM_END_EMPTY;
-    if (why == SIM_END_NONE && sim_next_time(d->sim) > d->until)
+    if (why == SIM_END_NONE && sim_next_time(d->sim) > d->until) {
         why = SIM_END_TIME_LIMIT;
+        sim_advance(d->sim, d->until); /* the run stopped at the limit, not at its last event */
+    }
     if (why == SIM_END_NONE && d->desc->stop &&
         atomic_load_explicit(d->desc->stop, memory_order_relaxed))
         why = SIM_END_INTERRUPTED;

@@ -89,6 +89,12 @@ void sim_limit_pending(sim_t *sim, size_t max)
 size_t sim_capacity(const sim_t *sim) { return sim->q.cap - 1; }
 
 sim_time_t sim_now(const sim_t *sim) { return sim->now; }
+
+void sim_advance(sim_t *sim, sim_time_t t)
+{
+    if (t > sim->now && t != SIM_TIME_NEVER && sim_next_time(sim) >= t)
+        sim->now = t;
+}
 uint64_t sim_events_run(const sim_t *sim) { return sim->events_run; }
 
 size_t sim_pending(const sim_t *sim)

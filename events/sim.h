@@ -57,6 +57,11 @@ void sim_limit_pending(sim_t *sim, size_t max);
 size_t sim_capacity(const sim_t *sim);
 
 sim_time_t sim_now(const sim_t *sim);
+/* Moves simulated time forward to `t` without running anything, as SystemC's
+ * sc_start(T) does when no event is due before T: the driver does this when
+ * a run reaches its simulated-time limit. Does nothing when `t` is not later
+ * than now or an event is due before it. */
+void sim_advance(sim_t *sim, sim_time_t t);
 size_t sim_pending(const sim_t *sim);
 uint64_t sim_events_run(const sim_t *sim);    /* events executed so far */
 /* Time of the earliest pending event; SIM_TIME_NEVER when the queue is empty. */

@@ -34,13 +34,12 @@ static int key_cores(asm_lex_t *lx, group_keys_t *k)
 
 static int key_fence(asm_lex_t *lx, group_keys_t *k)
 {
-    static const char *const names[] = {"no", "acq", "rel"};
     char found[48];
     const char *s;
     asm_lex_peek(lx);
     size_t at = lx->pos, n = asm_lex_ident(lx, &s);
-    for (unsigned f = 0; f < 3; f++) {
-        if (n > 0 && asm_lex_word_is(s, n, names[f])) {
+    for (unsigned f = 0; f < TM_FENCE_RESERVED; f++) {
+        if (n > 0 && asm_lex_word_is(s, n, tm_fence_name(f))) {
             k->g.fence = (uint8_t)f;
             return TESS_OK;
         }

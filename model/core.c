@@ -20,23 +20,19 @@ int core_init(core_t *c, struct gpu *g, unsigned id)
     memset(c, 0, sizeof *c);
     c->gpu = g;
     c->sim = g->sim;
-    c->stepped = d->timing == GPU_TIMING_STEPPED;
+    c->stepped = gpu_stepped(d);
     c->atomics = d->atomics;
     c->budget = d->budget;
     c->id = (uint8_t)id;
-    rng_seed(&c->rng, d->seed, 0x100 + id);
-    c->lat[ISA_CLASS_ALU] = &d->core_alu;
-    c->lat[ISA_CLASS_MUL] = &d->core_mul;
-    c->lat[ISA_CLASS_DIV] = &d->core_div;
-    c->lat[ISA_CLASS_BRANCH] = &d->core_branch;
-    c->lat[ISA_CLASS_READY] = &d->core_ready;
-    c->lat[ISA_CLASS_LD] = &d->sm_req;
-    c->lat[ISA_CLASS_ST] = &d->sm_req;
+    rng_seed(&c->rng, d->seed, RNG_STREAM_CORE(id));
+#define CLASS_LAT(P, id, name, field) c->lat[P##id] = &d->field;
+    ISA_CLASSES(CLASS_LAT)
+#undef CLASS_LAT
     c->lat_fixed = true;
-    for (unsigned k = 0; k <= ISA_CLASS_ST; k++)
+    for (unsigned k = 0; k < ISA_CLASS_COUNT; k++)
         c->lat_fixed &= lat_is_fixed(c->lat[k]);
     c->one_by_one = c->stepped || !c->lat_fixed;
-    for (unsigned k = 0; k <= ISA_CLASS_ST && c->lat_fixed; k++)
+    for (unsigned k = 0; k < ISA_CLASS_COUNT && c->lat_fixed; k++)
         c->lat_ps[k] = gpu_cycles(g, c->lat[k]->lo);
     c->run.code = c->code;
     c->run.lat = c->lat_ps;

@@ -50,9 +50,9 @@ typedef struct core {
     rng_t rng;                /* this core's latency draws */
     bool lat_fixed;           /* every core latency is a fixed number */
     bool one_by_one;          /* instructions run one at a time (stepped, or drawn latencies) */
-    sim_time_t lat_ps[ISA_CLASS_ST + 1]; /* fixed latencies by isa_class_t, in ps
+    sim_time_t lat_ps[ISA_CLASS_COUNT];    /* fixed latencies by isa_class_t, in ps
                                             (all 0 when drawn: isa_run adds nothing) */
-    const lat_t *lat[ISA_CLASS_ST + 1];  /* the latencies by class (ld/st: sm.req) */
+    const lat_t *lat[ISA_CLASS_COUNT];    /* the latencies by class (ld/st: sm.req) */
     /* the current task */
     sim_time_t task_start, task_finish;
     uint32_t task_sm_ops;

@@ -75,7 +75,9 @@ static void cores_counters(void *self)
         snprintf(name, sizeof name, "core%u", c);
         gpu_counter(sim, name, "tasks", k->tasks);
         gpu_counter(sim, name, "instructions", core_instructions(k));
-        gpu_counter(sim, name, "busy_ps", k->busy_ps);
+        /* a task still running when the run stopped is busy up to the stop */
+        sim_time_t running = k->busy ? sim_now(sim) - k->task_start : 0;
+        gpu_counter(sim, name, "busy_ps", k->busy_ps + running);
         gpu_counter(sim, name, "sm_ops", k->sm_ops);
         gpu_counter(sim, name, "sm_wait_ps", k->sm_wait_ps);
         gpu_counter(sim, name, "sm_conflict_ps", k->sm_conflict_ps);

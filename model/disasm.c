@@ -54,8 +54,12 @@ static bool canonical(uint16_t w)
     case ISA_FMT_NONE: return (w & 0x0fff) == 0;
     case ISA_FMT_SET_CONST: return isa_fc(w) >= 8 || ((w >> 4) & 0xff) == 0;
     case ISA_FMT_BNZ: return isa_fc(w) == 0;
-    default: return true;
+    case ISA_FMT_RRR:
+    case ISA_FMT_RIR:
+    case ISA_FMT_LD:
+    case ISA_FMT_ST: return true; /* every field is an operand */
     }
+    return true;
 }
 
 /* §5 padding of the first n words, compared with all 16. */

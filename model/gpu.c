@@ -13,6 +13,12 @@
 #include "model/simt.h"
 #include "model/simt_flow.h"
 
+const char *const gpu_policy_names[] = {GPU_POLICIES(XENUM_NAME)[GPU_POLICY_COUNT] = NULL};
+const char *const gpu_arbiter_names[] = {GPU_ARBITERS(XENUM_NAME)[GPU_ARB_COUNT] = NULL};
+const char *const gpu_bank_map_names[] = {GPU_BANK_MAPS(XENUM_NAME)[GPU_MAP_COUNT] = NULL};
+const char *const gpu_timing_names[] = {GPU_TIMINGS(XENUM_NAME)[GPU_TIMING_COUNT] = NULL};
+const char *const gpu_model_names[] = {GPU_MODELS(XENUM_NAME)[GPU_MODEL_COUNT] = NULL};
+
 void gpu_desc_default(gpu_desc_t *d)
 {
     memset(d, 0, sizeof *d);
@@ -53,30 +59,29 @@ static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag
 
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
 {
-    static const char *core_keys[] = {"core.alu", "core.mul", "core.div", "core.branch",
-                                      "core.ready"};
-    const lat_t *core_lats[] = {&d->core_alu, &d->core_mul, &d->core_div, &d->core_branch,
-                                &d->core_ready};
     if (d->period_ps < 1)
         return diag_fail(diag, TESS_EINPUT, "clock.period_ps: must be at least 1 ps");
-    for (unsigned i = 0; i < 5; i++)
-        if (check_min(core_lats[i], 1, core_keys[i], diag))
-            return TESS_EINPUT;
+    /* T6: every core-local class takes at least a cycle (its key is core.NAME) */
+#define CHECK_CORE(P, id, name, field)                                                      \
+    if (P##id < ISA_CLASS_LOCAL && check_min(&d->field, 1, "core." name, diag))             \
+        return TESS_EINPUT;
+    ISA_CLASSES(CHECK_CORE)
+#undef CHECK_CORE
     if (check_min(&d->sm_bank, 1, "sm.bank", diag))
         return TESS_EINPUT;
     if (d->window < 1 || d->window > TM_FRAMES)
         return diag_fail(diag, TESS_EINPUT, "ts.window: %u is not in 1..64", d->window);
     if (d->budget < 1)
         return diag_fail(diag, TESS_EINPUT, "core.budget: must be at least 1 instruction");
-    if (d->policy > GPU_POLICY_LOOKAHEAD || d->arbiter > GPU_ARB_RANDOM ||
-        d->bank_map > GPU_MAP_INTERLEAVED || d->timing > GPU_TIMING_STEPPED)
+    if (d->policy >= GPU_POLICY_COUNT || d->arbiter >= GPU_ARB_COUNT ||
+        d->bank_map >= GPU_MAP_COUNT || d->timing >= GPU_TIMING_COUNT)
         return diag_fail(diag, TESS_EINPUT, "an enumerated setting is out of range");
-    if (d->model > GPU_MODEL_SIMT)
-        return diag_fail(diag, TESS_EINPUT, "core.model: %u is not mimd (0) or simt (1)",
-                         d->model);
-    if (d->simt_scheduler > SIMT_SCHED_OLDEST)
-        return diag_fail(diag, TESS_EINPUT, "simt.scheduler: %u is not rr, gto or oldest (0..2)",
-                         d->simt_scheduler);
+    if (d->model >= GPU_MODEL_COUNT)
+        return diag_fail(diag, TESS_EINPUT, "core.model: %u is not one of %s (0..%u)", d->model,
+                         XENUM_JOIN(GPU_MODELS), GPU_MODEL_COUNT - 1);
+    if (d->simt_scheduler >= SIMT_SCHED_COUNT)
+        return diag_fail(diag, TESS_EINPUT, "simt.scheduler: %u is not one of %s (0..%u)",
+                         d->simt_scheduler, XENUM_JOIN(SIMT_SCHEDS), SIMT_SCHED_COUNT - 1);
     if (d->simt_issue_width < 1 || d->simt_issue_width > GPU_CORES)
         return diag_fail(diag, TESS_EINPUT, "simt.issue_width: %u is not in 1..16",
                          d->simt_issue_width);
@@ -292,7 +297,6 @@ void gpu_finish(gpu_t *g)
 
 const char *gpu_stall_name(unsigned reason)
 {
-    static const char *names[GPU_STALL_REASONS] = {"decode", "mask", "acq", "rel", "bus",
-                                                   "order"};
+    static const char *const names[] = {GPU_STALLS(XENUM_NAME)};
     return reason < GPU_STALL_REASONS ? names[reason] : "unknown";
 }

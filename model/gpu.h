@@ -17,33 +17,55 @@
 #include "model/latency.h"
 #include "model/program.h"
 #include "model/race.h"
+#include "model/xenum.h"
 
-typedef enum gpu_policy {
-    GPU_POLICY_INORDER = 0,   /* D5: a frame is issued after every earlier frame */
-    GPU_POLICY_LOOKAHEAD,     /* later tasks may issue ahead within a window */
-} gpu_policy_t;
+/* The enumerated settings of gpu_desc_t, each written once (xenum.h):
+ * X(PREFIX, ID, "name", "what it does"). Each yields gpu_X_t, its COUNT and
+ * gpu_X_names[] (by value, NULL-terminated); config/ takes its choices and
+ * their documentation from here. Adding a choice is adding an entry here and
+ * its behaviour where the switch on that setting is (the compiler names
+ * every switch that lacks the new case). */
+#define GPU_POLICIES(X)                                                                     \
+    X(GPU_POLICY_, INORDER, "inorder", "a frame is issued only after every earlier frame")  \
+    X(GPU_POLICY_, LOOKAHEAD, "lookahead",                                                   \
+      "a later task may be issued ahead of earlier unissued frames (within ts.window) when " \
+      "issue rules 1-3 hold against every earlier unfinished or unissued task (a what-if)")
 
-typedef enum gpu_arbiter {
-    GPU_ARB_FIXED = 0,        /* T8: lowest core id first */
-    GPU_ARB_RR,               /* round-robin from the core after the last granted */
-    GPU_ARB_FIFO,             /* oldest arrival first, ties to the lowest core id */
-    GPU_ARB_RANDOM,           /* uniform among the waiting, seeded by sim.seed */
-} gpu_arbiter_t;
+#define GPU_ARBITERS(X)                                                                      \
+    X(GPU_ARB_, FIXED, "fixed", "the lowest core id")                                        \
+    X(GPU_ARB_, RR, "rr", "round-robin from the core after the last one granted on that bank") \
+    X(GPU_ARB_, FIFO, "fifo", "the oldest arrival, ties to the lowest core id")               \
+    X(GPU_ARB_, RANDOM, "random", "uniform among the waiting, seeded by sim.seed")
 
-typedef enum gpu_bank_map {
-    GPU_MAP_HIGH = 0,         /* D13: bank = addr[11:8], row = addr[7:0] */
-    GPU_MAP_INTERLEAVED,      /* bank = addr[3:0], row = addr[11:4] */
-} gpu_bank_map_t;
+#define GPU_BANK_MAPS(X)                                                                     \
+    X(GPU_MAP_, HIGH, "high", "bank = addr[11:8], row = addr[7:0] (D13)")                    \
+    X(GPU_MAP_, INTERLEAVED, "interleaved", "bank = addr[3:0], row = addr[11:4]")
 
-typedef enum gpu_timing {
-    GPU_TIMING_DECOUPLED = 0, /* cores run ahead between SM accesses (TLM-LT) */
-    GPU_TIMING_STEPPED,       /* one event per instruction and per message */
-} gpu_timing_t;
+#define GPU_TIMINGS(X)                                                                       \
+    X(GPU_TIMING_, DECOUPLED, "decoupled",                                                   \
+      "a core runs instructions that touch nothing outside it on a local clock and "         \
+      "synchronises only when it sends something (temporal decoupling, fast)")               \
+    X(GPU_TIMING_, STEPPED, "stepped", "one event per instruction and per message, for checking")
 
-typedef enum gpu_model {
-    GPU_MODEL_MIMD = 0,       /* 16 independent cores (spec §6) */
-    GPU_MODEL_SIMT,           /* the cores are the lanes of one SIMT unit (SIMT-SPEC S1) */
-} gpu_model_t;
+typedef enum gpu_policy { GPU_POLICIES(XENUM_ID) GPU_POLICY_COUNT } gpu_policy_t;
+typedef enum gpu_arbiter { GPU_ARBITERS(XENUM_ID) GPU_ARB_COUNT } gpu_arbiter_t;
+typedef enum gpu_bank_map { GPU_BANK_MAPS(XENUM_ID) GPU_MAP_COUNT } gpu_bank_map_t;
+typedef enum gpu_timing { GPU_TIMINGS(XENUM_ID) GPU_TIMING_COUNT } gpu_timing_t;
+
+extern const char *const gpu_policy_names[GPU_POLICY_COUNT + 1];
+extern const char *const gpu_arbiter_names[GPU_ARB_COUNT + 1];
+extern const char *const gpu_bank_map_names[GPU_MAP_COUNT + 1];
+extern const char *const gpu_timing_names[GPU_TIMING_COUNT + 1];
+
+#define GPU_MODELS(X)                                                                       \
+    X(GPU_MODEL_, MIMD, "mimd", "16 independent cores (spec section 6)")                     \
+    X(GPU_MODEL_, SIMT, "simt",                                                             \
+      "the cores are the 16 lanes of one SIMT unit that issues one instruction per warp (a " \
+      "task), with a reconvergence stack, a warp scheduler and optionally a scoreboard "      \
+      "(SIMT-SPEC, docs/SIMT.md)")
+
+typedef enum gpu_model { GPU_MODELS(XENUM_ID) GPU_MODEL_COUNT } gpu_model_t;
+extern const char *const gpu_model_names[GPU_MODEL_COUNT + 1];
 
 /* Everything the model needs to know; gpu_desc_default() gives §6. Latencies
  * are in cycles of clock.period_ps. */

@@ -60,6 +60,17 @@ static inline sim_time_t gpu_cycles(const struct gpu *g, uint32_t cycles)
     return (sim_time_t)cycles * g->desc.period_ps;
 }
 
+/* The timing mode: true when every instruction and message is an event. */
+static inline bool gpu_stepped(const gpu_desc_t *d)
+{
+    switch ((gpu_timing_t)d->timing) {
+    case GPU_TIMING_DECOUPLED: return false;
+    case GPU_TIMING_STEPPED: return true;
+    case GPU_TIMING_COUNT: break;
+    }
+    return false; /* not reached: gpu_desc_check rejects it */
+}
+
 /* Reports one end-of-run counter through the trace hook. */
 static inline void gpu_counter(sim_t *sim, const char *component, const char *name,
                                uint64_t value)

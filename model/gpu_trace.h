@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "events/sim.h"
+#include "model/xenum.h"
 
 enum gpu_trace_kind {
     GPU_TR_FRAME = SIM_TRACE_USER, /* gpu_tr_frame_t: a frame, when its life ends */
@@ -46,17 +47,20 @@ typedef struct gpu_tr_frame {
     sim_time_t complete_ps;   /* IF: last READY arrived; CF: SIM_TIME_NEVER */
 } gpu_tr_frame_t;
 
-typedef enum gpu_stall_reason {
-    GPU_STALL_DECODE = 0,     /* being decoded (T1) */
-    GPU_STALL_MASK,           /* an earlier unfinished task shares a core (rule 1, D15) */
-    GPU_STALL_ACQ,            /* an earlier acq group's task is unfinished (rule 2, T2) */
-    GPU_STALL_REL,            /* a rel group's task waits for every earlier task (rule 3) */
-    GPU_STALL_BUS,            /* the code bus is transferring another task (T4) */
-    GPU_STALL_ORDER,          /* lookahead only: an earlier CF has not taken effect yet */
-    GPU_STALL_REASONS
-} gpu_stall_reason_t;
+/* Why a decoded frame waits: X(PREFIX, ID, "name", "meaning"), one list
+ * (xenum.h) for the enum, gpu_stall_name() and the counters' names. */
+#define GPU_STALLS(X)                                                                       \
+    X(GPU_STALL_, DECODE, "decode", "being decoded (T1)")                                    \
+    X(GPU_STALL_, MASK, "mask", "an earlier unfinished task shares a core (rule 1, D15)")    \
+    X(GPU_STALL_, ACQ, "acq", "an earlier acq group's task is unfinished (rule 2, T2)")      \
+    X(GPU_STALL_, REL, "rel", "a rel group's task waits for every earlier task (rule 3)")    \
+    X(GPU_STALL_, BUS, "bus", "the code bus is transferring another task (T4)")              \
+    X(GPU_STALL_, ORDER, "order", "lookahead only: an earlier CF has not taken effect yet")
 
-const char *gpu_stall_name(unsigned reason); /* "decode", "mask", "acq", "rel", "bus", "order" */
+typedef enum gpu_stall_reason { GPU_STALLS(XENUM_ID) GPU_STALL_REASONS } gpu_stall_reason_t;
+
+/* The name of a reason ("decode", "mask", …); "unknown" out of range. */
+const char *gpu_stall_name(unsigned reason);
 
 typedef struct gpu_tr_stall {
     uint8_t frame;            /* the frame that waited */
@@ -92,12 +96,12 @@ typedef struct gpu_tr_access {
 
 /* SIMT-SPEC "Counting": a warp's stall reasons. Every resident cycle in
  * which the warp does not issue has exactly one. */
-typedef enum gpu_simt_stall {
-    GPU_SIMT_STALL_MEMORY = 0,  /* waits for its own instructions, one of them a ld/st */
-    GPU_SIMT_STALL_EXECUTE,     /* waits for its own instructions, none a ld/st */
-    GPU_SIMT_STALL_ISSUE,       /* eligible but not chosen by the scheduler (S6) */
-    GPU_SIMT_STALLS
-} gpu_simt_stall_t;
+#define GPU_SIMT_STALL_LIST(X)                                                              \
+    X(GPU_SIMT_STALL_, MEMORY, "memory", "waits for its own instructions, one of them a ld/st") \
+    X(GPU_SIMT_STALL_, EXECUTE, "execute", "waits for its own instructions, none a ld/st")   \
+    X(GPU_SIMT_STALL_, ISSUE, "issue", "eligible but not chosen by the scheduler (S6)")
+
+typedef enum gpu_simt_stall { GPU_SIMT_STALL_LIST(XENUM_ID) GPU_SIMT_STALLS } gpu_simt_stall_t;
 
 const char *gpu_simt_stall_name(unsigned reason); /* "memory", "execute", "issue" */
 

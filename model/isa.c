@@ -8,30 +8,17 @@ static const struct {
     const char *name;
     isa_format_t format;
     isa_class_t cls;
-} op_info[16] = {
-    [ISA_NOP] = {"nop", ISA_FMT_NONE, ISA_CLASS_ALU},
-    [ISA_ADD] = {"add", ISA_FMT_RRR, ISA_CLASS_ALU},
-    [ISA_SUB] = {"sub", ISA_FMT_RRR, ISA_CLASS_ALU},
-    [ISA_MUL] = {"mul", ISA_FMT_RRR, ISA_CLASS_MUL},
-    [ISA_DIV] = {"div", ISA_FMT_RRR, ISA_CLASS_DIV},
-    [ISA_CMPGE] = {"cmpge", ISA_FMT_RRR, ISA_CLASS_ALU},
-    [ISA_RSHFT] = {"rshft", ISA_FMT_RIR, ISA_CLASS_ALU},
-    [ISA_LSHFT] = {"lshft", ISA_FMT_RIR, ISA_CLASS_ALU},
-    [ISA_AND] = {"and", ISA_FMT_RRR, ISA_CLASS_ALU},
-    [ISA_OR] = {"or", ISA_FMT_RRR, ISA_CLASS_ALU},
-    [ISA_XOR] = {"xor", ISA_FMT_RRR, ISA_CLASS_ALU},
-    [ISA_LD] = {"ld", ISA_FMT_LD, ISA_CLASS_LD},
-    [ISA_SET_CONST] = {"set_const", ISA_FMT_SET_CONST, ISA_CLASS_ALU},
-    [ISA_ST] = {"st", ISA_FMT_ST, ISA_CLASS_ST},
-    [ISA_BNZ] = {"bnz", ISA_FMT_BNZ, ISA_CLASS_BRANCH},
-    [ISA_READY] = {"ready", ISA_FMT_NONE, ISA_CLASS_READY},
+} op_info[ISA_OPS_COUNT] = {
+#define OP_INFO(id, code, nm, fmt, cl) [ISA_##id] = {nm, fmt, cl},
+    ISA_OPS(OP_INFO)
+#undef OP_INFO
 };
 
 /* op_info[].cls as bytes: read on every executed instruction */
-static const uint8_t op_class[16] = {
-    ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_MUL, ISA_CLASS_DIV, ISA_CLASS_ALU,
-    ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_ALU, ISA_CLASS_LD,
-    ISA_CLASS_ALU, ISA_CLASS_ST,  ISA_CLASS_BRANCH, ISA_CLASS_READY,
+static const uint8_t op_class[ISA_OPS_COUNT] = {
+#define OP_CLASS(id, code, nm, fmt, cl) [ISA_##id] = cl,
+    ISA_OPS(OP_CLASS)
+#undef OP_CLASS
 };
 
 const char *isa_mnemonic(isa_op_t op) { return op_info[op & 0xf].name; }
@@ -207,7 +194,7 @@ void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t
 void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,
               isa_step_t *out)
 {
-    static const uint64_t no_latency[ISA_CLASS_READY + 1];
+    static const uint64_t no_latency[ISA_CLASS_LOCAL];
     isa_run_t run = {.code = NULL, .lat = no_latency, .budget = 1, .ip = 0};
     isa_decoded_t code[ISA_SLOTS] = {{0}};
     code[ip & 0xf] = isa_decode(word);

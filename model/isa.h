@@ -9,27 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define ISA_REGS 16
-#define ISA_SLOTS 16 /* instruction slots of a frame; IP is 0..15 */
-
-typedef enum isa_op {
-    ISA_NOP = 0x0,
-    ISA_ADD = 0x1,
-    ISA_SUB = 0x2,
-    ISA_MUL = 0x3,
-    ISA_DIV = 0x4,
-    ISA_CMPGE = 0x5,
-    ISA_RSHFT = 0x6,
-    ISA_LSHFT = 0x7,
-    ISA_AND = 0x8,
-    ISA_OR = 0x9,
-    ISA_XOR = 0xa,
-    ISA_LD = 0xb,
-    ISA_SET_CONST = 0xc,
-    ISA_ST = 0xd,
-    ISA_BNZ = 0xe,
-    ISA_READY = 0xf,
-} isa_op_t;
+#include "model/sizes.h"
+#include "model/xenum.h"
 
 /* Assembly operand shapes (spec §4 and §5), for the assembler and disassembler. */
 typedef enum isa_format {
@@ -42,16 +23,46 @@ typedef enum isa_format {
     ISA_FMT_BNZ,       /* bnz target, a      — target in field b */
 } isa_format_t;
 
-/* Latency classes of the reference timing model (T6, T7). */
-typedef enum isa_class {
-    ISA_CLASS_ALU,
-    ISA_CLASS_MUL,
-    ISA_CLASS_DIV,
-    ISA_CLASS_BRANCH,
-    ISA_CLASS_READY,
-    ISA_CLASS_LD,
-    ISA_CLASS_ST,
-} isa_class_t;
+/* Latency classes of the reference timing model (T6, T7), one list
+ * (xenum.h): X(PREFIX, ID, "name", the gpu_desc_t field of its latency).
+ * The core-local classes come first: isa_run adds their latency itself;
+ * ld and st stop the run (their latency is the request's, sm.req). */
+#define ISA_CLASSES(X)                                                                      \
+    X(ISA_CLASS_, ALU, "alu", core_alu)                                                      \
+    X(ISA_CLASS_, MUL, "mul", core_mul)                                                      \
+    X(ISA_CLASS_, DIV, "div", core_div)                                                      \
+    X(ISA_CLASS_, BRANCH, "branch", core_branch)                                             \
+    X(ISA_CLASS_, READY, "ready", core_ready)                                                \
+    X(ISA_CLASS_, LD, "ld", sm_req)                                                          \
+    X(ISA_CLASS_, ST, "st", sm_req)
+
+typedef enum isa_class { ISA_CLASSES(XENUM_ID) ISA_CLASS_COUNT } isa_class_t;
+#define ISA_CLASS_LOCAL (ISA_CLASS_READY + 1) /* classes isa_run times itself */
+
+/* The 16 opcodes (spec §4), one list: X(ID, opcode, "mnemonic", operand
+ * format, latency class). Yields isa_op_t and the table behind
+ * isa_mnemonic, isa_format and isa_class. */
+#define ISA_OPS(X)                                                                          \
+    X(NOP, 0x0, "nop", ISA_FMT_NONE, ISA_CLASS_ALU)                                          \
+    X(ADD, 0x1, "add", ISA_FMT_RRR, ISA_CLASS_ALU)                                           \
+    X(SUB, 0x2, "sub", ISA_FMT_RRR, ISA_CLASS_ALU)                                           \
+    X(MUL, 0x3, "mul", ISA_FMT_RRR, ISA_CLASS_MUL)                                           \
+    X(DIV, 0x4, "div", ISA_FMT_RRR, ISA_CLASS_DIV)                                           \
+    X(CMPGE, 0x5, "cmpge", ISA_FMT_RRR, ISA_CLASS_ALU)                                       \
+    X(RSHFT, 0x6, "rshft", ISA_FMT_RIR, ISA_CLASS_ALU)                                       \
+    X(LSHFT, 0x7, "lshft", ISA_FMT_RIR, ISA_CLASS_ALU)                                       \
+    X(AND, 0x8, "and", ISA_FMT_RRR, ISA_CLASS_ALU)                                           \
+    X(OR, 0x9, "or", ISA_FMT_RRR, ISA_CLASS_ALU)                                             \
+    X(XOR, 0xa, "xor", ISA_FMT_RRR, ISA_CLASS_ALU)                                           \
+    X(LD, 0xb, "ld", ISA_FMT_LD, ISA_CLASS_LD)                                               \
+    X(SET_CONST, 0xc, "set_const", ISA_FMT_SET_CONST, ISA_CLASS_ALU)                         \
+    X(ST, 0xd, "st", ISA_FMT_ST, ISA_CLASS_ST)                                               \
+    X(BNZ, 0xe, "bnz", ISA_FMT_BNZ, ISA_CLASS_BRANCH)                                        \
+    X(READY, 0xf, "ready", ISA_FMT_NONE, ISA_CLASS_READY)
+
+#define ISA_OP_ENUM(id, code, name, fmt, cls) ISA_##id = (code),
+typedef enum isa_op { ISA_OPS(ISA_OP_ENUM) } isa_op_t;
+#define ISA_OPS_COUNT 16 /* a 4-bit opcode: every value is an instruction */
 
 static inline unsigned isa_opc(uint16_t w) { return w >> 12; }
 static inline unsigned isa_fa(uint16_t w) { return (w >> 8) & 0xf; }

@@ -8,16 +8,23 @@
 #include <stdint.h>
 
 #include "model/rng.h"
+#include "model/xenum.h"
 
 #define LAT_MAX_CHOICES 16
 #define LAT_MAX_CYCLES 1000000u /* the largest latency a key accepts */
 
-typedef enum lat_kind {
-    LAT_FIXED = 0,   /* always `lo` */
-    LAT_UNIFORM,     /* uniform in lo..hi inclusive */
-    LAT_GEOMETRIC,   /* trials until the first success, mean mean_num/mean_den >= 1 */
-    LAT_CHOICE,      /* one of choices[0..n), equally likely (repeat a value to weight it) */
-} lat_kind_t;
+/* The kinds of latency, one list (xenum.h): X(PREFIX, ID, "name", "syntax:
+ * meaning"); the name is the prefix of the configuration syntax ("" for a
+ * plain number). */
+#define LAT_KINDS(X)                                                                        \
+    X(LAT_, FIXED, "", "N: always N cycles (`lo`)")                                           \
+    X(LAT_, UNIFORM, "uniform", "uniform:A..B: uniform in A..B inclusive")                    \
+    X(LAT_, GEOMETRIC, "geometric",                                                         \
+      "geometric:M: trials until the first success, mean M = mean_num/mean_den >= 1")        \
+    X(LAT_, CHOICE, "choice",                                                               \
+      "choice:A,B,...: one of choices[0..n), equally likely (repeat a value to weight it)")
+
+typedef enum lat_kind { LAT_KINDS(XENUM_ID) LAT_KIND_COUNT } lat_kind_t;
 
 typedef struct lat {
     uint8_t kind;                      /* lat_kind_t */
@@ -52,12 +59,15 @@ static inline uint32_t lat_geometric(const lat_t *l, rng_t *r)
 /* Draws one latency in cycles. Fixed latencies draw nothing. */
 static inline uint32_t lat_sample(const lat_t *l, rng_t *r)
 {
-    switch (l->kind) {
+    switch ((lat_kind_t)l->kind) {
     case LAT_UNIFORM: return l->lo + (uint32_t)rng_below(r, (uint64_t)l->hi - l->lo + 1);
     case LAT_GEOMETRIC: return l->p_threshold == UINT64_MAX ? 1 : lat_geometric(l, r);
     case LAT_CHOICE: return l->choices[rng_below(r, l->n)];
-    default: return l->lo;
+    case LAT_FIXED:
+    case LAT_KIND_COUNT: /* not a kind: every lat_t comes from lat_fixed or cfg_lat_parse */
+        break;
     }
+    return l->lo;
 }
 
 /* The smallest value the latency can take (used to check lower bounds). */

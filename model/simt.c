@@ -89,7 +89,7 @@ static void finish_lanes(simt_t *u, simt_warp_t *w, uint16_t lanes, const sim_ti
         unsigned l = (unsigned)__builtin_ctz(m);
         core_t *c = &g->cores[l];
         sim_time_t f = at[l];
-        c->run.n = u->lane_n[l];
+        c->run.n = u->lane_n[l] + w->uniform_n;
         c->busy = false;
         c->task_finish = f;
         c->busy_ps += f - c->task_start;
@@ -234,6 +234,7 @@ static void warp_init(simt_t *u, simt_warp_t *w, unsigned frame, uint16_t mask, 
     w->live = true;
     w->frame = (uint8_t)frame;
     w->mask = w->lanes = mask;
+    w->nlanes = (uint8_t)__builtin_popcount(mask);
     w->age = w->acct_ps = w->next_ok = w->prev_done = now;
     w->acct_reason = GPU_SIMT_STALL_ISSUE;
     isa_decode_frame(u->gpu->prog.tm.code[frame], w->code);
@@ -381,7 +382,7 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     /* S10: D12 per lane; a lane has run at most the warp's instructions */
     for (uint16_t m = w->rec.warp_instructions >= u->budget ? active : 0; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        if (u->lane_n[l] >= u->budget) {
+        if (u->lane_n[l] + w->uniform_n >= u->budget) {
             gpu_watchdog(g, l, w->frame, pc);
             return false;
         }
@@ -389,9 +390,14 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     if (g->trace & GPU_TRACE_ISSUE)
         trace_issue(u, w, pc, active, order, eligible, now);
     w->rec.warp_instructions++;
-    w->rec.lane_instructions += (uint64_t)__builtin_popcount(active);
-    for (unsigned l = 0; l < ISA_REGS; l++) /* branch-free: vectorised */
-        u->lane_n[l] += (active >> l) & 1u;
+    if (active == w->mask) { /* every lane: counted once for all */
+        w->uniform_n++;
+        w->rec.lane_instructions += w->nlanes;
+    } else {
+        w->rec.lane_instructions += (uint64_t)__builtin_popcount(active);
+        for (uint16_t m = active; m; m &= m - 1)
+            u->lane_n[__builtin_ctz(m)]++;
+    }
     w->next_ok = now + u->period;
     unsigned next = pc + 1; /* 16 = EXIT */
     if (is_mem(d.op)) {
@@ -602,8 +608,8 @@ static void counter(simt_t *u, const char *name, uint64_t value)
 static void sync_counts(const simt_t *u)
 {
     for (unsigned l = 0; l < ISA_REGS; l++)
-        if (u->gpu->cores[l].busy)
-            u->gpu->cores[l].run.n = u->lane_n[l];
+        if (u->gpu->cores[l].busy && u->lane_warp[l] >= 0)
+            u->gpu->cores[l].run.n = u->lane_n[l] + u->w[u->lane_warp[l]].uniform_n;
 }
 
 static void simt_report_partial(void *self)
@@ -718,6 +724,6 @@ bool simt_describe_deadlock(const simt_t *u, unsigned waiting, unsigned holder, 
 
 const char *gpu_simt_stall_name(unsigned reason)
 {
-    static const char *names[GPU_SIMT_STALLS] = {"memory", "execute", "issue"};
+    static const char *const names[] = {GPU_SIMT_STALL_LIST(XENUM_NAME)};
     return reason < GPU_SIMT_STALLS ? names[reason] : "unknown";
 }

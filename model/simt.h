@@ -31,6 +31,9 @@ typedef struct simt_warp {
     bool live;                /* resident (or finished, not yet closed out) */
     uint8_t frame;            /* the IF */
     uint16_t mask;            /* the group's lanes */
+    uint8_t nlanes;           /* popcount(mask) */
+    uint64_t uniform_n;       /* instructions issued with every lane of `mask` active: part
+                                 of each lane's count (S10), see simt_t.lane_n */
     uint16_t lanes;           /* lanes whose finish time is not known yet */
     uint16_t pending;         /* of which: left, waiting for the ld/st in flight */
     sim_time_t age;           /* start time (S1) */
@@ -73,8 +76,8 @@ typedef struct simt {
     int8_t lane_warp[ISA_REGS];/* the slot of each lane's warp, -1: none */
     uint8_t *regs[ISA_REGS];  /* ro: each lane's register file (its core's) */
     uint16_t live;            /* slots of w[] that are live */
-    uint64_t lane_n[ISA_REGS];/* instructions of each lane's current task (S10), kept here
-                                 contiguous and copied to its core's run.n when read */
+    uint64_t lane_n[ISA_REGS];/* instructions of each lane's current task (S10), less its
+                                 warp's uniform_n; copied to its core's run.n when read */
     simt_warp_t w[SIMT_WARPS_MAX];
     engine_t lanes;           /* ro: the cores' engine, for the lanes' state */
     sim_event_t issue_ev;     /* the next cycle in which issue is decided */

@@ -6,6 +6,8 @@
 #include <assert.h>
 #include <string.h>
 
+const char *const simt_sched_names[] = {SIMT_SCHEDS(XENUM_NAME)[SIMT_SCHED_COUNT] = NULL};
+
 /* --- S7: immediate post-dominators ------------------------------------------ */
 
 #define NODES (ISA_SLOTS + 1) /* slots 0..15 and EXIT */

@@ -74,12 +74,16 @@ uint16_t simt_stack_branch(simt_stack_t *s, unsigned p, unsigned target, unsigne
 uint16_t simt_regs_read(isa_decoded_t d);
 uint16_t simt_regs_written(isa_decoded_t d);
 
-/* S6 schedulers. */
-typedef enum simt_sched {
-    SIMT_SCHED_RR = 0,        /* round-robin in age order after the last warp chosen */
-    SIMT_SCHED_GTO,           /* the warps chosen last time first, then oldest first */
-    SIMT_SCHED_OLDEST,        /* oldest first */
-} simt_sched_t;
+/* S6 schedulers, one list (xenum.h): X(PREFIX, ID, "name", "what it does");
+ * yields simt_sched_t, SIMT_SCHED_COUNT and simt_sched_names[] (simt.scheduler). */
+#define SIMT_SCHEDS(X)                                                                      \
+    X(SIMT_SCHED_, RR, "rr", "round-robin in age order after the last warp chosen")          \
+    X(SIMT_SCHED_, GTO, "gto",                                                              \
+      "greedy then oldest (the warps chosen last time keep the port while they can)")        \
+    X(SIMT_SCHED_, OLDEST, "oldest", "oldest first")
+
+typedef enum simt_sched { SIMT_SCHEDS(XENUM_ID) SIMT_SCHED_COUNT } simt_sched_t;
+extern const char *const simt_sched_names[SIMT_SCHED_COUNT + 1];
 
 /* What a scheduler knows about the last issuing cycle: the ages of the warps
  * chosen in it, in the order they were chosen (n = 0: no issuing cycle yet).

@@ -17,14 +17,25 @@
 
 static void grant_cb(sim_t *sim, sim_event_t *ev);
 
+/* Where the 4 bank bits sit in a byte address, by mapping. */
+static uint8_t bank_shift(unsigned map)
+{
+    switch ((gpu_bank_map_t)map) {
+    case GPU_MAP_HIGH: return 8;        /* D13: bank = addr[11:8], row = addr[7:0] */
+    case GPU_MAP_INTERLEAVED: return 0; /* bank = addr[3:0], row = addr[11:4] */
+    case GPU_MAP_COUNT: break;
+    }
+    return 8; /* not reached: gpu_desc_check rejects it */
+}
+
 void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
 {
     memset(sm, 0, sizeof *sm);
     sm->gpu = g;
     sm->sim = g->sim;
-    sm->stepped = g->desc.timing == GPU_TIMING_STEPPED;
+    sm->stepped = gpu_stepped(&g->desc);
     sm->atomics = g->desc.atomics;
-    sm->interleaved = g->desc.bank_map == GPU_MAP_INTERLEAVED;
+    sm->bank_shift = bank_shift(g->desc.bank_map);
     sm->arbiter = g->desc.arbiter;
     memcpy(sm->mem, initial, SM_BYTES);
     sm->lat_fixed = lat_is_fixed(&g->desc.sm_bank) && lat_is_fixed(&g->desc.sm_resp);
@@ -36,7 +47,7 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
         b->id = (uint8_t)i;
         b->last = -1;
         b->lock_core = -1;
-        rng_seed(&b->rng, g->desc.seed, 0x200 + i);
+        rng_seed(&b->rng, g->desc.seed, RNG_STREAM_BANK(i));
         sm->next[i] = SIM_TIME_NEVER;
     }
     sim_event_init(&sm->grant_ev, grant_cb, sm, GPU_PRIO_SM_GRANT, "sm.grant");
@@ -44,9 +55,7 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
 
 unsigned sm_bank_of(const sm_t *sm, unsigned addr)
 {
-    if (sm->interleaved)
-        return addr & 0xf;          /* bank = addr[3:0], row = addr[11:4] */
-    return (addr >> 8) & 0xf;       /* D13: bank = addr[11:8], row = addr[7:0] */
+    return (addr >> sm->bank_shift) & (SM_BANKS - 1);
 }
 
 /* D16: while another core holds this bank's lock, accesses to the locked byte
@@ -156,13 +165,17 @@ static int first_arrived(const bank_t *b, uint16_t order, unsigned shift, sim_ti
 }
 
 /* T8: which of the grantable requests `m` that have arrived by now the bank
- * serves (at least one has arrived). */
+ * serves (at least one has arrived). One case per entry of GPU_ARBITERS and
+ * no default: a new arbiter does not compile until it has a behaviour here
+ * (tests/test_timing.c checks that each one's is its own). */
 static unsigned arbitrate(bank_t *b, uint16_t m, sim_time_t now)
 {
-    switch (b->sm->arbiter) {
+    switch ((gpu_arbiter_t)b->sm->arbiter) {
+    case GPU_ARB_FIXED: /* the lowest core id */
+        return (unsigned)first_arrived(b, m, 0, now);
     case GPU_ARB_RR: {
         unsigned start = (unsigned)(b->last + 1) & 0xf; /* core 0 before the first grant */
-        uint16_t rot = (uint16_t)(((unsigned)m >> start) | ((unsigned)m << (16 - start)));
+        uint16_t rot = (uint16_t)(((unsigned)m >> start) | ((unsigned)m << (GPU_CORES - start)));
         return (unsigned)first_arrived(b, rot, start, now);
     }
     case GPU_ARB_FIFO: {
@@ -183,9 +196,11 @@ static unsigned arbitrate(bank_t *b, uint16_t m, sim_time_t now)
             return (unsigned)__builtin_ctz(arrived); /* no draw: one choice, in every mode */
         return nth_bit(arrived, (unsigned)rng_below(&b->rng, (uint64_t)__builtin_popcount(arrived)));
     }
-    default: /* GPU_ARB_FIXED: the lowest core id */
-        return (unsigned)first_arrived(b, m, 0, now);
+    case GPU_ARB_COUNT:
+        break;
     }
+    assert(!"arbiter out of range (gpu_desc_check rejects it)");
+    return (unsigned)__builtin_ctz(m);
 }
 
 /* D16: ld_sync takes a free lock; the owner's st_sync to the byte frees it. */

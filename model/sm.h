@@ -19,12 +19,11 @@
 #include "model/latency.h"
 #include "model/link.h"
 #include "model/rng.h"
+#include "model/sizes.h"
 #include "model/tm.h"
 
 struct gpu;
 struct sm;
-
-#define SM_BANKS 16
 
 typedef struct bank {
     struct sm *sm;            /* ro */
@@ -48,7 +47,7 @@ typedef struct sm {
     /* the configuration the hot path reads, copied from gpu->desc */
     bool stepped;             /* timing = stepped: its answer links deliver as events */
     bool atomics;             /* D16 */
-    bool interleaved;         /* bank map */
+    uint8_t bank_shift;       /* bank map: the bank is addr >> bank_shift & 0xf */
     uint8_t arbiter;          /* gpu_arbiter_t */
     bool lat_fixed;           /* sm.bank and sm.resp are fixed numbers */
     sim_time_t bank_ps, resp_ps; /* their values in ps when fixed */

@@ -265,11 +265,6 @@ int sm_image_load_file(uint8_t sm[SM_BYTES], const char *path, diag_t *diag)
 
 const char *tm_fence_name(unsigned fence)
 {
-    switch (fence) {
-    case TM_FENCE_NO: return "no";
-    case TM_FENCE_ACQ: return "acq";
-    case TM_FENCE_REL: return "rel";
-    case TM_FENCE_RESERVED: return "reserved";
-    default: return "invalid";
-    }
+    static const char *const names[] = {TM_FENCES(XENUM_NAME)};
+    return fence < TM_FENCE_COUNT ? names[fence] : "invalid";
 }

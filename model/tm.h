@@ -11,21 +11,20 @@
 #include <stdint.h>
 
 #include "events/base/diag.h"
+#include "model/sizes.h"
+#include "model/xenum.h"
 
-#define TM_FRAMES 64
-#define TM_FRAME_BYTES 32
-#define TM_BYTES (TM_FRAMES * TM_FRAME_BYTES) /* 2048 */
-#define TM_SLOTS 16                           /* instructions per IF */
-#define TM_MAX_IF_NUM 63                      /* IF_Num is 6 bits */
-#define GPU_CORES 16
-#define SM_BYTES 4096
 
-typedef enum tm_fence {
-    TM_FENCE_NO = 0,
-    TM_FENCE_ACQ = 1,
-    TM_FENCE_REL = 2,
-    TM_FENCE_RESERVED = 3, /* rejected except on the end marker (D2) */
-} tm_fence_t;
+/* The group fences in the order of their 2-bit encoding (Header[7:6]);
+ * X(PREFIX, ID, "name", "meaning"), one list (xenum.h). */
+#define TM_FENCES(X)                                                                        \
+    X(TM_FENCE_, NO, "no", "no ordering beyond the core masks")                              \
+    X(TM_FENCE_, ACQ, "acq", "later tasks wait for the group's tasks (rule 2)")              \
+    X(TM_FENCE_, REL, "rel", "the group's tasks wait for every earlier task (rule 3)")       \
+    X(TM_FENCE_, RESERVED, "reserved", "rejected except on the end marker (D2)")
+
+typedef enum tm_fence { TM_FENCES(XENUM_ID) TM_FENCE_COUNT } tm_fence_t;
+_Static_assert(TM_FENCE_COUNT == 4, "the fence is a 2-bit field");
 
 /* One group: a CF and the IFs that follow it. */
 typedef struct tm_group {
@@ -84,7 +83,7 @@ int sm_image_parse(uint8_t sm[SM_BYTES] /* OUT */, const uint8_t *bytes, size_t 
                    const char *name, diag_t *diag);
 int sm_image_load_file(uint8_t sm[SM_BYTES] /* OUT */, const char *path, diag_t *diag);
 
-/* Fence names "no", "acq", "rel" ("reserved" for 3). */
+/* Fence names "no", "acq", "rel", "reserved"; "invalid" out of range. */
 const char *tm_fence_name(unsigned fence);
 
 #endif

@@ -15,13 +15,24 @@ static void decode_cb(sim_t *sim, sim_event_t *ev);
 static void xfer_cb(sim_t *sim, sim_event_t *ev);
 static void eval_cb(sim_t *sim, sim_event_t *ev);
 
+/* Frames the policy may decode ahead of the first one not issued (D5). */
+static unsigned window_of(const gpu_desc_t *d)
+{
+    switch ((gpu_policy_t)d->policy) {
+    case GPU_POLICY_INORDER: return 1; /* lookahead with a window of one frame */
+    case GPU_POLICY_LOOKAHEAD: return d->window;
+    case GPU_POLICY_COUNT: break;
+    }
+    return 1; /* not reached: gpu_desc_check rejects it */
+}
+
 void ts_init(ts_t *ts, struct gpu *g, const tm_program_t *tm)
 {
     memset(ts, 0, sizeof *ts);
     ts->gpu = g;
     ts->tm = tm;
     ts->n = tm->n_frames;
-    ts->window = g->desc.policy == GPU_POLICY_LOOKAHEAD ? g->desc.window : 1;
+    ts->window = window_of(&g->desc);
     ts->xfer_frame = -1;
     for (unsigned f = 0; f < TM_FRAMES; f++) {
         ts_frame_t *fr = &ts->f[f];
@@ -30,7 +41,7 @@ void ts_init(ts_t *ts, struct gpu *g, const tm_program_t *tm)
         fr->decode_start = fr->decoded = fr->issued = SIM_TIME_NEVER;
         fr->started = fr->completed = SIM_TIME_NEVER;
     }
-    rng_seed(&ts->rng, g->desc.seed, 0x300);
+    rng_seed(&ts->rng, g->desc.seed, RNG_STREAM_TS);
     sim_event_init(&ts->decode_ev, decode_cb, ts, GPU_PRIO_TS, "ts.decode");
     sim_event_init(&ts->xfer_ev, xfer_cb, ts, GPU_PRIO_TS, "ts.xfer");
     sim_event_init(&ts->eval_ev, eval_cb, ts, GPU_PRIO_TS_EVAL, "ts.eval");

@@ -13,6 +13,7 @@
 #include "events/port.h"
 #include "events/sim.h"
 #include "model/engine.h"
+#include "model/gpu_trace.h"
 #include "model/latency.h"
 #include "model/rng.h"
 #include "model/tm.h"
@@ -56,7 +57,7 @@ typedef struct ts {
     rng_t rng;
     sim_time_t last_ready;    /* when the last READY arrived (runs.end_ps) */
     uint64_t tasks_issued, bus_busy_ps;
-    sim_time_t stall_ps[8];   /* total waiting by reason */
+    sim_time_t stall_ps[GPU_STALL_REASONS]; /* total waiting by reason */
 } ts_t;
 
 void ts_init(ts_t *ts, struct gpu *gpu, const tm_program_t *tm);

@@ -91,7 +91,7 @@ static void test_drive_time_limit(void)
     sim_drive(sim, &desc, &res);
     CU_ASSERT_EQUAL(res.end, SIM_END_TIME_LIMIT);
     CU_ASSERT_EQUAL(res.events, 501);              /* 0, 10, …, 5000 */
-    CU_ASSERT_EQUAL(sim_now(sim), 5000);           /* the last event run */
+    CU_ASSERT_EQUAL(sim_now(sim), 5005);           /* the limit: nothing ran after 5000 */
     CU_ASSERT_EQUAL(sim_pending(sim), 1);
     CU_ASSERT_EQUAL(sim_next_time(sim), 5010);
     desc.until = 0;                                /* no limit: to the end */
@@ -275,7 +275,8 @@ static void test_drive_paced_takes_scaled_time(void)
     sim_drive(sim, &desc, &res);
     CU_ASSERT_EQUAL(res.end, SIM_END_TIME_LIMIT);
     CU_ASSERT_EQUAL(count, 5);
-    CU_ASSERT_EQUAL(sim_now(sim), 100 * 1000000ull);
+    /* nothing happens between the last event (100 us) and the limit: time is at the limit */
+    CU_ASSERT_EQUAL(sim_now(sim), 120 * 1000000ull);
     CU_ASSERT(res.wall_s >= 0.075 && res.wall_s < 5.0);
     sim_destroy(sim);
 }

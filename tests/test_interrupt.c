@@ -95,6 +95,15 @@ static void test_signals_at_random_moments_keep_the_database_sound(void)
     CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT status = 'ok' AND end_ps > 0 FROM runs WHERE run_id=1"), 1);
     for (int64_t run = 1; run <= ROUNDS + 1; run++)
         check_consistent(db_path, run);
+    /* every run knows where it stopped: a finished one at its end, an interrupted
+     * one no earlier than its last READY, and no later than anything it recorded */
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs WHERE stop_ps IS NULL"), 0);
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs WHERE status='ok'"
+                                         " AND stop_ps <> end_ps"), 0);
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs WHERE status='interrupted'"
+                                         " AND (stop_ps < coalesce(end_ps, 0) OR stop_ps <"
+                                         " (SELECT max(start_ps) FROM core_tasks AS t"
+                                         "  WHERE t.run_id = runs.run_id))"), 0);
     /* an interrupted run keeps a partial record of what was in progress */
     CU_ASSERT_TRUE(test_db_int(db_path, "SELECT count(*) FROM core_tasks t JOIN runs r USING (run_id) "
                              "WHERE r.status='interrupted' AND t.complete=0") > 0);
@@ -119,7 +128,10 @@ static void test_long_local_loop_sees_the_wall_clock_limit(void)
     double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     CU_ASSERT_TRUE(s < 10.0); /* the budget alone would take an hour */
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "wall-clock limit"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": wall_limit\n"));
     free(out);
+    CU_ASSERT_EQUAL(test_db_int(test_tmp_path("spin.db"), "SELECT count(*) FROM runs WHERE"
+                                " status = 'wall_limit' AND stop_ps > 1000000"), 1);
 }
 
 static const test_case_t cases[] = {

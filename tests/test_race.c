@@ -281,6 +281,17 @@ static void test_commands_list_the_races(void)
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races: 1 (") && strstr(out, "\n  " THE_RACE));
     free(out);
+    /* and into the database's races table */
+    const char *db = test_tmp_path("racy.db");
+    snprintf(cmd, sizeof cmd, "run %s --db %s --quiet --races", path, db);
+    CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
+    free(out);
+    char *row = test_db_text(db, "SELECT printf('0x%03x: frame %d core %d slot %d %s / frame %d "
+                                 "core %d slot %d %s', addr, a_frame, a_core, a_slot, a_op, b_frame,"
+                                 " b_core, b_slot, b_op) FROM races WHERE run_id = 1");
+    CU_ASSERT_STRING_EQUAL(row ? row : "", "0x110: frame 1 core 0 slot 3 st / frame 3 core 1 slot 2 ld");
+    free(row);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM races"), 1);
     /* without --races nothing is said */
     snprintf(cmd, sizeof cmd, "run %s --no-db --quiet", path);
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);

@@ -532,6 +532,88 @@ static void test_simt_keys_ignored_by_mimd_and_checked(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(dg2.msg, "simt.scheduler"));
 }
 
+/* Every bundled example under the SIMT unit (three configurations): the
+ * outcome of the MIMD run, the same final SM and registers (the examples'
+ * results do not depend on timing), each lane's instruction count equal to
+ * its core's, and issued + stall cycles = resident cycles for every warp.
+ * lock.s (atomics) is the S9 case: its lanes contend for one lock inside a
+ * warp, so the SIMT run must end in the intra-warp deadlock, named. */
+static void test_examples_under_simt(void)
+{
+    static const char *names[] = {"first", "vecadd", "reduce", "histogram", "matmul4",
+                                  "transpose", "prefix", "prodcons", "example1", "example2",
+                                  "matadd", "matmul", "stages", "lock"};
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "examples/%s.s", names[i]);
+        size_t len;
+        char *src = (char *)test_read_file(test_src_path(rel), &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(src);
+        bool lock = strcmp(names[i], "lock") == 0;
+        gpu_desc_t dm = mimd();
+        dm.atomics = lock;
+        h_run_t *m = h_run_src(src, &dm);
+        CU_ASSERT_EQUAL(m->outcome, GPU_DONE);
+        for (unsigned k = 0; k < 3; k++) {
+            gpu_desc_t d = simt(k, k == 1);
+            d.atomics = lock;
+            d.simt_broadcast = k == 2;
+            d.simt_issue_width = (uint8_t)(1 + 3 * (k == 2));
+            h_run_t *r = h_run_src(src, &d);
+            check_counting(r);
+            if (lock) {
+                CU_ASSERT_EQUAL(r->outcome, GPU_STUCK);
+                CU_ASSERT_PTR_NOT_NULL(strstr(r->errmsg, "S9"));
+                h_free(r);
+                continue;
+            }
+            CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
+            if (memcmp(&r->arch, &m->arch, sizeof r->arch) != 0) {
+                fprintf(stderr, "%s: SIMT configuration %u: final state differs\n", names[i], k);
+                CU_FAIL("final state differs from MIMD");
+            }
+            CU_ASSERT_EQUAL(r->n_tasks, m->n_tasks);
+            for (size_t t = 0; t < m->n_tasks; t++) {
+                const gpu_tr_core_task_t *x = h_task(r, m->tasks[t].frame, m->tasks[t].core);
+                CU_ASSERT_TRUE(x && x->instructions == m->tasks[t].instructions);
+            }
+            h_free(r);
+        }
+        h_free(m);
+        free(src);
+    }
+}
+
+/* The command line: simt.* keys with core.model = mimd are accepted and
+ * recorded in params, and change nothing; a bad value is an error naming
+ * the key (exit 2). */
+static void test_cli_records_simt_keys(void)
+{
+    if (timing_mode != GPU_TIMING_DECOUPLED)
+        return; /* the command is the same in both suites */
+    const char *db = test_tmp_path("keys.db");
+    char args[1024];
+    snprintf(args, sizeof args, "run %s --db %s --quiet", test_src_path("examples/first.s"), db);
+    CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
+    snprintf(args, sizeof args,
+             "run %s --db %s --quiet -s simt.scheduler=gto -s simt.issue_width=4 "
+             "-s simt.scoreboard=on -s simt.broadcast=on",
+             test_src_path("examples/first.s"), db);
+    CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
+    char *v = test_db_text(db, "SELECT value FROM params WHERE run_id = 2 AND key = 'simt.scheduler'");
+    CU_ASSERT_PTR_NOT_NULL(v);
+    CU_ASSERT_STRING_EQUAL(v ? v : "", "gto");
+    free(v);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT end_ps) FROM runs"), 1);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM counters WHERE component = 'simt'"), 0);
+    char *out = NULL;
+    snprintf(args, sizeof args, "run %s --no-db -s simt.issue_width=0",
+             test_src_path("examples/first.s"));
+    CU_ASSERT_EQUAL(test_run_tessera(args, &out), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "simt.issue_width"));
+    free(out);
+}
+
 static const test_case_t cases[] = {
     TEST(test_e1_divergence),
     TEST(test_e2_slowest_lane),
@@ -545,6 +627,8 @@ static const test_case_t cases[] = {
     TEST(test_rr_ring_after_a_warp_retires),
     TEST(test_budget_and_intra_warp_deadlock),
     TEST(test_simt_keys_ignored_by_mimd_and_checked),
+    TEST(test_examples_under_simt),
+    TEST(test_cli_records_simt_keys),
     TEST_END,
 };
 

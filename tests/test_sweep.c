@@ -420,7 +420,7 @@ static void test_merge_renumbers_and_sums(void)
     CU_ASSERT_STRING_EQUAL(x ? x : "x", y ? y : "y");
     free(x), free(y);
     CU_ASSERT_EQUAL(q_int(o, "SELECT count(*) FROM params WHERE run_id = 6 AND key = 'sm.req'"
-                             " AND value = '2'"), 1);
+                             " AND value = 2"), 1);
     CU_ASSERT_EQUAL(q_int(o, "PRAGMA application_id"), 0x54455353);
     CU_ASSERT_EQUAL(q_int(o, "PRAGMA user_version"), q_int(a, "PRAGMA user_version"));
     assert_intact(o);

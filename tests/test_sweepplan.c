@@ -120,7 +120,7 @@ static void test_points_in_order(void)
 /* 2^63 points fit, 2^64 do not (0). */
 static void test_point_count_overflow(void)
 {
-    static char text[64][16];
+    static char text[64][32];
     const char *args[65];
     for (int i = 0; i < 64; i++) {
         snprintf(text[i], sizeof text[i], "k%d=1,2", i);

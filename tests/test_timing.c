@@ -236,6 +236,76 @@ static void test_two_cores_one_bank_one_cycle_each_arbiter(void)
     CU_ASSERT_TRUE(wins[0] > 0 && wins[1] > 0); /* the seed changes the choice */
 }
 
+/* Every arbiter of GPU_ARBITERS has a behaviour of its own (T8): on one
+ * contention case each must grant in an order no other arbiter gives, and
+ * the deterministic ones in the order computed here. An arbiter added to
+ * the list that behaves like another (say it falls through to fixed's code)
+ * fails this test. sm.bank = 4 cycles, so bank 0 stays busy from 13 to 45
+ * and every grant is at 13 + 4k; an answer reaches the core at grant + 5
+ * and its next ld reaches the bank at grant + 6.
+ * Cores 0-3 start at 6 (decode 1 + 1, transfer 4); r2 = 4 - id; the loop
+ * runs 4 - id times (sub, bnz: 2 cycles each) from 10, so core c's first ld
+ * starts at 18 - 2c and arrives at 19 - 2c: c3@13, c2@15, c1@17, c0@19.
+ *   fixed (lowest id that has arrived):
+ *     13 c3 (2nd arrives 19) · 17 {c2, c1} → c1 (2nd 23) · 21 {c2, c0, c3'} → c0
+ *     (2nd 27) · 25 {c2, c3', c1'} → c1' · 29 {c2, c3', c0'} → c0' · 33 c2 (2nd 39)
+ *     · 37 c3' · 41 c2'                                     → 3 1 0 1 0 2 3 2
+ *   rr (from the core after the last granted):
+ *     13 c3 · 17 from 4 → c1 (2nd 23) · 21 from 2 → c2 (2nd 27) · 25 from 3 → c3'
+ *     · 29 from 4 → c0 (2nd 35) · 33 from 1 → c1' · 37 from 2 → c2' · 41 c0'
+ *                                                           → 3 1 2 3 0 1 2 0
+ *   fifo (oldest arrival, ties to the lowest id):
+ *     13 c3 (2nd 19) · 17 c2@15 (2nd 23) · 21 c1@17 (2nd 27) · 25 {c0@19, c3'@19}
+ *     → c0 (2nd 31) · 29 c3'@19 · 33 c2'@23 · 37 c1'@27 · 41 c0'
+ *                                                           → 3 2 1 0 3 2 1 0
+ *   random (seed 1): any order the others do not give. */
+static const char *contention_src = ".group cores=0xf\n"
+                                    " set_const r2, id\n set_const r10, 1\n set_const r11, 4\n"
+                                    " sub r11, r2, r2\n"
+                                    "wait:\n sub r2, r10, r2\n bnz wait, r2\n"
+                                    " ld [r1, r1], r3\n ld [r1, r1], r3\n ready\n";
+
+static void grant_order(unsigned arbiter, char order[9])
+{
+    gpu_desc_t d = desc_default();
+    d.sm_bank = lat_fixed(4);
+    d.arbiter = (uint8_t)arbiter;
+    h_run_t *r = run(contention_src, &d);
+    CU_ASSERT_EQUAL_FATAL(r->n_accesses, 8);
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(r->accesses[i].grant_ps, C(13 + 4 * i));
+        order[i] = (char)('0' + r->accesses[i].core);
+    }
+    order[8] = 0;
+    h_free(r);
+}
+
+static void test_each_arbiter_has_its_own_grant_order(void)
+{
+    static const char *const expect[GPU_ARB_COUNT] = {
+        [GPU_ARB_FIXED] = "31010232",
+        [GPU_ARB_RR] = "31230120",
+        [GPU_ARB_FIFO] = "32103210",
+    };
+    char order[GPU_ARB_COUNT][9];
+    for (unsigned a = 0; a < GPU_ARB_COUNT; a++) {
+        grant_order(a, order[a]);
+        if (expect[a] && strcmp(order[a], expect[a]))
+            fprintf(stderr, "\n  arbiter %s granted %s, expected %s\n", gpu_arbiter_names[a],
+                    order[a], expect[a]);
+        CU_ASSERT_TRUE(!expect[a] || !strcmp(order[a], expect[a]));
+    }
+    for (unsigned a = 0; a < GPU_ARB_COUNT; a++) {
+        for (unsigned b = a + 1; b < GPU_ARB_COUNT; b++) {
+            if (!strcmp(order[a], order[b]))
+                fprintf(stderr, "\n  arbiters %s and %s grant alike (%s): each needs its own "
+                                "behaviour in sm.c's arbitrate()\n",
+                        gpu_arbiter_names[a], gpu_arbiter_names[b], order[a]);
+            CU_ASSERT_STRING_NOT_EQUAL(order[a], order[b]);
+        }
+    }
+}
+
 /* Bank mapping (D13): cores 0 and 1 read addresses 0x000 and 0x100 (the ld
  * at 7 arrives at 8). Under `high` (bank = addr[11:8]) they use banks 0 and
  * 1 and nobody waits; under `interleaved` (bank = addr[3:0]) both use bank 0
@@ -465,6 +535,7 @@ static const test_case_t cases[] = {
     TEST(test_instruction_latencies),
     TEST(test_bank_queue_fixed_arbiter),
     TEST(test_bank_queue_rr_and_fifo_arbiters),
+    TEST(test_each_arbiter_has_its_own_grant_order),
     TEST(test_two_cores_one_bank_one_cycle_each_arbiter),
     TEST(test_bank_mapping_decides_conflicts),
     TEST(test_example1_figure2),

@@ -18,6 +18,7 @@
 #include "analysis/recorder/rec.h"
 #include "analysis/store/views.h"
 #include "events/base/err.h"
+#include "analysis/store/db.h"
 #include "tests/testutil.h"
 
 #define C(n) ((long long)(n) * 1000) /* cycles → ps */
@@ -541,8 +542,9 @@ static void test_stopped_run_partial_records(void)
                                     " total_cycles FROM task_latency"),
                            "0,2000,6000,NULL,0,4000,NULL,NULL,NULL");
     CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM task_latency_percentiles"), 0);
+    /* busy up to the stop: 100 instructions of 1 cycle from 6000 ps */
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT tasks, busy_ps, instructions FROM core_utilization"
-                                    " WHERE core = 2"), "1,0,100");
+                                    " WHERE core = 2"), "1,100000,100");
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT status, tasks, instructions FROM run_summary"),
                            "watchdog,1,100");
     /* core 2 still busy when the run stopped: the last change point is open */
@@ -550,18 +552,10 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Every database has the views and schema version 2; a version-1 file
- * (recorded before the views existed) gets them when a run is added. */
-static void test_views_in_every_database_and_migration(void)
+/* Turns a current file into one of version `to` (1 or 2) as those versions
+ * wrote it: no views, no races table, no runs.stop_ps, params values TEXT. */
+static void downgrade(const char *db, int to)
 {
-    char db[512];
-    fresh_db("migrate.db", db, sizeof db);
-    record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
-    CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), 2);
-    for (const char *const *v = rec_view_names; *v; v++)
-        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
-                                  " AND name = '%s'", *v), 1);
-    /* make it a version-1 file: no views */
     sqlite3 *h = NULL;
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
     for (const char *const *v = rec_view_names; *v; v++) {
@@ -569,17 +563,67 @@ static void test_views_in_every_database_and_migration(void)
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
     }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "DROP TABLE races; ALTER TABLE runs DROP COLUMN stop_ps;"
+             "CREATE TEMP TABLE p AS SELECT * FROM params; DROP TABLE params;"
+             "CREATE TABLE params(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+             " key TEXT NOT NULL, value TEXT);"
+             "INSERT INTO params SELECT run_id, key, CAST(value AS TEXT) FROM temp.p;"
+             "PRAGMA user_version = %d;", to);
+    CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(h);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 1);
-    record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
-    CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), 2);
-    long long views = 1; /* sm_accesses */
-    for (const char *const *v = rec_view_names; *v; v++)
-        views++;
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), views);
-    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, total_ps FROM task_latency ORDER BY run_id"),
-                           "1,8000;2,8000");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM params WHERE typeof(value) <> 'text'"), 0);
+}
+
+/* Every database has the views and schema version 3; a file of version 1
+ * (before the views) or 2 (before typed params, stop_ps and races) is
+ * migrated when a run is added, and read as version 3 when it is not. */
+static void test_views_in_every_database_and_migration(void)
+{
+    for (int from = 1; from <= 2; from++) {
+        char db[512];
+        fresh_db(from == 1 ? "migrate1.db" : "migrate2.db", db, sizeof db);
+        record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
+        CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), 3);
+        for (const char *const *v = rec_view_names; *v; v++)
+            CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
+                                      " AND name = '%s'", *v), 1);
+        downgrade(db, from);
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 1);
+        /* read without migrating (as every reader opens a file): shown as version 3 */
+        diag_t d = {0};
+        int64_t version = 0, n = -1;
+        sqlite3 *h = db_open_read(db, &version, &d);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+        CU_ASSERT_EQUAL(version, from);
+        CU_ASSERT_EQUAL(db_query_int(h, "SELECT stop_ps FROM run_summary", &n), SQLITE_OK);
+        CU_ASSERT_EQUAL(n, 9000); /* the spec's cycle 9 (§6) */
+        CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM run_summary WHERE sm_bank > 0",
+                                     &n), SQLITE_OK);
+        CU_ASSERT_EQUAL(n, 1);
+        CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM races", &n), SQLITE_OK);
+        CU_ASSERT_EQUAL(n, 0);
+        sqlite3_close(h);
+        record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
+        CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), 3);
+        long long views = 1; /* sm_accesses */
+        for (const char *const *v = rec_view_names; *v; v++)
+            views++;
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"),
+                        views);
+        CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, total_ps FROM task_latency ORDER BY run_id"),
+                               "1,8000;2,8000");
+        /* the old run's parameters are typed, its stop time is its end */
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM params WHERE run_id = 1"
+                                  " AND typeof(value) = 'integer'"),
+                        q_int(db, "SELECT count(*) FROM params WHERE run_id = 2"
+                                  " AND typeof(value) = 'integer'"));
+        CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, stop_ps, typeof(sm_bank), typeof(arbiter)"
+                                        " FROM run_summary ORDER BY run_id"),
+                               "1,9000,integer,text;2,9000,integer,text");
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'races'"), 1);
+    }
 }
 
 /* VM steps of `SELECT * FROM view WHERE run_id = 1`. */

@@ -118,8 +118,8 @@ static uint64_t fixed_param(tl_run_t *r, const char *key, uint64_t dflt, diag_t 
 static int read_runs_row(tl_run_t *r, diag_t *d)
 {
     sqlite3_stmt *st = tl_run_prepare(r,
-        "SELECT program, status, started_at, level, period_ps, end_ps, from_ps, to_ps"
-        " FROM runs WHERE run_id = ?1", d);
+        "SELECT program, status, started_at, level, period_ps, coalesce(stop_ps, end_ps),"
+        " from_ps, to_ps FROM runs WHERE run_id = ?1", d); /* a stopped run ends at its stop */
     if (!st)
         return TESS_EDB;
     if (sqlite3_step(st) != SQLITE_ROW) {

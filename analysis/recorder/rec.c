@@ -147,7 +147,7 @@ static int insert_params(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
     for (size_t i = 0; rc == TESS_OK && i < info->n_params; i++) {
         int b = sqlite3_bind_int64(st, PA_run_id, rec->run_id);
         b |= sqlite3_bind_text(st, PA_key, info->param_keys[i], -1, SQLITE_STATIC);
-        b |= sqlite3_bind_text(st, PA_value, info->param_values[i], -1, SQLITE_STATIC);
+        b |= schema_bind_value(st, PA_value, info->param_values[i]);
         rc = step_done(rec, st, b, "inserting the run's params", diag);
     }
     sqlite3_finalize(st);
@@ -175,7 +175,7 @@ static int update_run(rec_t *rec, const char *status, const char *error,
                       const rec_run_end_t *end, diag_t *diag)
 {
     static const char sql[] = "UPDATE runs SET status = ?2, error = ?3, end_ps = ?4,"
-                              " events = ?5, wall_s = ?6, finished_at = " NOW_UTC
+                              " events = ?5, wall_s = ?6, stop_ps = ?7, finished_at = " NOW_UTC
                               " WHERE run_id = ?1";
     sqlite3_stmt *st = NULL;
     int rc = prepare(rec, sql, &st, diag);
@@ -188,7 +188,36 @@ static int update_run(rec_t *rec, const char *status, const char *error,
                                               : sqlite3_bind_int64(st, 4, (sqlite3_int64)end->end_ps);
     b |= sqlite3_bind_int64(st, 5, (sqlite3_int64)end->events);
     b |= sqlite3_bind_double(st, 6, end->wall_s);
+    b |= end->stop_ps > (sim_time_t)INT64_MAX ? sqlite3_bind_null(st, 7)
+                                               : sqlite3_bind_int64(st, 7, (sqlite3_int64)end->stop_ps);
     rc = step_done(rec, st, b, "recording the run's end", diag);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static const char *race_op(const race_site_t *s)
+{
+    return s->is_store ? (s->sync ? "st_sync" : "st") : (s->sync ? "ld_sync" : "ld");
+}
+
+/* The races the detector found, one row each. */
+static int insert_races(rec_t *rec, race_det_t *races, diag_t *diag)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(rec, DB_INSERT_SQL(races, DB_RACES), &st, diag);
+    size_t n = race_count(races);
+    for (size_t i = 0; rc == TESS_OK && i < n; i++) {
+        const race_pair_t *p = race_get(races, i);
+        int b = sqlite3_bind_int64(st, 1, rec->run_id);
+        b |= sqlite3_bind_int(st, 2, p->addr);
+        b |= sqlite3_bind_int(st, 3, p->a.frame) | sqlite3_bind_int(st, 4, p->a.core);
+        b |= sqlite3_bind_int(st, 5, p->a.slot);
+        b |= sqlite3_bind_text(st, 6, race_op(&p->a), -1, SQLITE_STATIC);
+        b |= sqlite3_bind_int(st, 7, p->b.frame) | sqlite3_bind_int(st, 8, p->b.core);
+        b |= sqlite3_bind_int(st, 9, p->b.slot);
+        b |= sqlite3_bind_text(st, 10, race_op(&p->b), -1, SQLITE_STATIC);
+        rc = step_done(rec, st, b, "recording the races", diag);
+    }
     sqlite3_finalize(st);
     return rc;
 }
@@ -206,7 +235,8 @@ int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id, diag_
         return rc;
     rc = rec_writer_start(&rec->w, rec->run_id, info->period_ps, &rec->cur, diag);
     if (rc != TESS_OK) {
-        rec_run_end_t e = {.status = "error", .end_ps = SIM_TIME_NEVER};
+        rec_run_end_t e = {.status = "error", .end_ps = SIM_TIME_NEVER,
+                           .stop_ps = SIM_TIME_NEVER};
         update_run(rec, "error", "the recorder could not start its writer", &e, NULL);
         return rc;
     }
@@ -246,8 +276,10 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
         error = msg;
         diag_fail(diag, wrc, "%s", wd.msg);
     }
-    rec_run_end_t none = {.end_ps = SIM_TIME_NEVER};
-    int rc = update_run(rec, status, error, end ? end : &none, diag);
+    rec_run_end_t none = {.end_ps = SIM_TIME_NEVER, .stop_ps = SIM_TIME_NEVER};
+    int rc = end && end->races ? insert_races(rec, end->races, diag) : TESS_OK;
+    if (rc == TESS_OK)
+        rc = update_run(rec, status, error, end ? end : &none, diag);
     int irc = schema_index(rec->db, rec->path, diag);
     return wrc != TESS_OK ? wrc : rc != TESS_OK ? rc : irc;
 }
@@ -259,7 +291,7 @@ void rec_close(rec_t *rec)
     if (rec->in_run) {
         rec_run_end_t e = {.status = "error",
                            .error = "the recorder was closed before the run ended",
-                           .end_ps = SIM_TIME_NEVER};
+                           .end_ps = SIM_TIME_NEVER, .stop_ps = SIM_TIME_NEVER};
         rec_end_run(rec, &e, NULL);
     }
     rec_writer_destroy(&rec->w);

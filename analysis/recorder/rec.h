@@ -13,6 +13,7 @@
 
 #include "events/sim.h"
 #include "events/base/diag.h"
+#include "model/race.h"
 
 typedef enum rec_level {
     REC_SUMMARY = 0,   /* runs, params, counters */
@@ -58,9 +59,13 @@ unsigned rec_attach(rec_t *rec, sim_t *sim);
 
 /* How a run ended. */
 typedef struct rec_run_end {
-    const char *status;       /* "ok", "watchdog", "interrupted", "error" */
-    const char *error;        /* a message for watchdog/error/interrupted, or NULL */
+    const char *status;       /* "ok", "watchdog", "interrupted", "time_limit",
+                                 "wall_limit", "deadlock", "error" */
+    const char *error;        /* a message for any status but ok, or NULL */
     sim_time_t end_ps;        /* when the last READY reached the TS */
+    sim_time_t stop_ps;       /* the simulated time at which the run stopped (end_ps for a
+                                 run that finished); SIM_TIME_NEVER: unknown */
+    race_det_t *races;        /* --races: the races found, into `races`; NULL: none asked */
     uint64_t events;          /* kernel events run */
     double wall_s;            /* wall-clock seconds of the simulation */
 } rec_run_end_t;

@@ -111,12 +111,30 @@ static int has_column(sqlite3 *db, const char *schema, const char *table, const 
     return rc;
 }
 
-/* The tables have every declared column. */
+/* What later versions added (a NULL column: the whole table): a file of an
+ * older version has not got it yet. */
+static const struct added {
+    const char *table, *col;
+    int64_t since;
+} added[] = {{"runs", "stop_ps", 3}, {"races", NULL, 3}};
+
+static bool not_yet(const char *table, const char *col, int64_t version)
+{
+    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++)
+        if (version < added[i].since && strcmp(added[i].table, table) == 0 &&
+            (!added[i].col || strcmp(added[i].col, col) == 0))
+            return true;
+    return false;
+}
+
+/* The tables have every column declared for their version. */
 static int check_shape(sqlite3 *db, const char *schema, const char *path, int64_t version,
                        diag_t *diag)
 {
     for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++)
         for (const char *const *c = shapes[t].cols; *c; c++) {
+            if (not_yet(shapes[t].table, *c, version))
+                continue;
             bool has = false;
             int rc = has_column(db, schema, shapes[t].table, *c, &has);
             if (rc != SQLITE_OK)
@@ -282,7 +300,7 @@ sqlite3 *db_open_read(const char *path, int64_t *version, diag_t *diag)
                   "file and its -wal elsewhere)",
                   path, path);
     } else if (db_identity(db, "main", path, false, &v, diag) == TESS_OK &&
-               (v == DB_SCHEMA_VERSION || schema_temp_views(db, path, diag) == TESS_OK)) {
+               (v == DB_SCHEMA_VERSION || schema_temp_views(db, path, v, diag) == TESS_OK)) {
         /* after the TEMP views, which query_only would refuse */
         if (!rw || sqlite3_exec(db, "PRAGMA query_only=1", NULL, NULL, NULL) == SQLITE_OK) {
             if (version)

@@ -4,6 +4,9 @@
  * and the indexes built after a run. Invariant: a database is written only
  * once it is known to be a Tessera database of a known version and shape
  * (db_identity) or a new, empty one; user_version is the version it holds. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +21,72 @@
  * at once, at the current version). Times are integer
  * picoseconds; NULL = not reached. */
 #define COL_DEF(name, type) ", " #name " " type
+#define COMPAT_COL(name, type) ", NULL AS " #name
 #define CREATE_TABLE(table, LIST, key)                                           \
     "CREATE TABLE IF NOT EXISTS " #table "(run_id " key LIST(COL_DEF, COL_DEF) ");"
 static const char tables_sql[] = DB_TABLES(CREATE_TABLE);
+
+/* A params value as version 3 stores it (schema_bind_value): an INTEGER when
+ * the text is a canonical 64-bit integer, a REAL when it is a decimal number,
+ * else the text itself. */
+#define TYPED_VALUE(v)                                                           \
+    "CASE WHEN typeof(" v ") <> 'text' THEN " v                                   \
+    " WHEN " v " GLOB '[0-9]*' OR " v " GLOB '-[0-9]*' THEN"                      \
+    " CASE WHEN CAST(CAST(" v " AS INTEGER) AS TEXT) = " v " THEN CAST(" v " AS INTEGER)" \
+    " WHEN " v " NOT GLOB '*[^0-9.eE+-]*' AND " v " NOT GLOB '*.*.*'"             \
+    " THEN CAST(" v " AS REAL) ELSE " v " END ELSE " v " END"
+
+/* Version 3: params.value typed (the column loses its TEXT affinity, so the
+ * table is rebuilt), runs.stop_ps (known for runs that finished: end_ps), the
+ * races table. */
+static const char migrate_v3[] =
+    "ALTER TABLE runs ADD COLUMN stop_ps INTEGER;"
+    "UPDATE runs SET stop_ps = end_ps WHERE status = 'ok';"
+    "CREATE TEMP TABLE params_v2 AS SELECT * FROM main.params;"
+    "DROP TABLE main.params;"
+    CREATE_TABLE(params, DB_PARAMS, DB_RUN_FK)
+    "INSERT INTO main.params(run_id, key, value)"
+    " SELECT run_id, key, " TYPED_VALUE("value") " FROM temp.params_v2;"
+    "DROP TABLE temp.params_v2;"
+    "CREATE INDEX IF NOT EXISTS params_run ON params(run_id, key);"
+    CREATE_TABLE(races, DB_RACES, DB_RUN_FK);
 
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
  * the one list (views.c). Version 2 added the analysis views only. */
-static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL};
+static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3};
+
+/* A reader of a file older than version 3 that it may not migrate sees its
+ * tables as version 3 shapes them, through TEMP views of the same names
+ * (unqualified names find TEMP objects first). */
+static const char compat_v3[] =
+    "CREATE TEMP VIEW IF NOT EXISTS runs AS"
+    " SELECT *, CASE WHEN status = 'ok' THEN end_ps END AS stop_ps FROM main.runs;"
+    "CREATE TEMP VIEW IF NOT EXISTS params AS"
+    " SELECT run_id, key, " TYPED_VALUE("value") " AS value FROM main.params;"
+    "CREATE TEMP VIEW IF NOT EXISTS races AS SELECT 0 AS run_id" DB_RACES(COMPAT_COL, COMPAT_COL)
+    " WHERE 0;";
+
+int schema_bind_value(sqlite3_stmt *st, int idx, const char *v)
+{
+    char *end = NULL;
+    errno = 0;
+    long long i = v && *v ? strtoll(v, &end, 10) : 0;
+    char canon[32];
+    if (end && !*end && errno == 0) {
+        snprintf(canon, sizeof canon, "%lld", i);
+        if (strcmp(canon, v) == 0)
+            return sqlite3_bind_int64(st, idx, i);
+    }
+    if (v && (isdigit((unsigned char)v[0]) || (v[0] == '-' && isdigit((unsigned char)v[1]))) &&
+        strspn(v, "0123456789.eE+-") == strlen(v)) {
+        double d = strtod(v, &end);
+        if (!*end && isfinite(d))
+            return sqlite3_bind_double(st, idx, d);
+    }
+    return sqlite3_bind_text(st, idx, v, -1, SQLITE_STATIC);
+}
 
 /* Built after a run, not before: appending to unindexed tables is cheaper,
  * and later runs append at the right edge of these (run_id first). */
@@ -166,9 +226,11 @@ int schema_open(sqlite3 *db, const char *path, diag_t *diag)
     return rc;
 }
 
-int schema_temp_views(sqlite3 *db, const char *path, diag_t *diag)
+int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *diag)
 {
-    return each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", diag);
+    int rc = version < 3 ? db_exec(db, path, compat_v3, diag) : TESS_OK;
+    return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", diag)
+                         : rc;
 }
 
 int schema_index(sqlite3 *db, const char *path, diag_t *diag)

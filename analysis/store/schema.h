@@ -38,8 +38,16 @@ sqlite3 *schema_open_write(const char *path, diag_t *diag);
 int schema_index(sqlite3 *db, const char *path, diag_t *diag);
 
 /* Gives the connection every view of the current version as a TEMP view
- * (for a read-only connection to an older file; the file is not changed). */
-int schema_temp_views(sqlite3 *db, const char *path, diag_t *diag);
+ * (for a read-only connection to a file of an older `version`; the file is
+ * not changed), and, before version 3, TEMP views that show its tables as
+ * version 3 has them (typed params, runs.stop_ps, an empty races). */
+int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *diag);
+
+/* Binds a parameter's canonical text as it is stored in params.value: an
+ * INTEGER for a 64-bit integer written canonically, a REAL for another decimal
+ * number, else the text (SQLITE_STATIC: it must outlive the statement's step).
+ * Returns the SQLite code of the bind. */
+int schema_bind_value(sqlite3_stmt *st, int idx, const char *value);
 
 /* The INSERT text for a table, with run_id as parameter 1. */
 const char *schema_insert(rec_table_t table);

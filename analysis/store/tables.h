@@ -16,9 +16,11 @@
     C(wall_s, "REAL") C(version, "TEXT NOT NULL") C(started_at, "TEXT NOT NULL") \
     C(data_sha256, "TEXT") C(error, "TEXT") C(level, "TEXT NOT NULL")            \
     C(period_ps, "INTEGER") C(finished_at, "TEXT") C(from_ps, "INTEGER")         \
-    C(to_ps, "INTEGER")
+    C(to_ps, "INTEGER") C(stop_ps, "INTEGER")
 
-#define DB_PARAMS(C, G) C(key, "TEXT NOT NULL") C(value, "TEXT")
+/* value has no declared type (no affinity): a number is stored as an INTEGER
+ * or REAL, anything else as TEXT (schema_bind_value, version 3). */
+#define DB_PARAMS(C, G) C(key, "TEXT NOT NULL") C(value, "")
 
 #define DB_COUNTERS(C, G)                                                        \
     C(component, "TEXT NOT NULL") C(name, "TEXT NOT NULL") C(value, "INTEGER")
@@ -53,6 +55,15 @@
     C(seq, "INTEGER NOT NULL") C(time_ps, "INTEGER NOT NULL") C(prio, "INTEGER") \
     C(name, "TEXT")
 
+/* Each race the detector found (model/race.h), with --races: both accesses
+ * as (frame, core, slot, op), a sorting before b. */
+#define DB_RACES(C, G)                                                           \
+    C(addr, "INTEGER NOT NULL") C(a_frame, "INTEGER NOT NULL")                   \
+    C(a_core, "INTEGER NOT NULL") C(a_slot, "INTEGER NOT NULL")                  \
+    C(a_op, "TEXT NOT NULL") C(b_frame, "INTEGER NOT NULL")                      \
+    C(b_core, "INTEGER NOT NULL") C(b_slot, "INTEGER NOT NULL")                  \
+    C(b_op, "TEXT NOT NULL")
+
 /* Every table, in creation order: X(name, LIST, run_id's type). */
 #define DB_TABLES(X)                                                             \
     X(runs, DB_RUNS, "INTEGER PRIMARY KEY")                                      \
@@ -62,7 +73,8 @@
     X(stalls, DB_STALLS, DB_RUN_FK)                                              \
     X(core_tasks, DB_CORE_TASKS, DB_RUN_FK)                                      \
     X(sm_access_packs, DB_SM_ACCESS_PACKS, DB_RUN_FK)                            \
-    X(events, DB_EVENTS, DB_RUN_FK)
+    X(events, DB_EVENTS, DB_RUN_FK)                                              \
+    X(races, DB_RACES, DB_RUN_FK)
 
 /* Helpers for the lists: nothing; a column's name as text; "?" for it. */
 #define DB_NONE(name, type)

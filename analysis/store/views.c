@@ -90,8 +90,12 @@
              CNT("max_wait_ps") ", " CNT("busy_ps") ", " CNT("lock_acquires"))   \
     " WHERE c.component GLOB 'bank[0-9]*' GROUP BY 1, 2"
 
-/* A share of the run's length; NULL when the run has no end. */
-#define SHARE(x) "CASE WHEN r.end_ps > 0 THEN 1.0 * (" x ") / r.end_ps END"
+/* Where a run stopped: stop_ps (its last READY when it finished), or for a
+ * run of a version before stop_ps that did not finish, its last READY. */
+#define STOP(r) "coalesce(" r ".stop_ps, " r ".end_ps)"
+
+/* A share of the run's length (up to its stop); NULL when it has none. */
+#define SHARE(x) "CASE WHEN " STOP("r") " > 0 THEN 1.0 * (" x ") / " STOP("r") " END"
 
 #define CORE_UTILIZATION                                                         \
     "SELECT k.run_id AS run_id, k.unit AS core, k.tasks AS tasks,"               \
@@ -165,9 +169,9 @@
 #define PARALLELISM                                                              \
     "SELECT p.run_id AS run_id, p.time_ps AS time_ps,"                           \
     " p.active_cores AS active_cores,"                                           \
-    " coalesce(p.next_ps, CASE WHEN r.end_ps >= p.time_ps THEN r.end_ps END)"    \
+    " coalesce(p.next_ps, CASE WHEN " STOP("r") " >= p.time_ps THEN " STOP("r") " END)" \
     "  AS until_ps,"                                                             \
-    " coalesce(p.next_ps, CASE WHEN r.end_ps >= p.time_ps THEN r.end_ps END)"    \
+    " coalesce(p.next_ps, CASE WHEN " STOP("r") " >= p.time_ps THEN " STOP("r") " END)" \
     "  - p.time_ps AS duration_ps"                                               \
     " FROM (SELECT run_id, t AS time_ps, sum(d) OVER w AS active_cores,"         \
     "  lead(t) OVER w AS next_ps"                                                \
@@ -188,10 +192,10 @@
                              " AND c.name GLOB '" name "')"
 
 #define RUN_SUMMARY                                                              \
-    "SELECT *, " CYC("end_ps") " AS end_cycles,"                                 \
+    "SELECT *, " CYC("end_ps") " AS end_cycles, " CYC("stop_ps") " AS stop_cycles," \
     " " CYC("conflict_ps") " AS conflict_cycles,"                                \
     " " CYC("waiting_ps") " AS waiting_cycles,"                                  \
-    " CASE WHEN end_ps > 0 THEN 1.0 * busy_ps / end_ps END AS mean_parallelism"  \
+    " CASE WHEN stop_ps > 0 THEN 1.0 * busy_ps / stop_ps END AS mean_parallelism" \
     " FROM (SELECT r.run_id AS run_id, r.program AS program,"                    \
     "  r.status AS status, r.error AS error, r.level AS level,"                  \
     "  r.started_at AS started_at, r.wall_s AS wall_s, r.events AS events,"      \
@@ -202,7 +206,7 @@
     "  " PARAM("ts.ready") " AS ts_ready, " PARAM("sm.req") " AS sm_req,"        \
     "  " PARAM("sm.bank") " AS sm_bank, " PARAM("sm.resp") " AS sm_resp,"        \
     "  " PARAM("sim.seed") " AS seed,"                                           \
-    "  r.period_ps AS period_ps, r.end_ps AS end_ps,"                            \
+    "  r.period_ps AS period_ps, r.end_ps AS end_ps, " STOP("r") " AS stop_ps,"  \
     "  " COUNTER("gpu", "frames") " AS frames,"                                  \
     "  " COUNTER("gpu", "tasks") " AS tasks,"                                    \
     "  " COUNTER("gpu", "core_tasks") " AS core_tasks,"                          \

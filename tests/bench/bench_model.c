@@ -4,7 +4,9 @@
  * several times in a child process, and prints one line per case with the
  * medians: simulated instructions/s and events/s (the simulation alone, as
  * the command reports them), whole-process wall seconds, database bytes per
- * SM access, and peak resident memory.
+ * SM access, and peak resident memory. A last line runs the same program with
+ * core.model = simt (recording off): its lane instructions per second (the
+ * instructions the command counts are the lanes') against the MIMD line's.
  *
  *   usage: bench_model [--runs N] [--program F] [--tessera PATH]
  *
@@ -60,7 +62,8 @@ static int run_child(char *const argv[], char *out, size_t n, struct rusage *ru)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static int one_run(const char *tessera, const char *program, const char *level, sample_t *s)
+static int one_run(const char *tessera, const char *program, const char *level,
+                   const char *extra, sample_t *s)
 {
     char db[] = "/tmp/bench_model-XXXXXX";
     int fd = mkstemp(db);
@@ -77,6 +80,10 @@ static int one_run(const char *tessera, const char *program, const char *level, 
     argv[k++] = (char *)program;
     argv[k++] = "-s";
     argv[k++] = "sim.progress=off";
+    if (extra) {
+        argv[k++] = "-s";
+        argv[k++] = (char *)extra;
+    }
     if (strcmp(level, "off") == 0) {
         argv[k++] = "--no-db";
     } else {
@@ -143,13 +150,15 @@ int main(int argc, char **argv)
         return 1;
     }
     static const char *levels[] = {"off", "summary", "tasks", "mem"};
-    double base = 0;
+    double base = 0, mimd_ips = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
         sample_t s[MAX_RUNS];
         for (int i = 0; i < runs; i++)
-            if (one_run(tessera, program, levels[l], &s[i]) != 0)
+            if (one_run(tessera, program, levels[l], NULL, &s[i]) != 0)
                 return 1;
         double wall = MED(proc_wall);
+        if (l == 0)
+            mimd_ips = MED(instr_per_s);
         if (l == 1)
             base = wall;
         printf("model level=%s instructions_per_s=%.4g events_per_s=%.4g sim_wall_s=%.3f "
@@ -159,5 +168,13 @@ int main(int argc, char **argv)
                MED(maxrss_mib));
         fflush(stdout);
     }
+    sample_t s[MAX_RUNS];
+    for (int i = 0; i < runs; i++)
+        if (one_run(tessera, program, "off", "core.model=simt", &s[i]) != 0)
+            return 1;
+    printf("model core.model=simt level=off lane_instructions_per_s=%.4g events_per_s=%.4g "
+           "sim_wall_s=%.3f vs_mimd=%.2f\n",
+           MED(instr_per_s), MED(events_per_s), MED(sim_wall),
+           mimd_ips > 0 ? MED(instr_per_s) / mimd_ips : 0.0);
     return 0;
 }

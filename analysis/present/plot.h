@@ -1,0 +1,40 @@
+/* plot.h — `tessera plot`: gnuplot scripts drawn from a statistics database.
+ * A sweep plot draws a run_summary column against a parameter, one line per
+ * value of another; an interval plot draws a run's utilisation over time from
+ * its `intervals` (record.interval). The script is self-contained (its data
+ * inline), so a user can print it (`--script`), edit it and run gnuplot. */
+#ifndef TESSERA_PLOT_H
+#define TESSERA_PLOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "events/base/diag.h"
+
+typedef struct plot_opts {
+    const char *x_key;        /* sweep: the parameter on the x axis ("sm.bank") */
+    const char *y_col;        /* sweep: the run_summary column on the y axis ("end_cycles") */
+    const char *by_key;       /* sweep: one line per value of this parameter, or NULL */
+    bool intervals;           /* draw run `run_id`'s intervals instead of a sweep */
+    int64_t run_id;           /* intervals: the run; 0 = the latest */
+} plot_opts_t;
+
+typedef struct plot plot_t;
+
+/* Reads what `opts` asks for from the database at `path` (read-only).
+ * Returns NULL with the reason in diag: TESS_EIO/TESS_EDB for the database,
+ * TESS_EINPUT for a key no run has, a column run_summary lacks or that is not
+ * numeric, no run with status ok, a run without intervals; TESS_ENOMEM. */
+plot_t *plot_open(const char *path, const plot_opts_t *opts, diag_t *diag);
+void plot_close(plot_t *p);
+
+/* The picture formats, by the output's extension: "svg" or "png" (NULL: neither). */
+const char *plot_format(const char *out_path);
+
+/* Writes the gnuplot script that draws `p` in `format` ("svg" or "png") to
+ * `output` (NULL: gnuplot's standard output). Never fails (stream errors are
+ * the caller's to check). */
+void plot_write_script(const plot_t *p, const char *format, const char *output, FILE *f);
+
+#endif
