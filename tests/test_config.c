@@ -328,6 +328,48 @@ static void file_error(const char *text, int code, const char *expect)
     msg_is(&d, full);
 }
 
+/* Nothing a user wrote is dropped without an error or a warning naming the
+ * line (issue 10, class 4). */
+static void test_nothing_is_silently_dropped(void)
+{
+    file_error("[sm] bank = 4\n", TESS_EINPUT,
+               "1: 'bank = 4' after [sm] would be ignored: put it on a line of its own");
+    file_error("[ts]\n[sm]decode=3\n", TESS_EINPUT,
+               "2: 'decode=3' after [sm] would be ignored: put it on a line of its own");
+    file_error("[sim]\nwall_limit = 1e-400\n", TESS_EINPUT,
+               "2: sim.wall_limit: 1e-400 is too small for a double: it would read as 0 (the "
+               "smallest positive value is about 4.9e-324)");
+    file_error("[sm]\rbank = 4\rreq = x\r", TESS_EINPUT, /* CR-only: three lines */
+               "3: sm.req: 'x' is not valid (expected a latency in cycles: N, uniform:A..B, "
+               "geometric:M or choice:A,B,...)");
+    static const char *const ok[] = {
+        "[sm]\rbank = 4\r", "[sm]\r\nbank = 4\r\n", "[sm] ; the memory\nbank = 4\n",
+        "[sm]  # the memory\nbank = 4\n", "[sm]\n; %0300d\nbank = 4\n",
+        "[sm]\n   # %0300d\nbank = 4",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char text[400];
+        snprintf(text, sizeof text, ok[i], 0);
+        cfg_t c = defaults();
+        diag_t d = {0};
+        CU_ASSERT_EQUAL(cfg_load_file(&c, scratch("ok.ini", text), &d), TESS_OK);
+        CU_ASSERT_EQUAL(c.gpu.sm_bank.lo, 4);
+    }
+    cfg_t c = defaults();
+    diag_t d = {0};
+    CU_ASSERT_EQUAL(cfg_load_file(&c, scratch("dup2.ini", "[sm]\nbank = 4\n\nsm.bank = 2\n"), &d),
+                    TESS_EINPUT); /* section.key inside a section is not that key */
+    diag_reset(&d);
+    c = defaults();
+    const char *dup = scratch("dup3.ini", "[sm]\nbank = 4\n[ts]\n[sm]\nbank = 6\n");
+    CU_ASSERT_EQUAL(cfg_load_file(&c, dup, &d), TESS_OK);
+    CU_ASSERT_EQUAL(d.warnings, 1);
+    char want[600];
+    snprintf(want, sizeof want, "%s:5: sm.bank is set again: this value replaces the one of "
+             "line 2", dup);
+    CU_ASSERT_STRING_EQUAL(d.last_warning, want);
+}
+
 static void test_file_errors_name_file_and_line(void)
 {
     file_error("[clock]\nperiod_ps = 1000\n\n; comment\n[sm]\nbank = 1\narbiter = lifo\n",
@@ -360,8 +402,13 @@ static void test_syntax_errors_name_the_line(void)
                "2: sm.req: '0x' is not valid (expected a latency in cycles: N, uniform:A..B, "
                "geometric:M or choice:A,B,...)");
     char long_line[400];
+    /* a comment has no length limit (issue 10): the error is the next line's */
     snprintf(long_line, sizeof long_line, "[sm]\n# %0300d\nbank = x\n", 0);
-    file_error(long_line, TESS_EINPUT, "2: line too long (at most 197 characters)");
+    file_error(long_line, TESS_EINPUT, "3: sm.bank: 'x' is not valid (expected a latency in "
+               "cycles: N, uniform:A..B, geometric:M or choice:A,B,...)");
+    snprintf(long_line, sizeof long_line, "[sm]\nbank = 4 ; %0300d\n", 0);
+    file_error(long_line, TESS_EINPUT, "2: line too long (at most 197 characters after the "
+               "indentation; comment lines have no limit)");
 }
 
 /* --- every key's values -------------------------------------------------------- */
@@ -949,6 +996,7 @@ static const test_case_t cases[] = {
     TEST(test_apply_cli_does_not_reset_defaults),
     TEST(test_failure_leaves_cfg_unchanged),
     TEST(test_duplicate_keys_last_wins),
+    TEST(test_nothing_is_silently_dropped),
     TEST(test_missing_file_is_an_io_error),
     TEST(test_file_errors_name_file_and_line),
     TEST(test_syntax_errors_name_the_line),
