@@ -3,12 +3,14 @@
  * values and their messages, the latency syntax, round trips through
  * cfg_format, the presets in config/, and docs/CONFIG.md being up to date. */
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config/cfg.h"
 #include "events/base/err.h"
+#include "model/simt_flow.h"
 #include "tests/testutil.h"
 
 /* --- helpers -------------------------------------------------------------- */
@@ -631,6 +633,44 @@ static lat_t lat_of(const char *value, int expect_rc)
     return c.gpu.ts_xfer;
 }
 
+/* Every choice of every enumeration list (model/gpu.h, model/simt_flow.h,
+ * config/cfg.h) is accepted by its key, lands on its own value and prints
+ * back as its name: a value added to a list is configurable without editing
+ * the key table. */
+static void check_choices(const char *key, const char *const *names, unsigned count, size_t off)
+{
+    for (unsigned v = 0; v < count; v++) {
+        cfg_t c;
+        diag_t d = {0};
+        char a[96], out[64];
+        cfg_default(&c);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(names[v]);
+        snprintf(a, sizeof a, "%s=%s", key, names[v]);
+        CU_ASSERT_EQUAL_FATAL(cfg_set(&c, a, &d), TESS_OK);
+        CU_ASSERT_EQUAL(((const uint8_t *)&c)[off], v); /* a one-byte field */
+        CU_ASSERT_EQUAL(cfg_get(&c, key, out, sizeof out), TESS_OK);
+        CU_ASSERT_STRING_EQUAL(out, names[v]);
+    }
+    CU_ASSERT_PTR_NULL(names[count]);
+}
+
+static void test_every_listed_choice_is_configurable(void)
+{
+#define CHOICES(key, names, count, f)                                                       \
+    do {                                                                                    \
+        _Static_assert(sizeof(((cfg_t *)0)->f) == 1, "a one-byte field");                   \
+        check_choices(key, names, count, offsetof(cfg_t, f));                               \
+    } while (0)
+    CHOICES("ts.policy", gpu_policy_names, GPU_POLICY_COUNT, gpu.policy);
+    CHOICES("sm.arbiter", gpu_arbiter_names, GPU_ARB_COUNT, gpu.arbiter);
+    CHOICES("sm.bank_map", gpu_bank_map_names, GPU_MAP_COUNT, gpu.bank_map);
+    CHOICES("core.timing", gpu_timing_names, GPU_TIMING_COUNT, gpu.timing);
+    CHOICES("core.model", gpu_model_names, GPU_MODEL_COUNT, gpu.model);
+    CHOICES("simt.scheduler", simt_sched_names, SIMT_SCHED_COUNT, gpu.simt_scheduler);
+    CHOICES("record.level", cfg_rec_level_names, CFG_REC_COUNT, record.level);
+#undef CHOICES
+}
+
 static void test_latency_fixed_and_uniform(void)
 {
     lat_t l = lat_of("7", TESS_OK);
@@ -1002,6 +1042,7 @@ static const test_case_t cases[] = {
     TEST(test_syntax_errors_name_the_line),
     TEST(test_every_key_accepts_its_valid_values),
     TEST(test_every_key_rejects_invalid_values),
+    TEST(test_every_listed_choice_is_configurable),
     TEST(test_latency_fixed_and_uniform),
     TEST(test_latency_geometric_is_an_exact_fraction),
     TEST(test_latency_choice),
