@@ -296,6 +296,8 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     uint8_t per_bank[16] = {0};
     isa_mem_lanes(u->regs, active, d, step);
     w->mem_store = d.op == ISA_ST;
+    bool merge = u->broadcast && !w->mem_store;
+    sim_time_t arrive = lat_is_fixed(u->lat[ISA_CLASS_LD]) ? now + u->lat_ps[ISA_CLASS_LD] : NEVER;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
     w->mem_lanes = active;
@@ -309,7 +311,7 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
         sync[l] = s->sync && u->atomics;
         w->fanout[l] = (uint16_t)(1u << l);
         /* S8: a ld's lanes reading one byte share the lowest one's request */
-        if (u->broadcast && !w->mem_store && !sync[l]) {
+        if (merge && !sync[l]) {
             uint16_t before = (uint16_t)(active & ((1u << l) - 1) & w->mem_wait);
             for (; before; before &= before - 1) {
                 unsigned k = (unsigned)__builtin_ctz(before);
@@ -329,7 +331,7 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
         t->flags = (uint16_t)((w->mem_store ? GPU_TXN_STORE : 0) | (sync[l] ? GPU_TXN_SYNC : 0));
         t->data = s->value;
         t->t_created = t->t_sent = now;
-        c->req_arrive = now + latency(u, ISA_CLASS_LD);
+        c->req_arrive = arrive != NEVER ? arrive : now + latency(u, ISA_CLASS_LD);
         unsigned b = sm_bank_of(&g->sm, addr[l]);
         w->mem_banks += per_bank[b]++ == 0;
         w->mem_replays = per_bank[b] - 1 > w->mem_replays ? (uint8_t)(per_bank[b] - 1) : w->mem_replays;
@@ -413,8 +415,8 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     sim_time_t done = now + latency(u, isa_class((isa_op_t)d.op));
     w->alu_done = tmax(w->alu_done, done);
     w->prev_done = done;
-    for (uint16_t m = simt_regs_written(d); m; m &= m - 1) {
-        w->reg_done[__builtin_ctz(m)] = done;
+    for (uint16_t m = u->scoreboard ? simt_regs_written(d) : 0; m; m &= m - 1) {
+        w->reg_done[__builtin_ctz(m)] = done; /* S4 (a): only the scoreboard reads them */
         w->reg_ld &= (uint16_t)~(m & -m);
     }
     uint16_t leave = 0;
@@ -453,7 +455,10 @@ static void decide(simt_t *u, sim_time_t now, uint16_t *issued, uint16_t *eligib
     }
     if (n == 0)
         return;
-    simt_sched_order(u->sched, age, n, &u->last, order);
+    if (n > 1)
+        simt_sched_order(u->sched, age, n, &u->last, order);
+    else
+        order[0] = 0; /* one eligible warp: every scheduler picks it */
     unsigned k = n < u->width ? n : u->width;
     for (unsigned j = 0; j < k; j++) {
         simt_warp_t *w = &u->w[slot[order[j]]];
@@ -581,11 +586,17 @@ void simt_on_answer(void *unit, txn_t *t)
     simt_warp_t *w = &u->w[u->lane_warp[l]];
     core_t *c = &g->cores[l];
     assert(u->lane_warp[l] >= 0 && (w->mem_wait >> l & 1));
-    for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
-        core_t *k = &g->cores[__builtin_ctz(m)];
+    if (w->fanout[l] == (1u << l)) { /* its own request (no broadcast) */
         if (!w->mem_store)
-            k->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
-        k->task_sm_wait += t->t_done - t->t_created;
+            c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
+        c->task_sm_wait += t->t_done - t->t_created;
+    } else {
+        for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
+            core_t *k = &g->cores[__builtin_ctz(m)];
+            if (!w->mem_store)
+                k->r[w->mem_reg] = (uint8_t)t->data;
+            k->task_sm_wait += t->t_done - t->t_created;
+        }
     }
     c->task_sm_ops++;
     c->task_sm_conflict += t->t_granted - c->req_arrive;
