@@ -133,6 +133,11 @@ int cli_usage_error(const cli_spec_t *spec, const char *fmt, ...)
 /* The whole --help of a command. */
 void cli_print_help(const cli_spec_t *spec, FILE *f);
 
+/* Prints `text` from column `col` (already reached), wrapped at 78 columns
+ * on blanks, continuation lines indented by `indent`; ends with a newline
+ * (nothing at all for an empty text). */
+void cli_wrap(FILE *f, const char *text, int col, int indent);
+
 /* The exit-code table, one line per code ("  3  watchdog: ..."), for `tessera --help`. */
 void cli_print_exit_table(FILE *f);
 
