@@ -103,6 +103,8 @@ static int parse_axis(sweep_axis_t *ax, const char *arg, diag_t *d)
 int sweep_plan_parse(sweep_plan_t *p, char *const *args, size_t n, diag_t *d)
 {
     p->n_axes = 0;
+    p->pick = NULL;
+    p->n_pick = 0;
     if (!(p->axes = tess_calloc(n ? n : 1, sizeof *p->axes)))
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
