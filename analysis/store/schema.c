@@ -54,8 +54,11 @@ static const char migrate_v3[] =
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
- * the one list (views.c). Version 2 added the analysis views only. */
-static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3};
+ * the one list (views.c). Version 2 added the analysis views only; version
+ * 4 (sm.banks) only views: the packs' bank digit decoded with the run's
+ * bank count, run_summary.banks. */
+static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
+                                                           [3] = NULL};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
