@@ -156,6 +156,26 @@ void gpu_set_trace(gpu_t *g, unsigned mask) { g->trace = mask; }
 
 void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
 
+int gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
+{
+    if (g->simt && (intervals || window))
+        return TESS_EINPUT;
+    g->ivl[0] = intervals, g->ivl[1] = window;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        g->cores[c].one_by_one |= intervals || window;
+    return TESS_OK;
+}
+
+/* A task still running at the stop is busy up to it (as its counter says). */
+static void ivl_running(gpu_t *g)
+{
+    if (!g->ivl[0] && !g->ivl[1])
+        return;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        if (g->cores[c].busy)
+            gpu_ivl_span(g, IVL_CORE_BUSY, c, g->cores[c].task_start, sim_now(g->sim));
+}
+
 void gpu_start(gpu_t *g) { ts_start(&g->ts); }
 
 txn_t *gpu_txn(struct gpu *g, unsigned kind)
@@ -286,6 +306,7 @@ static void totals(gpu_t *g)
 
 void gpu_finish(gpu_t *g)
 {
+    ivl_running(g);
     ts_report_partial(&g->ts);
     g->engine.ops->report_partial(g->engine.self);
     if (!sim_tracing(g->sim))
