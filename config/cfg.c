@@ -13,6 +13,7 @@
 #include "config/cfg_int.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "events/base/infile.h"
 
 #define CFG_FILE_MAX (1u << 20) /* a configuration file is small text */
 #define SECTION_MAX 64          /* longer section names are unknown anyway */
@@ -60,6 +61,8 @@ typedef struct load {
     unsigned line;            /* the number of the line inih is on */
     unsigned err_line;        /* line of the first error found here; 0 = none */
     diag_t err;               /* that error, without its "NAME:LINE: " */
+    diag_t *out;              /* the caller's: warnings */
+    unsigned *set_at;         /* per key (cfg_key_at order): the line that set it, 0 = none */
 } load_t;
 
 static void line_error(load_t *ld, const diag_t *d)
@@ -88,6 +91,27 @@ static void check_section(load_t *ld, const char *p, size_t len)
     snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
     if (cfg_section_check(name, &d) != TESS_OK)
         line_error(ld, &d);
+    /* inih ignores whatever follows the ']': only blanks or a comment may */
+    size_t rest = (size_t)(end + 1 - p), blank = rest + strspn(end + 1, " \t\r\v\f");
+    if (blank < len && p[blank] != ';' && p[blank] != '#') {
+        diag_fail(&d, TESS_EINPUT, "'%.*s' after [%s] would be ignored: put it on a line of "
+                  "its own", (int)(len - blank > 60 ? 60 : len - blank), p + blank, name);
+        line_error(ld, &d);
+    }
+}
+
+/* The length of the line at p and where the next one starts: a line ends at
+ * "\n", "\r\n" or a lone "\r" (old Mac files), never silently joined. */
+static size_t line_len(const char *p, const char **next)
+{
+    size_t len = strcspn(p, "\r\n");
+    const char *q = p + len;
+    if (*q == '\r' && q[1] == '\n')
+        q += 2;
+    else if (*q)
+        q++;
+    *next = q;
+    return len;
 }
 
 /* inih's fgets: hands over one line of the text, counting lines. Leading
@@ -100,14 +124,16 @@ static char *next_line(char *str, int num, void *stream)
     const char *p = ld->next;
     if (!*p)
         return NULL;
-    size_t len = strcspn(p, "\n");
-    ld->next = p[len] ? p + len + 1 : p + len;
+    size_t len = line_len(p, &ld->next);
     ld->line++;
     for (; len && strchr(" \t\r\v\f", *p); p++) /* len > 0: *p is not the NUL */
         len--;
+    if (len && (*p == ';' || *p == '#'))
+        len = 0; /* a comment, whatever its length: inih need not see it */
     if (len + 3 > (size_t)num) {
         diag_t d = {0};
-        diag_fail(&d, TESS_EINPUT, "line too long (at most %d characters)", num - 3);
+        diag_fail(&d, TESS_EINPUT, "line too long (at most %d characters after the indentation; "
+                  "comment lines have no limit)", num - 3);
         line_error(ld, &d);
         len = 0;
     }
@@ -118,12 +144,33 @@ static char *next_line(char *str, int num, void *stream)
     return str;
 }
 
+/* A key set twice in one file: the later line wins, with a warning. */
+static void note_set(load_t *ld, const char *section, const char *name)
+{
+    char sec[SECTION_MAX];
+    const char *dot = *section ? NULL : strchr(name, '.');
+    if (dot && (size_t)(dot - name) < sizeof sec)
+        snprintf(sec, sizeof sec, "%.*s", (int)(dot - name), name), section = sec, name = dot + 1;
+    const cfg_key_t *k = cfg_key_lookup(section, name, NULL);
+    if (!k || !ld->set_at)
+        return;
+    size_t i = 0;
+    while (cfg_key_at(i) != k)
+        i++;
+    if (ld->set_at[i])
+        diag_warn(ld->out, "%s:%u: %s is set again: this value replaces the one of line %u",
+                  ld->name, ld->line, k->info.key, ld->set_at[i]);
+    ld->set_at[i] = ld->line;
+}
+
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
     load_t *ld = user;
     diag_t d = {0};
-    if (apply_key(ld->cfg, section, name, value, &d) == TESS_OK)
+    if (apply_key(ld->cfg, section, name, value, &d) == TESS_OK) {
+        note_set(ld, section, name);
         return 1;
+    }
     line_error(ld, &d);
     return 0;
 }
@@ -132,8 +179,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
 static int syntax_error(const char *text, const char *name, int line, diag_t *diag)
 {
     const char *p = text;
-    for (int i = 1; i < line && strchr(p, '\n'); i++)
-        p = strchr(p, '\n') + 1;
+    for (int i = 1; i < line && *p; i++)
+        line_len(p, &p);
     p += strspn(p, " \t\r\v\f"); /* the blanks next_line drops */
     int len = (int)strcspn(p, "\r\n");
     return diag_fail(diag, TESS_EINPUT, "%s:%d: '%.*s' is not [section], key = value or a comment",
@@ -144,8 +191,12 @@ int cfg_load_string(cfg_t *cfg, const char *text, const char *name, diag_t *diag
 {
     cfg_t tmp;
     memcpy(&tmp, cfg, sizeof tmp);
-    load_t ld = {.cfg = &tmp, .name = name, .next = text};
+    load_t ld = {.cfg = &tmp, .name = name, .next = text, .out = diag,
+                 .set_at = tess_calloc(cfg_key_count(), sizeof *ld.set_at)};
+    if (!ld.set_at)
+        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", name);
     int r = ini_parse_stream(next_line, &ld, on_key, &ld);
+    tess_free(ld.set_at);
     if (r == -2)
         return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", name);
     if (r > 0 && (ld.err_line == 0 || (unsigned)r < ld.err_line))
@@ -156,33 +207,18 @@ int cfg_load_string(cfg_t *cfg, const char *text, const char *name, diag_t *diag
     return TESS_OK;
 }
 
-/* Reads all of `path` into a malloc'd NUL-terminated *out. */
+/* Reads all of `path` into a malloc'd NUL-terminated *out (at most
+ * CFG_FILE_MAX bytes, infile.h). */
 static int read_text(const char *path, char **out, diag_t *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return diag_fail(d, TESS_EIO, "cannot read '%s': %s", path, strerror(errno));
-    char *buf = tess_malloc(CFG_FILE_MAX + 1);
-    size_t len = buf ? fread(buf, 1, CFG_FILE_MAX + 1, f) : 0;
-    int err = errno, bad = ferror(f);
-    fclose(f);
-    if (!buf)
-        return diag_fail(d, TESS_ENOMEM, "cannot read '%s': out of memory", path);
-    int rc = TESS_OK;
-    if (bad)
-        rc = diag_fail(d, TESS_EIO, "cannot read '%s': %s", path, strerror(err));
-    else if (len > CFG_FILE_MAX)
-        rc = diag_fail(d, TESS_EINPUT, "%s: larger than %u bytes: not a configuration file",
-                       path, CFG_FILE_MAX);
-    else if (memchr(buf, 0, len))
+    size_t len;
+    int rc = infile_read(path, CFG_FILE_MAX, "the limit for a configuration file", out, &len, d);
+    if (rc == TESS_OK && memchr(*out, 0, len)) {
+        tess_free(*out);
+        *out = NULL;
         rc = diag_fail(d, TESS_EINPUT, "%s: contains a NUL byte: not a text file", path);
-    if (rc != TESS_OK) {
-        tess_free(buf);
-        return rc;
     }
-    buf[len] = 0;
-    *out = buf;
-    return TESS_OK;
+    return rc;
 }
 
 int cfg_load_file(cfg_t *cfg, const char *path, diag_t *diag)

@@ -130,6 +130,9 @@ static int real_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *
     if (!ok || end == text || *end)
         return diag_fail(d, TESS_EINPUT, "%s: '%s' is not valid (expected a number %s..%s%s)",
                          k->info.key, text, lo, hi, u);
+    if (ok && v == 0 && strcspn(text, "123456789") < strcspn(text, "eE"))
+        return diag_fail(d, TESS_EINPUT, "%s: %s is too small for a double: it would read as 0 "
+                         "(the smallest positive value is about 4.9e-324)", k->info.key, text);
     if (!isfinite(v) || v > k->rmax)
         return diag_fail(d, TESS_EINPUT, "%s: %s is above the maximum %s%s", k->info.key, text,
                          hi, u);

@@ -12,6 +12,7 @@
 
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "events/base/infile.h"
 #include "model/asm_int.h"
 #include "model/isa.h"
 
@@ -344,40 +345,13 @@ int asm_assemble(asm_output_t *out, const char *src, size_t len, const char *fil
     return rc;
 }
 
-/* Reads a whole file into a malloc'd buffer; errors name the path. */
-static int read_all(const char *path, char **buf, size_t *len, diag_t *diag)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return diag_fail(diag, TESS_EIO, "cannot read '%s': %s", path, strerror(errno));
-    size_t cap = 4096, n = 0, got;
-    char *b = tess_malloc(cap);
-    while (b && (got = fread(b + n, 1, cap - n, fp)) > 0) {
-        n += got;
-        char *nb = n == cap ? tess_realloc(b, cap *= 2) : b;
-        if (!nb)
-            tess_free(b);
-        b = nb;
-    }
-    int err = ferror(fp) ? errno : 0;
-    fclose(fp);
-    if (!b)
-        return diag_fail(diag, TESS_ENOMEM, "cannot read '%s': out of memory", path);
-    if (err) {
-        tess_free(b);
-        return diag_fail(diag, TESS_EIO, "cannot read '%s': %s", path, strerror(err));
-    }
-    *buf = b;
-    *len = n;
-    return TESS_OK;
-}
-
 int asm_assemble_file(asm_output_t *out, const char *path, diag_t *diag)
 {
     char *src = NULL;
     size_t len = 0;
     memset(out, 0, sizeof *out);
-    int rc = read_all(path, &src, &len, diag);
+    int rc = infile_read(path, ASM_SOURCE_MAX, "the limit for an assembly source", &src, &len,
+                         diag);
     if (rc != TESS_OK)
         return rc;
     rc = asm_assemble(out, src, len, path, diag);

@@ -27,7 +27,11 @@ typedef struct asm_output {
 int asm_assemble(asm_output_t *out /* OUT */, const char *src, size_t len,
                  const char *filename, diag_t *diag);
 
-/* Reads and assembles a file. */
+/* A source file larger than this is refused unread (16 MiB: the Task Memory
+ * holds 512 instructions; this leaves room for comments and .data). */
+#define ASM_SOURCE_MAX (16u << 20)
+
+/* Reads (at most ASM_SOURCE_MAX + 1 bytes, infile.h) and assembles a file. */
 int asm_assemble_file(asm_output_t *out /* OUT */, const char *path, diag_t *diag);
 
 /* Disassembles `prog`; when `sm` is not NULL, non-zero SM bytes become `.data`

@@ -154,6 +154,11 @@ uint16_t isa_exec_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_deco
     switch (d.op) {
 #define LANES(OP)                                                                           \
     case OP:                                                                                \
+        if (lanes == 0xffff) { /* a whole warp of 16: a loop the compiler unrolls */        \
+            for (unsigned l = 0; l < ISA_SLOTS; l++)                                        \
+                div0 |= (uint16_t)(reg_work(regs[l], l, OP, a, b, c) << l);                 \
+            break;                                                                          \
+        }                                                                                   \
         for (uint16_t m = lanes; m; m &= m - 1) {                                           \
             unsigned l = (unsigned)__builtin_ctz(m);                                        \
             div0 |= (uint16_t)(reg_work(regs[l], l, OP, a, b, c) << l);                     \

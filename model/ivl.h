@@ -12,9 +12,10 @@
 #include <stdint.h>
 
 #include "events/sim.h"
+#include "model/sizes.h"
 #include "model/tm.h"
 
-#define IVL_BANKS 16
+#define IVL_BANKS SM_BANKS_MAX
 
 typedef enum ivl_field {
     IVL_CORE_BUSY = 0,        /* ps a core ran a task (counter coreN.busy_ps) */
@@ -37,6 +38,7 @@ typedef struct ivl {
     ivl_bucket_t *b;          /* private: intervals 0 … n-1 */
     size_t n, cap;
     bool failed;              /* out of memory: the figures are incomplete */
+    unsigned banks;           /* ro: the run's banks (sm.banks), set by gpu_set_intervals */
 } ivl_t;
 
 /* Intervals of `len` ps from 0 on (every one counted). */

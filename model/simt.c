@@ -293,9 +293,11 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     isa_step_t step[ISA_REGS];
     uint16_t addr[ISA_REGS];
     bool sync[ISA_REGS];
-    uint8_t per_bank[16] = {0};
+    uint8_t per_bank[SM_BANKS_MAX] = {0};
     isa_mem_lanes(u->regs, active, d, step);
     w->mem_store = d.op == ISA_ST;
+    bool merge = u->broadcast && !w->mem_store;
+    sim_time_t arrive = lat_is_fixed(u->lat[ISA_CLASS_LD]) ? now + u->lat_ps[ISA_CLASS_LD] : NEVER;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
     w->mem_lanes = active;
@@ -305,11 +307,11 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         const isa_step_t *s = &step[l];
-        addr[l] = s->addr;
+        addr[l] = w->mem_addr[l] = s->addr;
         sync[l] = s->sync && u->atomics;
         w->fanout[l] = (uint16_t)(1u << l);
         /* S8: a ld's lanes reading one byte share the lowest one's request */
-        if (u->broadcast && !w->mem_store && !sync[l]) {
+        if (merge && !sync[l]) {
             uint16_t before = (uint16_t)(active & ((1u << l) - 1) & w->mem_wait);
             for (; before; before &= before - 1) {
                 unsigned k = (unsigned)__builtin_ctz(before);
@@ -329,7 +331,7 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
         t->flags = (uint16_t)((w->mem_store ? GPU_TXN_STORE : 0) | (sync[l] ? GPU_TXN_SYNC : 0));
         t->data = s->value;
         t->t_created = t->t_sent = now;
-        c->req_arrive = now + latency(u, ISA_CLASS_LD);
+        c->req_arrive = arrive != NEVER ? arrive : now + latency(u, ISA_CLASS_LD);
         unsigned b = sm_bank_of(&g->sm, addr[l]);
         w->mem_banks += per_bank[b]++ == 0;
         w->mem_replays = per_bank[b] - 1 > w->mem_replays ? (uint8_t)(per_bank[b] - 1) : w->mem_replays;
@@ -356,6 +358,36 @@ static uint16_t exec_lanes(simt_t *u, uint16_t active, isa_decoded_t d)
     for (uint16_t m = isa_exec_lanes(u->regs, active, d); m; m &= m - 1)
         cores[__builtin_ctz(m)].run.div_by_zero++;
     return 0;
+}
+
+/* The instruction trace's record of warp w's instruction in slot `pc`,
+ * issued at `when` on lanes `active`, with the lanes' registers as they are
+ * now (after it); for a ld/st (its answers all in), addresses, banks and
+ * the byte each lane read or wrote. Off the hot path: only when traced. */
+static __attribute__((noinline, cold)) void trace_insn(simt_t *u, const simt_warp_t *w,
+                                                        unsigned pc, uint16_t active,
+                                                        sim_time_t when)
+{
+    uint8_t regs[ISA_REGS][ISA_REGS] = {{0}};
+    const isa_decoded_t *d = &w->code[pc];
+    uint16_t word = isa_make(d->op, d->a, d->b, d->c);
+    itrace_rec_t r = {
+        .when = when, .frame = w->frame, .unit = (uint8_t)(w - u->w), .simt = true,
+        .lanes = active, .slot = (uint8_t)pc, .word = word, .wmask = itrace_writes(word),
+        .regs = (const uint8_t(*)[ISA_REGS])regs,
+    };
+    for (uint16_t m = active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        memcpy(regs[l], u->regs[l], ISA_REGS);
+        if (is_mem(d->op)) {
+            r.addr[l] = w->mem_addr[l];
+            r.bank[l] = (uint8_t)sm_bank_of(&u->gpu->sm, w->mem_addr[l]);
+            r.value[l] = regs[l][d->c];
+        }
+    }
+    r.mem = is_mem(d->op);
+    r.store = d->op == ISA_ST;
+    u->itrace(u->itrace_user, &r);
 }
 
 static void trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
@@ -410,11 +442,13 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
         return true;
     }
     uint16_t taken = exec_lanes(u, active, d);
+    if (__builtin_expect(u->itrace != NULL, 0))
+        trace_insn(u, w, pc, active, now);
     sim_time_t done = now + latency(u, isa_class((isa_op_t)d.op));
     w->alu_done = tmax(w->alu_done, done);
     w->prev_done = done;
-    for (uint16_t m = simt_regs_written(d); m; m &= m - 1) {
-        w->reg_done[__builtin_ctz(m)] = done;
+    for (uint16_t m = u->scoreboard ? simt_regs_written(d) : 0; m; m &= m - 1) {
+        w->reg_done[__builtin_ctz(m)] = done; /* S4 (a): only the scoreboard reads them */
         w->reg_ld &= (uint16_t)~(m & -m);
     }
     uint16_t leave = 0;
@@ -453,7 +487,10 @@ static void decide(simt_t *u, sim_time_t now, uint16_t *issued, uint16_t *eligib
     }
     if (n == 0)
         return;
-    simt_sched_order(u->sched, age, n, &u->last, order);
+    if (n > 1)
+        simt_sched_order(u->sched, age, n, &u->last, order);
+    else
+        order[0] = 0; /* one eligible warp: every scheduler picks it */
     unsigned k = n < u->width ? n : u->width;
     for (unsigned j = 0; j < k; j++) {
         simt_warp_t *w = &u->w[slot[order[j]]];
@@ -556,6 +593,8 @@ static void trace_mem(simt_t *u, const simt_warp_t *w)
 static void mem_complete(simt_t *u, simt_warp_t *w, sim_time_t done)
 {
     w->mem_done = done;
+    if (__builtin_expect(u->itrace != NULL, 0))
+        trace_insn(u, w, w->mem_slot, w->mem_lanes, w->mem_issue);
     if (w->prev_done == NEVER)
         w->prev_done = done;
     if (!w->mem_store && w->reg_done[w->mem_reg] == NEVER)
@@ -581,11 +620,17 @@ void simt_on_answer(void *unit, txn_t *t)
     simt_warp_t *w = &u->w[u->lane_warp[l]];
     core_t *c = &g->cores[l];
     assert(u->lane_warp[l] >= 0 && (w->mem_wait >> l & 1));
-    for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
-        core_t *k = &g->cores[__builtin_ctz(m)];
+    if (w->fanout[l] == (1u << l)) { /* its own request (no broadcast) */
         if (!w->mem_store)
-            k->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
-        k->task_sm_wait += t->t_done - t->t_created;
+            c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
+        c->task_sm_wait += t->t_done - t->t_created;
+    } else {
+        for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
+            core_t *k = &g->cores[__builtin_ctz(m)];
+            if (!w->mem_store)
+                k->r[w->mem_reg] = (uint8_t)t->data;
+            k->task_sm_wait += t->t_done - t->t_created;
+        }
     }
     c->task_sm_ops++;
     c->task_sm_conflict += t->t_granted - c->req_arrive;
@@ -690,6 +735,13 @@ static void simt_stats(const void *self, gpu_stats_t *s)
     u->lanes.ops->stats(u->lanes.self, s);
 }
 
+static void simt_itrace(void *self, itrace_fn fn, void *user)
+{
+    simt_t *u = self;
+    u->itrace = fn;
+    u->itrace_user = user;
+}
+
 static const engine_ops_t simt_ops = {
     .start = simt_start,
     .set_r0 = simt_set_r0,
@@ -698,6 +750,7 @@ static const engine_ops_t simt_ops = {
     .stats = simt_stats,
     .report_partial = simt_report_partial,
     .counters = simt_counters,
+    .itrace = simt_itrace,
 };
 
 void simt_engine(engine_t *e, simt_t *u)

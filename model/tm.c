@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "events/base/infile.h"
 
 static const char *nm(const char *name) { return name ? name : "<tm>"; }
 
@@ -208,36 +210,17 @@ int tm_validate(const tm_program_t *prog, const char *name, diag_t *diag)
     return TESS_OK;
 }
 
-/* Reads at most `cap` bytes of `path` into `buf`; *size gets the file's whole
- * size (which may exceed cap). Errors (TESS_EIO) name the path. */
-static int read_capped(const char *path, uint8_t *buf, size_t cap, size_t *size, diag_t *diag)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return diag_fail(diag, TESS_EIO, "cannot read '%s': %s", path, strerror(errno));
-    size_t total = fread(buf, 1, cap, fp), got;
-    uint8_t scratch[512];
-    while ((got = fread(scratch, 1, sizeof scratch, fp)) > 0)
-        total += got;
-    int err = ferror(fp) ? errno : 0;
-    fclose(fp);
-    if (err)
-        return diag_fail(diag, TESS_EIO, "cannot read '%s': %s", path, strerror(err));
-    *size = total;
-    return TESS_OK;
-}
-
 int tm_load_file(tm_program_t *prog, const char *path, diag_t *diag)
 {
-    uint8_t buf[TM_BYTES];
+    char *buf;
     size_t size = 0;
     memset(prog, 0, sizeof *prog);
-    int rc = read_capped(path, buf, sizeof buf, &size, diag);
+    int rc = infile_read(path, TM_BYTES, "Task Memory", &buf, &size, diag);
     if (rc != TESS_OK)
         return rc;
-    if (size > TM_BYTES)
-        return too_big(diag, path, size, "Task Memory", TM_BYTES);
-    return tm_parse(prog, buf, size, path, diag);
+    rc = tm_parse(prog, (const uint8_t *)buf, size, path, diag);
+    tess_free(buf);
+    return rc;
 }
 
 int sm_image_parse(uint8_t sm[SM_BYTES], const uint8_t *bytes, size_t len, const char *name,
@@ -253,14 +236,15 @@ int sm_image_parse(uint8_t sm[SM_BYTES], const uint8_t *bytes, size_t len, const
 
 int sm_image_load_file(uint8_t sm[SM_BYTES], const char *path, diag_t *diag)
 {
+    char *buf;
     size_t size = 0;
     memset(sm, 0, SM_BYTES);
-    int rc = read_capped(path, sm, SM_BYTES, &size, diag);
-    if (rc == TESS_OK && size > SM_BYTES)
-        rc = too_big(diag, path, size, "Shared Memory", SM_BYTES);
+    int rc = infile_read(path, SM_BYTES, "Shared Memory", &buf, &size, diag);
     if (rc != TESS_OK)
-        memset(sm, 0, SM_BYTES);
-    return rc;
+        return rc;
+    memcpy(sm, buf, size);
+    tess_free(buf);
+    return TESS_OK;
 }
 
 const char *tm_fence_name(unsigned fence)

@@ -3,12 +3,14 @@
  * values and their messages, the latency syntax, round trips through
  * cfg_format, the presets in config/, and docs/CONFIG.md being up to date. */
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config/cfg.h"
 #include "events/base/err.h"
+#include "model/simt_flow.h"
 #include "tests/testutil.h"
 
 /* --- helpers -------------------------------------------------------------- */
@@ -59,6 +61,7 @@ static const char *const non_defaults[] = {
     "simt.issue_width=16",     "simt.scoreboard=on",         "simt.broadcast=yes",
     "sm.req=0",                "sm.bank=geometric:1.000001",
     "sm.resp=uniform:0..1000000", "sm.arbiter=random",       "sm.bank_map=interleaved",
+    "sm.banks=32",
     "sm.atomics=on",           "sim.seed=0xfedcba9876543210", "sim.time_limit=123456",
     "sim.wall_limit=2.5",      "sim.pace=0.1",               "sim.progress=off",
     "record.level=events",     "record.from_ps=1000",        "record.to_ps=99999",
@@ -164,7 +167,7 @@ static void test_key_table_is_consistent(void)
     cfg_t c = defaults();
     char seen_sections[16][16];
     size_t nsec = 0;
-    CU_ASSERT_EQUAL(cfg_key_count(), 33);
+    CU_ASSERT_EQUAL(cfg_key_count(), 34);
     for (size_t i = 0; i < cfg_key_count(); i++) {
         const cfg_key_info_t *k = cfg_key_info(i);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
@@ -329,6 +332,48 @@ static void file_error(const char *text, int code, const char *expect)
     msg_is(&d, full);
 }
 
+/* Nothing a user wrote is dropped without an error or a warning naming the
+ * line (issue 10, class 4). */
+static void test_nothing_is_silently_dropped(void)
+{
+    file_error("[sm] bank = 4\n", TESS_EINPUT,
+               "1: 'bank = 4' after [sm] would be ignored: put it on a line of its own");
+    file_error("[ts]\n[sm]decode=3\n", TESS_EINPUT,
+               "2: 'decode=3' after [sm] would be ignored: put it on a line of its own");
+    file_error("[sim]\nwall_limit = 1e-400\n", TESS_EINPUT,
+               "2: sim.wall_limit: 1e-400 is too small for a double: it would read as 0 (the "
+               "smallest positive value is about 4.9e-324)");
+    file_error("[sm]\rbank = 4\rreq = x\r", TESS_EINPUT, /* CR-only: three lines */
+               "3: sm.req: 'x' is not valid (expected a latency in cycles: N, uniform:A..B, "
+               "geometric:M or choice:A,B,...)");
+    static const char *const ok[] = {
+        "[sm]\rbank = 4\r", "[sm]\r\nbank = 4\r\n", "[sm] ; the memory\nbank = 4\n",
+        "[sm]  # the memory\nbank = 4\n", "[sm]\n; %0300d\nbank = 4\n",
+        "[sm]\n   # %0300d\nbank = 4",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char text[400];
+        snprintf(text, sizeof text, ok[i], 0);
+        cfg_t c = defaults();
+        diag_t d = {0};
+        CU_ASSERT_EQUAL(cfg_load_file(&c, scratch("ok.ini", text), &d), TESS_OK);
+        CU_ASSERT_EQUAL(c.gpu.sm_bank.lo, 4);
+    }
+    cfg_t c = defaults();
+    diag_t d = {0};
+    CU_ASSERT_EQUAL(cfg_load_file(&c, scratch("dup2.ini", "[sm]\nbank = 4\n\nsm.bank = 2\n"), &d),
+                    TESS_EINPUT); /* section.key inside a section is not that key */
+    diag_reset(&d);
+    c = defaults();
+    const char *dup = scratch("dup3.ini", "[sm]\nbank = 4\n[ts]\n[sm]\nbank = 6\n");
+    CU_ASSERT_EQUAL(cfg_load_file(&c, dup, &d), TESS_OK);
+    CU_ASSERT_EQUAL(d.warnings, 1);
+    char want[600];
+    snprintf(want, sizeof want, "%s:5: sm.bank is set again: this value replaces the one of "
+             "line 2", dup);
+    CU_ASSERT_STRING_EQUAL(d.last_warning, want);
+}
+
 static void test_file_errors_name_file_and_line(void)
 {
     file_error("[clock]\nperiod_ps = 1000\n\n; comment\n[sm]\nbank = 1\narbiter = lifo\n",
@@ -341,7 +386,7 @@ static void test_file_errors_name_file_and_line(void)
     file_error("sm.bank = 2\nfoo.x = 1\n", TESS_EINPUT,
                "2: foo.x: unknown section 'foo' (expected clock, ts, core, sm, simt, sim or record)");
     file_error("[sm]\nbnak = 1\n", TESS_EINPUT,
-               "2: sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, atomics)");
+               "2: sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, banks, atomics)");
     file_error("bank = 1\n", TESS_EINPUT,
                "1: bank: key outside a section (put it under [section] or write section.key)");
     file_error("[sm]\nbank = 4x\n", TESS_EINPUT,
@@ -361,8 +406,13 @@ static void test_syntax_errors_name_the_line(void)
                "2: sm.req: '0x' is not valid (expected a latency in cycles: N, uniform:A..B, "
                "geometric:M or choice:A,B,...)");
     char long_line[400];
+    /* a comment has no length limit (issue 10): the error is the next line's */
     snprintf(long_line, sizeof long_line, "[sm]\n# %0300d\nbank = x\n", 0);
-    file_error(long_line, TESS_EINPUT, "2: line too long (at most 197 characters)");
+    file_error(long_line, TESS_EINPUT, "3: sm.bank: 'x' is not valid (expected a latency in "
+               "cycles: N, uniform:A..B, geometric:M or choice:A,B,...)");
+    snprintf(long_line, sizeof long_line, "[sm]\nbank = 4 ; %0300d\n", 0);
+    file_error(long_line, TESS_EINPUT, "2: line too long (at most 197 characters after the "
+               "indentation; comment lines have no limit)");
 }
 
 /* --- every key's values -------------------------------------------------------- */
@@ -405,6 +455,10 @@ static const char *const valid[] = {
     "sm.arbiter=fixed", "sm.arbiter", "fixed",
     "sm.bank_map=interleaved", "sm.bank_map", "interleaved",
     "sm.bank_map=high", "sm.bank_map", "high",
+    "sm.bank_map=xor", "sm.bank_map", "xor",
+    "sm.banks=1", "sm.banks", "1",
+    "sm.banks=8", "sm.banks", "8",
+    "sm.banks=64", "sm.banks", "64",
     "sm.atomics=on", "sm.atomics", "on",
     "sm.atomics=true", "sm.atomics", "on",
     "sm.atomics=YES", "sm.atomics", "on",
@@ -511,7 +565,11 @@ static const char *const invalid[] = {
     "sm.arbiter=lifo",
     "-s 'sm.arbiter=lifo': sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo or random)",
     "sm.bank_map=low",
-    "-s 'sm.bank_map=low': sm.bank_map: 'low' is not valid (expected high or interleaved)",
+    "-s 'sm.bank_map=low': sm.bank_map: 'low' is not valid (expected high, interleaved or xor)",
+    "sm.banks=12",
+    "-s 'sm.banks=12': sm.banks: '12' is not valid (expected 1, 2, 4, 8, 16, 32 or 64)",
+    "sm.banks=128",
+    "-s 'sm.banks=128': sm.banks: '128' is not valid (expected 1, 2, 4, 8, 16, 32 or 64)",
     "sm.atomics=maybe",
     "-s 'sm.atomics=maybe': sm.atomics: 'maybe' is not valid (expected on or off; also "
     "true/false, yes/no, 1/0)",
@@ -549,9 +607,9 @@ static const char *const invalid[] = {
     "sm.bank", "-s 'sm.bank': expected section.key=value",
     "bank=4", "-s 'bank=4': expected section.key=value",
     "=4", "-s '=4': expected section.key=value",
-    "sm.=4", "-s 'sm.=4': sm.: unknown key (sm has req, bank, resp, arbiter, bank_map, atomics)",
+    "sm.=4", "-s 'sm.=4': sm.: unknown key (sm has req, bank, resp, arbiter, bank_map, banks, atomics)",
     "sm.bnak=4",
-    "-s 'sm.bnak=4': sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, atomics)",
+    "-s 'sm.bnak=4': sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, banks, atomics)",
     "foo.bar=1",
     "-s 'foo.bar=1': foo.bar: unknown section 'foo' (expected clock, ts, core, sm, simt, sim or "
     "record)",
@@ -586,6 +644,44 @@ static lat_t lat_of(const char *value, int expect_rc)
         fprintf(stderr, "\n  %s: rc %d (%s)\n", a, rc, d.msg);
     CU_ASSERT_EQUAL(rc, expect_rc);
     return c.gpu.ts_xfer;
+}
+
+/* Every choice of every enumeration list (model/gpu.h, model/simt_flow.h,
+ * config/cfg.h) is accepted by its key, lands on its own value and prints
+ * back as its name: a value added to a list is configurable without editing
+ * the key table. */
+static void check_choices(const char *key, const char *const *names, unsigned count, size_t off)
+{
+    for (unsigned v = 0; v < count; v++) {
+        cfg_t c;
+        diag_t d = {0};
+        char a[96], out[64];
+        cfg_default(&c);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(names[v]);
+        snprintf(a, sizeof a, "%s=%s", key, names[v]);
+        CU_ASSERT_EQUAL_FATAL(cfg_set(&c, a, &d), TESS_OK);
+        CU_ASSERT_EQUAL(((const uint8_t *)&c)[off], v); /* a one-byte field */
+        CU_ASSERT_EQUAL(cfg_get(&c, key, out, sizeof out), TESS_OK);
+        CU_ASSERT_STRING_EQUAL(out, names[v]);
+    }
+    CU_ASSERT_PTR_NULL(names[count]);
+}
+
+static void test_every_listed_choice_is_configurable(void)
+{
+#define CHOICES(key, names, count, f)                                                       \
+    do {                                                                                    \
+        _Static_assert(sizeof(((cfg_t *)0)->f) == 1, "a one-byte field");                   \
+        check_choices(key, names, count, offsetof(cfg_t, f));                               \
+    } while (0)
+    CHOICES("ts.policy", gpu_policy_names, GPU_POLICY_COUNT, gpu.policy);
+    CHOICES("sm.arbiter", gpu_arbiter_names, GPU_ARB_COUNT, gpu.arbiter);
+    CHOICES("sm.bank_map", gpu_bank_map_names, GPU_MAP_COUNT, gpu.bank_map);
+    CHOICES("core.timing", gpu_timing_names, GPU_TIMING_COUNT, gpu.timing);
+    CHOICES("core.model", gpu_model_names, GPU_MODEL_COUNT, gpu.model);
+    CHOICES("simt.scheduler", simt_sched_names, SIMT_SCHED_COUNT, gpu.simt_scheduler);
+    CHOICES("record.level", cfg_rec_level_names, CFG_REC_COUNT, record.level);
+#undef CHOICES
 }
 
 static void test_latency_fixed_and_uniform(void)
@@ -953,11 +1049,13 @@ static const test_case_t cases[] = {
     TEST(test_apply_cli_does_not_reset_defaults),
     TEST(test_failure_leaves_cfg_unchanged),
     TEST(test_duplicate_keys_last_wins),
+    TEST(test_nothing_is_silently_dropped),
     TEST(test_missing_file_is_an_io_error),
     TEST(test_file_errors_name_file_and_line),
     TEST(test_syntax_errors_name_the_line),
     TEST(test_every_key_accepts_its_valid_values),
     TEST(test_every_key_rejects_invalid_values),
+    TEST(test_every_listed_choice_is_configurable),
     TEST(test_latency_fixed_and_uniform),
     TEST(test_latency_geometric_is_an_exact_fraction),
     TEST(test_latency_choice),

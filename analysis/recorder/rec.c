@@ -271,7 +271,7 @@ static int insert_intervals(rec_t *rec, const ivl_t *iv, const char *kind, sim_t
     sqlite3_stmt *st = NULL;
     int rc = prepare(rec, DB_INSERT_SQL(intervals, DB_INTERVALS), &st, diag);
     for (size_t i = 0; rc == TESS_OK && i < n; i++)
-        for (unsigned u = 0; rc == TESS_OK && u < 2 * GPU_CORES; u++)
+        for (unsigned u = 0; rc == TESS_OK && u < GPU_CORES + iv->banks; u++)
             rc = interval_row(rec, st, iv, kind, i, u, stop, diag);
     sqlite3_finalize(st);
     return rc;
@@ -288,6 +288,7 @@ int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id, diag_
     int rc = insert_run_rows(rec, info, diag);
     if (rc != TESS_OK)
         return rc;
+    rec->w.banks = info->banks;
     rc = rec_writer_start(&rec->w, rec->run_id, info->period_ps, &rec->cur, diag);
     if (rc != TESS_OK) {
         rec_run_end_t e = {.status = "error", .end_ps = SIM_TIME_NEVER,

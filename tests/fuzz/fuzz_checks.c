@@ -272,24 +272,29 @@ static bool known_section(const char *name, size_t len)
 
 /* What cfg_load_string promises to accept ("'…' is not [section], key = value
  * or a comment"): every line, blanks (isspace) around it ignored, is empty, a
- * ';' or '#' comment, a [section] of a known section, or has a '=' (inih also
- * takes ':'). A line taken as inih's continuation of the previous value breaks
- * this. */
+ * ';' or '#' comment, a [section] of a known section with nothing but a
+ * comment after it, or has a '=' (inih also takes ':'). Lines end at "\n",
+ * "\r\n" or a lone "\r". A line taken as inih's continuation of the previous
+ * value breaks this. */
 static fuzz_verdict_t cfg_lines(const char *text, char *why, size_t n)
 {
     static const char blanks[] = " \t\r\v\f";
     unsigned line = 1;
     for (const char *p = text; *p; line++) {
-        size_t len = strcspn(p, "\n"), skip = strspn(p, blanks);
+        size_t len = strcspn(p, "\r\n"), skip = strspn(p, " \t\v\f");
         if (line == 1 && skip + 3 <= len && strncmp(p + skip, "\xef\xbb\xbf", 3) == 0)
-            skip += 3 + strspn(p + skip + 3, blanks); /* a UTF-8 byte order mark: inih skips it */
+            skip += 3 + strspn(p + skip + 3, " \t\v\f"); /* a UTF-8 byte order mark: inih skips it */
         const char *start = p + (skip < len ? skip : len);
         size_t rest = len - (size_t)(start - p);
         while (rest && strchr(blanks, start[rest - 1]))
             rest--;
         const char *close = rest && *start == '[' ? memchr(start, ']', rest) : NULL;
-        bool ok = rest == 0 || *start == ';' || *start == '#' || close ||
-                  memchr(start, '=', rest) || memchr(start, ':', rest);
+        size_t after = close ? (size_t)(close + 1 - start) : 0;
+        while (close && after < rest && strchr(blanks, start[after]))
+            after++;
+        bool section = close && (after == rest || start[after] == ';' || start[after] == '#');
+        bool ok = rest == 0 || *start == ';' || *start == '#' || section ||
+                  (!close && (memchr(start, '=', rest) || memchr(start, ':', rest)));
         if (!ok)
             return fail(why, n, "cfg_load_string accepted line %u, which is not [section], "
                         "key = value or a comment: '%.*s'", line, (int)(rest > 80 ? 80 : rest),
@@ -297,7 +302,7 @@ static fuzz_verdict_t cfg_lines(const char *text, char *why, size_t n)
         if (close && !known_section(start + 1, (size_t)(close - start - 1)))
             return fail(why, n, "cfg_load_string accepted line %u, an unknown section: '%.*s'",
                         line, (int)(rest > 80 ? 80 : rest), start);
-        p += p[len] ? len + 1 : len;
+        p += p[len] == '\r' && p[len + 1] == '\n' ? len + 2 : p[len] ? len + 1 : len;
     }
     return FUZZ_ACCEPTED;
 }
