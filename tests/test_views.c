@@ -565,7 +565,7 @@ static void downgrade(const char *db, int to)
     }
     char sql[512];
     snprintf(sql, sizeof sql,
-             "DROP TABLE races; ALTER TABLE runs DROP COLUMN stop_ps;"
+             "DROP TABLE races; DROP TABLE intervals; ALTER TABLE runs DROP COLUMN stop_ps;"
              "CREATE TEMP TABLE p AS SELECT * FROM params; DROP TABLE params;"
              "CREATE TABLE params(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
              " key TEXT NOT NULL, value TEXT);"

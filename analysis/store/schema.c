@@ -51,14 +51,17 @@ static const char migrate_v3[] =
     "CREATE INDEX IF NOT EXISTS params_run ON params(run_id, key);"
     CREATE_TABLE(races, DB_RACES, DB_RUN_FK);
 
+/* Version 5: interval statistics. */
+static const char migrate_v5[] = CREATE_TABLE(intervals, DB_INTERVALS, DB_RUN_FK);
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
  * the one list (views.c). Version 2 added the analysis views only; version
  * 4 (sm.banks) only views: the packs' bank digit decoded with the run's
- * bank count, run_summary.banks. */
+ * bank count, run_summary.banks; version 5 the intervals table. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
-                                                           [3] = NULL};
+                                                           [3] = NULL, [4] = migrate_v5};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -70,6 +73,11 @@ static const char compat_v3[] =
     " SELECT run_id, key, " TYPED_VALUE("value") " AS value FROM main.params;"
     "CREATE TEMP VIEW IF NOT EXISTS races AS SELECT 0 AS run_id" DB_RACES(COMPAT_COL, COMPAT_COL)
     " WHERE 0;";
+
+/* … and before version 5, an empty intervals. */
+static const char compat_v5[] =
+    "CREATE TEMP VIEW IF NOT EXISTS intervals AS SELECT 0 AS run_id"
+    DB_INTERVALS(COMPAT_COL, COMPAT_COL) " WHERE 0;";
 
 int schema_bind_value(sqlite3_stmt *st, int idx, const char *v)
 {
@@ -101,7 +109,8 @@ static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS core_tasks_run ON core_tasks(run_id, frame, core);"
     "CREATE INDEX IF NOT EXISTS sm_access_packs_run"
     " ON sm_access_packs(run_id, frame, core, part);"
-    "CREATE INDEX IF NOT EXISTS events_run ON events(run_id, seq);";
+    "CREATE INDEX IF NOT EXISTS events_run ON events(run_id, seq);"
+    "CREATE INDEX IF NOT EXISTS intervals_run ON intervals(run_id, kind, idx);";
 
 static const char *const insert_sql[REC_TABLES] = {
     [REC_T_FRAMES] = DB_INSERT_SQL(frames, DB_FRAMES),
@@ -232,6 +241,8 @@ int schema_open(sqlite3 *db, const char *path, diag_t *diag)
 int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *diag)
 {
     int rc = version < 3 ? db_exec(db, path, compat_v3, diag) : TESS_OK;
+    if (rc == TESS_OK && version < 5)
+        rc = db_exec(db, path, compat_v5, diag);
     return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", diag)
                          : rc;
 }

@@ -64,6 +64,15 @@
     C(b_core, "INTEGER NOT NULL") C(b_slot, "INTEGER NOT NULL")                  \
     C(b_op, "TEXT NOT NULL")
 
+/* Interval statistics (record.interval; model/ivl.h): one row per interval
+ * and unit; for a core busy_ps, instructions and sm_wait_ps, for a bank
+ * busy_ps and conflicts (the others NULL). kind 'window': the one interval
+ * record.from_ps/to_ps. */
+#define DB_INTERVALS(C, G)                                                       \
+    C(kind, "TEXT NOT NULL") C(idx, "INTEGER NOT NULL") C(from_ps, "INTEGER NOT NULL") \
+    C(to_ps, "INTEGER NOT NULL") C(unit, "TEXT NOT NULL") C(busy_ps, "INTEGER")  \
+    C(instructions, "INTEGER") C(sm_wait_ps, "INTEGER") C(conflicts, "INTEGER")
+
 /* Every table, in creation order: X(name, LIST, run_id's type). */
 #define DB_TABLES(X)                                                             \
     X(runs, DB_RUNS, "INTEGER PRIMARY KEY")                                      \
@@ -74,7 +83,8 @@
     X(core_tasks, DB_CORE_TASKS, DB_RUN_FK)                                      \
     X(sm_access_packs, DB_SM_ACCESS_PACKS, DB_RUN_FK)                            \
     X(events, DB_EVENTS, DB_RUN_FK)                                              \
-    X(races, DB_RACES, DB_RUN_FK)
+    X(races, DB_RACES, DB_RUN_FK)                                                \
+    X(intervals, DB_INTERVALS, DB_RUN_FK)
 
 /* Helpers for the lists: nothing; a column's name as text; "?" for it. */
 #define DB_NONE(name, type)
