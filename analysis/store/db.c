@@ -116,7 +116,11 @@ static int has_column(sqlite3 *db, const char *schema, const char *table, const 
 static const struct added {
     const char *table, *col;
     int64_t since;
-} added[] = {{"runs", "stop_ps", 3}, {"races", NULL, 3}};
+} added[] = {{"runs", "stop_ps", 3},
+                {"races", NULL, 3},
+                {"simt_warps", NULL, 4},
+                {"simt_mem", NULL, 4},
+                {"simt_issue", NULL, 4}};
 
 static bool not_yet(const char *table, const char *col, int64_t version)
 {
