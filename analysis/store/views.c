@@ -191,6 +191,10 @@
                              " WHERE c.run_id = r.run_id AND c.component GLOB '" glob "'" \
                              " AND c.name GLOB '" name "')"
 
+/* A simt.* key of a SIMT run; NULL for a MIMD run (recorded there, without
+ * effect), so that MIMD runs group together whatever their simt.* keys. */
+#define SIMT_PARAM(key) "CASE WHEN " PARAM("core.model") " = 'simt' THEN " PARAM(key) " END"
+
 #define RUN_SUMMARY                                                              \
     "SELECT *, " CYC("end_ps") " AS end_cycles, " CYC("stop_ps") " AS stop_cycles," \
     " " CYC("conflict_ps") " AS conflict_cycles,"                                \
@@ -207,10 +211,10 @@
     "  " PARAM("sm.bank") " AS sm_bank, " PARAM("sm.resp") " AS sm_resp,"        \
     "  " PARAM("sim.seed") " AS seed,"                                           \
     "  coalesce(" PARAM("core.model") ", 'mimd') AS core_model,"                 \
-    "  " PARAM("simt.scheduler") " AS simt_scheduler,"                           \
-    "  " PARAM("simt.issue_width") " AS simt_issue_width,"                       \
-    "  " PARAM("simt.scoreboard") " AS simt_scoreboard,"                         \
-    "  " PARAM("simt.broadcast") " AS simt_broadcast,"                           \
+    "  " SIMT_PARAM("simt.scheduler") " AS simt_scheduler,"                      \
+    "  " SIMT_PARAM("simt.issue_width") " AS simt_issue_width,"                  \
+    "  " SIMT_PARAM("simt.scoreboard") " AS simt_scoreboard,"                    \
+    "  " SIMT_PARAM("simt.broadcast") " AS simt_broadcast,"                      \
     "  " COUNTER("simt", "warp_instructions") " AS warp_instructions,"           \
     "  " COUNTER("simt", "lane_instructions") " * 1.0 / " COUNTER("simt", "lane_slots") \
     "   AS simt_efficiency,"                                                     \
