@@ -35,6 +35,8 @@ struct tessera {
     rec_t *rec;
     race_det_t *races;        /* the detector the cores feed, or NULL */
     bool detect_races;        /* tessera_detect_races was called */
+    itrace_fn itrace;         /* tessera_itrace, or NULL */
+    void *itrace_user;
     int64_t run_id;
     phase_t phase;
     atomic_int stop;          /* tessera_stop: stop between two events */
@@ -176,6 +178,14 @@ int tessera_detect_races(tessera_t *t)
 
 race_det_t *tessera_races(const tessera_t *t) { return t->races; }
 
+int tessera_itrace(tessera_t *t, itrace_fn fn, void *user)
+{
+    int rc = enter(t, "tessera_itrace");
+    if (rc == TESS_OK)
+        t->itrace = fn, t->itrace_user = user;
+    return rc;
+}
+
 /* The parameters of the run (every key with its value), for runs/params. */
 typedef struct params {
     char **keys, **values;
@@ -225,6 +235,7 @@ static int begin_recording(tessera_t *t)
             .param_values = (const char *const *)p.values,
             .n_params = p.n,
             .period_ps = t->cfg.gpu.period_ps,
+            .banks = t->cfg.gpu.banks,
         };
         rc = rec_begin_run(t->rec, &info, &t->run_id, &t->diag);
     }
@@ -254,6 +265,8 @@ static int prepare(tessera_t *t)
             return diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
         gpu_set_races(t->gpu, t->races);
     }
+    if (t->itrace)
+        gpu_set_itrace(t->gpu, t->itrace, t->itrace_user);
     return t->db_path ? begin_recording(t) : TESS_OK;
 }
 

@@ -23,6 +23,7 @@
 
 #include "config/cfg.h"
 #include "model/arch.h"
+#include "model/itrace.h"
 #include "model/race.h"
 
 typedef struct tessera tessera_t;
@@ -75,6 +76,10 @@ int tessera_record(tessera_t *t, const char *db_path);
  * tessera_races() lists, after the run, the accesses to one byte from
  * different cores, one a store, in tasks the program does not order. */
 int tessera_detect_races(tessera_t *t);
+
+/* Reports every instruction the run executes to fn(user, record)
+ * (model/itrace.h: `when` in ps); the timestamps do not change. */
+int tessera_itrace(tessera_t *t, itrace_fn fn, void *user);
 
 /* --- running ------------------------------------------------------------------------- */
 

@@ -58,9 +58,7 @@ bool cli_opt_takes_value(cli_opt_id_t opt) { return defs[opt].arg != NULL; }
 
 #define GLUE '\x01' /* a blank where a line never breaks */
 
-/* Prints `text` from column `col` (already reached), wrapped at 78 columns,
- * continuation lines indented by `indent`. */
-static void wrap(FILE *f, const char *text, int col, int indent)
+void cli_wrap(FILE *f, const char *text, int col, int indent)
 {
     while (*text) {
         int width = 78 - col, len = (int)strlen(text);
@@ -101,7 +99,7 @@ static void print_option(FILE *f, cli_opt_id_t opt, const char *arg, const char 
         fprintf(f, "%s\n%*s", left, COL, "");
     else
         fprintf(f, "%-*s", COL, left);
-    wrap(f, help, COL, COL);
+    cli_wrap(f, help, COL, COL);
 }
 
 static void print_exits(const cli_spec_t *spec, FILE *f)
@@ -119,7 +117,7 @@ static void print_exits(const cli_spec_t *spec, FILE *f)
     }
     if (len < sizeof line)
         snprintf(line + len, sizeof line - len, ". `tessera --help` explains each code.");
-    wrap(f, line, 0, 0);
+    cli_wrap(f, line, 0, 0);
 }
 
 void cli_print_help(const cli_spec_t *spec, FILE *f)

@@ -25,6 +25,11 @@
     X(DUMP_REGS, "dump-regs", 0, "F",                                                         \
       "write the final registers to F (256 bytes: core 0's R0..R15, then core 1's, ...)")    \
     X(QUIET, "quiet", 0, NULL, "print no summary")                                            \
+    X(TRACE, "trace", 0, "FILE",                                                              \
+      "write the instruction trace to FILE ('-': stdout): one line per executed instruction " \
+      "(docs/USER-GUIDE.md, \"Instruction trace\")")                                           \
+    X(TRACE_FROM, "trace-from", 0, "C", "trace only instructions starting at cycle C or later") \
+    X(TRACE_TO, "trace-to", 0, "C", "trace only instructions starting before cycle C")        \
     X(BUDGET, "budget", 0, "N",                                                               \
       "the D12 watchdog: instructions per core per task (default 2^26)")                      \
     X(OUTPUT, "output", 'o', "FILE", "the output file")                                       \
@@ -132,6 +137,11 @@ int cli_usage_error(const cli_spec_t *spec, const char *fmt, ...)
 
 /* The whole --help of a command. */
 void cli_print_help(const cli_spec_t *spec, FILE *f);
+
+/* Prints `text` from column `col` (already reached), wrapped at 78 columns
+ * on blanks, continuation lines indented by `indent`; ends with a newline
+ * (nothing at all for an empty text). */
+void cli_wrap(FILE *f, const char *text, int col, int indent);
 
 /* The exit-code table, one line per code ("  3  watchdog: ..."), for `tessera --help`. */
 void cli_print_exit_table(FILE *f);

@@ -65,25 +65,6 @@ static int parse_args(const cli_args_t *c, config_opts_t *o)
 
 /* --- the key table as text ----------------------------------------------------- */
 
-/* Prints `text` wrapped at 78 columns, each line indented by `indent`. */
-static void wrap(FILE *f, const char *text, int indent)
-{
-    const int width = 78 - indent;
-    while (*text) {
-        int len = (int)strlen(text);
-        if (len > width) {
-            len = width;
-            while (len > 0 && text[len] != ' ')
-                len--;
-            if (len == 0)
-                len = (int)strcspn(text, " ");
-        }
-        fprintf(f, "%*s%.*s\n", indent, "", len, text);
-        text += len;
-        text += strspn(text, " ");
-    }
-}
-
 /* The section of key i ("sm" for "sm.bank") into buf. */
 static const char *section_of(size_t i, char *buf, size_t n)
 {
@@ -117,7 +98,8 @@ static void print_keys_text(FILE *f)
             fprintf(f, "      unit: %s; values: %s\n", k->unit, k->values);
         else
             fprintf(f, "      values: %s\n", k->values);
-        wrap(f, k->doc, 6);
+        fprintf(f, "%*s", *k->doc ? 6 : 0, "");
+        cli_wrap(f, k->doc, 6, 6);
     }
 }
 

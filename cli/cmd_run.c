@@ -8,6 +8,7 @@
 
 #include "analysis/recorder/rec.h"
 #include "api/tessera.h"
+#include "cli/cli_trace.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "events/base/err.h"
@@ -24,6 +25,9 @@ static const cli_use_t run_opts[] = {
     {CLI_QUIET, NULL, NULL},
     {CLI_RACES, NULL, NULL},
     {CLI_PROGRESS, NULL, NULL},
+    {CLI_TRACE, NULL, NULL},
+    {CLI_TRACE_FROM, NULL, NULL},
+    {CLI_TRACE_TO, NULL, NULL},
     {CLI_NONE, NULL, NULL},
 };
 
@@ -37,7 +41,8 @@ const cli_spec_t cli_spec_run = {
     .name = "run",
     .usage = "PROG [--mem F.mem] [--config F.ini] [-s section.key=value]... [--seed N]\n"
              "                        [--db FILE | --no-db] [--dump-mem F] [--dump-regs F] "
-             "[--quiet] [--races] [--progress]",
+             "[--quiet] [--races] [--progress]\n"
+             "                        [--trace FILE [--trace-from C] [--trace-to C]]",
     .about = "Runs PROG (.s or .tm) through the timed model and appends the run to the\n"
              "SQLite database FILE (default tessera.db) at the level record.level.\n"
              "The configuration is the defaults, then --config, then each -s and --seed in\n"
@@ -55,6 +60,7 @@ typedef struct run_args {
     char **overrides;
     int n_overrides;
     bool no_db, quiet, races, progress;
+    const cli_args_t *cli;    /* the parsed options (--trace) */
 } run_args_t;
 
 static void from_args(const cli_args_t *c, run_args_t *a)
@@ -71,6 +77,7 @@ static void from_args(const cli_args_t *c, run_args_t *a)
     a->quiet = cli_count(c, CLI_QUIET) > 0;
     a->races = cli_count(c, CLI_RACES) > 0;
     a->progress = cli_count(c, CLI_PROGRESS) > 0;
+    a->cli = c;
 }
 
 static void print_summary(const tessera_t *t, const run_args_t *a)
@@ -137,12 +144,13 @@ static void restore_signals(const struct sigaction old[2])
 /* Configuration, program and database, then the run; the exit code. */
 static int run(tessera_t *t, const run_args_t *a)
 {
-    outfile_role_t outs[3] = {{a->dump_mem, "--dump-mem", false},
+    outfile_role_t outs[4] = {{a->dump_mem, "--dump-mem", false},
                               {a->dump_regs, "--dump-regs", false},
-                              {a->no_db ? NULL : a->db, "--db", true}};
+                              {a->no_db ? NULL : a->db, "--db", true},
+                              {cli_value(a->cli, CLI_TRACE), "--trace", false}};
     outfile_role_t ins[3] = {{a->prog, "the program", false}, {a->mem, "--mem", false},
                              {a->config, "--config", false}};
-    int rc = cli_check_files(outs, 3, ins, 3);
+    int rc = cli_check_files(outs, 4, ins, 3);
     if (rc != TESS_OK)
         return rc;
     rc = tessera_config_cli(t, a->config, a->overrides, a->n_overrides);
@@ -152,11 +160,20 @@ static int run(tessera_t *t, const run_args_t *a)
         rc = tessera_record(t, a->db);
     if (rc == TESS_OK && a->races)
         rc = tessera_detect_races(t);
-    if (rc != TESS_OK)
+    cli_trace_t trace = {0};
+    if (rc == TESS_OK)
+        rc = cli_trace_open(&trace, a->cli, a->prog, tessera_config(t)->gpu.period_ps);
+    if (rc == TESS_OK && trace.f)
+        rc = tessera_itrace(t, cli_trace_write, &trace);
+    if (rc != TESS_OK) {
+        cli_trace_close(&trace);
         return rc;
+    }
     rc = tessera_run(t, TESSERA_SIGNALS | (a->progress ? TESSERA_PROGRESS : 0));
+    int trc = cli_trace_close(&trace);
     if (!tessera_status(t)[0])
         return rc; /* nothing simulated */
+    rc = rc != TESS_OK ? rc : trc;
     if (!a->quiet)
         print_summary(t, a);
     if (rc != TESS_OK && tessera_outcome_msg(t)[0])

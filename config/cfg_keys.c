@@ -31,6 +31,9 @@ const char *const cfg_rec_level_names[] = {CFG_REC_LEVELS(XENUM_NAME)[CFG_REC_CO
 #define PROGRESS_VALUE(P, id, name, value) P##id,
 static const char *const progress_names[] = {CFG_PROGRESSES(PROGRESS_NAME) NULL};
 static const int progress_vals[] = {CFG_PROGRESSES(PROGRESS_VALUE)};
+static const char *const bank_names[] = {"1", "2", "4", "8", "16", "32", "64", NULL};
+static const int bank_vals[] = {1, 2, 4, 8, 16, 32, 64};
+_Static_assert(SM_BANKS_MAX == 64, "bank_names lists the powers of two up to SM_BANKS_MAX");
 
 #define LAT0 "latency >= 0"
 #define LAT1 "latency >= 1"
@@ -92,7 +95,11 @@ static const cfg_key_t keys[] = {
          "T8: which waiting request a free bank grants." GPU_ARBITERS(XENUM_DOC))},
     {KEY("sm", "bank_map"), ENUM(gpu.bank_map, gpu_bank_map_names, NULL),
      DOC("high", "", XENUM_JOIN(GPU_BANK_MAPS),
-         "How a byte address picks its bank." GPU_BANK_MAPS(XENUM_DOC))},
+         "How a byte address picks its bank, with k = log2(sm.banks)." GPU_BANK_MAPS(XENUM_DOC))},
+    {KEY("sm", "banks"), ENUM(gpu.banks, bank_names, bank_vals),
+     DOC("16", "banks", "1, 2, 4, 8, 16, 32, 64",
+         "D13: how many banks the 4096 bytes are split into, each of 4096 / sm.banks bytes "
+         "and serving one access at a time (T8).")},
     {KEY("sm", "atomics"), BOOL(gpu.atomics),
      DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
          "D16 extension: ld_sync/st_sync (bits [7:6] = 01 of the high-address register) lock "
@@ -158,7 +165,8 @@ static const struct {
     {"clock", "The GPU clock."},
     {"ts", "The Task Scheduler: frame decode, the code bus, READY collection, issue policy."},
     {"core", "The 16 cores: instruction latencies and the watchdog."},
-    {"sm", "The 16-bank Shared Memory: access latencies, arbitration, address mapping."},
+    {"sm", "The banked Shared Memory: access latencies, arbitration, bank count and address "
+           "mapping."},
     {"simt", "The SIMT unit (core.model = simt): warp scheduler, issue width, scoreboard, "
              "broadcast."},
     {"sim", "The simulation run: randomness, limits, pacing, progress."},

@@ -110,6 +110,49 @@ static void over_budget(core_t *c)
         sim_schedule(c->sim, &c->step_ev, c->run.t);
 }
 
+void core_set_itrace(core_t *c, itrace_fn fn, void *user)
+{
+    c->itrace = fn;
+    c->itrace_user = user;
+    c->one_by_one = c->stepped || !c->lat_fixed || fn;
+    sm_attach(&c->gpu->sm, c->id, fn ? core_on_answer_traced : core_on_answer, c);
+}
+
+/* Reports one executed instruction (slot `ip`, started at `t`); for a ld or
+ * st, `m` is its answered request. Off the hot path: only traced cores. */
+static __attribute__((noinline, cold)) void trace_insn(core_t *c, unsigned ip, sim_time_t t,
+                                                        const txn_t *m)
+{
+    const isa_decoded_t *d = &c->code[ip];
+    uint16_t word = isa_make(d->op, d->a, d->b, d->c); /* the fields are the word's */
+    itrace_rec_t r = {
+        .when = t, .frame = c->frame, .unit = c->id, .lanes = 1, .slot = (uint8_t)ip,
+        .word = word, .wmask = itrace_writes(word),
+        .regs = (const uint8_t(*)[ISA_REGS]) & c->r,
+    };
+    if (m) {
+        r.mem = true;
+        r.store = (m->flags & GPU_TXN_STORE) != 0;
+        r.addr[0] = (uint16_t)m->addr;
+        r.bank[0] = (uint8_t)gpu_bank_of(c->gpu->desc.bank_map, c->gpu->desc.banks, m->addr);
+        r.value[0] = (uint8_t)m->data;
+    }
+    c->itrace(c->itrace_user, &r);
+}
+
+/* isa_run on a traced core: one instruction, reported unless it is a ld/st
+ * (reported at its answer, when its value is known). */
+static __attribute__((noinline, cold)) isa_stop_t traced_run(core_t *c)
+{
+    unsigned ip = c->run.ip;
+    sim_time_t t = c->run.t;
+    uint64_t n = c->run.n;
+    isa_stop_t stop = isa_run(c->r, c->id, &c->run);
+    if (stop != ISA_STOP_MEMORY && c->run.n > n)
+        trace_insn(c, ip, t, NULL);
+    return stop;
+}
+
 /* A decoupled core hands control back to the event loop after this many
  * instructions without an outside interaction, so that signals, wall-clock
  * limits and progress lines are served during long local loops. It resumes
@@ -134,7 +177,8 @@ __attribute__((flatten)) static void advance(core_t *c)
             return;
         }
         run->budget = c->one_by_one ? run->n + 1 : (c->budget < slice_end ? c->budget : slice_end);
-        isa_stop_t stop = isa_run(c->r, c->id, run);
+        isa_stop_t stop = __builtin_expect(c->itrace != NULL, 0) ? traced_run(c)
+                                                                 : isa_run(c->r, c->id, run);
         if (stop == ISA_STOP_MEMORY) {
             request(c);
             return;
@@ -193,9 +237,11 @@ void core_on_start(void *core, txn_t *t)
     resume(c);
 }
 
-void core_on_answer(void *core, txn_t *t)
+/* An SM answer; `traced` is a constant of each caller, so the untraced
+ * receiver has no trace code at all (the answer link is rewired when the
+ * trace is turned on: core_set_itrace). */
+static inline __attribute__((always_inline)) void on_answer(core_t *c, txn_t *t, bool traced)
 {
-    core_t *c = core;
     /* t_arrived belongs to the last hop (the answer, in stepped mode) */
     sim_time_t wait = t->t_done - t->t_created, conflict = t->t_granted - c->req_arrive;
     if (!(t->flags & GPU_TXN_STORE))
@@ -204,6 +250,8 @@ void core_on_answer(void *core, txn_t *t)
     c->task_sm_wait += wait;
     c->task_sm_conflict += conflict;
     c->run.t = t->t_done;
+    if (traced)
+        trace_insn(c, c->run.ip, t->t_created, t);
     if (c->end_after_answer) {
         finish(c); /* T6: a ld/st in slot 15 ends the task when its answer arrives */
         return;
@@ -211,6 +259,10 @@ void core_on_answer(void *core, txn_t *t)
     c->run.ip++;
     resume(c);
 }
+
+void core_on_answer(void *core, txn_t *t) { on_answer(core, t, false); }
+
+void core_on_answer_traced(void *core, txn_t *t) { on_answer(core, t, true); }
 
 static void report(core_t *c, sim_time_t ready_ps, bool complete)
 {

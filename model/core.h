@@ -16,6 +16,7 @@
 #include "events/txn.h"
 #include "model/engine.h"
 #include "model/isa.h"
+#include "model/itrace.h"
 #include "model/latency.h"
 #include "model/link.h"
 #include "model/rng.h"
@@ -49,7 +50,10 @@ typedef struct core {
     port_t start_port;        /* TASK_START from the engine's start (cores.c) */
     rng_t rng;                /* this core's latency draws */
     bool lat_fixed;           /* every core latency is a fixed number */
-    bool one_by_one;          /* instructions run one at a time (stepped, or drawn latencies) */
+    bool one_by_one;          /* instructions run one at a time (stepped, drawn latencies,
+                                 or traced) */
+    itrace_fn itrace;         /* the instruction trace (NULL: off, the hot path's case) */
+    void *itrace_user;
     sim_time_t lat_ps[ISA_CLASS_COUNT];    /* fixed latencies by isa_class_t, in ps
                                             (all 0 when drawn: isa_run adds nothing) */
     const lat_t *lat[ISA_CLASS_COUNT];    /* the latencies by class (ld/st: sm.req) */
@@ -85,6 +89,9 @@ void core_on_start(void *core, txn_t *t);
  * reaches the core). The memory's answer link delivers it: within the grant
  * (decoupled) or as an event at t_done (stepped). */
 void core_on_answer(void *core, txn_t *t);
+/* The same for a traced core (core_set_itrace wires it): also reports the
+ * ld/st to the instruction trace. */
+void core_on_answer_traced(void *core, txn_t *t);
 
 /* The TS received this core's READY at `ready_ps`: reports the core's part of
  * the task (GPU_TR_CORE_TASK). */
@@ -92,6 +99,11 @@ void core_task_reported(core_t *c, sim_time_t ready_ps);
 
 /* End of run: reports a task still running as a partial record. */
 void core_report_partial(core_t *c);
+
+/* Turns the instruction trace on (fn) or off (NULL); a traced core runs its
+ * instructions one at a time, with the same timestamps, and its SM answers
+ * come to core_on_answer_traced (the SM's answer link to it is rewired). */
+void core_set_itrace(core_t *c, itrace_fn fn, void *user);
 
 /* Instructions executed so far (counted when they start), running task included. */
 static inline uint64_t core_instructions(const core_t *c)

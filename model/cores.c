@@ -85,6 +85,13 @@ static void cores_counters(void *self)
     }
 }
 
+static void cores_itrace(void *self, itrace_fn fn, void *user)
+{
+    core_t *k = self;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        core_set_itrace(&k[c], fn, user);
+}
+
 static const engine_ops_t cores_ops = {
     .start = cores_start,
     .set_r0 = cores_set_r0,
@@ -93,6 +100,7 @@ static const engine_ops_t cores_ops = {
     .stats = cores_stats,
     .report_partial = cores_report_partial,
     .counters = cores_counters,
+    .itrace = cores_itrace,
 };
 
 void cores_engine(engine_t *e, core_t *cores)

@@ -13,6 +13,7 @@
 #include "events/sim.h"
 #include "model/arch.h"
 #include "model/gpu.h"
+#include "model/itrace.h"
 
 /* A task start (T4): the whole task at once; an engine made of independent
  * cores splits it into one start per core, a SIMT unit takes it as a warp. */
@@ -41,6 +42,9 @@ typedef struct engine_ops {
     void (*report_partial)(void *self);
     /* End of run: its counters (GPU_TR_COUNTER) through the trace hook. */
     void (*counters)(void *self);
+    /* Reports every instruction executed from now on to fn(user, record)
+     * (itrace.h); fn NULL: none. Must not change any timestamp. */
+    void (*itrace)(void *self, itrace_fn fn, void *user);
 } engine_ops_t;
 
 typedef struct engine {

@@ -40,6 +40,7 @@ void gpu_desc_default(gpu_desc_t *d)
     d->sm_resp = lat_fixed(1);
     d->arbiter = GPU_ARB_FIXED;
     d->bank_map = GPU_MAP_HIGH;
+    d->banks = SM_BANKS_DEFAULT;
     d->atomics = false;
     d->seed = 1;
     d->model = GPU_MODEL_MIMD;
@@ -82,6 +83,9 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
     if (d->simt_scheduler >= SIMT_SCHED_COUNT)
         return diag_fail(diag, TESS_EINPUT, "simt.scheduler: %u is not one of %s (0..%u)",
                          d->simt_scheduler, XENUM_JOIN(SIMT_SCHEDS), SIMT_SCHED_COUNT - 1);
+    if (d->banks < 1 || d->banks > SM_BANKS_MAX || (d->banks & (d->banks - 1)))
+        return diag_fail(diag, TESS_EINPUT, "sm.banks: %u is not a power of two in 1..%u",
+                         d->banks, SM_BANKS_MAX);
     if (d->simt_issue_width < 1 || d->simt_issue_width > GPU_CORES)
         return diag_fail(diag, TESS_EINPUT, "simt.issue_width: %u is not in 1..16",
                          d->simt_issue_width);
@@ -154,6 +158,10 @@ void gpu_destroy(gpu_t *g)
 
 void gpu_set_trace(gpu_t *g, unsigned mask) { g->trace = mask; }
 
+void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
+{
+    g->engine.ops->itrace(g->engine.self, fn, user);
+}
 void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
 
 void gpu_start(gpu_t *g) { ts_start(&g->ts); }
@@ -185,7 +193,7 @@ void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip)
 /* Names what holds up a run whose queue emptied with work left. */
 static void describe_stuck(gpu_t *g)
 {
-    for (unsigned b = 0; b < SM_BANKS; b++) {
+    for (unsigned b = 0; b < g->sm.nbanks; b++) {
         const bank_t *bk = &g->sm.banks[b];
         if (!bk->pending)
             continue;
@@ -227,7 +235,7 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
     s->frames = g->ts.done;
     s->tasks = g->ts.tasks_issued;
     g->engine.ops->stats(g->engine.self, s);
-    for (unsigned b = 0; b < SM_BANKS; b++) {
+    for (unsigned b = 0; b < g->sm.nbanks; b++) {
         const bank_t *bk = &g->sm.banks[b];
         s->sm_accesses += bk->accesses;
         s->sm_conflicts += bk->conflicts;
@@ -250,7 +258,7 @@ static void counter(gpu_t *g, const char *component, const char *name, uint64_t 
 
 static void bank_counters(gpu_t *g)
 {
-    for (unsigned b = 0; b < SM_BANKS; b++) {
+    for (unsigned b = 0; b < g->sm.nbanks; b++) {
         const bank_t *bk = &g->sm.banks[b];
         char name[16];
         snprintf(name, sizeof name, "bank%u", b);

@@ -1,4 +1,4 @@
-/* gpu.h — the timed GPU model: a Task Scheduler, 16 cores and a 16-bank
+/* gpu.h — the timed GPU model: a Task Scheduler, 16 cores and a banked
  * Shared Memory wired with ports on one simulation (spec §3, §6).
  * gpu_create() builds it from a program and a plain description (the
  * configuration arrives already parsed: the model never sees text); the
@@ -14,6 +14,7 @@
 #include "events/sim.h"
 #include "model/arch.h"
 #include "events/base/diag.h"
+#include "model/itrace.h"
 #include "model/latency.h"
 #include "model/program.h"
 #include "model/race.h"
@@ -37,9 +38,14 @@
     X(GPU_ARB_, FIFO, "fifo", "the oldest arrival, ties to the lowest core id")               \
     X(GPU_ARB_, RANDOM, "random", "uniform among the waiting, seeded by sim.seed")
 
+/* With k = log2(sm.banks) bank bits (gpu_bank_of); 16 banks: k = 4. */
 #define GPU_BANK_MAPS(X)                                                                     \
-    X(GPU_MAP_, HIGH, "high", "bank = addr[11:8], row = addr[7:0] (D13)")                    \
-    X(GPU_MAP_, INTERLEAVED, "interleaved", "bank = addr[3:0], row = addr[11:4]")
+    X(GPU_MAP_, HIGH, "high",                                                                \
+      "the top k address bits, addr[11:12-k] (D13 with 16 banks: addr[11:8], row addr[7:0])") \
+    X(GPU_MAP_, INTERLEAVED, "interleaved",                                                  \
+      "the bottom k bits, addr[k-1:0] (16 banks: addr[3:0], row addr[11:4])")                \
+    X(GPU_MAP_, XOR, "xor",                                                                  \
+      "addr[k-1:0] XOR addr[2k-1:k], which spreads strided accesses over the banks")
 
 #define GPU_TIMINGS(X)                                                                       \
     X(GPU_TIMING_, DECOUPLED, "decoupled",                                                   \
@@ -82,6 +88,7 @@ typedef struct gpu_desc {
     lat_t sm_req, sm_bank, sm_resp; /* T7 */
     uint8_t arbiter;          /* gpu_arbiter_t */
     uint8_t bank_map;         /* gpu_bank_map_t */
+    uint8_t banks;            /* sm.banks: 1, 2, 4, ... SM_BANKS_MAX (D13: 16) */
     bool atomics;             /* D16 */
     uint64_t seed;            /* sim.seed */
     uint8_t model;            /* gpu_model_t: core.model */
@@ -91,14 +98,31 @@ typedef struct gpu_desc {
     bool simt_broadcast;      /* simt.broadcast, S8 */
 } gpu_desc_t;
 
+/* The bank serving byte address `addr` (0..SM_BYTES-1) among `banks` (a power
+ * of two, k = log2(banks)) under mapping `map` (docs/SPEC.md, "Banks"):
+ * high: addr[11:12-k]; interleaved: addr[k-1:0]; xor: addr[k-1:0] ^
+ * addr[2k-1:k]. With 16 banks, high and interleaved are D13's. */
+static inline unsigned gpu_bank_of(unsigned map, unsigned banks, unsigned addr)
+{
+    unsigned k = (unsigned)__builtin_ctz(banks), mask = banks - 1;
+    switch ((gpu_bank_map_t)map) {
+    case GPU_MAP_INTERLEAVED: return addr & mask;
+    case GPU_MAP_XOR: return (addr ^ (addr >> k)) & mask;
+    case GPU_MAP_HIGH:
+    case GPU_MAP_COUNT: break; /* COUNT: not reached, gpu_desc_check rejects it */
+    }
+    return (addr >> (12 - k)) & mask;
+}
+
 /* Fills `d` with the reference timing model of spec §6. */
 void gpu_desc_default(gpu_desc_t *d);
 
 /* Checks the bounds the model relies on (core latencies >= 1 cycle, bank
- * occupancy >= 1 cycle, window 1..64, period >= 1 ps, simt.issue_width
- * 1..16, enumerations in range); the message names the configuration key.
- * The simt.* fields are checked whatever core.model is (they are recorded
- * even when a MIMD run ignores them). */
+ * occupancy >= 1 cycle, window 1..64, period >= 1 ps, banks a power of two
+ * up to SM_BANKS_MAX, simt.issue_width 1..16, enumerations in range); the
+ * message names the configuration key. The simt.* fields are checked
+ * whatever core.model is (they are recorded even when a MIMD run ignores
+ * them). */
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag);
 
 typedef struct gpu gpu_t;
@@ -112,6 +136,10 @@ void gpu_destroy(gpu_t *gpu);
 /* Which gpu_trace.h records to report (GPU_TRACE_* bits); 0 = none (default). */
 void gpu_set_trace(gpu_t *gpu, unsigned mask);
 
+/* Reports every instruction the engine executes from now on to fn(user,
+ * record) (model/itrace.h); NULL turns it off. Timestamps are unchanged.
+ * Call before gpu_start. */
+void gpu_set_itrace(gpu_t *gpu, itrace_fn fn, void *user);
 /* Feeds every SM access to the race detector `r` (race.h; NULL: none, the
  * default). The caller keeps `r` and frees it after gpu_destroy. */
 void gpu_set_races(gpu_t *gpu, race_det_t *r);

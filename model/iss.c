@@ -5,11 +5,44 @@
 #include <string.h>
 
 #include "events/base/err.h"
+#include "model/gpu.h"
 
-/* Runs one core's task to its end; returns TESS_OK or TESS_EWATCHDOG. */
+/* Where the trace is (iss_desc_t's, resolved). */
+typedef struct tracer {
+    itrace_fn fn;
+    void *user;
+    unsigned banks, map;
+    uint64_t n;               /* instructions before the current core task */
+} tracer_t;
+
+/* Reports the instruction in slot `ip`, the run's n-th (from 1). */
+static void trace_insn(const tracer_t *tr, const isa_decoded_t *code, unsigned ip,
+                       unsigned frame, unsigned core, const isa_run_t *run, const uint8_t *sm,
+                       const uint8_t regs[ISA_REGS])
+{
+    const isa_decoded_t *d = &code[ip];
+    uint16_t word = isa_make(d->op, d->a, d->b, d->c);
+    itrace_rec_t r = {
+        .when = tr->n + run->n - 1, .frame = (uint8_t)frame, .unit = (uint8_t)core,
+        .lanes = 1, .slot = (uint8_t)ip, .word = word, .wmask = itrace_writes(word),
+        .regs = (const uint8_t(*)[ISA_REGS])regs,
+    };
+    if (d->op == ISA_LD || d->op == ISA_ST) {
+        const isa_step_t *s = &run->last;
+        r.mem = true;
+        r.store = d->op == ISA_ST;
+        r.addr[0] = s->addr;
+        r.bank[0] = (uint8_t)gpu_bank_of(tr->map, tr->banks, s->addr);
+        r.value[0] = sm[s->addr];
+    }
+    tr->fn(tr->user, &r);
+}
+
+/* Runs one core's task to its end; returns TESS_OK or TESS_EWATCHDOG. A
+ * traced task runs one instruction at a time, each reported once done. */
 static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned core,
                          arch_state_t *st, const iss_desc_t *desc, iss_stats_t *stats,
-                         diag_t *diag)
+                         const tracer_t *tr, diag_t *diag)
 {
     uint64_t budget = desc->budget ? desc->budget : ARCH_DEFAULT_BUDGET;
     static const uint64_t untimed[ISA_CLASS_LOCAL];
@@ -17,8 +50,18 @@ static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned
     isa_decode_frame(code, decoded);
     isa_run_t run = {.code = decoded, .lat = untimed, .budget = budget};
     for (;;) {
+        unsigned ip = run.ip;
+        uint64_t n = run.n;
+        if (tr)
+            run.budget = n < budget ? n + 1 : budget;
         isa_stop_t stop = isa_run(st->regs[core], core, &run);
+        if (stop == ISA_STOP_BUDGET && run.n < budget) { /* traced: one instruction ran */
+            trace_insn(tr, decoded, ip, frame, core, &run, st->sm, st->regs[core]);
+            continue;
+        }
         if (stop == ISA_STOP_BUDGET) {
+            if (tr && run.n > n)
+                trace_insn(tr, decoded, ip, frame, core, &run, st->sm, st->regs[core]);
             stats->instructions += run.n;
             stats->div_by_zero += run.div_by_zero;
             return diag_fail(diag, TESS_EWATCHDOG,
@@ -26,8 +69,11 @@ static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned
                              "%llu instructions (D12)",
                              frame, core, run.ip, (unsigned long long)budget);
         }
-        if (stop == ISA_STOP_FINISHED)
+        if (stop == ISA_STOP_FINISHED) {
+            if (tr)
+                trace_insn(tr, decoded, ip, frame, core, &run, st->sm, st->regs[core]);
             break;
+        }
         const isa_step_t *s = &run.last; /* a ld or st, performed at once */
         if (desc->races)
             race_access(desc->races, frame, core, run.ip, s->cls == ISA_CLASS_ST,
@@ -39,6 +85,8 @@ static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned
             st->sm[s->addr] = s->value;
             stats->stores++;
         }
+        if (tr)
+            trace_insn(tr, decoded, run.ip, frame, core, &run, st->sm, st->regs[core]);
         if (s->finished)
             break;
         run.ip++; /* ld and st never branch */
@@ -53,6 +101,12 @@ int iss_run(const tm_program_t *tm, arch_state_t *st, const iss_desc_t *desc,
 {
     static const iss_desc_t defaults;
     desc = desc ? desc : &defaults;
+    tracer_t tracer = {0}, *tr = NULL;
+    if (desc->itrace) {
+        tracer = (tracer_t){desc->itrace, desc->itrace_user,
+                            desc->banks ? desc->banks : SM_BANKS_DEFAULT, desc->bank_map, 0};
+        tr = &tracer;
+    }
     memset(stats, 0, sizeof *stats);
     for (unsigned g = 0; g < tm->n_groups; g++) {
         const tm_group_t *grp = &tm->groups[g];
@@ -63,7 +117,9 @@ int iss_run(const tm_program_t *tm, arch_state_t *st, const iss_desc_t *desc,
                 if (!(grp->cores & (1u << c)))
                     continue;
                 stats->core_tasks++;
-                int rc = run_core_task(tm->code[f], f, c, st, desc, stats, diag);
+                if (tr)
+                    tracer.n = stats->instructions;
+                int rc = run_core_task(tm->code[f], f, c, st, desc, stats, tr, diag);
                 if (rc != TESS_OK)
                     return rc;
             }

@@ -9,12 +9,17 @@
 #include <stdint.h>
 
 #include "model/arch.h"
+#include "model/itrace.h"
 #include "events/base/diag.h"
 #include "model/race.h"
 #include "model/tm.h"
 
 typedef struct iss_desc {
     uint64_t budget;          /* D12 instructions per core per task; 0 = 2^26 */
+    itrace_fn itrace;         /* every instruction executed, when not NULL (itrace.h: `when`
+                                 is its ordinal in the run, from 0) */
+    void *itrace_user;
+    uint8_t banks, bank_map;  /* for the trace's bank column (0 banks: D13's 16, high) */
     race_det_t *races;        /* when set, every access is noted for race detection */
     bool atomics;             /* D16: ld_sync/st_sync are atomic (for the race detector) */
 } iss_desc_t;

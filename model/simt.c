@@ -293,7 +293,7 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     isa_step_t step[ISA_REGS];
     uint16_t addr[ISA_REGS];
     bool sync[ISA_REGS];
-    uint8_t per_bank[16] = {0};
+    uint8_t per_bank[SM_BANKS_MAX] = {0};
     isa_mem_lanes(u->regs, active, d, step);
     w->mem_store = d.op == ISA_ST;
     bool merge = u->broadcast && !w->mem_store;
@@ -307,7 +307,7 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         const isa_step_t *s = &step[l];
-        addr[l] = s->addr;
+        addr[l] = w->mem_addr[l] = s->addr;
         sync[l] = s->sync && u->atomics;
         w->fanout[l] = (uint16_t)(1u << l);
         /* S8: a ld's lanes reading one byte share the lowest one's request */
@@ -358,6 +358,36 @@ static uint16_t exec_lanes(simt_t *u, uint16_t active, isa_decoded_t d)
     for (uint16_t m = isa_exec_lanes(u->regs, active, d); m; m &= m - 1)
         cores[__builtin_ctz(m)].run.div_by_zero++;
     return 0;
+}
+
+/* The instruction trace's record of warp w's instruction in slot `pc`,
+ * issued at `when` on lanes `active`, with the lanes' registers as they are
+ * now (after it); for a ld/st (its answers all in), addresses, banks and
+ * the byte each lane read or wrote. Off the hot path: only when traced. */
+static __attribute__((noinline, cold)) void trace_insn(simt_t *u, const simt_warp_t *w,
+                                                        unsigned pc, uint16_t active,
+                                                        sim_time_t when)
+{
+    uint8_t regs[ISA_REGS][ISA_REGS] = {{0}};
+    const isa_decoded_t *d = &w->code[pc];
+    uint16_t word = isa_make(d->op, d->a, d->b, d->c);
+    itrace_rec_t r = {
+        .when = when, .frame = w->frame, .unit = (uint8_t)(w - u->w), .simt = true,
+        .lanes = active, .slot = (uint8_t)pc, .word = word, .wmask = itrace_writes(word),
+        .regs = (const uint8_t(*)[ISA_REGS])regs,
+    };
+    for (uint16_t m = active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        memcpy(regs[l], u->regs[l], ISA_REGS);
+        if (is_mem(d->op)) {
+            r.addr[l] = w->mem_addr[l];
+            r.bank[l] = (uint8_t)sm_bank_of(&u->gpu->sm, w->mem_addr[l]);
+            r.value[l] = regs[l][d->c];
+        }
+    }
+    r.mem = is_mem(d->op);
+    r.store = d->op == ISA_ST;
+    u->itrace(u->itrace_user, &r);
 }
 
 static void trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
@@ -412,6 +442,8 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
         return true;
     }
     uint16_t taken = exec_lanes(u, active, d);
+    if (__builtin_expect(u->itrace != NULL, 0))
+        trace_insn(u, w, pc, active, now);
     sim_time_t done = now + latency(u, isa_class((isa_op_t)d.op));
     w->alu_done = tmax(w->alu_done, done);
     w->prev_done = done;
@@ -561,6 +593,8 @@ static void trace_mem(simt_t *u, const simt_warp_t *w)
 static void mem_complete(simt_t *u, simt_warp_t *w, sim_time_t done)
 {
     w->mem_done = done;
+    if (__builtin_expect(u->itrace != NULL, 0))
+        trace_insn(u, w, w->mem_slot, w->mem_lanes, w->mem_issue);
     if (w->prev_done == NEVER)
         w->prev_done = done;
     if (!w->mem_store && w->reg_done[w->mem_reg] == NEVER)
@@ -701,6 +735,13 @@ static void simt_stats(const void *self, gpu_stats_t *s)
     u->lanes.ops->stats(u->lanes.self, s);
 }
 
+static void simt_itrace(void *self, itrace_fn fn, void *user)
+{
+    simt_t *u = self;
+    u->itrace = fn;
+    u->itrace_user = user;
+}
+
 static const engine_ops_t simt_ops = {
     .start = simt_start,
     .set_r0 = simt_set_r0,
@@ -709,6 +750,7 @@ static const engine_ops_t simt_ops = {
     .stats = simt_stats,
     .report_partial = simt_report_partial,
     .counters = simt_counters,
+    .itrace = simt_itrace,
 };
 
 void simt_engine(engine_t *e, simt_t *u)

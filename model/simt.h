@@ -21,6 +21,7 @@
 #include "model/engine.h"
 #include "model/gpu_trace.h"
 #include "model/isa.h"
+#include "model/itrace.h"
 #include "model/latency.h"
 #include "model/rng.h"
 #include "model/simt_flow.h"
@@ -57,6 +58,7 @@ typedef struct simt_warp {
     uint8_t mem_reg, mem_slot, mem_requests, mem_replays, mem_banks;
     bool mem_store;
     sim_time_t mem_issue, mem_max;
+    uint16_t mem_addr[ISA_REGS]; /* each active lane's address (the instruction trace) */
     /* accounting (SIMT-SPEC "Counting") */
     sim_time_t acct_ps;       /* cycles before it are counted */
     uint8_t acct_reason;      /* gpu_simt_stall_t of the cycles from acct_ps on */
@@ -80,6 +82,8 @@ typedef struct simt {
                                  warp's uniform_n; copied to its core's run.n when read */
     simt_warp_t w[SIMT_WARPS_MAX];
     engine_t lanes;           /* ro: the cores' engine, for the lanes' state */
+    itrace_fn itrace;         /* the instruction trace (NULL: off) */
+    void *itrace_user;
     sim_event_t issue_ev;     /* the next cycle in which issue is decided */
     sim_time_t last_eval;     /* the last picosecond issue was decided at */
     simt_last_t last;         /* the last issuing cycle's choices (S6) */

@@ -17,17 +17,6 @@
 
 static void grant_cb(sim_t *sim, sim_event_t *ev);
 
-/* Where the 4 bank bits sit in a byte address, by mapping. */
-static uint8_t bank_shift(unsigned map)
-{
-    switch ((gpu_bank_map_t)map) {
-    case GPU_MAP_HIGH: return 8;        /* D13: bank = addr[11:8], row = addr[7:0] */
-    case GPU_MAP_INTERLEAVED: return 0; /* bank = addr[3:0], row = addr[11:4] */
-    case GPU_MAP_COUNT: break;
-    }
-    return 8; /* not reached: gpu_desc_check rejects it */
-}
-
 void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
 {
     memset(sm, 0, sizeof *sm);
@@ -35,13 +24,15 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
     sm->sim = g->sim;
     sm->stepped = gpu_stepped(&g->desc);
     sm->atomics = g->desc.atomics;
-    sm->bank_shift = bank_shift(g->desc.bank_map);
+    sm->nbanks = g->desc.banks;
+    for (unsigned a = 0; a < SM_BYTES; a++)
+        sm->bank_of[a] = (uint8_t)gpu_bank_of(g->desc.bank_map, g->desc.banks, a);
     sm->arbiter = g->desc.arbiter;
     memcpy(sm->mem, initial, SM_BYTES);
     sm->lat_fixed = lat_is_fixed(&g->desc.sm_bank) && lat_is_fixed(&g->desc.sm_resp);
     sm->bank_ps = gpu_cycles(g, g->desc.sm_bank.lo);
     sm->resp_ps = gpu_cycles(g, g->desc.sm_resp.lo);
-    for (unsigned i = 0; i < SM_BANKS; i++) {
+    for (unsigned i = 0; i < sm->nbanks; i++) {
         bank_t *b = &sm->banks[i];
         b->sm = sm;
         b->id = (uint8_t)i;
@@ -53,10 +44,7 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
     sim_event_init(&sm->grant_ev, grant_cb, sm, GPU_PRIO_SM_GRANT, "sm.grant");
 }
 
-unsigned sm_bank_of(const sm_t *sm, unsigned addr)
-{
-    return (addr >> sm->bank_shift) & (SM_BANKS - 1);
-}
+unsigned sm_bank_of(const sm_t *sm, unsigned addr) { return sm->bank_of[addr % SM_BYTES]; }
 
 /* D16: while another core holds this bank's lock, accesses to the locked byte
  * wait, and so does any ld_sync (one sequence per bank at a time). */
@@ -106,8 +94,8 @@ static sim_time_t bank_next(const bank_t *b, sim_time_t now)
 static void sm_reschedule(sm_t *sm)
 {
     sim_time_t at = SIM_TIME_NEVER;
-    for (uint16_t m = sm->active; m; m &= m - 1) {
-        sim_time_t t = sm->next[__builtin_ctz(m)];
+    for (uint64_t m = sm->active; m; m &= m - 1) {
+        sim_time_t t = sm->next[__builtin_ctzll(m)];
         at = t < at ? t : at;
     }
     sim_t *sim = sm->sim;
@@ -125,7 +113,8 @@ void sm_attach(sm_t *sm, unsigned id, port_recv_fn recv, void *owner)
 void sm_on_request(void *self, txn_t *t)
 {
     sm_t *sm = self;
-    unsigned id = sm_bank_of(sm, t->addr);
+    assert(t->addr < SM_BYTES);
+    unsigned id = sm->bank_of[t->addr];
     bank_t *b = &sm->banks[id];
     assert(!(b->pending & (1u << t->core)));
     b->req[t->core] = t;
@@ -138,7 +127,7 @@ void sm_on_request(void *self, txn_t *t)
     if (at >= sm->next[id])
         return;
     sm->next[id] = at;
-    sm->active |= (uint16_t)(1u << id);
+    sm->active |= UINT64_C(1) << id;
     /* during the SM event every new time is later than now; it reschedules at its end */
     if (!sm->granting && (!sim_event_pending(&sm->grant_ev) || sm->grant_ev.time > at))
         sim_schedule(sm->sim, &sm->grant_ev, at);
@@ -288,8 +277,8 @@ static void grant_cb(sim_t *sim, sim_event_t *ev)
     sm_t *sm = ev->data;
     sim_time_t now = sim_now(sim);
     sm->granting = true;
-    for (uint16_t m = sm->active; m; m &= m - 1) {
-        unsigned id = (unsigned)__builtin_ctz(m);
+    for (uint64_t m = sm->active; m; m &= m - 1) {
+        unsigned id = (unsigned)__builtin_ctzll(m);
         if (sm->next[id] != now)
             continue;
         bank_t *b = &sm->banks[id];
@@ -297,7 +286,7 @@ static void grant_cb(sim_t *sim, sim_event_t *ev)
         sm->next[id] = bank_next(b, now);
         assert(sm->next[id] > now);
         if (sm->next[id] == SIM_TIME_NEVER)
-            sm->active &= (uint16_t)~(1u << id);
+            sm->active &= ~(UINT64_C(1) << id);
     }
     sm->granting = false;
     sm_reschedule(sm);

@@ -1,5 +1,6 @@
-/* sm.h — the Shared Memory: 4096 bytes in 16 banks, each serving one request
- * at a time (D13, D14, T7, T8), with the arbiters fixed, rr, fifo, random and
+/* sm.h — the Shared Memory: 4096 bytes in sm.banks banks (16 by D13), each
+ * serving one request at a time (D13, D14, T7, T8), under the high,
+ * interleaved or xor mapping, with the arbiters fixed, rr, fifo, random and
  * the atomic sequences of D16. A request is a txn_t posted with its arrival
  * time. Each bank knows when it can next grant (max of bank free and its
  * earliest grantable arrival); the SM has one event, at the earliest of
@@ -47,16 +48,18 @@ typedef struct sm {
     /* the configuration the hot path reads, copied from gpu->desc */
     bool stepped;             /* timing = stepped: its answer links deliver as events */
     bool atomics;             /* D16 */
-    uint8_t bank_shift;       /* bank map: the bank is addr >> bank_shift & 0xf */
+    uint8_t nbanks;           /* sm.banks (a power of two) */
     uint8_t arbiter;          /* gpu_arbiter_t */
     bool lat_fixed;           /* sm.bank and sm.resp are fixed numbers */
     sim_time_t bank_ps, resp_ps; /* their values in ps when fixed */
     uint8_t mem[SM_BYTES];    /* contents by byte address (the mapping only picks banks) */
-    sim_time_t next[SM_BANKS];/* when each bank next grants, SIM_TIME_NEVER: nothing to */
-    uint16_t active;          /* banks whose next[] is finite */
+    uint8_t bank_of[SM_BYTES];/* the bank of each address under the mapping (one load on
+                                 the hot path, cheaper than any formula) */
+    sim_time_t next[SM_BANKS_MAX]; /* when each bank next grants, SIM_TIME_NEVER: nothing to */
+    uint64_t active;          /* banks whose next[] is finite */
     sim_event_t grant_ev;     /* serves every bank whose next[] is now */
     bool granting;            /* grant_ev's callback runs (it reschedules at its end) */
-    bank_t banks[SM_BANKS];
+    bank_t banks[SM_BANKS_MAX]; /* the first nbanks are used */
     link_t answer[GPU_CORES]; /* to each requester id, wired by sm_attach */
 } sm_t;
 

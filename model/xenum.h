@@ -14,7 +14,7 @@
 #define XENUM_NAME(P, id, name, extra) [P##id] = name,
 /* The choices as one string: `XENUM_JOIN(LIST)` is "a, b, c". */
 #define XENUM_SEP_NAME(P, id, name, extra) ", " name
-#define XENUM_JOIN(LIST) (LIST(XENUM_SEP_NAME) + 2)
+#define XENUM_JOIN(LIST) (&(LIST(XENUM_SEP_NAME))[2])
 /* Each choice with its documentation: " a: doc of a. b: doc of b." */
 #define XENUM_DOC(P, id, name, extra) " " name ": " extra "."
 

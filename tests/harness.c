@@ -87,6 +87,11 @@ static void hook(void *user, unsigned kind, const void *rec)
 
 h_run_t *h_run(const program_t *p, const gpu_desc_t *desc)
 {
+    return h_run_itrace(p, desc, NULL, NULL);
+}
+
+h_run_t *h_run_itrace(const program_t *p, const gpu_desc_t *desc, itrace_fn fn, void *user)
+{
     gpu_desc_t def;
     if (!desc) {
         gpu_desc_default(&def);
@@ -104,6 +109,8 @@ h_run_t *h_run(const program_t *p, const gpu_desc_t *desc)
     sim_set_hook(sim, hook, r);
     gpu_set_trace(g, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
                          GPU_TRACE_ISSUE);
+    if (fn)
+        gpu_set_itrace(g, fn, user);
     gpu_start(g);
     while (sim_run(sim, SIM_TIME_NEVER, 1u << 20) > 0 && sim_stop_reason(sim) == SIM_END_NONE)
         ;

@@ -48,6 +48,8 @@ void h_assemble(program_t *p, const char *src);
  * everything. Returns a malloc'd result to free with h_free. */
 h_run_t *h_run(const program_t *p, const gpu_desc_t *desc);
 h_run_t *h_run_src(const char *src, const gpu_desc_t *desc);
+/* h_run with the instruction trace going to fn(user, record) (NULL: off). */
+h_run_t *h_run_itrace(const program_t *p, const gpu_desc_t *desc, itrace_fn fn, void *user);
 void h_free(h_run_t *r);
 
 /* The k-th access of `core` (grant order), or NULL. */

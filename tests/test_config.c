@@ -61,6 +61,7 @@ static const char *const non_defaults[] = {
     "simt.issue_width=16",     "simt.scoreboard=on",         "simt.broadcast=yes",
     "sm.req=0",                "sm.bank=geometric:1.000001",
     "sm.resp=uniform:0..1000000", "sm.arbiter=random",       "sm.bank_map=interleaved",
+    "sm.banks=32",
     "sm.atomics=on",           "sim.seed=0xfedcba9876543210", "sim.time_limit=123456",
     "sim.wall_limit=2.5",      "sim.pace=0.1",               "sim.progress=off",
     "record.level=events",     "record.from_ps=1000",        "record.to_ps=99999",
@@ -165,7 +166,7 @@ static void test_key_table_is_consistent(void)
     cfg_t c = defaults();
     char seen_sections[16][16];
     size_t nsec = 0;
-    CU_ASSERT_EQUAL(cfg_key_count(), 32);
+    CU_ASSERT_EQUAL(cfg_key_count(), 33);
     for (size_t i = 0; i < cfg_key_count(); i++) {
         const cfg_key_info_t *k = cfg_key_info(i);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
@@ -384,7 +385,7 @@ static void test_file_errors_name_file_and_line(void)
     file_error("sm.bank = 2\nfoo.x = 1\n", TESS_EINPUT,
                "2: foo.x: unknown section 'foo' (expected clock, ts, core, sm, simt, sim or record)");
     file_error("[sm]\nbnak = 1\n", TESS_EINPUT,
-               "2: sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, atomics)");
+               "2: sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, banks, atomics)");
     file_error("bank = 1\n", TESS_EINPUT,
                "1: bank: key outside a section (put it under [section] or write section.key)");
     file_error("[sm]\nbank = 4x\n", TESS_EINPUT,
@@ -453,6 +454,10 @@ static const char *const valid[] = {
     "sm.arbiter=fixed", "sm.arbiter", "fixed",
     "sm.bank_map=interleaved", "sm.bank_map", "interleaved",
     "sm.bank_map=high", "sm.bank_map", "high",
+    "sm.bank_map=xor", "sm.bank_map", "xor",
+    "sm.banks=1", "sm.banks", "1",
+    "sm.banks=8", "sm.banks", "8",
+    "sm.banks=64", "sm.banks", "64",
     "sm.atomics=on", "sm.atomics", "on",
     "sm.atomics=true", "sm.atomics", "on",
     "sm.atomics=YES", "sm.atomics", "on",
@@ -558,7 +563,11 @@ static const char *const invalid[] = {
     "sm.arbiter=lifo",
     "-s 'sm.arbiter=lifo': sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo or random)",
     "sm.bank_map=low",
-    "-s 'sm.bank_map=low': sm.bank_map: 'low' is not valid (expected high or interleaved)",
+    "-s 'sm.bank_map=low': sm.bank_map: 'low' is not valid (expected high, interleaved or xor)",
+    "sm.banks=12",
+    "-s 'sm.banks=12': sm.banks: '12' is not valid (expected 1, 2, 4, 8, 16, 32 or 64)",
+    "sm.banks=128",
+    "-s 'sm.banks=128': sm.banks: '128' is not valid (expected 1, 2, 4, 8, 16, 32 or 64)",
     "sm.atomics=maybe",
     "-s 'sm.atomics=maybe': sm.atomics: 'maybe' is not valid (expected on or off; also "
     "true/false, yes/no, 1/0)",
@@ -594,9 +603,9 @@ static const char *const invalid[] = {
     "sm.bank", "-s 'sm.bank': expected section.key=value",
     "bank=4", "-s 'bank=4': expected section.key=value",
     "=4", "-s '=4': expected section.key=value",
-    "sm.=4", "-s 'sm.=4': sm.: unknown key (sm has req, bank, resp, arbiter, bank_map, atomics)",
+    "sm.=4", "-s 'sm.=4': sm.: unknown key (sm has req, bank, resp, arbiter, bank_map, banks, atomics)",
     "sm.bnak=4",
-    "-s 'sm.bnak=4': sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, atomics)",
+    "-s 'sm.bnak=4': sm.bnak: unknown key (sm has req, bank, resp, arbiter, bank_map, banks, atomics)",
     "foo.bar=1",
     "-s 'foo.bar=1': foo.bar: unknown section 'foo' (expected clock, ts, core, sm, simt, sim or "
     "record)",

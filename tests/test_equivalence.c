@@ -1,6 +1,7 @@
 /* test_equivalence.c — the two executors and the two timing modes agree.
  * Differential: race-free random programs give the same final SM and
- * registers under the timed model (every policy, mapping and arbiter) as
+ * registers under the timed model (every policy, arbiter, bank count and
+ * mapping) as
  * under the untimed ISS. Decoupling: the decoupled mode (cores run ahead)
  * gives exactly the timestamps of the stepped mode (one event per
  * instruction) on random programs, racy ones and random latencies included. */
@@ -26,13 +27,15 @@ static bool same_arch(const arch_state_t *a, const arch_state_t *b, uint64_t see
     return false;
 }
 
-/* One configuration per program: every policy × mapping × arbiter is used
- * many times over the set (2 × 2 × 4 = 16 combinations, 240 programs). */
+/* One configuration per program: every policy × arbiter is used many times
+ * over the set (2 × 4 = 8 combinations, 240 programs), and every mapping ×
+ * bank count (3 × 7 = 21 combinations, each 11 or 12 times). */
 static void variant(gpu_desc_t *d, unsigned i)
 {
     gpu_desc_default(d);
     d->policy = (uint8_t)(i & 1);
-    d->bank_map = (uint8_t)((i >> 1) & 1);
+    d->bank_map = (uint8_t)(i % 3);
+    d->banks = (uint8_t)(1u << (i / 3 % 7));
     d->arbiter = (uint8_t)((i >> 2) & 3);
     d->window = (uint8_t)(1 + (i * 7) % 12);
     d->seed = i;

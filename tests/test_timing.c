@@ -326,6 +326,109 @@ static void test_bank_mapping_decides_conflicts(void)
     h_free(inter);
 }
 
+/* sm.banks and sm.bank_map: the bank of five addresses for every bank count
+ * and mapping, worked out by hand from their bits (k = log2(banks)):
+ *   0xabc = 1010 1011 1100, 0x5a7 = 0101 1010 0111, 0x100, 0x001, 0xfff.
+ * high = addr[11:12-k]; interleaved = addr[k-1:0]; xor = addr[k-1:0] ^
+ * addr[2k-1:k]. E.g. 0xabc with 8 banks: high = 101 = 5, interleaved = 100
+ * = 4, xor = 100 ^ 111 = 3; with 64: 101010 = 42, 111100 = 60, 60 ^ 42 =
+ * 010110 = 22. One core loads the five addresses in order; the model's
+ * access records must name these banks. */
+static const unsigned bank_addr[5] = {0xabc, 0x5a7, 0x100, 0x001, 0xfff};
+static const struct {
+    unsigned banks;
+    unsigned bank[3][5]; /* high, interleaved, xor; of bank_addr[] */
+} bank_table[] = {
+    {1, {{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}}},
+    {2, {{1, 0, 0, 0, 1}, {0, 1, 0, 1, 1}, {0, 0, 0, 1, 0}}},
+    {4, {{2, 1, 0, 0, 3}, {0, 3, 0, 1, 3}, {3, 2, 0, 1, 0}}},
+    {8, {{5, 2, 0, 0, 7}, {4, 7, 0, 1, 7}, {3, 3, 0, 1, 0}}},
+    {16, {{10, 5, 1, 0, 15}, {12, 7, 0, 1, 15}, {7, 13, 0, 1, 0}}},
+    {32, {{21, 11, 2, 0, 31}, {28, 7, 0, 1, 31}, {9, 10, 8, 1, 0}}},
+    {64, {{42, 22, 4, 0, 63}, {60, 39, 0, 1, 63}, {22, 49, 4, 1, 0}}},
+};
+
+static void test_bank_formulas_every_count_and_mapping(void)
+{
+    char src[512];
+    int n = snprintf(src, sizeof src, ".group cores=0x1\n");
+    for (unsigned i = 0; i < 5; i++)
+        n += snprintf(src + n, sizeof src - (size_t)n,
+                      " set_const r8, %u\n set_const r9, %u\n ld [r9, r8], r3\n",
+                      bank_addr[i] >> 8, bank_addr[i] & 0xff);
+    snprintf(src + n, sizeof src - (size_t)n, " ready\n");
+    static const uint8_t maps[3] = {GPU_MAP_HIGH, GPU_MAP_INTERLEAVED, GPU_MAP_XOR};
+    for (size_t t = 0; t < sizeof bank_table / sizeof bank_table[0]; t++) {
+        for (unsigned m = 0; m < 3; m++) {
+            gpu_desc_t d = desc_default();
+            d.banks = (uint8_t)bank_table[t].banks;
+            d.bank_map = maps[m];
+            h_run_t *r = run(src, &d);
+            for (unsigned i = 0; i < 5; i++) {
+                unsigned want = bank_table[t].bank[m][i];
+                if (h_access(r, 0, i)->bank != want || gpu_bank_of(maps[m], d.banks,
+                                                                    bank_addr[i]) != want)
+                    fprintf(stderr, "\n  %u banks, map %u, 0x%03x: bank %u, expected %u\n",
+                            d.banks, m, bank_addr[i], h_access(r, 0, i)->bank, want);
+                CU_ASSERT_EQUAL(h_access(r, 0, i)->bank, want);
+                CU_ASSERT_EQUAL(gpu_bank_of(maps[m], d.banks, bank_addr[i]), want);
+            }
+            h_free(r);
+        }
+    }
+}
+
+/* A strided access that only xor spreads: core c loads address 16c (a
+ * column of a 16x16 row-major matrix at 0x000; ld [a, b] reads {R[b][3:0],
+ * R[a]}). With
+ * 16 banks, high gives bank addr[11:8] = 0 and interleaved addr[3:0] = 0 to
+ * every core: the 16 requests (set_const, lshft, then ld: all cores in
+ * step) reach bank 0 together and are served one per cycle (sm.bank = 1),
+ * so 15 wait, 1 + 2 + ... + 15 = 120 cycles in all. xor
+ * gives bank addr[3:0] ^ addr[7:4] = c: 16 banks, nobody waits. */
+static void test_xor_removes_strided_conflicts(void)
+{
+    const char *src = ".group cores=0xffff\n set_const r2, id\n lshft r2, 4, r2\n"
+                      " ld [r2, r1], r3\n ready\n";
+    gpu_desc_t d = desc_default();
+    h_run_t *high = run(src, &d);
+    d.bank_map = GPU_MAP_INTERLEAVED;
+    h_run_t *inter = run(src, &d);
+    d.bank_map = GPU_MAP_XOR;
+    h_run_t *xor = run(src, &d);
+    CU_ASSERT_EQUAL(high->stats.sm_conflicts, 15);
+    CU_ASSERT_EQUAL(high->stats.sm_conflict_ps, C(120));
+    CU_ASSERT_EQUAL(inter->stats.sm_conflicts, 15);
+    CU_ASSERT_EQUAL(xor->stats.sm_conflicts, 0);
+    for (unsigned c = 0; c < 16; c++) {
+        CU_ASSERT_EQUAL(high->stats.sm_accesses, 16);
+        CU_ASSERT_EQUAL(h_access(high, c, 0)->bank, 0);
+        CU_ASSERT_EQUAL(h_access(xor, c, 0)->bank, c);
+        CU_ASSERT_EQUAL(h_access(xor, c, 0)->grant_ps, h_access(xor, 0, 0)->grant_ps);
+    }
+    CU_ASSERT_TRUE(xor->stats.end_ps < high->stats.end_ps);
+    h_free(high);
+    h_free(inter);
+    h_free(xor);
+}
+
+/* Fewer banks, more conflicts: two cores reading 0x000 and 0x800 have
+ * separate banks under high for every count >= 2 (bit 11 differs) and share
+ * bank 0 with one bank; interleaved puts both in bank 0 always. */
+static void test_one_bank_serialises_everything(void)
+{
+    const char *src = ".group cores=0x3\n set_const r1, id\n lshft r1, 3, r1\n"
+                      " ld [r2, r1], r3\n ready\n";
+    gpu_desc_t d = desc_default();
+    for (unsigned banks = 1; banks <= SM_BANKS_MAX; banks *= 2) {
+        d.banks = (uint8_t)banks;
+        h_run_t *r = run(src, &d);
+        CU_ASSERT_EQUAL(r->stats.sm_conflicts, banks == 1 ? 1 : 0);
+        CU_ASSERT_EQUAL(h_access(r, 1, 0)->bank, banks == 1 ? 0 : banks / 2);
+        h_free(r);
+    }
+}
+
 /* The spec's example 1 (figure 2), tasks of two instructions (set_const,
  * ready: start S, READY at S+3):
  *   CF0 [0,1) effect 1 · IF0 [1,2) issue 2 start 6 complete 9
@@ -538,6 +641,9 @@ static const test_case_t cases[] = {
     TEST(test_each_arbiter_has_its_own_grant_order),
     TEST(test_two_cores_one_bank_one_cycle_each_arbiter),
     TEST(test_bank_mapping_decides_conflicts),
+    TEST(test_bank_formulas_every_count_and_mapping),
+    TEST(test_xor_removes_strided_conflicts),
+    TEST(test_one_bank_serialises_everything),
     TEST(test_example1_figure2),
     TEST(test_example2_figure3_inorder),
     TEST(test_example2_lookahead_starts_if4_before_if1),

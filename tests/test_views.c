@@ -552,7 +552,7 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Turns a current file into one of version `to` (1, 2 or 3) as those
+/* Turns a current file into one of version `to` (1 to 4) as those
  * versions wrote it: no views, no SIMT tables; below 3 also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
@@ -566,8 +566,10 @@ static void downgrade(const char *db, int to)
     }
     CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_warps; DROP TABLE simt_mem;"
                                     " DROP TABLE simt_issue;", NULL, NULL, NULL), SQLITE_OK);
-    if (to == 3) {
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
+    if (to >= 3) {
+        char v[64];
+        snprintf(v, sizeof v, "PRAGMA user_version = %d", to);
+        CU_ASSERT_EQUAL(sqlite3_exec(h, v, NULL, NULL, NULL), SQLITE_OK);
         sqlite3_close(h);
         return;
     }
@@ -584,18 +586,18 @@ static void downgrade(const char *db, int to)
     CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM params WHERE typeof(value) <> 'text'"), 0);
 }
 
-/* Every database has the views and schema version 4; a file of version 1
- * (before the views), 2 (before typed params, stop_ps and races) or 3
- * (before the SIMT tables) is migrated when a run is added, and read as
- * version 4 when it is not. */
+/* Every database has the views and the current schema version; a file of
+ * version 1 (before the views), 2 (before typed params, stop_ps and races),
+ * 3 or 4 (before the SIMT tables) is migrated when a run is added, and read
+ * as the current version when it is not. */
 static void test_views_in_every_database_and_migration(void)
 {
-    for (int from = 1; from <= 3; from++) {
+    for (int from = 1; from <= 4; from++) {
         char db[512], name[32];
         snprintf(name, sizeof name, "migrate%d.db", from);
         fresh_db(name, db, sizeof db);
         record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
-        CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), 4);
+        CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
         for (const char *const *v = rec_view_names; *v; v++)
             CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
                                       " AND name = '%s'", *v), 1);
@@ -622,7 +624,7 @@ static void test_views_in_every_database_and_migration(void)
         CU_ASSERT_EQUAL(n, 1);
         sqlite3_close(h);
         record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
-        CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), 4);
+        CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
         long long views = 1; /* sm_accesses */
         for (const char *const *v = rec_view_names; *v; v++)
             views++;
@@ -676,6 +678,66 @@ static void test_view_cost_independent_of_other_runs(void)
         if (b > a + a / 4 + 100)
             fprintf(stderr, "%s: %lld VM steps with one run, %lld with seven\n", *v, a, b);
         CU_ASSERT(b <= a + a / 4 + 100);
+    }
+}
+
+/* sm.banks and sm.bank_map reach every reader: the sm_accesses view decodes
+ * each access's bank (in the pack's entries for xor, whose bank is no slice
+ * of the address; from the address for high and interleaved) as the formula
+ * of docs/SPEC.md gives it, bank_utilization has one row per bank, and the
+ * timeline and the VCD have a lane and a signal per bank. SQLite has no XOR
+ * operator: a ^ b = (a | b) - (a & b). */
+static void test_bank_count_and_mapping_in_every_reader(void)
+{
+    char db[512];
+    fresh_db("banks.db", db, sizeof db);
+    const char *prog = test_src_path("examples/transpose.s");
+    CU_ASSERT_EQUAL_FATAL(record(db, prog, "-s sm.banks=64 -s sm.bank_map=xor"), 0);
+    CU_ASSERT_EQUAL_FATAL(record(db, prog, "-s sm.banks=8 -s sm.bank_map=interleaved"), 0);
+    CU_ASSERT_EQUAL_FATAL(record(db, prog, "-s sm.banks=32 -s sm.bank=uniform:1..3"), 0);
+    CU_ASSERT_EQUAL_FATAL(record(db, prog, "-s sm.banks=1"), 0);
+    static const char *const formula[] = {
+        "((addr & 63) | (addr >> 6)) - ((addr & 63) & (addr >> 6))", "addr & 7", "addr >> 7",
+        "0"};
+    for (int run = 1; run <= 4; run++) {
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sm_accesses WHERE run_id = %d", run),
+                        512);
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sm_accesses WHERE run_id = %d"
+                                  " AND bank <> %s", run, formula[run - 1]), 0);
+        CU_ASSERT_EQUAL(q_int(db, "SELECT sum(accesses) FROM bank_utilization"
+                                  " WHERE run_id = %d", run), 512);
+        CU_ASSERT_EQUAL(q_int(db, "SELECT sum(n) FROM (SELECT bank, count(*) AS n"
+                                  " FROM sm_accesses WHERE run_id = %d GROUP BY bank) AS a"
+                                  " JOIN bank_utilization AS u ON u.run_id = %d"
+                                  " AND u.bank = a.bank AND u.accesses = a.n", run, run), 512);
+    }
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM bank_utilization WHERE run_id = 1"), 64);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM bank_utilization WHERE run_id = 4"), 1);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(DISTINCT bank) FROM sm_accesses WHERE run_id = 1"),
+                    64);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sm_access_packs WHERE run_id = 1"
+                              " AND bank_shift IS NOT NULL"), 0);
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, banks, bank_map FROM run_summary"),
+                           "1,64,xor;2,8,interleaved;3,32,high;4,1,high");
+    /* a lane and a signal per bank */
+    static const struct { int run, banks; } pics[] = {{1, 64}, {2, 8}, {4, 1}};
+    for (size_t i = 0; i < 3; i++) {
+        char args[1024], *svg = NULL, *vcd = NULL;
+        snprintf(args, sizeof args, "timeline '%s' --run %d -o -", db, pics[i].run);
+        CU_ASSERT_EQUAL(test_run_tessera(args, &svg), 0);
+        snprintf(args, sizeof args, "export '%s' --run %d --vcd -", db, pics[i].run);
+        CU_ASSERT_EQUAL(test_run_tessera(args, &vcd), 0);
+        int lanes = 0;
+        for (const char *p = svg; p && (p = strstr(p, "class=\"bank-lane\"")); p++)
+            lanes++;
+        char last[32], beyond[32];
+        snprintf(last, sizeof last, " bank%d_busy $end", pics[i].banks - 1);
+        snprintf(beyond, sizeof beyond, " bank%d_busy $end", pics[i].banks);
+        CU_ASSERT_EQUAL(lanes, pics[i].banks);
+        CU_ASSERT_PTR_NOT_NULL(vcd ? strstr(vcd, last) : NULL);
+        CU_ASSERT_PTR_NULL(vcd ? strstr(vcd, beyond) : "");
+        free(svg);
+        free(vcd);
     }
 }
 
@@ -800,6 +862,7 @@ int main(void)
         TEST_END};
     static const test_case_t files[] = {
         TEST(test_stopped_run_partial_records),  TEST(test_views_in_every_database_and_migration),
+        TEST(test_bank_count_and_mapping_in_every_reader),
         TEST(test_view_cost_independent_of_other_runs), TEST(test_schema_doc_queries_run),
         TEST_END};
     static const test_suite_t suites[] = {

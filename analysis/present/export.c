@@ -224,7 +224,7 @@ static void json_tracks(json_t *j)
         snprintf(name, sizeof name, "core %u", c);
         meta(j, TID_CORE + c, "thread_name", name, TID_CORE + c);
     }
-    for (unsigned b = 0; j->info->level >= REC_MEM && b < TL_BANKS; b++) {
+    for (unsigned b = 0; j->info->level >= REC_MEM && b < j->info->banks; b++) {
         snprintf(name, sizeof name, "bank %u", b);
         meta(j, TID_BANK + b, "thread_name", name, TID_BANK + b);
     }
@@ -484,7 +484,7 @@ int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_
  * set and cleared, clears first. */
 enum sig_kind { SIG_COUNT, SIG_MASK, SIG_VALUE };
 enum op { OP_DEC, OP_INC, OP_CLEAR, OP_SET, OP_CUT };
-enum { MAX_SIGS = 2 + 64 + 3 * TL_CORES + TL_BANKS };
+enum { MAX_SIGS = 2 + 64 + 3 * TL_CORES + TL_BANKS_MAX };
 
 typedef struct sig {
     char id[4];               /* VCD identifier code */
@@ -512,7 +512,7 @@ typedef struct vcd {
     sig_t sig[MAX_SIGS];
     unsigned n_sig, dirty[MAX_SIGS], n_dirty;
     int sig_bus, sig_mask, sig_if[64], sig_busy[TL_CORES], sig_task[TL_CORES],
-        sig_wait[TL_CORES], sig_bank[TL_BANKS];
+        sig_wait[TL_CORES], sig_bank[TL_BANKS_MAX];
     change_t *heap;
     size_t n_heap, cap_heap;
     acc_merge_t acc;          /* the accesses, in request order */
@@ -607,7 +607,7 @@ static void declare_signals(vcd_t *v)
         snprintf(name, sizeof name, "core%u_smwait", c);
         v->sig_wait[c] = acc ? add_sig(v, name, 1, SIG_COUNT, true) : -1;
     }
-    for (unsigned b = 0; b < TL_BANKS; b++) {
+    for (unsigned b = 0; b < v->info->banks; b++) {
         snprintf(name, sizeof name, "bank%u_busy", b);
         v->sig_bank[b] = acc ? add_sig(v, name, 1, SIG_COUNT, true) : -1;
     }
@@ -640,7 +640,7 @@ static void write_header(vcd_t *v)
     fputs("$upscope $end\n", f);
     if (v->sig_bank[0] >= 0) {
         fputs("$scope module banks $end\n", f);
-        var_lines(v, v->sig_bank[0], v->sig_bank[TL_BANKS - 1]);
+        var_lines(v, v->sig_bank[0], v->sig_bank[v->info->banks - 1]);
         fputs("$upscope $end\n", f);
     }
     fputs("$upscope $end\n$enddefinitions $end\n", f);

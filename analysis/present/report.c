@@ -349,7 +349,7 @@ static const char *const summary_lines[][2] = {
     {"wall time", "{wall_s} s, {events} kernel events"},
     {"scheduler", "policy {policy}, window {ts_window}, decode/xfer/ready {ts_decode}/"
                   "{ts_xfer}/{ts_ready} cycles"},
-    {"memory", "arbiter {arbiter}, bank_map {bank_map}, atomics {atomics}, req/bank/resp "
+    {"memory", "arbiter {arbiter}, {banks} banks, bank_map {bank_map}, atomics {atomics}, req/bank/resp "
                "{sm_req}/{sm_bank}/{sm_resp} cycles"},
     {"model", "timing {timing}, seed {seed}"},
     {"SIMT unit", "scheduler {simt_scheduler}, issue width {simt_issue_width}, scoreboard "

@@ -103,16 +103,29 @@ static int choose_run(tl_run_t *r, int64_t run_id, diag_t *d)
     return rc;
 }
 
-/* sm.bank and sm.resp in picoseconds when they are fixed numbers of cycles. */
-static uint64_t fixed_param(tl_run_t *r, const char *key, uint64_t dflt, diag_t *d)
+/* A parameter that is a whole number, or -1. */
+static int64_t uint_param(tl_run_t *r, const char *key, diag_t *d)
 {
     char sql[160];
     snprintf(sql, sizeof sql,
              "SELECT CAST(value AS INTEGER) FROM params WHERE run_id = ?1 AND key = '%s'"
              " AND value NOT GLOB '*[^0-9]*' AND value <> ''", key);
     int rc;
-    int64_t v = query_one(r, sql, -1, d, &rc);
+    return query_one(r, sql, -1, d, &rc);
+}
+
+/* sm.bank and sm.resp in picoseconds when they are fixed numbers of cycles. */
+static uint64_t fixed_param(tl_run_t *r, const char *key, uint64_t dflt, diag_t *d)
+{
+    int64_t v = uint_param(r, key, d);
     return v < 0 ? dflt : (uint64_t)v * r->info.period_ps;
+}
+
+/* sm.banks (runs recorded before it existed had D13's 16). */
+static unsigned banks_param(tl_run_t *r, diag_t *d)
+{
+    int64_t v = uint_param(r, "sm.banks", d);
+    return v >= 1 && v <= TL_BANKS_MAX && !(v & (v - 1)) ? (unsigned)v : 16;
 }
 
 static int read_runs_row(tl_run_t *r, diag_t *d)
@@ -143,6 +156,7 @@ static int read_runs_row(tl_run_t *r, diag_t *d)
     i->rec_to_ps = to > 0 ? (uint64_t)to : 0;
     i->bank_ps = fixed_param(r, "sm.bank", 0, d);
     i->resp_ps = fixed_param(r, "sm.resp", UINT64_MAX, d);
+    i->banks = banks_param(r, d);
     return TESS_OK;
 }
 

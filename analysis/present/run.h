@@ -16,7 +16,7 @@
 
 #define TL_CORES 16
 #define TL_MAX_FRAMES 64          /* Task Memory frames */
-#define TL_BANKS 16
+#define TL_BANKS_MAX 64           /* sm.banks at most */
 #define TL_NONE (-1)              /* a time column that is NULL ("not reached") */
 
 /* What the `runs` row says, plus what the pictures derive from it. */
@@ -33,6 +33,7 @@ typedef struct tl_info {
     uint64_t rec_to_ps;       /* ro: … and its end, 0: until the end of the run */
     uint64_t bank_ps;         /* ro: bank service time (sm.bank) when fixed, else 0 */
     uint64_t resp_ps;         /* ro: sm.resp when fixed, else UINT64_MAX */
+    unsigned banks;           /* ro: sm.banks (16 when not recorded: D13) */
     bool ordinals;            /* ro: every frame from 0 is recorded: labels are IF/CF ordinals */
 } tl_info_t;
 

@@ -129,10 +129,11 @@ static void decode(const exp_acc_iter_t *it, uint64_t q, exp_access_t *a)
     a->store = q & 1, a->sync = (q >> 1) & 1, q /= PACK_FLAGS_N;
     a->value = (unsigned)(q % PACK_VALUE_N), q /= PACK_VALUE_N;
     a->addr = (unsigned)(q % PACK_ADDR_N), q /= PACK_ADDR_N;
+    unsigned banks = tl_run_info(it->run)->banks;
     if (it->shift == TL_NONE)
-        a->bank = (unsigned)(q % PACK_BANK_N), q /= PACK_BANK_N;
+        a->bank = (unsigned)(q % banks), q /= banks;
     else
-        a->bank = (a->addr >> (it->shift & 15)) & 15;
+        a->bank = (a->addr >> (it->shift & 15)) % banks;
     int64_t g = it->wdt + (int64_t)(q % (uint64_t)it->wn);
     q /= (uint64_t)it->wn;
     int64_t ar = it->adt + (int64_t)(q % (uint64_t)it->an);

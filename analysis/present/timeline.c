@@ -46,31 +46,33 @@ typedef struct lanes {
     int64_t t0, t1;           /* the window */
     double col_ps;            /* ps per column */
     double *busy;             /* [lane * cols + col]: busy ps in that column */
-    double total[TL_CORES];   /* busy ps per lane in the window */
-    span_t *spans[TL_CORES];  /* exact intervals while `exact` */
-    unsigned n[TL_CORES], cap[TL_CORES], n_all, max_all;
+    unsigned nlanes;          /* cores or banks */
+    double total[TL_BANKS_MAX]; /* busy ps per lane in the window */
+    span_t *spans[TL_BANKS_MAX]; /* exact intervals while `exact` */
+    unsigned n[TL_BANKS_MAX], cap[TL_BANKS_MAX], n_all, max_all;
     bool exact;
 } lanes_t;
 
-static int lanes_init(lanes_t *l, unsigned cols, int64_t t0, int64_t t1)
+static int lanes_init(lanes_t *l, unsigned nlanes, unsigned cols, int64_t t0, int64_t t1)
 {
     memset(l, 0, sizeof *l);
+    l->nlanes = nlanes;
     l->cols = cols, l->t0 = t0, l->t1 = t1, l->col_ps = (double)(t1 - t0) / cols;
-    l->busy = tess_calloc((size_t)cols * TL_CORES, sizeof *l->busy);
+    l->busy = tess_calloc((size_t)cols * nlanes, sizeof *l->busy);
     l->exact = true, l->max_all = cols * SPANS_PER_PX;
     return l->busy ? TESS_OK : TESS_ENOMEM;
 }
 
 static void lanes_free(lanes_t *l)
 {
-    for (unsigned i = 0; i < TL_CORES; i++)
+    for (unsigned i = 0; i < l->nlanes; i++)
         tess_free(l->spans[i]), l->spans[i] = NULL;
     tess_free(l->busy), l->busy = NULL;
 }
 
 static void lanes_give_up_exact(lanes_t *l)
 {
-    for (unsigned i = 0; i < TL_CORES; i++)
+    for (unsigned i = 0; i < l->nlanes; i++)
         tess_free(l->spans[i]), l->spans[i] = NULL, l->n[i] = l->cap[i] = 0;
     l->exact = false;
 }
@@ -142,6 +144,7 @@ typedef struct svg {
     double x0, pw;            /* the plot area: left edge and width, px */
     unsigned width, height, legend_rows;
     double y_cf, y_bus, y_core, y_bank, y_axis, y_legend;
+    unsigned banks, bank_h;   /* bank lanes and their height (thinner beyond 16) */
     lanes_t wait, bank;       /* per core: waiting on the SM; per bank: busy */
     uint64_t accesses;        /* accesses drawn */
     int8_t cf_row[TL_MAX_FRAMES]; /* per frame of tl_run_frames(): its CF label's row, or -1 */
@@ -184,7 +187,9 @@ static void layout(svg_t *s, unsigned width)
     s->y_bus = s->y_cf + s->cf_rows * CF_ROW_H + 4;
     s->y_core = s->y_bus + BUS_H + 4;
     s->y_bank = s->y_core + TL_CORES * CORE_H + GAP_H;
-    s->y_axis = s->y_bank + TL_BANKS * BANK_H + 2;
+    s->banks = s->info->banks;
+    s->bank_h = s->banks <= 16 ? BANK_H : s->banks <= 32 ? 7 : 5;
+    s->y_axis = s->y_bank + s->banks * s->bank_h + 2;
     s->y_legend = s->y_axis + AXIS_H;
     s->legend_rows = write_legend(s, false);
     s->height = (unsigned)(s->y_legend + s->legend_rows * LEGEND_ROW_H + 8);
@@ -312,9 +317,10 @@ static void write_backgrounds(svg_t *s)
     for (unsigned c = 0; c < TL_CORES; c++)
         fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
                 s->x0, s->y_core + c * CORE_H, s->pw, CORE_H, c % 2 ? "#f5f5f5" : "#ffffff");
-    for (unsigned b = 0; b < TL_BANKS; b++)
-        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
-                s->x0, s->y_bank + b * BANK_H, s->pw, BANK_H, b % 2 ? "#eef2f6" : "#f7f9fb");
+    for (unsigned b = 0; b < s->banks; b++)
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%u\" fill=\"%s\"/>\n",
+                s->x0, s->y_bank + b * s->bank_h, s->pw, s->bank_h,
+                b % 2 ? "#eef2f6" : "#f7f9fb");
 }
 
 static void write_axis(svg_t *s)
@@ -589,7 +595,7 @@ static void counter_shares(svg_t *s, double *share)
         " AND name = 'busy_ps' AND component GLOB 'bank[0-9]*'", NULL);
     while (st && sqlite3_step(st) == SQLITE_ROW) {
         int b = sqlite3_column_int(st, 0);
-        if (b >= 0 && b < TL_BANKS)
+        if (b >= 0 && (unsigned)b < s->banks)
             share[b] = (double)sqlite3_column_int64(st, 1) / (double)s->info->end_ps;
     }
     sqlite3_finalize(st);
@@ -599,8 +605,8 @@ static void write_banks(svg_t *s)
 {
     FILE *f = s->out;
     bool whole = s->t0 == 0 && (uint64_t)s->t1 == s->info->end_ps;
-    double share[TL_BANKS];
-    for (unsigned b = 0; b < TL_BANKS; b++)
+    double share[TL_BANKS_MAX];
+    for (unsigned b = 0; b < s->banks; b++)
         share[b] = s->have_acc ? s->bank.total[b] / (double)(s->t1 - s->t0) : -1;
     if (!s->have_acc && whole)
         counter_shares(s, share);
@@ -608,14 +614,17 @@ static void write_banks(svg_t *s)
             s->y_bank - 7, s->have_acc ? "Shared Memory banks: busy from grant to grant + sm.bank"
             : "Shared Memory banks: accesses not recorded at this level (record.level=mem"
               " draws them); busy shares from the counters");
-    for (unsigned b = 0; b < TL_BANKS; b++) {
-        double y = s->y_bank + b * BANK_H;
+    unsigned h = s->bank_h, every = s->banks / 16 ? s->banks / 16 : 1; /* labels: 16 rows */
+    double font = h < 8 ? 6 : 8;
+    for (unsigned b = 0; b < s->banks; b++) {
+        double y = s->y_bank + b * h;
         fprintf(f, "<g class=\"bank-lane\" data-bank=\"%u\">\n", b);
-        row_label(s, y, BANK_H, "bank", b, 8);
+        if (b % every == 0)
+            row_label(s, y, h, "bank", b, font);
         if (s->have_acc)
-            write_lane(s, &s->bank, b, y + 1, BANK_H - 2, BANK_COLOUR, "bank");
-        if (share[b] >= 0)
-            share_label(s, y, BANK_H, share[b], 8);
+            write_lane(s, &s->bank, b, y + 1, h - 2, BANK_COLOUR, "bank");
+        if (share[b] >= 0 && b % every == 0)
+            share_label(s, y, h, share[b], font);
         fputs("</g>\n", f);
     }
 }
@@ -684,7 +693,8 @@ int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *o, FILE *out, diag_t *d)
     s.have_acc = s.info->level >= REC_MEM;
     layout(&s, width);
     unsigned cols = (unsigned)ceil(s.pw);
-    if (lanes_init(&s.wait, cols, s.t0, s.t1) || lanes_init(&s.bank, cols, s.t0, s.t1))
+    if (lanes_init(&s.wait, TL_CORES, cols, s.t0, s.t1) ||
+        lanes_init(&s.bank, s.info->banks, cols, s.t0, s.t1))
         rc = diag_fail(d, TESS_ENOMEM, "out of memory");
     if (rc == TESS_OK && s.have_acc)
         rc = collect_accesses(&s, d);

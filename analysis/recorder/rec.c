@@ -233,6 +233,7 @@ int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id, diag_
     int rc = insert_run_rows(rec, info, diag);
     if (rc != TESS_OK)
         return rc;
+    rec->w.banks = info->banks;
     rc = rec_writer_start(&rec->w, rec->run_id, info->period_ps, &rec->cur, diag);
     if (rc != TESS_OK) {
         rec_run_end_t e = {.status = "error", .end_ps = SIM_TIME_NEVER,

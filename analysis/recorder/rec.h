@@ -46,6 +46,7 @@ typedef struct rec_run_info {
     const char *const *param_values; /* … and their canonical values */
     size_t n_params;
     uint64_t period_ps;       /* clock period, for the views' cycle columns */
+    unsigned banks;           /* sm.banks, how the accesses' banks are packed; 0: 16 */
 } rec_run_info_t;
 
 /* Starts a run: inserts its `runs` row (status 'running') and its params.

@@ -74,7 +74,7 @@ static char *put_radix(const rec_pack_row_t *r, const rec_raw_t *raw, char *o)
         q = q * r->arrive_n + (uint64_t)(e->a - r->arrive_dt);
         q = q * r->wait_n + (uint64_t)(e->g - r->wait_dt);
         if (bank)
-            q = q * PACK_BANK_N + e->bank;
+            q = q * r->banks + e->bank;
         q = ((q * PACK_ADDR_N + e->addr) * PACK_VALUE_N + e->value) * PACK_FLAGS_N + e->flags;
         o = put_u64(o, q);
         *o++ = ',';
@@ -88,11 +88,12 @@ size_t rec_encode_pack(const rec_pack_row_t *row, const rec_raw_t *raw, char *ou
     return (size_t)(put_radix(row, raw, out) - out);
 }
 
-size_t rec_encode_one(unsigned bank, unsigned addr, unsigned value, unsigned flags, char *out)
+size_t rec_encode_one(unsigned banks, unsigned bank, unsigned addr, unsigned value,
+                      unsigned flags, char *out)
 {
     char *o = out;
     *o++ = '[';
-    uint64_t q = (uint64_t)(bank % PACK_BANK_N) * PACK_ADDR_N + addr % PACK_ADDR_N;
+    uint64_t q = (uint64_t)(bank % banks) * PACK_ADDR_N + addr % PACK_ADDR_N;
     o = put_u64(o, (q * PACK_VALUE_N + value % PACK_VALUE_N) * PACK_FLAGS_N + flags % PACK_FLAGS_N);
     *o++ = ']';
     return (size_t)(o - out);

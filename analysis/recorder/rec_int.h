@@ -92,7 +92,9 @@ typedef struct rec_pack_row {
     sim_time_t base_ps;       /* request time of the first (NEVER: unknown) */
     sim_time_t scale_ps;      /* unit of the packed times: period_ps, or 1 */
     sim_time_t end_ps;        /* latest done time (NEVER: unknown) */
-    int8_t bank_shift;        /* 8 or 0, or -1 when the entry has the bank */
+    int8_t bank_shift;        /* 12 - log2(banks) (high: 8 with 16 banks) or 0
+                                 (interleaved), or -1 when the entry has the bank */
+    uint8_t banks;            /* the run's sm.banks: the bank digit's radix */
     uint8_t unknown;          /* REC_DT_* bits: that offset is NULL */
     uint32_t arrive_n, wait_n, done_n; /* radices, >= 1 */
     int64_t arrive_dt, wait_dt, done_dt; /* offsets, in units of scale_ps */
@@ -120,7 +122,7 @@ typedef struct rec_pack {
     uint16_t next_part;       /* part number of the next pack of the task */
     uint32_t task_n;          /* accesses of the task packed so far */
     uint32_t tmax, gmin, gmax, amin, amax, dmin, dmax; /* ranges of the entries */
-    bool bank_hi, bank_lo;    /* every bank was addr >> 8 & 15, addr & 15 */
+    bool bank_hi, bank_lo;    /* every bank was the high, the interleaved one */
     rec_raw_t *raw;           /* REC_PACK_MAX entries */
 } rec_pack_t;
 
@@ -156,6 +158,8 @@ typedef struct rec_writer {
     /* packing, on the writer thread (rec_pack.c) */
     rec_pack_t packs[GPU_CORES];
     uint64_t period_ps;       /* the run's clock period (1 when unknown) */
+    unsigned banks;           /* the run's sm.banks (a power of two) */
+    unsigned bank_hi_shift;   /* 12 - log2(banks) */
     rec_div_t period_div;     /* division by period_ps */
     sim_time_t span_ps;       /* REC_SPAN_MAX cycles, at most 2^32 - 1 ps */
     char *text;               /* a pack's text while its row is written */
@@ -210,7 +214,8 @@ void rec_pack_free(rec_writer_t *w);
  * whose times are all in the row (at most REC_RADIX_MAX + 2). Return the
  * length. */
 size_t rec_encode_pack(const rec_pack_row_t *row, const rec_raw_t *raw, char *out);
-size_t rec_encode_one(unsigned bank, unsigned addr, unsigned value, unsigned flags, char *out);
+size_t rec_encode_one(unsigned banks, unsigned bank, unsigned addr, unsigned value,
+                      unsigned flags, char *out);
 
 /* Does [s, e) overlap the window [from, to)? An instant (s = e) must lie in
  * it; e = SIM_TIME_NEVER is an interval still open. */

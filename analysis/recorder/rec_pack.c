@@ -107,8 +107,8 @@ static inline int append(const rec_writer_t *w, rec_pack_t *p, const rec_acc_t *
     p->amax = r.a > p->amax ? r.a : p->amax;
     p->dmin = r.d < p->dmin ? r.d : p->dmin;
     p->dmax = r.d > p->dmax ? r.d : p->dmax;
-    p->bank_hi &= r.bank == (r.addr >> 8 & 15);
-    p->bank_lo &= r.bank == (r.addr & 15);
+    p->bank_hi &= r.bank == r.addr >> w->bank_hi_shift;
+    p->bank_lo &= r.bank == (r.addr & (w->banks - 1));
     sim_time_t done = a->request_ps + a->arrive_dt + a->grant_dt + a->done_dt;
     p->row.end_ps = done > p->row.end_ps ? done : p->row.end_ps;
     return FIT_OK;
@@ -116,10 +116,11 @@ static inline int append(const rec_writer_t *w, rec_pack_t *p, const rec_acc_t *
 
 /* Chooses the pack's radices from the ranges of its entries; false when
  * its largest entry would not fit in a 63-bit integer. */
-static bool plan_radix(rec_pack_t *p)
+static bool plan_radix(const rec_writer_t *w, rec_pack_t *p)
 {
     rec_pack_row_t *r = &p->row;
-    r->bank_shift = p->bank_hi ? 8 : p->bank_lo ? 0 : -1;
+    r->banks = (uint8_t)w->banks;
+    r->bank_shift = p->bank_hi ? (int8_t)w->bank_hi_shift : p->bank_lo ? 0 : -1;
     r->unknown = 0;
     r->arrive_dt = p->amin;
     r->arrive_n = p->amax - p->amin + 1;
@@ -127,7 +128,7 @@ static bool plan_radix(rec_pack_t *p)
     r->wait_n = p->gmax - p->gmin + 1;
     r->done_dt = p->dmin;
     r->done_n = p->dmax - p->dmin + 1;
-    const uint64_t radix[] = {PACK_BANK_UNIT, r->bank_shift < 0 ? PACK_BANK_N : 1, r->wait_n,
+    const uint64_t radix[] = {PACK_BANK_UNIT, r->bank_shift < 0 ? r->banks : 1, r->wait_n,
                               r->arrive_n, r->done_n};
     uint64_t m = 1;
     for (unsigned i = 0; i < sizeof radix / sizeof radix[0]; i++) {
@@ -146,8 +147,9 @@ static bool put_one(rec_writer_t *w, rec_pack_t *p, rec_pack_row_t *row, unsigne
     row->idx0 = p->task_n++;
     row->n = 1;
     row->bank_shift = -1;
+    row->banks = (uint8_t)w->banks;
     row->arrive_n = row->wait_n = row->done_n = 1;
-    size_t len = rec_encode_one(bank, addr, value, flags, w->text);
+    size_t len = rec_encode_one(w->banks, bank, addr, value, flags, w->text);
     return rec_writer_put_pack(w, row, w->text, len);
 }
 
@@ -174,7 +176,7 @@ static bool put_singles(rec_writer_t *w, rec_pack_t *p)
 static bool pack_close(rec_writer_t *w, rec_pack_t *p)
 {
     bool ok;
-    if (plan_radix(p)) {
+    if (plan_radix(w, p)) {
         size_t len = rec_encode_pack(&p->row, p->raw, w->text);
         ok = rec_writer_put_pack(w, &p->row, w->text, len);
         p->task_n += p->row.n;
@@ -270,6 +272,9 @@ bool rec_pack_flush(rec_writer_t *w)
 int rec_pack_reset(rec_writer_t *w, uint64_t period_ps)
 {
     w->period_ps = period_ps ? period_ps : 1;
+    if (!w->banks || w->banks > PACK_BANK_MAX || (w->banks & (w->banks - 1)))
+        w->banks = PACK_BANK_N; /* D13 */
+    w->bank_hi_shift = 12 - (unsigned)__builtin_ctz(w->banks);
     div_init(&w->period_div, w->period_ps);
     w->span_ps = w->period_ps > UINT32_MAX / REC_SPAN_MAX ? UINT32_MAX
                                                          : REC_SPAN_MAX * w->period_ps;

@@ -118,9 +118,9 @@ static const struct added {
     int64_t since;
 } added[] = {{"runs", "stop_ps", 3},
                 {"races", NULL, 3},
-                {"simt_warps", NULL, 4},
-                {"simt_mem", NULL, 4},
-                {"simt_issue", NULL, 4}};
+                {"simt_warps", NULL, 5},
+                {"simt_mem", NULL, 5},
+                {"simt_issue", NULL, 5}};
 
 static bool not_yet(const char *table, const char *col, int64_t version)
 {

@@ -8,8 +8,9 @@
  *       * PACK_VALUE_N + value) * PACK_FLAGS_N + sync * 2 + is_store
  *
  * with t, a, g, d the request (from base_ps), arrive, wait and done offsets
- * in units of scale_ps; B = PACK_BANK_N and bank' the bank when bank_shift
- * is NULL, else B = 1 and the bank is addr >> bank_shift & 15. A pack of
+ * in units of scale_ps; B = the run's bank count (its sm.banks parameter;
+ * PACK_BANK_N for runs without one) and bank' the bank when bank_shift is
+ * NULL, else B = 1 and the bank is (addr >> bank_shift) % B. A pack of
  * one access (irregular times, or ranges too wide for a 63-bit q) has
  * t = 0, radices 1, and its times in the offsets, which may then be
  * negative or NULL. The literals are plain numbers so that SQL can use
@@ -20,7 +21,8 @@
 #define PACK_FLAGS_N 4            /* is_store | sync << 1 */
 #define PACK_VALUE_N 256          /* the byte stored or loaded */
 #define PACK_ADDR_N 4096          /* SM byte addresses */
-#define PACK_BANK_N 16            /* SM banks */
+#define PACK_BANK_N 16            /* SM banks of a run that does not say (D13) */
+#define PACK_BANK_MAX 64          /* sm.banks at most */
 #define PACK_ADDR_UNIT 1024       /* PACK_FLAGS_N * PACK_VALUE_N: q / this % PACK_ADDR_N = addr */
 #define PACK_BANK_UNIT 4194304    /* PACK_ADDR_UNIT * PACK_ADDR_N: the digits of bank and times */
 

@@ -51,16 +51,18 @@ static const char migrate_v3[] =
     "CREATE INDEX IF NOT EXISTS params_run ON params(run_id, key);"
     CREATE_TABLE(races, DB_RACES, DB_RUN_FK);
 
-/* Version 4: the SIMT tables (core.model = simt). */
-static const char migrate_v4[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)
+/* Version 5: the SIMT tables (core.model = simt). */
+static const char migrate_v5[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)
     CREATE_TABLE(simt_mem, DB_SIMT_MEM, DB_RUN_FK) CREATE_TABLE(simt_issue, DB_SIMT_ISSUE, DB_RUN_FK);
 
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
- * the one list (views.c). Version 2 added the analysis views only. */
+ * the one list (views.c). Version 2 added the analysis views only; version
+ * 4 (sm.banks) only views: the packs' bank digit decoded with the run's
+ * bank count, run_summary.banks. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
-                                                               [3] = migrate_v4};
+                                                           [3] = NULL, [4] = migrate_v5};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -73,8 +75,8 @@ static const char compat_v3[] =
     "CREATE TEMP VIEW IF NOT EXISTS races AS SELECT 0 AS run_id" DB_RACES(COMPAT_COL, COMPAT_COL)
     " WHERE 0;";
 
-/* A reader of a file older than version 4: the SIMT tables, empty. */
-static const char compat_v4[] =
+/* A reader of a file older than version 5: the SIMT tables, empty. */
+static const char compat_v5[] =
     "CREATE TEMP VIEW IF NOT EXISTS simt_warps AS SELECT 0 AS run_id"
     DB_SIMT_WARPS(COMPAT_COL, COMPAT_COL) " WHERE 0;"
     "CREATE TEMP VIEW IF NOT EXISTS simt_mem AS SELECT 0 AS run_id"
@@ -249,8 +251,8 @@ int schema_open(sqlite3 *db, const char *path, diag_t *diag)
 int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *diag)
 {
     int rc = version < 3 ? db_exec(db, path, compat_v3, diag) : TESS_OK;
-    if (rc == TESS_OK && version < 4)
-        rc = db_exec(db, path, compat_v4, diag);
+    if (rc == TESS_OK && version < 5)
+        rc = db_exec(db, path, compat_v5, diag);
     return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", diag)
                          : rc;
 }

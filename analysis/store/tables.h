@@ -64,7 +64,7 @@
     C(b_core, "INTEGER NOT NULL") C(b_slot, "INTEGER NOT NULL")                  \
     C(b_op, "TEXT NOT NULL")
 
-/* SIMT (core.model = simt, SIMT-SPEC "Counting", version 4): one warp per
+/* SIMT (core.model = simt, SIMT-SPEC "Counting", version 5): one warp per
  * row at level tasks (gpu_tr_simt_warp_t; stall_*_cycles by reason), one
  * warp ld/st per row at level mem (gpu_tr_simt_mem_t), one issued warp
  * instruction per row at level events (gpu_tr_simt_issue_t). */

@@ -12,6 +12,13 @@
 #include "analysis/store/views.h"
 #include "analysis/store/pack.h"
 
+/* The packs with their run's bank count, one indexed lookup per pack (the
+ * radix of the bank digit; runs recorded before sm.banks have 16). */
+#define PACK_FROM                                                                \
+    "sm_access_packs AS p LEFT JOIN params AS nbk ON nbk.run_id = p.run_id"      \
+    " AND nbk.key = 'sm.banks'"
+#define PACK_NB "coalesce(CAST(nbk.value AS INTEGER), " PACK_SQL(PACK_BANK_N) ")"
+
 /* sm_accesses: one row per access of the packs, decoded with integer
  * arithmetic (the layout: pack.h). A single SELECT, not a UNION: SQLite then
  * computes only the columns a query uses (a compound view computes every
@@ -20,9 +27,9 @@
     "SELECT run_id, frame, core, idx,"                                           \
     "  CASE q % 2 WHEN 0 THEN 'ld' ELSE 'st' END AS op, q / 2 % 2 AS sync,"      \
     "  q / " PACK_SQL(PACK_ADDR_UNIT) " % " PACK_SQL(PACK_ADDR_N) " AS addr,"   \
-    "  CASE WHEN bank_shift IS NULL THEN r % " PACK_SQL(PACK_BANK_N)             \
-    "   ELSE (q / " PACK_SQL(PACK_ADDR_UNIT) " % " PACK_SQL(PACK_ADDR_N)         \
-    ") >> bank_shift & 15 END AS bank,"                                          \
+    "  CASE WHEN bank_shift IS NULL THEN r % nb"                                 \
+    "   ELSE ((q / " PACK_SQL(PACK_ADDR_UNIT) " % " PACK_SQL(PACK_ADDR_N)        \
+    ") >> bank_shift) % nb END AS bank,"                                         \
     "  q / " PACK_SQL(PACK_FLAGS_N) " % " PACK_SQL(PACK_VALUE_N) " AS value,"   \
     "  base_ps + scale_ps * t AS request_ps,"                                    \
     "  base_ps + scale_ps * (t + a) AS arrive_ps,"                               \
@@ -37,10 +44,10 @@
     "    p.idx0 + j.key AS idx, j.value AS q, p.base_ps AS base_ps, p.scale_ps AS scale_ps," \
     "    p.bank_shift AS bank_shift, p.arrive_dt AS arrive_dt, p.arrive_n AS arrive_n," \
     "    p.wait_dt AS wait_dt, p.wait_n AS wait_n, p.done_dt AS done_dt, p.done_n AS done_n," \
-    "    j.value / " PACK_SQL(PACK_BANK_UNIT) " AS r,"                           \
+    "    " PACK_NB " AS nb, j.value / " PACK_SQL(PACK_BANK_UNIT) " AS r,"       \
     "    j.value / " PACK_SQL(PACK_BANK_UNIT) " / CASE WHEN p.bank_shift IS NULL" \
-    " THEN " PACK_SQL(PACK_BANK_N) " ELSE 1 END AS rg"                           \
-    "   FROM sm_access_packs AS p, json_each(p.data) AS j))"
+    " THEN " PACK_NB " ELSE 1 END AS rg"                                         \
+    "   FROM " PACK_FROM ", json_each(p.data) AS j))"
 
 /* ps → cycles of the run's clock: an integer when exact (always, with the
  * model's whole-cycle latencies), else a real; NULL stays NULL. */
@@ -205,6 +212,7 @@
     "  r.started_at AS started_at, r.wall_s AS wall_s, r.events AS events,"      \
     "  " PARAM("ts.policy") " AS policy, " PARAM("ts.window") " AS ts_window,"   \
     "  " PARAM("sm.arbiter") " AS arbiter, " PARAM("sm.bank_map") " AS bank_map," \
+    "  coalesce(" PARAM("sm.banks") ", '16') AS banks,"                           \
     "  " PARAM("sm.atomics") " AS atomics, " PARAM("core.timing") " AS timing,"  \
     "  " PARAM("ts.decode") " AS ts_decode, " PARAM("ts.xfer") " AS ts_xfer,"    \
     "  " PARAM("ts.ready") " AS ts_ready, " PARAM("sm.req") " AS sm_req,"        \
@@ -261,11 +269,11 @@
  * and the per-pack counts are then added up. Sorting every access of a
  * 12 M-access run instead takes ~20 times longer. */
 #define PACK_X "(j.value / " PACK_SQL(PACK_BANK_UNIT) " / CASE WHEN p.bank_shift IS NULL"      \
-               " THEN " PACK_SQL(PACK_BANK_N) " ELSE 1 END)"
+               " THEN " PACK_NB " ELSE 1 END)"
 #define SM_LATENCY_HISTOGRAM                                                     \
     "SELECT p.run_id AS run_id, e.value ->> 0 AS latency_ps,"                    \
     " sum(e.value ->> 1) AS accesses"                                            \
-    " FROM sm_access_packs AS p, json_each("                                     \
+    " FROM " PACK_FROM ", json_each("                                            \
     "  CASE WHEN p.wait_n = 1 AND p.arrive_n = 1 AND p.done_n = 1"               \
     "  THEN json_array(json_array("                                              \
     "   p.scale_ps * (p.arrive_dt + p.wait_dt + p.done_dt), p.n))"               \
