@@ -46,6 +46,7 @@ static const struct {
     {TESS_ENOMEM, "out of memory", "out of memory"},
     {TESS_EDEADLOCK, "deadlock",
      "the model stopped with work left (deadlock, e.g. a lock never released)"},
+    {TESS_ECRASH, "crashed", "a sweep point crashed (killed by SIGSEGV, SIGABRT, ...)"},
 };
 
 #define N_EXITS (sizeof exit_table / sizeof exit_table[0])

@@ -40,6 +40,7 @@ static const cli_exit_t sweep_exits[] = {
     {TESS_OK, "every point ok"}, {TESS_EUSAGE, NULL},
     {TESS_EINPUT, "a -s value, the configuration or the program is rejected (nothing run)"},
     {TESS_EINTERRUPTED, NULL},
+    {TESS_ECRASH, "a point was killed by a signal other than SIGINT/SIGTERM"},
     {TESS_EIO, "OUT.db or a shard could not be written or merged (that shard is kept)"},
     {TESS_EDB, "the same for the database"},
     {-1, NULL},
@@ -62,8 +63,8 @@ const cli_spec_t cli_spec_sweep = {
         "SIGINT/SIGTERM: no new point starts, running points record their run as\n"
         "interrupted, what finished is merged; a second signal kills the running points\n"
         "(their runs stay 'running'). A failed point gives the exit code of the first\n"
-        "failed point in point order (3 watchdog, 8 deadlock, ...; 4 if it was killed\n"
-        "by a signal).\n",
+        "failed point in point order (3 watchdog, 8 deadlock, ...; 4 if it was stopped\n"
+        "by SIGINT/SIGTERM, 9 if it crashed: killed by any other signal).\n",
     .opts = sweep_opts,
     .exits = sweep_exits,
     .min_pos = 1,

@@ -238,7 +238,11 @@ static void point_ended(runner_t *r, pid_t pid, int status)
     uint64_t k = r->slots[i].point;
     r->slots[i].pid = 0;
     r->running--;
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : TESS_EINTERRUPTED;
+    /* killed: by the sweep's own SIGINT/SIGTERM/SIGKILL it is stopped, by any
+     * other signal (SIGSEGV, SIGABRT, SIGBUS, an OOM killer's SIGKILL…) it crashed */
+    int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    bool stopped = sig == SIGINT || sig == SIGTERM || (sig == SIGKILL && r->stop_signal);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : stopped ? TESS_EINTERRUPTED : TESS_ECRASH;
     if (code == TESS_OK) {
         r->ok++;
         r->finished[k / 8] |= (uint8_t)(1u << (k % 8));
@@ -246,8 +250,9 @@ static void point_ended(runner_t *r, pid_t pid, int status)
     }
     char why[512];
     first_error_line(r, k, why, sizeof why);
-    if (!WIFEXITED(status))
-        snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(status));
+    if (sig)
+        snprintf(why, sizeof why, "%s by signal %d (%s)", stopped ? "stopped" : "crashed: killed",
+                 sig, strsignal(sig));
     point_failed(r, k, code, why);
 }
 

@@ -78,8 +78,57 @@ static bool is_register_name(const char *s, size_t n)
     return true;
 }
 
+static uint32_t label_hash(const char *s, size_t n, unsigned frame)
+{
+    uint32_t h = 2166136261u ^ frame; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* The index entry where label (s, n, frame) is, or the empty one where it
+ * would go. */
+static uint32_t *index_slot(const asm_state_t *st, const char *s, size_t n, unsigned frame)
+{
+    size_t mask = st->index_cap - 1, i = label_hash(s, n, frame) & mask;
+    for (;; i = (i + 1) & mask) {
+        uint32_t e = st->index[i];
+        const asm_label_t *l = e ? &st->labels[e - 1] : NULL;
+        if (!l || (l->frame == frame && l->len == n && memcmp(l->name, s, n) == 0))
+            return &st->index[i];
+    }
+}
+
+/* Keeps the index at most half full (lookups stay O(1): 100,000 labels
+ * assemble in a fraction of a second). */
+static int index_grow(asm_state_t *st)
+{
+    if (2 * (st->n_labels + 1) <= st->index_cap)
+        return TESS_OK;
+    size_t cap = st->index_cap ? 2 * st->index_cap : 64;
+    uint32_t *old = st->index;
+    st->index = tess_calloc(cap, sizeof *st->index);
+    if (!st->index) {
+        st->index = old;
+        return TESS_ENOMEM;
+    }
+    tess_free(old);
+    st->index_cap = cap;
+    for (size_t i = 0; i < st->n_labels; i++) {
+        const asm_label_t *l = &st->labels[i];
+        *index_slot(st, l->name, l->len, l->frame) = (uint32_t)i + 1;
+    }
+    return TESS_OK;
+}
+
+/* Label `s` of task `frame`, or of any task when frame < 0 (a linear scan:
+ * only for the message of an error). */
 static const asm_label_t *label_find(const asm_state_t *st, const char *s, size_t n, int frame)
 {
+    if (frame >= 0) {
+        uint32_t e = st->index_cap ? *index_slot(st, s, n, (unsigned)frame) : 0;
+        return e ? &st->labels[e - 1] : NULL;
+    }
     for (size_t i = 0; i < st->n_labels; i++) {
         const asm_label_t *l = &st->labels[i];
         if (l->len == n && memcmp(l->name, s, n) == 0 && (frame < 0 || l->frame == (unsigned)frame))
@@ -111,7 +160,10 @@ static int label_define(asm_state_t *st, const char *s, size_t n, size_t at)
         st->labels = nl;
         st->cap_labels = cap;
     }
-    st->labels[st->n_labels++] = (asm_label_t){s, n, frame, st->n_instr, st->lx.line};
+    if (index_grow(st) != TESS_OK)
+        return diag_fail(st->lx.diag, TESS_ENOMEM, "%s: out of memory", st->lx.file);
+    st->labels[st->n_labels] = (asm_label_t){s, n, frame, st->n_instr, st->lx.line};
+    *index_slot(st, s, n, frame) = (uint32_t)++st->n_labels;
     return TESS_OK;
 }
 
@@ -341,6 +393,7 @@ int asm_assemble(asm_output_t *out, const char *src, size_t len, const char *fil
     if (rc == TESS_OK)
         rc = finish(st);
     tess_free(st->labels);
+    tess_free(st->index);
     tess_free(st);
     return rc;
 }

@@ -37,6 +37,8 @@ typedef struct asm_state {
     bool tail_seen;        /* a .tail closed the program */
     asm_label_t *labels;   /* malloc'd, every label of the source */
     size_t n_labels, cap_labels;
+    uint32_t *index;       /* malloc'd hash of labels by (name, frame): label i + 1, 0 empty */
+    size_t index_cap;      /* a power of two, at least twice n_labels */
     asm_fixup_t fixups[TM_FRAMES * TM_SLOTS];
     size_t n_fixups;
 } asm_state_t;

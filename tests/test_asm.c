@@ -761,7 +761,41 @@ static void test_random_text_never_crashes(void)
     CU_ASSERT(accepted > 100);
 }
 
+/* 100,000 labels (issue 10: lookup was quadratic, > 8 s): every one is found
+ * in its own task, a duplicate of the very first is caught at the very end,
+ * and a label of another task is still named. The time is a benchmark figure
+ * in docs/ROBUSTNESS.md, not asserted here. */
+static void test_hundred_thousand_labels(void)
+{
+    size_t cap = 2000000, n = 0;
+    char *src = malloc(cap);
+    n += (size_t)snprintf(src + n, cap - n, ".group cores=0x0001\n");
+    for (int i = 0; i < 50000; i++)
+        n += (size_t)snprintf(src + n, cap - n, "a%d:\n", i);
+    n += (size_t)snprintf(src + n, cap - n, "  set_const r9, 1\nlast:\n  bnz last, r9\n"
+                          "  bnz a49999, r9\n  ready\n.group cores=0x0001\n");
+    for (int i = 0; i < 50000; i++)
+        n += (size_t)snprintf(src + n, cap - n, "a%d:\n", i); /* same names, another task */
+    n += (size_t)snprintf(src + n, cap - n, "  nop\n  bnz a0, r9\n  ready\n");
+    asm_output_t *o = malloc(sizeof *o);
+    diag_reset(&d);
+    CU_ASSERT_EQUAL(asm_assemble(o, src, n, "many.s", &d), TESS_OK);
+    if (d.code == TESS_OK) {
+        CU_ASSERT_EQUAL(o->prog.code[1][1] >> 4 & 0xF, 1); /* bnz last → slot 1 */
+        CU_ASSERT_EQUAL(o->prog.code[1][2] >> 4 & 0xF, 0); /* bnz a49999 → slot 0 */
+        CU_ASSERT_EQUAL(o->prog.code[3][1] >> 4 & 0xF, 0); /* its own a0 */
+        CU_ASSERT_EQUAL(o->prog.code[3][1] >> 8 & 0xF, 9);   /* … tested on r9 */
+    }
+    n += (size_t)snprintf(src + n, cap - n, ".group cores=0x0001\nb:\n  ready\nb:\n");
+    diag_reset(&d);
+    CU_ASSERT_EQUAL(asm_assemble(o, src, n, "many.s", &d), TESS_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "duplicate label 'b'"));
+    free(src);
+    free(o);
+}
+
 static const test_case_t cases[] = {
+    TEST(test_hundred_thousand_labels),
     TEST(test_every_mnemonic_table),
     TEST(test_every_opcode_random_fields),
     TEST(test_d9_set_const_modes),

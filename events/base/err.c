@@ -13,6 +13,7 @@ const char *tess_err_name(int code)
     case TESS_EDB: return "database error";
     case TESS_ENOMEM: return "out of memory";
     case TESS_EDEADLOCK: return "deadlock";
+    case TESS_ECRASH: return "crashed";
     default: return "unknown error";
     }
 }

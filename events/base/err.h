@@ -15,6 +15,7 @@ typedef enum tess_err {
     TESS_EDB = 6,          /* the statistics database failed */
     TESS_ENOMEM = 7,       /* out of memory */
     TESS_EDEADLOCK = 8,    /* the model stopped with work left (e.g. a lock never released) */
+    TESS_ECRASH = 9,       /* a child process (a sweep point) died of a signal such as SIGSEGV */
 } tess_err_t;
 
 /* A short name for a code ("rejected input"); never NULL. */

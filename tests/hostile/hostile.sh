@@ -1,0 +1,155 @@
+#!/bin/sh
+# hostile.sh — inputs nobody planned for (issue 10, classes 1, 3, 4, 5, 7), run
+# against the built `tessera` by ctest in both builds. Every case checks: the
+# exit code, a message matching a pattern, no sanitizer report, no hang (a
+# timeout), and every file that existed before byte-identical afterwards unless
+# it was the command's requested output. Devices are only read (/dev/zero,
+# /dev/urandom) or written (/dev/null, /dev/full); device nodes and FIFOs the
+# tests create live in a private directory.
+# usage: hostile.sh PATH/TO/tessera SOURCE_DIR
+set -u
+T=$1
+SRC=$2
+W=$(mktemp -d "${TMPDIR:-/tmp}/tessera-hostile-XXXXXX")
+trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
+fails=0 cases=0
+
+# every regular file's hash, every symlink's target, every other node's type
+snapshot() { find . ! -name . | grep -v '^./out\.txt\|^./err\.txt\|lst\.txt' | sort | while read -r f; do
+    if [ -L "$f" ]; then printf '%s -> %s\n' "$f" "$(readlink "$f")"
+    elif [ -f "$f" ]; then printf '%s %s\n' "$f" "$(sha256sum < "$f" | cut -c1-16)"
+    else printf '%s %s\n' "$f" "$(stat -c %F "$f")"; fi; done; }
+
+# case NAME EXPECTED_EXIT PATTERN CHANGED_FILE_OR_- COMMAND...
+case_() {
+    name=$1 want=$2 pat=$3 changed=$4
+    shift 4
+    cases=$((cases + 1))
+    snapshot > before.lst.txt
+    timeout -s KILL 30 "$@" > out.txt 2> err.txt
+    got=$?
+    snapshot > after.lst.txt
+    why=""
+    [ "$got" = "$want" ] || why="exit $got, expected $want"
+    [ -z "$pat" ] || grep -aEq -- "$pat" err.txt || why="$why; no message matching /$pat/"
+    ! grep -aEq 'Sanitizer|runtime error:' err.txt || why="$why; sanitizer report"
+    [ "$got" != 137 ] || why="$why; hung (killed after 30 s)"
+    if [ "$changed" = - ]; then diff -a before.lst.txt after.lst.txt | grep -a '^[<>]' | grep -aq . && why="$why; files changed"
+    else diff -a before.lst.txt after.lst.txt | grep -a '^[<>]' | grep -av "^. ./$changed " | grep -aq . && why="$why; files other than $changed changed"; fi
+    ls -a | grep -aq '\.tmp[A-Za-z0-9]\{6\}$' && why="$why; temporary file left"
+    if [ -n "$why" ]; then
+        fails=$((fails + 1))
+        echo "FAIL $name:$why"; sed 's/^/    /' err.txt | head -5
+    else
+        echo "ok   $name"
+    fi
+}
+
+cp "$SRC/examples/first.s" a.s
+"$T" asm a.s -o a.tm >/dev/null 2>&1
+"$T" run a.s --db r.db -s record.level=mem >/dev/null 2>&1
+head -c 4096 /dev/urandom > m.mem
+mkfifo fifo
+mknod node c 1 3 2>/dev/null || ln -s /dev/null node   # a private /dev/null (root); else a link
+ln -s a.s link.s
+ln a.s hard.s
+
+echo "== class 1: outputs that destroy"
+case_ asm-o-is-source 1 "same file as a.s" - "$T" asm a.s -o a.s
+case_ asm-o-hardlink-of-source 1 "an input is never overwritten" - "$T" asm a.s -o hard.s
+case_ asm-o-symlink-to-source 1 "same file" - "$T" asm a.s -o link.s
+case_ asm-mem-out-clash 1 "are the same file" - "$T" asm a.s -o x.tm --mem-out ./x.tm
+case_ iss-dump-clash 1 "are the same file" - "$T" iss a.s --dump-mem d --dump-regs d
+case_ iss-dump-is-mem 1 "same file as m.mem" - "$T" iss a.s --mem m.mem --dump-mem m.mem
+case_ run-db-is-program 1 "same file as a.s" - "$T" run a.s --db a.s
+case_ run-dump-is-db-wal 1 "same file" - "$T" run a.s --db r.db --dump-mem r.db-wal
+case_ timeline-o-is-db 1 "same file as r.db" - "$T" timeline r.db -o r.db
+case_ export-vcd-is-db 1 "same file as r.db" - "$T" export r.db --vcd r.db
+case_ export-both-stdout 1 "both write to standard output" - "$T" export r.db --vcd - --perfetto -
+case_ merge-out-is-shard 1 "same file as r.db" - "$T" merge r.db r.db
+case_ sweep-db-is-program 1 "same file as a.s" - "$T" sweep a.s -s sm.bank=1,2 --db a.s
+case_ asm-o-device-node 0 "" - "$T" asm a.s -o node
+[ -c node ] || [ -L node ] || { echo "FAIL the device node was replaced"; fails=$((fails + 1)); }
+( cat fifo > fifo.out & ) ; case_ asm-o-fifo 0 "" fifo.out "$T" asm a.s -o fifo
+sleep 0.2; [ -p fifo ] && [ "$(wc -c < fifo.out)" = 2048 ] || { echo "FAIL FIFO replaced or not written"; fails=$((fails + 1)); }
+ln -s a.tm tmlink
+case_ asm-o-symlink-target 0 "" a.tm "$T" asm a.s -o tmlink
+[ -L tmlink ] || { echo "FAIL the symlink was replaced"; fails=$((fails + 1)); }
+case_ timeline-o-missing-dir 5 "directory 'no/such'" - "$T" timeline r.db -o no/such/t.svg
+case_ dump-to-dev-full 5 "/dev/full: cannot write: No space left" - "$T" iss a.s --dump-mem /dev/full
+
+echo "== class 3: unbounded inputs"
+ln -s /dev/zero zero.tm; ln -s /dev/zero zero.s; ln -s /dev/urandom rnd.ini
+case_ mem-dev-zero 2 "larger than Shared Memory \\(4096 bytes\\)" - "$T" iss a.s --mem /dev/zero
+case_ tm-symlink-zero 2 "zero.tm: larger than Task Memory" - "$T" disasm zero.tm
+case_ asm-symlink-zero 2 "limit for an assembly source" - "$T" asm zero.s -o z.tm
+case_ config-urandom 2 "rnd.ini: larger than the limit for a configuration file" - "$T" run a.s --no-db --config rnd.ini
+case_ config-dev-zero 2 "limit for a configuration file" - "$T" config --config /dev/zero
+case_ mem-directory 5 "Is a directory" - "$T" iss a.s --mem .
+case_ fifo-config-sigint 4 "interrupted while reading" - timeout --preserve-status -s INT 1 "$T" run a.s --no-db --config fifo
+mv fifo fifo.s 2>/dev/null; mkfifo fifo
+case_ fifo-program-sigterm-s 4 "interrupted while reading" - timeout --preserve-status -s TERM 1 "$T" run fifo.s --no-db
+
+echo "== class 4: configuration silently dropped"
+printf '[sm] bank = 4\n' > c1.ini
+printf '[sm]\rbank = 4\rreq = x\r' > c2.ini
+printf '[sim]\nwall_limit = 1e-400\n' > c3.ini
+printf '[sm]\nbank = 2\nbank = 4\n' > c5.ini
+printf '[ts]\n[sm]decode = 3\n' > c6.ini
+( printf '# '; head -c 3000 /dev/zero | tr '\0' x; printf '\n[sm]\nbank = 4\n' ) > c7.ini
+( printf '[sm]\nbank = 4 ; '; head -c 300 /dev/zero | tr '\0' x; printf '\n' ) > c8.ini
+case_ section-and-key-one-line 2 "c1.ini:1: 'bank = 4' after \\[sm\\] would be ignored" - "$T" config --config c1.ini
+case_ cr-only-line-endings 2 "c2.ini:3: sm.req" - "$T" config --config c2.ini
+case_ underflow-1e-400 2 "c3.ini:2: sim.wall_limit: 1e-400 is too small" - "$T" config --config c3.ini
+case_ underflow-on-command-line 2 "too small for a double" - "$T" config -s sim.wall_limit=1e-999
+case_ key-set-twice-warns 0 "c5.ini:3: sm.bank is set again" - "$T" run a.s --no-db --quiet --config c5.ini
+case_ key-after-section-no-blank 2 "c6.ini:2: 'decode = 3' after \\[sm\\]" - "$T" config --config c6.ini
+case_ long-comment-accepted 0 "" - "$T" run a.s --no-db --quiet --config c7.ini
+case_ long-key-line-named 2 "c8.ini:2: line too long" - "$T" config --config c8.ini
+
+echo "== class 5: write errors"
+case_ disasm-dev-full 5 "standard output: No space left" - sh -c "'$T' disasm a.tm > /dev/full"
+case_ emit-dev-full 5 "standard output: No space left" - sh -c "'$T' sweep a.s -s sm.bank=1,2 --db s.db --emit > /dev/full"
+case_ report-dev-full 5 "No space left" - sh -c "'$T' report r.db > /dev/full"
+case_ config-keys-dev-full 5 "cannot write" - sh -c "'$T' config --keys > /dev/full"
+case_ help-dev-full 5 "standard output" - sh -c "'$T' --help > /dev/full"
+case_ export-stdout-dev-full 5 "standard output" - sh -c "'$T' export r.db --vcd - > /dev/full"
+
+echo "== class 7: limits and names"
+# ulimit -f counts 512-byte blocks in dash (1024 in bash): 4 keeps 2048-byte .tm files, not 4096-byte dumps
+case_ ulimit-f-dump-mem 5 "big.mem: cannot write: File too large" - sh -c "ulimit -f 4; '$T' iss a.s --dump-mem big.mem"
+case_ ulimit-f-mem-out 5 "big.mem: cannot write: File too large" big.tm sh -c "ulimit -f 4; '$T' asm a.s -o big.tm --mem-out big.mem"
+rm -f big.tm
+case_ ulimit-f-stdout 5 "cannot write|File too large" big.md sh -c "ulimit -f 4; '$T' config --keys --markdown > big.md"
+rm -f big.md
+L=$(printf 'caf\351.s')
+cp a.s "$L"
+"$T" run "$L" --db lat.db -s record.level=mem >/dev/null 2>&1
+case_ latin1-report-json 0 "" lat.json.out sh -c "'$T' report lat.db --format json > lat.json.out"
+case_ latin1-perfetto 0 "" lat.json "$T" export lat.db --perfetto lat.json
+case_ latin1-vcd 0 "" lat.vcd "$T" export lat.db --vcd lat.vcd
+case_ latin1-svg 0 "" lat.svg "$T" timeline lat.db -o lat.svg
+for f in lat.json.out lat.json lat.vcd lat.svg; do
+    cases=$((cases + 1))
+    if iconv -f UTF-8 -t UTF-8 "$f" > /dev/null 2>&1 && grep -q "caf$(printf '\357\277\275')" "$f"; then
+        echo "ok   $f is valid UTF-8 with U+FFFD for the Latin-1 byte"
+    else echo "FAIL $f is not valid UTF-8"; fails=$((fails + 1)); fi
+done
+awk 'BEGIN { print ".group cores=0x0001"; for (i = 0; i < 100000; i++) print "l" i ":";
+             print "  set_const r9, 1"; print "  bnz l99999, r9"; print "  ready" }' > many.s
+case_ hundred-thousand-labels 0 "" many.tm "$T" asm many.s -o many.tm
+# a sweep point killed by SIGSEGV is a crash (exit 9) naming the signal, not "interrupted"
+"$T" sweep "$SRC/examples/bench.s" -s sm.bank=1,2 --jobs 1 --db crash.db > crash.out 2> crash.err &
+sp=$!
+child=""
+for _ in $(seq 1 100); do child=$(pgrep -P $sp | head -1); [ -n "$child" ] && break; sleep 0.05; done
+[ -n "$child" ] && kill -SEGV "$child"
+wait $sp; rc=$?
+cases=$((cases + 1))
+if [ $rc = 9 ] && grep -q "crashed: killed by signal 11 (Segmentation fault)" crash.err && ! grep -q "interrupted" crash.out; then
+    echo "ok   sweep-point-segv"
+else echo "FAIL sweep-point-segv: exit $rc"; sed 's/^/    /' crash.err crash.out | head -5; fails=$((fails + 1)); fi
+
+echo "$cases cases, $fails failed"
+[ $fails = 0 ]
