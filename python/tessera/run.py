@@ -1,0 +1,181 @@
+"""run.py — one simulation from Python through the run API (api/tessera.h):
+the same calls as `tessera run` (tessera_config_cli, tessera_load,
+tessera_record, tessera_run), so the same rows and end time. The run is
+simulated in a helper thread with the GIL released; the caller waits and
+turns KeyboardInterrupt into tessera_stop between two events."""
+import ctypes
+import os
+import signal
+import tempfile
+import threading
+
+from . import _lib
+from .errors import Interrupted, RunError, UsageError, error_for
+
+_active = set()                 # handles of the runs under way (for SIGINT)
+_active_lock = threading.Lock()
+
+
+class Result:
+    """The outcome of a run: status (runs.status: "ok", "watchdog", "interrupted",
+    "time_limit", "wall_limit", "deadlock"), code (the command's exit code),
+    message (why it did not end ok, else ""), the times in ps (end_ps: the last
+    READY; stop_ps: where it stopped; now_ps; period_ps), the summary counters,
+    run_id and db when recorded, wall_s."""
+
+    COUNTERS = ("frames", "tasks", "core_tasks", "instructions", "sm_accesses",
+                "sm_conflicts", "sm_conflict_ps", "events")
+
+    def __init__(self, status, code, message, c, db):
+        self.status, self.code, self.message, self.db = status, code, message, db
+        for name in ("period_ps", "end_ps", "now_ps", "stop_ps") + self.COUNTERS:
+            setattr(self, name, int(getattr(c, name)))
+        self.wall_s = float(c.wall_s)
+        self.run_id = int(c.run_id) or None
+
+    @property
+    def ok(self):
+        return self.status == "ok"
+
+    @property
+    def end_cycles(self):
+        return self.end_ps // self.period_ps if self.period_ps else 0
+
+    def counters(self):
+        """The summary counters as a dict."""
+        return {name: getattr(self, name) for name in self.COUNTERS}
+
+    def check(self):
+        """Returns self when the run ended ok, else raises RunError."""
+        if self.code:
+            raise RunError(self.message or self.status, self.code, self)
+        return self
+
+    def __repr__(self):
+        rid = ", run_id=%d" % self.run_id if self.run_id else ""
+        return "<tessera.Result %s end_ps=%d stop_ps=%d instructions=%d%s>" % (
+            self.status, self.end_ps, self.stop_ps, self.instructions, rid)
+
+
+def key_of(keyword):
+    """The configuration key of a keyword argument: the first '_' separates the
+    section (sections have none), e.g. sm_bank_map -> "sm.bank_map"."""
+    section, sep, key = keyword.partition("_")
+    if not sep or not key:
+        raise UsageError("keyword %r is not a configuration key: write section_key "
+                         "(sm_arbiter for sm.arbiter) or pass params={...}" % keyword, 1)
+    return section + "." + key
+
+
+def value_text(value):
+    """A Python value as the configuration's text: booleans as true/false."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def assignments(params, keywords):
+    """The "key=value" list of a params dict then keyword arguments, in order."""
+    out = []
+    for key, value in list((params or {}).items()) + [
+            (key_of(k), v) for k, v in keywords.items()]:
+        out.append("%s=%s" % (key, value_text(value)))
+    return out
+
+
+def _is_source(program):
+    return isinstance(program, str) and "\n" in program
+
+
+def _check(lib, h, rc):
+    if rc:
+        raise error_for(lib.tessera_errmsg(h).decode(errors="replace"), rc)
+
+
+def _simulate(lib, h):
+    """tessera_run in a helper thread; KeyboardInterrupt stops it between two
+    events (returns True when interrupted that way)."""
+    box, done = {}, threading.Event()
+
+    def work():
+        try:
+            box["rc"] = lib.tessera_run(h, 0)
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=work, name="tessera-run", daemon=True)
+    interrupted = False
+    with _active_lock:
+        _active.add(h)
+    try:
+        worker.start()
+        while not done.is_set():
+            try:
+                done.wait(0.05)
+            except KeyboardInterrupt:
+                lib.tessera_stop(h, signal.SIGINT)
+                interrupted = True
+    finally:
+        with _active_lock:
+            _active.discard(h)
+    worker.join()
+    return box.get("rc", 4), interrupted
+
+
+def run(program, mem=None, config=None, db=None, params=None, *, name="<string>",
+        check=False, **keywords):
+    """Simulates `program` (a path, or assembly text: a str with a newline) with
+    the SM image `mem` (a path, optional), the INI file `config`, then the
+    assignments of `params` ({"sm.arbiter": "rr"}) and keyword arguments
+    (sm_arbiter="rr"), recorded into the database `db` when given. Returns a
+    Result; raises InputError/FileError/DatabaseError/... (TesseraError: the
+    library's message and exit code) when the run cannot start, RunError when
+    check=True and it did not end ok, and Interrupted (a KeyboardInterrupt
+    carrying the Result) when interrupted, after the recorded run is committed."""
+    sets = assignments(params, keywords)
+    lib = _lib.lib()
+    h = lib.tessera_new()
+    if not h:
+        raise error_for("out of memory", 7)
+    tmp = None
+    try:
+        argv = (ctypes.c_char_p * max(len(sets), 1))(*[s.encode() for s in sets])
+        _check(lib, h, lib.tessera_config_cli(
+            h, os.fsencode(config) if config is not None else None, argv, len(sets)))
+        memb = os.fsencode(mem) if mem is not None else None
+        if _is_source(program) and mem is None:
+            _check(lib, h, lib.tessera_load_source(h, program.encode(), name.encode()))
+        else:
+            if _is_source(program):  # an image needs the file loader
+                fd, tmp = tempfile.mkstemp(suffix=".s", prefix="tessera-")
+                with os.fdopen(fd, "w") as f:
+                    f.write(program)
+                program = tmp
+            _check(lib, h, lib.tessera_load(h, os.fsencode(program), memb))
+        if db is not None:
+            _check(lib, h, lib.tessera_record(h, os.fsencode(db)))
+        rc, interrupted = _simulate(lib, h)
+        status = lib.tessera_status(h).decode()
+        if not status:      # failed before the first event (configuration, database)
+            _check(lib, h, rc)
+        c = _lib.Counters()
+        lib.tessera_counters(h, ctypes.byref(c))
+        result = Result(status, rc, lib.tessera_outcome_msg(h).decode(errors="replace"),
+                        c, os.fspath(db) if db is not None else None)
+        if rc and status == "ok":  # the commit failed after an ok simulation
+            _check(lib, h, rc)
+        if interrupted and status == "interrupted":
+            raise Interrupted(result)
+        return result.check() if check else result
+    finally:
+        lib.tessera_free(h)
+        if tmp:
+            os.unlink(tmp)
+
+
+def stop_all(sig=signal.SIGINT):
+    """Asks every run under way (in any thread) to stop between two events."""
+    lib = _lib.lib()
+    with _active_lock:
+        for h in _active:
+            lib.tessera_stop(h, sig)

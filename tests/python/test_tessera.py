@@ -1,0 +1,283 @@
+"""test_tessera.py — the Python binding (python/tessera) against the command:
+same end time and same database rows for the examples under several
+configurations, the exceptions of bad keys, values, programs and paths,
+KeyboardInterrupt mid-run (an `interrupted` run, integrity_check ok, in the
+main thread and in another thread), a sweep from Python and from the command,
+and examples/study.py producing its PNG. Run by ctest (test `python`) with
+TESSERA_LIB and TESSERA_EXE set to the build's library and command."""
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+TREE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TREE, "python"))
+import tessera  # noqa: E402
+from tessera import _lib  # noqa: E402
+
+EXE = _lib.command()
+
+# every table row by row, without the wall-clock columns (scripts/determinism.sh)
+DUMP = [
+    "SELECT run_id, program, program_sha256, data_sha256, config, status, error, end_ps,"
+    " events, version, level, period_ps, from_ps, to_ps, stop_ps FROM runs ORDER BY run_id",
+    "SELECT *, typeof(value) FROM params ORDER BY run_id, key",
+    "SELECT * FROM counters ORDER BY run_id, component, name",
+    "SELECT * FROM frames ORDER BY run_id, frame",
+    "SELECT * FROM stalls ORDER BY run_id, frame, from_ps, reason",
+    "SELECT * FROM core_tasks ORDER BY run_id, frame, core",
+    "SELECT * FROM sm_accesses ORDER BY run_id, frame, core, idx",
+    "SELECT * FROM events ORDER BY run_id, seq",
+]
+
+
+def dump(path):
+    with sqlite3.connect(path) as db:
+        return [list(db.execute(sql)) for sql in DUMP]
+
+
+def command(*args):
+    return subprocess.run([EXE] + list(args), cwd=TREE, capture_output=True, text=True)
+
+
+class Base(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="tessera-py-")
+        self.dir = self.tmp.name
+        self.cwd = os.getcwd()
+        os.chdir(TREE)  # program paths as the command is given them (runs.program)
+
+    def tearDown(self):
+        os.chdir(self.cwd)
+        self.tmp.cleanup()
+
+    def db(self, name):
+        return os.path.join(self.dir, name)
+
+
+class SameAsCommand(Base):
+    """Python and the command record the same rows and end times."""
+
+    CASES = [
+        ("examples/example2.s", {}, None),
+        ("examples/histogram.s", {"sm.atomics": "on", "sm.arbiter": "rr"}, None),
+        ("examples/transpose.s", {"sm.bank_map": "interleaved", "sm.bank": 2}, None),
+        ("examples/matmul.s", {}, "config/slow-memory.ini"),
+        ("examples/lock.s", {"sm.atomics": "on", "sm.arbiter": "random", "sim.seed": 7,
+                             "sm.bank": "uniform:1..3", "sm.req": "choice:1,1,4"}, None),
+        ("examples/stages.s", {"sm.atomics": "on", "ts.policy": "lookahead",
+                               "core.timing": "stepped", "record.level": "events"}, None),
+    ]
+
+    def test_rows_and_end_times(self):
+        py, cmd = self.db("py.db"), self.db("cmd.db")
+        for prog, params, config in self.CASES:
+            with self.subTest(prog=prog, params=params, config=config):
+                r = tessera.run(prog, config=config, db=py, params=params)
+                args = ["run", prog, "--db", cmd, "--quiet"]
+                for k, v in params.items():
+                    args += ["-s", "%s=%s" % (k, v)]
+                if config:
+                    args += ["--config", config]
+                done = command(*args)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertEqual(r.status, "ok")
+                self.assertEqual(r.code, 0)
+                with sqlite3.connect(cmd) as db:
+                    end_ps, stop_ps, run_id = db.execute(
+                        "SELECT end_ps, stop_ps, run_id FROM runs ORDER BY run_id DESC").fetchone()
+                self.assertEqual((r.end_ps, r.stop_ps, r.run_id), (end_ps, stop_ps, run_id))
+                self.assertGreater(r.end_ps, 0)
+        self.assertEqual(dump(py), dump(cmd))
+
+    def test_keywords_equal_params(self):
+        a = tessera.run("examples/transpose.s", sm_bank_map="interleaved", sm_arbiter="rr")
+        b = tessera.run("examples/transpose.s",
+                        params={"sm.bank_map": "interleaved", "sm.arbiter": "rr"})
+        c = tessera.run("examples/transpose.s")
+        self.assertEqual(a.counters(), b.counters())
+        self.assertEqual(a.end_ps, b.end_ps)
+        self.assertNotEqual(a.counters()["sm_conflicts"], c.counters()["sm_conflicts"])
+
+    def test_source_text_equals_file(self):
+        with open("examples/example2.s") as f:
+            text = f.read()
+        a = tessera.run(text, db=self.db("src.db"), name="example2")
+        b = tessera.run("examples/example2.s")
+        self.assertEqual((a.end_ps, a.counters()), (b.end_ps, b.counters()))
+        rows = tessera.Database(self.db("src.db")).rows("runs")
+        self.assertEqual(rows[0]["program"], "example2")
+
+    def test_limit_is_a_result_not_an_exception(self):
+        r = tessera.run("examples/example2.s", sim_time_limit=50)
+        self.assertEqual((r.status, r.code, r.stop_ps), ("time_limit", 4, 50000))
+        with self.assertRaises(tessera.RunError) as e:
+            tessera.run("examples/example2.s", sim_time_limit=50, check=True)
+        self.assertEqual(e.exception.code, 4)
+        self.assertEqual(e.exception.result.status, "time_limit")
+
+
+class Errors(Base):
+    """Bad keys, values, programs and paths raise with the project's message
+    and exit code, and create no database."""
+
+    def expect(self, cls, code, pieces, **kw):
+        db = self.db("never.db")
+        with self.assertRaises(cls) as e:
+            tessera.run(kw.pop("program", "examples/example2.s"), db=db, **kw)
+        self.assertEqual(e.exception.code, code)
+        for piece in pieces:
+            self.assertIn(piece, e.exception.message)
+        self.assertFalse(os.path.exists(db))
+        return e.exception
+
+    def test_bad_key(self):
+        self.expect(tessera.InputError, 2, ["sm.nope", "unknown key"], params={"sm.nope": 1})
+        self.expect(tessera.InputError, 2, ["nosuch.key"], nosuch_key=1)
+
+    def test_bad_value(self):
+        self.expect(tessera.InputError, 2, ["sm.arbiter", "'lottery'"], sm_arbiter="lottery")
+        self.expect(tessera.InputError, 2, ["sm.bank"], params={"sm.bank": -3})
+
+    def test_keyword_without_section(self):
+        with self.assertRaises(tessera.UsageError) as e:
+            tessera.run("examples/example2.s", arbiter="rr")
+        self.assertIn("section_key", e.exception.message)
+
+    def test_bad_program_names_its_line(self):
+        with open("examples/first.s") as f:
+            src = f.read() + "\n  frobnicate r1, r2\n"
+        line = src.count("\n")  # the last line
+        e = self.expect(tessera.InputError, 2, ["prog.s:%d:" % line], program=src,
+                        name="prog.s")
+        self.assertIn("frobnicate", e.message)
+
+    def test_missing_paths(self):
+        self.expect(tessera.FileError, 5, ["nosuch.s"], program="examples/nosuch.s")
+        self.expect(tessera.FileError, 5, ["nosuch.ini"], config="nosuch.ini")
+        self.expect(tessera.FileError, 5, ["nosuch.mem"], mem="nosuch.mem")
+
+    def test_unwritable_database(self):
+        with self.assertRaises(tessera.TesseraError) as e:
+            tessera.run("examples/example2.s", db=os.path.join(self.dir, "no", "dir", "x.db"))
+        self.assertIn(e.exception.code, (5, 6))
+
+    def test_database_errors(self):
+        with self.assertRaises(tessera.FileError):
+            tessera.Database(self.db("missing.db"))
+        tessera.run("examples/example2.s", db=self.db("ok.db"))
+        d = tessera.Database(self.db("ok.db"))
+        with self.assertRaises(tessera.UsageError):
+            d.rows("no_such_view")
+        with self.assertRaises(tessera.UsageError):
+            d.rows("run_summary", no_column=1)
+
+
+class Interrupt(Base):
+    """SIGINT mid-run stops between events and keeps what was recorded."""
+
+    PACED = {"sim.pace": 1e8}  # 0.1 wall s per cycle: example2 would take ~16 s
+
+    def check_db(self, db):
+        d = tessera.Database(db)
+        self.assertEqual(d.integrity(), "ok")
+        runs = d.rows("runs")
+        self.assertEqual([r["status"] for r in runs], ["interrupted"])
+        self.assertIn("signal 2", runs[0]["error"])
+        self.assertGreater(runs[0]["stop_ps"], 0)
+        self.assertLess(runs[0]["stop_ps"], 157000)
+
+    def test_keyboard_interrupt_main_thread(self):
+        db = self.db("int.db")
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        t0 = time.monotonic()
+        with self.assertRaises(KeyboardInterrupt) as e:
+            tessera.run("examples/example2.s", db=db, params=self.PACED)
+        self.assertLess(time.monotonic() - t0, 8)
+        self.assertIsInstance(e.exception, tessera.Interrupted)
+        r = e.exception.result
+        self.assertEqual((r.status, r.code), ("interrupted", 4))
+        self.assertTrue(0 < r.stop_ps < 157000)
+        self.check_db(db)
+
+    def test_run_in_a_thread_leaves_signals_to_the_interpreter(self):
+        db, box = self.db("thread.db"), {}
+        worker = threading.Thread(target=lambda: box.update(
+            r=tessera.run("examples/example2.s", db=db, params=self.PACED)))
+        worker.start()
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        with self.assertRaises(KeyboardInterrupt):  # delivered while the run goes on
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(100):
+                time.sleep(0.05)
+        self.assertLess(time.monotonic() - t0, 3)
+        worker.join(10)
+        self.assertFalse(worker.is_alive())
+        self.assertEqual(box["r"].status, "interrupted")
+        self.check_db(db)
+
+
+class Sweeps(Base):
+    def test_sweep_equals_command(self):
+        axes = {"sm.arbiter": ["fixed", "rr"], "sm.bank": [1, 2],
+                "sm.req": ["1", "choice:1,1,4"]}
+        r = tessera.sweep("examples/transpose.s", axes, jobs=2, db=self.db("py.db"),
+                          sim_seed=3)
+        self.assertEqual((r.code, r.points), (0, 8))
+        done = command("sweep", "examples/transpose.s", "-s", "sm.arbiter=fixed,rr",
+                       "-s", "sm.bank=1,2", "-s", "sm.req=1;choice:1,1,4",
+                       "-s", "sim.seed=3", "--jobs", "2", "--db", self.db("cmd.db"))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(dump(self.db("py.db")), dump(self.db("cmd.db")))
+        rows = r.database().rows("run_summary")
+        self.assertEqual([(x["arbiter"], x["sm_bank"]) for x in rows][:4],
+                         [("fixed", 1), ("fixed", 1), ("fixed", 2), ("fixed", 2)])
+
+    def test_sweep_bad_axis(self):
+        with self.assertRaises(tessera.InputError) as e:
+            tessera.sweep("examples/transpose.s", {"sm.arbiter": ["fixed", "lottery"]},
+                          db=self.db("bad.db"))
+        self.assertIn("lottery", e.exception.message)
+
+
+class Frames(Base):
+    def test_typed_frame(self):
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas not installed (python3-pandas)")
+        tessera.run("examples/example2.s", db=self.db("f.db"))
+        tessera.run("examples/example2.s", db=self.db("f.db"), sm_arbiter="rr")
+        f = tessera.Database(self.db("f.db")).frame("run_summary")
+        self.assertEqual(len(f), 2)
+        self.assertEqual(str(f["end_ps"].dtype), "int64")
+        self.assertEqual(str(f["mean_parallelism"].dtype), "float64")
+        self.assertEqual(list(f["arbiter"]), ["fixed", "rr"])
+        self.assertEqual(str(f["error"].dtype), "object")
+
+
+class Study(Base):
+    def test_study_script_makes_its_png(self):
+        try:
+            import matplotlib  # noqa: F401
+            import pandas  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas/matplotlib not installed")
+        png = self.db("study.png")
+        done = subprocess.run([sys.executable, "examples/study.py", png, self.db("s.db")],
+                              cwd=TREE, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertGreater(os.path.getsize(png), 10000)
+        self.assertIn("rr", done.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
