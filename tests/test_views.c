@@ -552,8 +552,9 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Turns a current file into one of version `to` (1 to 4) as those
- * versions wrote it: no views, no SIMT tables; below 3 also no races table,
+/* Turns a current file into one of version `to` (1 to 5) as those
+ * versions wrote it: no views, no SIMT tables; below 5 no intervals; below 3
+ * also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
 {
@@ -567,6 +568,8 @@ static void downgrade(const char *db, int to)
     CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_warps; DROP TABLE simt_mem;"
                                     " DROP TABLE simt_issue;", NULL, NULL, NULL), SQLITE_OK);
     if (to >= 3) {
+        if (to < 5)
+            CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE intervals", NULL, NULL, NULL), SQLITE_OK);
         char v[64];
         snprintf(v, sizeof v, "PRAGMA user_version = %d", to);
         CU_ASSERT_EQUAL(sqlite3_exec(h, v, NULL, NULL, NULL), SQLITE_OK);
@@ -575,7 +578,7 @@ static void downgrade(const char *db, int to)
     }
     char sql[512];
     snprintf(sql, sizeof sql,
-             "DROP TABLE races; ALTER TABLE runs DROP COLUMN stop_ps;"
+             "DROP TABLE races; DROP TABLE intervals; ALTER TABLE runs DROP COLUMN stop_ps;"
              "CREATE TEMP TABLE p AS SELECT * FROM params; DROP TABLE params;"
              "CREATE TABLE params(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
              " key TEXT NOT NULL, value TEXT);"
@@ -588,11 +591,12 @@ static void downgrade(const char *db, int to)
 
 /* Every database has the views and the current schema version; a file of
  * version 1 (before the views), 2 (before typed params, stop_ps and races),
- * 3 or 4 (before the SIMT tables) is migrated when a run is added, and read
+ * 3 and 4 (before intervals) or 5 (before the SIMT tables) is migrated when a
+ * run is added, and read
  * as the current version when it is not. */
 static void test_views_in_every_database_and_migration(void)
 {
-    for (int from = 1; from <= 4; from++) {
+    for (int from = 1; from < DB_SCHEMA_VERSION; from++) {
         char db[512], name[32];
         snprintf(name, sizeof name, "migrate%d.db", from);
         fresh_db(name, db, sizeof db);

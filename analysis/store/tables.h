@@ -64,7 +64,16 @@
     C(b_core, "INTEGER NOT NULL") C(b_slot, "INTEGER NOT NULL")                  \
     C(b_op, "TEXT NOT NULL")
 
-/* SIMT (core.model = simt, SIMT-SPEC "Counting", version 5): one warp per
+/* Interval statistics (record.interval; model/ivl.h): one row per interval
+ * and unit; for a core busy_ps, instructions and sm_wait_ps, for a bank
+ * busy_ps and conflicts (the others NULL). kind 'window': the one interval
+ * record.from_ps/to_ps. */
+#define DB_INTERVALS(C, G)                                                       \
+    C(kind, "TEXT NOT NULL") C(idx, "INTEGER NOT NULL") C(from_ps, "INTEGER NOT NULL") \
+    C(to_ps, "INTEGER NOT NULL") C(unit, "TEXT NOT NULL") C(busy_ps, "INTEGER")  \
+    C(instructions, "INTEGER") C(sm_wait_ps, "INTEGER") C(conflicts, "INTEGER")
+
+/* SIMT (core.model = simt, SIMT-SPEC "Counting", version 6): one warp per
  * row at level tasks (gpu_tr_simt_warp_t; stall_*_cycles by reason), one
  * warp ld/st per row at level mem (gpu_tr_simt_mem_t), one issued warp
  * instruction per row at level events (gpu_tr_simt_issue_t). */
@@ -101,6 +110,7 @@
     X(sm_access_packs, DB_SM_ACCESS_PACKS, DB_RUN_FK)                            \
     X(events, DB_EVENTS, DB_RUN_FK)                                              \
     X(races, DB_RACES, DB_RUN_FK)                                                \
+    X(intervals, DB_INTERVALS, DB_RUN_FK)                                        \
     X(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)                                      \
     X(simt_mem, DB_SIMT_MEM, DB_RUN_FK)                                          \
     X(simt_issue, DB_SIMT_ISSUE, DB_RUN_FK)

@@ -369,8 +369,28 @@
     " FROM simt_mem GROUP BY run_id, op, replays"
 
 /* The analysis views, in dependency order: V(name, select). */
+/* Utilisation over time from the intervals table: one row per run, kind and
+ * interval; shares are of 16 units x the interval's length. */
+#define SHARE16(x) "1.0 * (" x ") / (16 * (to_ps - from_ps))"
+#define UTILIZATION_OVER_TIME                                                    \
+    "SELECT run_id, kind, idx, from_ps, to_ps, " CYC("from_ps") " AS from_cycles," \
+    " " CYC("to_ps") " AS to_cycles, instructions, conflicts,"                    \
+    " " SHARE16("core_busy_ps") " AS core_busy_share,"                           \
+    " " SHARE16("sm_wait_ps") " AS sm_wait_share,"                               \
+    " 1.0 * bank_busy_ps / (banks * (to_ps - from_ps)) AS bank_busy_share"       \
+    " FROM (SELECT i.run_id AS run_id, i.kind AS kind, i.idx AS idx,"            \
+    "  min(i.from_ps) AS from_ps, max(i.to_ps) AS to_ps, r.period_ps AS period_ps," \
+    "  sum(CASE WHEN i.unit GLOB 'core*' THEN i.busy_ps END) AS core_busy_ps,"   \
+    "  sum(i.instructions) AS instructions, sum(i.sm_wait_ps) AS sm_wait_ps,"    \
+    "  sum(CASE WHEN i.unit GLOB 'bank*' THEN i.busy_ps END) AS bank_busy_ps,"   \
+    "  sum(i.conflicts) AS conflicts,"                                           \
+    "  count(CASE WHEN i.unit GLOB 'bank*' THEN 1 END) AS banks"                 \
+    "  FROM intervals AS i JOIN runs AS r USING (run_id)"                        \
+    "  GROUP BY i.run_id, i.kind, i.idx)"
+
 #define REC_VIEWS(V)                                                             \
     V("task_latency", TASK_LATENCY)                                              \
+    V("utilization_over_time", UTILIZATION_OVER_TIME)                            \
     V("core_utilization", CORE_UTILIZATION)                                      \
     V("bank_utilization", BANK_UTILIZATION)                                      \
     V("bank_conflicts", BANK_CONFLICTS)                                          \
