@@ -309,10 +309,14 @@ unsigned rec_attach(rec_t *rec, sim_t *sim)
     sim_set_hook(sim, rec_hook, rec);
     if (rec->opts.level >= REC_EVENTS)
         sim_set_event_log(sim, true);
+    /* GPU_TRACE_WARPS/ISSUE are ignored by core.model = mimd. */
+    if (rec->opts.level >= REC_EVENTS)
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
+               GPU_TRACE_ISSUE;
     if (rec->opts.level >= REC_MEM)
-        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES;
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS;
     if (rec->opts.level >= REC_TASKS)
-        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS;
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS;
     return 0;
 }
 
