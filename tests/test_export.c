@@ -183,17 +183,18 @@ static void test_perfetto_core_tasks(void)
                          " AND abs(e.ts * 1e6 - t.start_ps) < 0.5"
                          " AND abs(e.dur * 1e6 - (t.finish_ps - t.start_ps)) < 0.5"), 48);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND cat = 'task' AND"
-                         " name = 'IF' || (SELECT count(*) FROM frames WHERE kind = 'IF'"
-                         " AND frames.frame < ev.frame)"), 48); /* IFk: k-th IF */
+                         " name = 'F' || ev.frame AND json_extract(args, '$.ordinal') = 'IF' ||"
+                         " (SELECT count(*) FROM frames WHERE kind = 'IF'"
+                         " AND frames.frame < ev.frame)"), 48); /* Fn: frame n; IFk ordinal */
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND cat = 'ready'"), 48);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND tid = 2"), 6);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'i' AND name IN"
-                         " ('CF0 (acq)', 'CF1 (acq)')"), 2);
+                         " ('F0 (acq)', 'F5 (acq)')"), 2);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND cat = 'stall' AND"
-                         " name = 'IF5 waits (mask)' AND json_extract(args, '$.blocker') ="
-                         " 'IF4'"), 1);
+                         " name = 'F7 waits (mask)' AND json_extract(args, '$.blocker') ="
+                         " 'F6'"), 1);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND cat = 'stall' AND"
-                         " name = 'CF1 waits (acq)' AND ts = 0.089 AND dur = 0.029"), 1);
+                         " name = 'F5 waits (acq)' AND ts = 0.089 AND dur = 0.029"), 1);
     sqlite3_close(h);
 }
 
@@ -202,7 +203,7 @@ static void test_perfetto_s6_hand_computed(void)
 {
     sqlite3 *h = perfetto(s6(), NULL, NULL);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND tid = 100 AND"
-                         " name = 'IF0' AND ts = 0.006 AND dur = 0.002"), 1);
+                         " name = 'F1' AND ts = 0.006 AND dur = 0.002"), 1);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND tid = 100 AND"
                          " name = 'READY' AND ts = 0.008 AND dur = 0.001"), 1);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND tid = 2 AND"
@@ -310,9 +311,9 @@ static void test_perfetto_level_tasks_and_window(void)
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE tid >= 200"), 0);
     sqlite3_close(h);
     h = perfetto(example1(), "--from-ps 100000", NULL);
-    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE cat = 'task' AND name = 'IF0'"), 0);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE cat = 'task' AND name = 'F1'"), 0);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE cat = 'task' AND ph = 'X' AND"
-                         " name = 'IF5'"), 8);
+                         " name = 'F7'"), 8);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph <> 'M' AND ts < 0.1"), 0);
     sqlite3_close(h);
 }
@@ -402,8 +403,8 @@ static void test_vcd_header_and_order(void)
     vcd_export(example1(), "ex1.vcd", NULL, &v);
     CU_ASSERT(v.header);
     CU_ASSERT(v.ascending);
-    static const char *const names[] = {"exec_mask", "bus_busy", "if0_exec_mask",
-                                        "if5_exec_mask", "core0_busy", "core15_busy",
+    static const char *const names[] = {"exec_mask", "bus_busy", "frame1_exec_mask",
+                                        "frame7_exec_mask", "core0_busy", "core15_busy",
                                         "core7_task", "core3_smwait", "bank0_busy",
                                         "bank15_busy"};
     static const unsigned widths[] = {16, 1, 16, 16, 1, 1, 8, 1, 1, 1};
@@ -412,7 +413,7 @@ static void test_vcd_header_and_order(void)
         CU_ASSERT(k >= 0);
         CU_ASSERT(k < 0 || v.var[k].width == widths[i]);
     }
-    CU_ASSERT_EQUAL(var_of(&v, "if6_exec_mask"), -1);
+    CU_ASSERT_EQUAL(var_of(&v, "frame0_exec_mask"), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(v.text, "#0\n$dumpvars\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(v.text, "\n#173000\n"));
     free(v.text);
@@ -429,7 +430,7 @@ static void test_vcd_s6_hand_computed(void)
     CU_ASSERT_STRING_EQUAL(got, "6000-8000,");
     vcd_intervals(&v, "bus_busy", got, sizeof got);
     CU_ASSERT_STRING_EQUAL(got, "2000-6000,");
-    int k = var_of(&v, "if0_exec_mask");
+    int k = var_of(&v, "frame1_exec_mask");
     CU_ASSERT_FATAL(k >= 0);
     snprintf(line, sizeof line, "#2000\n1");
     CU_ASSERT_PTR_NOT_NULL(strstr(v.text, line));
@@ -438,7 +439,7 @@ static void test_vcd_s6_hand_computed(void)
     snprintf(line, sizeof line, "b0 %s\n", v.var[k].id);
     CU_ASSERT_PTR_NOT_NULL(strstr(strstr(v.text, "#9000\n"), line));
     k = var_of(&v, "core0_task");
-    snprintf(line, sizeof line, "b0 %s\n", v.var[k].id); /* IF0 */
+    snprintf(line, sizeof line, "b1 %s\n", v.var[k].id); /* frame 1 */
     CU_ASSERT_PTR_NOT_NULL(strstr(strstr(v.text, "#6000\n"), line));
     free(v.text);
 }

@@ -1,6 +1,6 @@
 /* test_timeline.c — `tessera timeline` end to end: databases recorded by
  * running programs through the built binary, then the SVG checked as XML
- * (xmllint) and by its structure: 16 core rows, 16 bank lanes, the IF labels
+ * (xmllint) and by its structure: 16 core rows, 16 bank lanes, the frame labels
  * of example 1, a marker per CF, a time axis in cycles, per-pixel shading for
  * many accesses, windows, levels, and the error cases with their exit codes. */
 #include <math.h>
@@ -121,12 +121,12 @@ static void test_example1_labels(void)
     char *svg = NULL;
     CU_ASSERT_EQUAL(timeline(example1(), "", "ex1.svg", &svg, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
-    static const char *const labels[] = {">IF0<", ">IF1<", ">IF2<", ">IF3<", ">IF4<", ">IF5<"};
+    static const char *const labels[] = {">F1<", ">F2<", ">F3<", ">F4<", ">F6<", ">F7<"};
     for (unsigned i = 0; i < 6; i++)
         CU_ASSERT_EQUAL(count(svg, labels[i]), 8 + 1); /* 8 bars + the code bus */
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "IF0 (frame 1) on core 0: cycles 6\xe2\x80\x93" "26"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "IF4 (frame 6) on core 4"));
-    CU_ASSERT_PTR_NULL(strstr(svg, "IF4 (frame 6) on core 0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "frame 1 (IF0) on core 0: cycles 6\xe2\x80\x93" "26"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "frame 6 (IF4) on core 4"));
+    CU_ASSERT_PTR_NULL(strstr(svg, "frame 6 (IF4) on core 0"));
     free(svg);
 }
 
@@ -136,17 +136,17 @@ static void test_example1_cf_markers(void)
     CU_ASSERT_EQUAL(timeline(example1(), "", "ex1.svg", &svg, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
     CU_ASSERT_EQUAL(count(svg, "<g class=\"cf\""), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF0 (acq)<"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF1 (acq)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F0 (acq)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F5 (acq)<"));
     /* CF1 took effect when IF3 completed: cycle 118 */
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "CF1 (frame 5, fence acq, cores 0xf0f0) took effect at"
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "frame 5 (CF1), fence acq, cores 0xf0f0 took effect at"
                                        " cycle 118"));
     free(svg);
     CU_ASSERT_EQUAL(timeline(record("ex2.db", "examples/example2.s", NULL, NULL), "", "ex2.svg",
                              &svg, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF0 (no)<"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF1 (acq)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F0 (no)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F5 (acq)<"));
     free(svg);
 }
 
@@ -208,17 +208,18 @@ static void test_window(void)
                              NULL), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
     CU_ASSERT_EQUAL(xmllint("win.svg"), 0);
-    CU_ASSERT_PTR_NULL(strstr(svg, ">IF0<"));
-    CU_ASSERT_PTR_NULL(strstr(svg, ">CF0 (acq)<"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">IF3<"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">IF5<"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF1 (acq)<"));
+    CU_ASSERT_PTR_NULL(strstr(svg, ">F1<"));
+    CU_ASSERT_PTR_NULL(strstr(svg, ">F0 (acq)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F4<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F7<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F5 (acq)<"));
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, "cycles 100\xe2\x80\x93" "173 of 173"));
     free(svg);
 }
 
 /* A run recorded with a window: drawn over that window; the frames before it
- * are missing, so labels give frame indexes (IF#k). */
+ * are missing, so labels name the frame index all the same (F7), with no IF/CF
+ * ordinal in the tooltips. */
 static void test_recording_window(void)
 {
     const char *db = record("recwin.db", "examples/example1.s", NULL, "-s record.from_ps=100000");
@@ -227,9 +228,10 @@ static void test_recording_window(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
     CU_ASSERT_EQUAL(xmllint("recwin.svg"), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, "cycles 100\xe2\x80\x93" "173 of 173"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">IF#7<"));   /* IF5 */
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">CF#5 (acq)<"));
-    CU_ASSERT_PTR_NULL(strstr(svg, ">IF5<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F7<"));   /* IF5 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F5 (acq)<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "frame 7 on core"));
+    CU_ASSERT_PTR_NULL(strstr(svg, "(IF5)"));
     free(svg);
 }
 
@@ -244,7 +246,7 @@ static void test_level_tasks(void)
     CU_ASSERT_EQUAL(count(svg, "class=\"wait-share\""), 48);
     CU_ASSERT_EQUAL(count(svg, "class=\"bank-lane\""), 16);
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, "accesses not recorded at this level"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">IF5<"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">F7<"));
     free(svg);
 }
 
@@ -257,7 +259,7 @@ static void test_stdout_and_program_name_escaped(void)
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
     free(out);
     CU_ASSERT_EQUAL(timeline(db, "--run 1 --width 800", "one.svg", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ">IF0<"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ">F1<"));
     free(out);
 }
 

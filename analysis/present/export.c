@@ -343,12 +343,13 @@ static void json_tasks(json_t *j)
         const tl_frame_t *f = t->f;
         if (!overlaps(&j->w, t->start, t->finish))
             continue;
-        char args[192];
-        snprintf(args, sizeof args, "\"frame\":%u,\"instructions\":%lld,\"sm_accesses\":%lld,"
+        char args[224];
+        snprintf(args, sizeof args, "\"frame\":%u,\"ordinal\":\"%s\",\"instructions\":%lld,\"sm_accesses\":%lld,"
                  "\"sm_wait_ps\":%lld,\"sm_conflict_ps\":%lld,\"complete\":%s", t->frame,
+                 f ? f->ordinal : "",
                  (long long)t->instructions, (long long)t->sm_ops, (long long)t->sm_wait_ps,
                  (long long)t->sm_conflict_ps, t->finish == TL_NONE ? "false" : "true");
-        slice(j, TID_CORE + t->core, f ? f->label : "IF?", "task", t->start, t->finish, args);
+        slice(j, TID_CORE + t->core, f ? f->label : "F?", "task", t->start, t->finish, args);
         if (t->finish == TL_NONE || !overlaps(&j->w, t->finish, t->ready))
             continue;
         slice(j, TID_CORE + t->core, "READY", "ready", t->finish, t->ready, "");
@@ -595,8 +596,7 @@ static void declare_signals(vcd_t *v)
     for (unsigned i = 0; i < n; i++) {
         if (!fr[i].is_if)
             continue;
-        snprintf(name, sizeof name, "%s%d_exec_mask", v->info->ordinals ? "if" : "frame",
-                 fr[i].number);
+        snprintf(name, sizeof name, "frame%u_exec_mask", fr[i].frame);
         v->sig_if[fr[i].frame] = add_sig(v, name, 16, SIG_MASK, false);
     }
     for (unsigned c = 0; c < TL_CORES; c++) {
@@ -663,7 +663,7 @@ static bool static_changes(vcd_t *v)
         int mask_if = v->sig_if[t->frame];
         ok = push(v, t->start, v->sig_busy[t->core], OP_INC, 0, 0) &&
              push(v, t->finish, v->sig_busy[t->core], OP_DEC, 0, 0) &&
-             push(v, t->start, v->sig_task[t->core], OP_SET, 0, t->f ? t->f->number : 255) &&
+             push(v, t->start, v->sig_task[t->core], OP_SET, 0, t->frame) &&
              push(v, t->finish, v->sig_task[t->core], OP_CLEAR, 0, 0) &&
              push(v, issue, v->sig_mask, OP_INC, t->core, 0) &&
              push(v, t->ready, v->sig_mask, OP_DEC, t->core, 0) &&

@@ -170,8 +170,13 @@ static void label_frames(tl_run_t *r)
     for (unsigned i = 0; i < r->n_frames; i++) {
         tl_frame_t *f = &r->frames[i];
         f->number = ordinals ? (f->is_if ? n_if++ : n_cf++) : (int)f->frame;
-        snprintf(f->label, sizeof f->label, "%s%s%d", f->is_if ? "IF" : "CF",
-                 ordinals ? "" : "#", f->number);
+        snprintf(f->label, sizeof f->label, "F%u", f->frame);
+        if (ordinals)
+            snprintf(f->ordinal, sizeof f->ordinal, "%s%d", f->is_if ? "IF" : "CF", f->number);
+        else
+            f->ordinal[0] = 0;
+        snprintf(f->title, sizeof f->title, "frame %u%s%s%s", f->frame, ordinals ? " (" : "",
+                 f->ordinal, ordinals ? ")" : "");
     }
 }
 

@@ -44,9 +44,12 @@ typedef struct tl_frame {
     unsigned mask;            /* the group's Core_Active_Vect */
     char fence[4];            /* "no", "acq", "rel" */
     int64_t decode_start, decode, issue, start, complete;
-    char label[16];           /* "IF3", "CF1" (ordinals as in the spec's figures), or
-                                 "IF#7" (a frame index) when earlier frames are missing */
-    int number;               /* the k of the label */
+    char label[16];           /* "F5": the frame index, as SQL and the report name it */
+    char ordinal[16];         /* "IF3", "CF1" (ordinals as in the spec's figures), or ""
+                                 when earlier frames are missing */
+    char title[40];           /* "frame 5 (IF3)" or "frame 5": tooltips */
+    int number;               /* the IF/CF ordinal (the frame index without ordinals):
+                                 picks the colour */
 } tl_frame_t;
 
 /* One core's part of a task (`core_tasks`); times are TL_NONE when NULL. */

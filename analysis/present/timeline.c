@@ -431,11 +431,11 @@ static void write_task_bar(svg_t *s, const tl_task_t *t, double y)
     double xa = X(s, t->start), w = X(s, task_end(s, t)) - xa;
     int num = t->f ? t->f->number : (int)t->frame;
     fprintf(f, "<rect class=\"task\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\""
-               " fill=\"%s\" stroke=\"#555\" stroke-width=\"0.6\"%s><title>%s (frame %u) on"
+               " fill=\"%s\" stroke=\"#555\" stroke-width=\"0.6\"%s><title>%s on"
                " core %u: cycles %.10g\xe2\x80\x93",
             xa, y, w < 1 ? 1 : w, BAR_H, palette[num % 10],
             t->finish == TL_NONE ? " stroke-dasharray=\"3,2\" fill-opacity=\"0.5\"" : "",
-            t->f ? t->f->label : "IF?", t->frame, t->core, cycles(s, t->start));
+            t->f ? t->f->title : "frame ?", t->core, cycles(s, t->start));
     if (t->finish == TL_NONE)
         fputs("? (unfinished when the run stopped)", f);
     else
@@ -453,7 +453,7 @@ static void write_task_bar(svg_t *s, const tl_task_t *t, double y)
 
 static void write_task_label(svg_t *s, const tl_task_t *t, double y)
 {
-    const char *label = t->f ? t->f->label : "IF?";
+    const char *label = t->f ? t->f->label : "F?";
     double xa = X(s, t->start), xb = X(s, task_end(s, t));
     if (xb - xa < text_w(label, 10) + 4)
         return;
@@ -504,10 +504,10 @@ static void write_bus(svg_t *s)
             continue;
         double xa = X(s, p->issue), w = X(s, p->start) - xa;
         fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\""
-                   " stroke=\"#555\" stroke-width=\"0.6\"><title>%s (frame %u): code transfer,"
+                   " stroke=\"#555\" stroke-width=\"0.6\"><title>%s: code transfer,"
                    " cycles %.10g\xe2\x80\x93%.10g, to cores 0x%04x</title></rect>\n",
-                xa, s->y_bus + 2, w < 1 ? 1 : w, BUS_H - 4, palette[p->number % 10], p->label,
-                p->frame, cycles(s, p->issue), cycles(s, p->start), p->mask);
+                xa, s->y_bus + 2, w < 1 ? 1 : w, BUS_H - 4, palette[p->number % 10], p->title,
+                cycles(s, p->issue), cycles(s, p->start), p->mask);
         if (w >= text_w(p->label, 9) + 4)
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">%s"
                        "</text>\n", xa + w / 2, s->y_bus + BUS_H / 2.0 + 3, p->label);
@@ -565,8 +565,8 @@ static void write_cf(svg_t *s, const tl_frame_t *p, int row)
     bool right;
     double x = X(s, p->issue), y_text = s->y_cf + (row + 1) * CF_ROW_H - 2;
     cf_label(s, p, label, &right);
-    fprintf(f, "<g class=\"cf\" data-frame=\"%u\"><title>%s (frame %u, fence %s, cores 0x%04x)"
-               " took effect at cycle %.10g</title>\n", p->frame, p->label, p->frame, p->fence,
+    fprintf(f, "<g class=\"cf\" data-frame=\"%u\"><title>%s, fence %s, cores 0x%04x"
+               " took effect at cycle %.10g</title>\n", p->frame, p->title, p->fence,
             p->mask, cycles(s, p->issue));
     fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"%s\""
                " stroke-width=\"1.2\" stroke-dasharray=\"4,2\"/>\n",
