@@ -30,7 +30,9 @@ def _candidates():
     env = os.environ.get("TESSERA_LIB")
     if env:
         return [env]
-    found = [os.path.join(_TREE, "build", _SONAME)]
+    found = []
+    if os.path.isfile(os.path.join(_TREE, "api", "tessera.h")):  # a source tree
+        found.append(os.path.join(_TREE, "build", _SONAME))
     libdir, _ = _installed()
     if libdir:
         found.append(os.path.join(libdir, _SONAME))
@@ -88,7 +90,8 @@ def command():
         return env
     libenv = os.environ.get("TESSERA_LIB")
     places = [os.path.join(os.path.dirname(libenv), "tessera")] if libenv else []
-    places.append(os.path.join(_TREE, "build", "tessera"))
+    if os.path.isfile(os.path.join(_TREE, "api", "tessera.h")):
+        places.append(os.path.join(_TREE, "build", "tessera"))
     _, bindir = _installed()
     if bindir:
         places.append(os.path.join(bindir, "tessera"))
