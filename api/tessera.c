@@ -34,6 +34,8 @@ struct tessera {
     gpu_t *gpu;
     rec_t *rec;
     race_det_t *races;        /* the detector the cores feed, or NULL */
+    ivl_t intervals, window;  /* record.interval and the record.from_ps/to_ps window */
+    bool has_intervals, has_window;
     bool detect_races;        /* tessera_detect_races was called */
     itrace_fn itrace;         /* tessera_itrace, or NULL */
     void *itrace_user;
@@ -67,6 +69,8 @@ void tessera_free(tessera_t *t)
     rec_close(t->rec);
     gpu_destroy(t->gpu);
     race_destroy(t->races);
+    ivl_free(&t->intervals);
+    ivl_free(&t->window);
     sim_destroy(t->sim);
     tess_free(t->prog);
     tess_free(t->db_path);
@@ -248,6 +252,26 @@ static int begin_recording(tessera_t *t)
 
 /* --- running -------------------------------------------------------------------------- */
 
+/* record.interval and the recording window: interval statistics, recorded
+ * only (nothing to do without a database). */
+static int set_intervals(tessera_t *t)
+{
+    const cfg_t *c = &t->cfg;
+    if (!t->db_path)
+        return TESS_OK;
+    t->has_intervals = c->record.interval > 0;
+    t->has_window = c->record.from_ps > 0 || c->record.to_ps > 0;
+    if (t->has_intervals)
+        ivl_init_intervals(&t->intervals, c->record.interval * c->gpu.period_ps);
+    if (t->has_window)
+        ivl_init_window(&t->window, c->record.from_ps, c->record.to_ps);
+    if (gpu_set_intervals(t->gpu, t->has_intervals ? &t->intervals : NULL,
+                          t->has_window ? &t->window : NULL) != TESS_OK)
+        return diag_fail(&t->diag, TESS_EINPUT, "record.interval and record.from_ps/to_ps "
+                                                "need core.model = cores (not simt)");
+    return TESS_OK;
+}
+
 /* The machine and the recorded run: the last checks before the first event. */
 static int prepare(tessera_t *t)
 {
@@ -267,6 +291,8 @@ static int prepare(tessera_t *t)
     }
     if (t->itrace)
         gpu_set_itrace(t->gpu, t->itrace, t->itrace_user);
+    if ((rc = set_intervals(t)) != TESS_OK)
+        return rc;
     return t->db_path ? begin_recording(t) : TESS_OK;
 }
 
@@ -367,6 +393,8 @@ int tessera_run(tessera_t *t, unsigned flags)
     rec_run_end_t end = {.status = t->status, .error = t->outcome[0] ? t->outcome : NULL,
                          .end_ps = st.end_ps ? st.end_ps : SIM_TIME_NEVER,
                          .stop_ps = stop_time(t, &st), .races = t->races,
+                         .intervals = t->has_intervals ? &t->intervals : NULL,
+                         .window = t->has_window ? &t->window : NULL,
                          .events = t->drive.events, .wall_s = t->drive.wall_s};
     rc = t->rec ? rec_end_run(t->rec, &end, &t->diag) : TESS_OK;
     return code != TESS_OK ? code : rc;

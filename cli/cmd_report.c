@@ -22,7 +22,7 @@ static const cli_use_t report_opts[] = {
     {CLI_FORMAT, NULL, "text (default), csv (each table after a '# name' line) or json (one "
                        "object, a member per table)"},
     {CLI_TABLE, NULL, "print one table: summary, tasks, task_totals, cores, banks, stalls, "
-                      "waiting, sm_latency, or compare"},
+                      "waiting, sm_latency, simt, simt_stalls, warps, simt_replays, or compare"},
     {CLI_NONE, NULL, NULL},
 };
 

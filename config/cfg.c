@@ -274,6 +274,10 @@ int cfg_check(const cfg_t *cfg, diag_t *diag)
                          "record.to_ps: %" PRIu64 " is not above record.from_ps = %" PRIu64
                          " (0 records until the end)",
                          to, from);
+    if (period && cfg->record.interval > UINT64_MAX / period)
+        return diag_fail(diag, TESS_EINPUT,
+                         "record.interval: %" PRIu64 " cycles of %" PRIu64
+                         " ps do not fit in 64-bit picoseconds", cfg->record.interval, period);
     if (period && cfg->sim.time_limit > UINT64_MAX / period)
         return diag_fail(diag, TESS_EINPUT,
                          "sim.time_limit: %" PRIu64 " cycles of %" PRIu64

@@ -154,7 +154,13 @@ static const cfg_key_t keys[] = {
     {KEY("record", "to_ps"), UINT(record.to_ps, 0, UINT64_MAX),
      DOC("0", "ps", "0, or above record.from_ps",
          "Record tasks, accesses and events only until this simulated time; 0 = until the "
-         "end.")},
+         "end. With from_ps or to_ps set, the intervals table also gets the window's "
+         "utilisation and conflict figures (kind 'window').")},
+    {KEY("record", "interval"), UINT(record.interval, 0, UINT64_MAX),
+     DOC("0", "cycles", "0..18446744073709551615",
+         "Split the cores' and banks' counters over intervals of this many cycles (table "
+         "intervals, view utilization_over_time; they sum to the whole-run counters); 0 = "
+         "none. Cores then run one instruction at a time: slower, the same results.")},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])

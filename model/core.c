@@ -87,6 +87,8 @@ static void finish(core_t *c)
     c->busy = false;
     c->task_finish = c->run.t;
     c->busy_ps += c->run.t - c->task_start;
+    if (g->ivl[0] || g->ivl[1])
+        gpu_ivl_span(g, IVL_CORE_BUSY, c->id, c->task_start, c->run.t);
     c->instructions += c->run.n;
     c->sm_ops += c->task_sm_ops;
     c->sm_wait_ps += c->task_sm_wait;
@@ -177,8 +179,12 @@ __attribute__((flatten)) static void advance(core_t *c)
             return;
         }
         run->budget = c->one_by_one ? run->n + 1 : (c->budget < slice_end ? c->budget : slice_end);
+        sim_time_t started = run->t;
+        uint64_t before = run->n;
         isa_stop_t stop = __builtin_expect(c->itrace != NULL, 0) ? traced_run(c)
                                                                  : isa_run(c->r, c->id, run);
+        if (run->n != before && (c->gpu->ivl[0] || c->gpu->ivl[1])) /* one at a time then */
+            gpu_ivl_add(c->gpu, IVL_CORE_INSTR, c->id, started, run->n - before);
         if (stop == ISA_STOP_MEMORY) {
             request(c);
             return;
@@ -248,6 +254,8 @@ static inline __attribute__((always_inline)) void on_answer(core_t *c, txn_t *t,
         c->r[c->ld_reg] = (uint8_t)t->data; /* the byte read at the grant */
     c->task_sm_ops++;
     c->task_sm_wait += wait;
+    if (c->gpu->ivl[0] || c->gpu->ivl[1])
+        gpu_ivl_span(c->gpu, IVL_CORE_WAIT, c->id, t->t_created, t->t_done);
     c->task_sm_conflict += conflict;
     c->run.t = t->t_done;
     if (traced)

@@ -79,7 +79,7 @@ static void cores_counters(void *self)
         sim_time_t running = k->busy ? sim_now(sim) - k->task_start : 0;
         gpu_counter(sim, name, "busy_ps", k->busy_ps + running);
         gpu_counter(sim, name, "sm_ops", k->sm_ops);
-        gpu_counter(sim, name, "sm_wait_ps", k->sm_wait_ps);
+        gpu_counter(sim, name, "sm_wait_ps", k->sm_wait_ps + (k->busy ? k->task_sm_wait : 0));
         gpu_counter(sim, name, "sm_conflict_ps", k->sm_conflict_ps);
         gpu_counter(sim, name, "div_by_zero", k->run.div_by_zero);
     }

@@ -164,6 +164,29 @@ void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
 }
 void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
 
+int gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
+{
+    if (g->simt && (intervals || window))
+        return TESS_EINPUT;
+    g->ivl[0] = intervals, g->ivl[1] = window;
+    for (int i = 0; i < 2; i++)
+        if (g->ivl[i])
+            g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        g->cores[c].one_by_one |= intervals || window;
+    return TESS_OK;
+}
+
+/* A task still running at the stop is busy up to it (as its counter says). */
+static void ivl_running(gpu_t *g)
+{
+    if (!g->ivl[0] && !g->ivl[1])
+        return;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        if (g->cores[c].busy)
+            gpu_ivl_span(g, IVL_CORE_BUSY, c, g->cores[c].task_start, sim_now(g->sim));
+}
+
 void gpu_start(gpu_t *g) { ts_start(&g->ts); }
 
 txn_t *gpu_txn(struct gpu *g, unsigned kind)
@@ -294,6 +317,7 @@ static void totals(gpu_t *g)
 
 void gpu_finish(gpu_t *g)
 {
+    ivl_running(g);
     ts_report_partial(&g->ts);
     g->engine.ops->report_partial(g->engine.self);
     if (!sim_tracing(g->sim))

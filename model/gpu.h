@@ -17,6 +17,7 @@
 #include "model/itrace.h"
 #include "model/latency.h"
 #include "model/program.h"
+#include "model/ivl.h"
 #include "model/race.h"
 #include "model/xenum.h"
 
@@ -143,6 +144,13 @@ void gpu_set_itrace(gpu_t *gpu, itrace_fn fn, void *user);
 /* Feeds every SM access to the race detector `r` (race.h; NULL: none, the
  * default). The caller keeps `r` and frees it after gpu_destroy. */
 void gpu_set_races(gpu_t *gpu, race_det_t *r);
+
+/* Feeds interval statistics (model/ivl.h) into `intervals` and `window`
+ * (either may be NULL; the caller keeps them and frees them after
+ * gpu_destroy). Cores then run their instructions one at a time (the same
+ * timestamps, more host time). TESS_EINPUT when the engine cannot split its
+ * instructions by time (core.model = simt); TESS_OK otherwise. */
+int gpu_set_intervals(gpu_t *gpu, ivl_t *intervals, ivl_t *window);
 
 /* Schedules the first decode. Call once before running the simulation. */
 void gpu_start(gpu_t *gpu);

@@ -10,6 +10,7 @@
 #include "model/engine.h"
 #include "model/gpu.h"
 #include "model/gpu_trace.h"
+#include "model/ivl.h"
 #include "model/race.h"
 #include "model/sm.h"
 #include "model/ts.h"
@@ -44,6 +45,7 @@ struct gpu {
     program_t prog;           /* ro: the program and initial SM */
     unsigned trace;           /* GPU_TRACE_* bits wanted by the hook */
     race_det_t *races;        /* rw: the race detector fed by the cores, or NULL */
+    ivl_t *ivl[2];            /* rw: interval statistics and the window's, or NULL */
     uint8_t outcome;          /* gpu_outcome_t once decided */
     char errmsg[256];         /* why WATCHDOG or STUCK */
     txn_pool_t pool;          /* every transaction in flight */
@@ -53,6 +55,23 @@ struct gpu {
     core_t cores[GPU_CORES];  /* reached only through `engine` and the wiring */
     struct simt *simt;        /* core.model = simt: the engine issuing for the lanes; else NULL */
 };
+
+/* Feeds both interval accumulators (gpu_set_intervals). */
+static inline void gpu_ivl_span(struct gpu *g, ivl_field_t f, unsigned unit, sim_time_t from,
+                                sim_time_t to)
+{
+    for (int i = 0; i < 2; i++)
+        if (g->ivl[i])
+            ivl_span(g->ivl[i], f, unit, from, to);
+}
+
+static inline void gpu_ivl_add(struct gpu *g, ivl_field_t f, unsigned unit, sim_time_t at,
+                               uint64_t n)
+{
+    for (int i = 0; i < 2; i++)
+        if (g->ivl[i])
+            ivl_add(g->ivl[i], f, unit, at, n);
+}
 
 /* Cycles of a latency draw to picoseconds. */
 static inline sim_time_t gpu_cycles(const struct gpu *g, uint32_t cycles)

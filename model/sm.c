@@ -252,6 +252,10 @@ static void serve(bank_t *b, txn_t *t, sim_time_t now)
     b->wait_ps += wait;
     b->max_wait_ps = wait > b->max_wait_ps ? wait : b->max_wait_ps;
     b->busy_ps += service;
+    if (g->ivl[0] || g->ivl[1]) {
+        gpu_ivl_span(g, IVL_BANK_BUSY, b->id, now, now + service);
+        gpu_ivl_add(g, IVL_BANK_CONFLICTS, b->id, now, wait > 0);
+    }
     if (g->trace & GPU_TRACE_ACCESSES)
         trace_access(b, t);
 }

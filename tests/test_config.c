@@ -65,6 +65,7 @@ static const char *const non_defaults[] = {
     "sm.atomics=on",           "sim.seed=0xfedcba9876543210", "sim.time_limit=123456",
     "sim.wall_limit=2.5",      "sim.pace=0.1",               "sim.progress=off",
     "record.level=events",     "record.from_ps=1000",        "record.to_ps=99999",
+    "record.interval=250",
     NULL,
 };
 
@@ -166,7 +167,7 @@ static void test_key_table_is_consistent(void)
     cfg_t c = defaults();
     char seen_sections[16][16];
     size_t nsec = 0;
-    CU_ASSERT_EQUAL(cfg_key_count(), 33);
+    CU_ASSERT_EQUAL(cfg_key_count(), 34);
     for (size_t i = 0; i < cfg_key_count(); i++) {
         const cfg_key_info_t *k = cfg_key_info(i);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
@@ -485,6 +486,7 @@ static const char *const valid[] = {
     "record.level=events", "record.level", "events",
     "record.from_ps=0", "record.from_ps", "0",
     "record.to_ps=1", "record.to_ps", "1",
+    "record.interval=1000", "record.interval", "1000",
     NULL,
 };
 
@@ -600,6 +602,8 @@ static const char *const invalid[] = {
     "an integer 0..18446744073709551615 ps, decimal or 0x hex)",
     "record.to_ps=+5", "-s 'record.to_ps=+5': record.to_ps: '+5' is not valid (expected an "
     "integer 0..18446744073709551615 ps, decimal or 0x hex)",
+    "record.interval=x", "-s 'record.interval=x': record.interval: 'x' is not valid (expected "
+    "an integer 0..18446744073709551615 cycles, decimal or 0x hex)",
     "sm.bank", "-s 'sm.bank': expected section.key=value",
     "bank=4", "-s 'bank=4': expected section.key=value",
     "=4", "-s '=4': expected section.key=value",

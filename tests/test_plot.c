@@ -138,7 +138,41 @@ static void test_errors_name_what_is_wrong(void)
     CU_ASSERT_EQUAL(test_run_shell("ls a.svg a.pdf 2>/dev/null | grep -q .", NULL), 1);
 }
 
+static void test_intervals_plot(void)
+{
+    const char *db = test_tmp_path("iv.db"), *png = test_tmp_path("iv.png");
+    char args[1024], *s = NULL;
+    snprintf(args, sizeof args, "run '%s' --db '%s' --quiet -s record.interval=50",
+             test_src_path("examples/transpose.s"), db);
+    CU_ASSERT_EQUAL_FATAL(test_run_tessera(args, NULL), 0);
+    snprintf(args, sizeof args, "plot '%s' --intervals --script", db);
+    CU_ASSERT_EQUAL(test_run_tessera(args, &s), 0);
+    /* transpose.s runs 340 cycles: intervals from 0 to 300, the last one ends at 340 */
+    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "'run 1: utilisation per interval of 50 cycles'"));
+    int64_t share = test_db_int(db, "SELECT round(1000000 * core_busy_share) FROM"
+                                    " utilization_over_time WHERE idx = 1");
+    char line[64];
+    snprintf(line, sizeof line, "\n50 %lld.", (long long)share / 1000000);
+    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "$s1 << EOD\n0 "));
+    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "\n340 "));
+    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "with steps linewidth 2 title 'cores busy'"));
+    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "title 'banks busy'"));
+    free(s);
+    snprintf(args, sizeof args, "plot '%s' --intervals --run 1 -o '%s'", db, png);
+    CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
+    size_t len = 0;
+    uint8_t *bytes = test_read_file(png, &len);
+    CU_ASSERT_TRUE(bytes && len > 1000 && memcmp(bytes, "\x89PNG", 4) == 0);
+    free(bytes);
+    /* a run without intervals */
+    snprintf(args, sizeof args, "plot '%s' --intervals -o x.svg", sweep_db());
+    CU_ASSERT_EQUAL(test_run_tessera(args, &s), TESS_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "has no intervals (record them with -s record.interval=N)"));
+    free(s);
+}
+
 static const test_case_t cases[] = {
+    TEST(test_intervals_plot),
     TEST(test_sweep_script),
     TEST(test_categories_for_text_values),
     TEST(test_pictures),

@@ -290,7 +290,7 @@ static void test_frames(void)
 {
     fx_t f;
     fx_open(&f, "frames.db", REC_TASKS, 0, 0);
-    CU_ASSERT_EQUAL(f.mask, GPU_TRACE_FRAMES | GPU_TRACE_TASKS);
+    CU_ASSERT_EQUAL(f.mask, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS);
     gpu_tr_frame_t cf = {.frame = 0, .is_if = 0, .grp = 0, .fence = 1, .mask = 0x00ff,
                          .complete = true, .decode_start_ps = 0, .decode_ps = P,
                          .issue_ps = P, .start_ps = SIM_TIME_NEVER,
@@ -424,7 +424,8 @@ static void test_accesses_roundtrip(void)
     roundtrip_stream(want);
     fx_t f;
     fx_open(&f, "acc.db", REC_MEM, 0, 0);
-    CU_ASSERT_EQUAL(f.mask, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES);
+    CU_ASSERT_EQUAL(f.mask,
+                    GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS);
     for (size_t i = 0; i < 4096; i++) { /* interleaved across cores, as the model would */
         tr_access(&f, &want[i]);
         if (i + 4096 < RT_N)
@@ -630,9 +631,12 @@ static void test_levels(void)
 {
     static const char *const want[] = {"0 0 0 0 0 2", "2 1 2 0 0 2", "2 1 2 10 0 2",
                                        "2 1 2 10 3 2"};
-    static const unsigned masks[] = {0, GPU_TRACE_FRAMES | GPU_TRACE_TASKS,
-                                     GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES,
-                                     GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES};
+    /* SIMT records: warps from tasks on, the issue port at events only */
+    static const unsigned masks[] = {
+        0, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS,
+        GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS,
+        GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
+            GPU_TRACE_ISSUE};
     for (unsigned l = REC_SUMMARY; l <= REC_EVENTS; l++) {
         char name[32];
         snprintf(name, sizeof name, "level-%s.db", rec_level_name(l));

@@ -675,6 +675,96 @@ static void test_library_api(void)
     report_close(NULL);
 }
 
+/* --- SIMT runs (SIMT-SPEC E1) ---------------------------------------------------------- */
+
+static const char *E1_SRC = ".group cores=0x000f fence=no\n set_const r1, id\n set_const r8, 1\n"
+                            " and r1, r8, r2\n bnz odd, r2\n add r8, r8, r9\n bnz join, r8\n"
+                            "odd:\n mul r1, r1, r10\njoin:\n ready\n";
+
+/* Run 1: E1 on the SIMT unit (level mem), run 2: the same on the MIMD
+ * machine. E1's figures (tests/test_views.c has the reasoning): 8 warp
+ * instructions, 26 lane instructions, SIMT efficiency 26 / 32 = 0.8125,
+ * issue utilisation 8 / 16 = 0.5, one execute stall; the task completes at
+ * 16 under SIMT and at 14 under MIMD. */
+static const char *simt_db(void)
+{
+    static char db[512];
+    if (!db[0]) {
+        fresh_db("simt-e1.db", db, sizeof db);
+        const char *path = test_tmp_path("e1.s");
+        CU_ASSERT_EQUAL_FATAL(test_write_file(path, E1_SRC, strlen(E1_SRC)), 0);
+        record(db, path, "-s core.model=simt");
+        record(db, path, NULL);
+    }
+    return db;
+}
+
+static void test_simt_report(void)
+{
+    const char *db = simt_db();
+    char *out;
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1", db), 0);
+    CU_ASSERT_TRUE(contains(out, "  SIMT           8 warp instructions, SIMT efficiency 0.8125,"
+                                 " issue utilisation 0.5\n"));
+    CU_ASSERT_TRUE(contains(out, "  SIMT unit      scheduler rr, issue width 1, scoreboard off,"
+                                 " broadcast off\n"));
+    CU_ASSERT_TRUE(contains(out, "\nSIMT warps (cycles: issued + memory + execute + issue ="
+                                 " resident)\n"));
+    CU_ASSERT_TRUE(contains(out, "  execute      1 0.1111\n"));
+    free(out);
+    /* the SIMT tables equal their views */
+    static const char *const simt_views[][2] = {
+        {"simt", "SELECT * FROM simt_efficiency WHERE run_id = 1"},
+        {"warps", "SELECT * FROM simt_warp_efficiency WHERE run_id = 1 ORDER BY frame"},
+        {"simt_stalls", "SELECT reason, cycles, share FROM simt_stalls WHERE run_id = 1"
+                        " ORDER BY cycles DESC, reason"}};
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1 --format csv", db), 0);
+    size_t cells = 0;
+    for (size_t k = 0; k < 3; k++) {
+        rtab_t t;
+        CU_ASSERT_TRUE(csv_table(out, simt_views[k][0], &t));
+        cells += equals_view(db, &t, simt_views[k][1]);
+        rtab_free(&t);
+    }
+    CU_ASSERT(cells >= 40);
+    free(out);
+    /* a MIMD run's report has no SIMT line or table, unless asked by name */
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 2", db), 0);
+    CU_ASSERT_FALSE(contains(out, "SIMT"));
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 2 --table simt", db), 0);
+    CU_ASSERT_TRUE(contains(out, "(none)"));
+    free(out);
+}
+
+/* A MIMD and a SIMT run of one program side by side: core.model is the
+ * parameter that differs, and the SIMT figures join the results (NULL for
+ * the MIMD run). */
+static void test_compare_mimd_simt(void)
+{
+    const char *db = simt_db();
+    char *out;
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --compare --format csv", db), 0);
+    rtab_t t;
+    CU_ASSERT_TRUE_FATAL(csv_table(out, "compare", &t));
+    CU_ASSERT_EQUAL(t.nrows, 2);
+    CU_ASSERT_STRING_EQUAL(t.cols[2], "core.model");
+    int want[] = {3, 4, 5, 6, 7, 8};
+    const char *names[] = {"end_cycles", "tasks", "instructions", "warp_instructions",
+                           "simt_efficiency", "issue_utilization"};
+    const char *simt[] = {"16", "1", "26", "8", "0.8125", "0.5"};
+    for (int k = 0; k < 6; k++) {
+        CU_ASSERT_STRING_EQUAL(t.cols[want[k]], names[k]);
+        CU_ASSERT_STRING_EQUAL(t.cells[want[k]], simt[k]);
+    }
+    CU_ASSERT_STRING_EQUAL(t.cells[t.ncols + 2], "mimd");
+    CU_ASSERT_STRING_EQUAL(t.cells[t.ncols + 3], "14");
+    CU_ASSERT_STRING_EQUAL(t.cells[t.ncols + 5], "26"); /* the same lane instructions */
+    CU_ASSERT_PTR_NULL(t.cells[t.ncols + 6]);
+    rtab_free(&t);
+    free(out);
+}
+
 int main(void)
 {
     static const test_case_t equal[] = {
@@ -682,7 +772,8 @@ int main(void)
         TEST(test_text_report_example2), TEST(test_run_selection), TEST(test_single_table),
         TEST_END};
     static const test_case_t compare[] = {
-        TEST(test_compare_shows_differing_parameters_only), TEST_END};
+        TEST(test_compare_shows_differing_parameters_only), TEST(test_simt_report),
+        TEST(test_compare_mimd_simt), TEST_END};
     static const test_case_t errors[] = {
         TEST(test_missing_and_foreign_files), TEST(test_bad_runs_and_options),
         TEST(test_version1_file_read_without_change), TEST(test_library_api), TEST_END};

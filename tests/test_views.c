@@ -552,8 +552,10 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Turns a current file into one of version `to` (1 or 2) as those versions
- * wrote it: no views, no races table, no runs.stop_ps, params values TEXT. */
+/* Turns a current file into one of version `to` (1 to 5) as those
+ * versions wrote it: no views, no SIMT tables; below 5 no intervals; below 3
+ * also no races table,
+ * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
 {
     sqlite3 *h = NULL;
@@ -563,9 +565,20 @@ static void downgrade(const char *db, int to)
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
     }
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_warps; DROP TABLE simt_mem;"
+                                    " DROP TABLE simt_issue;", NULL, NULL, NULL), SQLITE_OK);
+    if (to >= 3) {
+        if (to < 5)
+            CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE intervals", NULL, NULL, NULL), SQLITE_OK);
+        char v[64];
+        snprintf(v, sizeof v, "PRAGMA user_version = %d", to);
+        CU_ASSERT_EQUAL(sqlite3_exec(h, v, NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(h);
+        return;
+    }
     char sql[512];
     snprintf(sql, sizeof sql,
-             "DROP TABLE races; ALTER TABLE runs DROP COLUMN stop_ps;"
+             "DROP TABLE races; DROP TABLE intervals; ALTER TABLE runs DROP COLUMN stop_ps;"
              "CREATE TEMP TABLE p AS SELECT * FROM params; DROP TABLE params;"
              "CREATE TABLE params(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
              " key TEXT NOT NULL, value TEXT);"
@@ -576,14 +589,17 @@ static void downgrade(const char *db, int to)
     CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM params WHERE typeof(value) <> 'text'"), 0);
 }
 
-/* Every database has the views and the current schema version; a file of version 1
- * (before the views) or 2 (before typed params, stop_ps and races) is
- * migrated when a run is added, and read as version 3 when it is not. */
+/* Every database has the views and the current schema version; a file of
+ * version 1 (before the views), 2 (before typed params, stop_ps and races),
+ * 3 and 4 (before intervals) or 5 (before the SIMT tables) is migrated when a
+ * run is added, and read
+ * as the current version when it is not. */
 static void test_views_in_every_database_and_migration(void)
 {
-    for (int from = 1; from <= 2; from++) {
-        char db[512];
-        fresh_db(from == 1 ? "migrate1.db" : "migrate2.db", db, sizeof db);
+    for (int from = 1; from < DB_SCHEMA_VERSION; from++) {
+        char db[512], name[32];
+        snprintf(name, sizeof name, "migrate%d.db", from);
+        fresh_db(name, db, sizeof db);
         record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
         CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
         for (const char *const *v = rec_view_names; *v; v++)
@@ -604,6 +620,12 @@ static void test_views_in_every_database_and_migration(void)
         CU_ASSERT_EQUAL(n, 1);
         CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM races", &n), SQLITE_OK);
         CU_ASSERT_EQUAL(n, 0);
+        CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM simt_warp_efficiency", &n),
+                        SQLITE_OK);
+        CU_ASSERT_EQUAL(n, 0);
+        CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM run_summary"
+                                        " WHERE core_model = 'mimd'", &n), SQLITE_OK);
+        CU_ASSERT_EQUAL(n, 1);
         sqlite3_close(h);
         record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
         CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
@@ -623,6 +645,8 @@ static void test_views_in_every_database_and_migration(void)
                                         " FROM run_summary ORDER BY run_id"),
                                "1,9000,integer,text;2,9000,integer,text");
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'races'"), 1);
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'simt_warps'"),
+                        1);
     }
 }
 
@@ -752,12 +776,90 @@ static void test_schema_doc_queries_run(void)
     CU_ASSERT(blocks >= 15);
 }
 
+/* --- SIMT (SIMT-SPEC "Counting", E1 and E3) ----------------------------------------- */
+
+static const char *E1_SRC = ".group cores=0x000f fence=no\n set_const r1, id\n set_const r8, 1\n"
+                            " and r1, r8, r2\n bnz odd, r2\n add r8, r8, r9\n bnz join, r8\n"
+                            "odd:\n mul r1, r1, r10\njoin:\n ready\n";
+static const char *E3_SRC = ".group cores=0x00ff fence=no\n set_const r8, 4\n set_const r9, 1\n"
+                            "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n"
+                            ".group cores=0xff00 fence=no\n set_const r8, 2\n set_const r9, 1\n"
+                            "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n";
+
+/* E1: one warp of 4 lanes (mask 000f). It issues slots 0-3 for 4 lanes,
+ * slots 4, 5 (even lanes) and 6 (odd lanes) for 2, slot 7 for 4: 8 warp
+ * instructions, 16 + 6 + 4 = 26 lane instructions. SIMT efficiency
+ * 26 / (8 x 4) = 0.8125, lane utilisation 26 / (8 x 16) = 0.203125. One
+ * divergent bnz (slot 3); the stack then holds the reconvergence entry and
+ * both paths: 3. Resident 6..15 = 9 cycles: 8 issued, 1 stalled (cycle 13:
+ * ready waits for the mul issued at 12, not a ld/st: execute). The run ends
+ * at 16 (the task completes): issue utilisation 8 / (16 x 1) = 0.5. */
+static void test_simt_e1_efficiency(void)
+{
+    char db[512];
+    fresh_db("simt-e1.db", db, sizeof db);
+    record_src(db, "e1.s", E1_SRC, "-s core.model=simt");
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT frame, mask_hex, lanes, warp_instructions, lane_instructions,"
+                 " simt_efficiency, lane_utilization, divergent_branches, max_stack_depth,"
+                 " resident_cycles, issued_cycles, stall_memory_cycles, stall_execute_cycles,"
+                 " stall_issue_cycles, complete FROM simt_warp_efficiency"),
+        "1,000f,4,8,26,0.8125,0.203125,1,3,9,8,0,1,0,1");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT warps, simt_efficiency, lane_utilization,"
+                                    " issue_utilization, run_cycles FROM simt_efficiency"),
+                           "1,0.8125,0.203125,0.5,16");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT reason, cycles FROM simt_stalls ORDER BY reason"),
+                           "execute,1;issue,0;memory,0");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT core_model, end_cycles, warp_instructions,"
+                                    " simt_efficiency, issue_utilization FROM run_summary"),
+                           "simt,16,8,0.8125,0.5");
+}
+
+/* E3 under rr, gto, issue width 2, and MIMD, in one file. Warp B (frame 3,
+ * 7 one-cycle instructions) starts at 10. rr: B issues at 10, 12, ..., 22,
+ * its lanes finish at 23: resident 13 = 7 issued + 6 issue stalls (11, 13,
+ * ..., 21). gto: A keeps the port to 16, B issues 17-23, finishes at 24:
+ * resident 14 = 7 + 7 issue stalls (10-16). Width 2: no stalls, resident 7.
+ * Per run (simt_stalls) rr adds A's 7 issue stalls (10, 12, ..., 22, while
+ * B holds the port): 13; gto: A never waits: 7.
+ * Issue utilisation: 18 warp instructions / (25 x 1) = 0.72 under rr and
+ * gto, 18 / (18 x 2) = 0.5 with width 2. One GROUP BY over run_summary
+ * separates the models; the MIMD run has no SIMT rows, and its simt.* columns
+ * of run_summary are NULL (recorded in params, without effect). */
+static void test_simt_e3_stalls_by_scheduler(void)
+{
+    char db[512];
+    fresh_db("simt-e3.db", db, sizeof db);
+    record_src(db, "e3.s", E3_SRC, "-s core.model=simt -s simt.scheduler=rr");
+    record_src(db, "e3.s", E3_SRC, "-s core.model=simt -s simt.scheduler=gto");
+    record_src(db, "e3.s", E3_SRC, "-s core.model=simt -s simt.issue_width=2");
+    record_src(db, "e3.s", E3_SRC, NULL);
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, resident_cycles, issued_cycles,"
+                                    " stall_issue_cycles, stall_memory_cycles + stall_execute_cycles"
+                                    " FROM simt_warp_efficiency WHERE frame = 3 ORDER BY run_id"),
+                           "1,13,7,6,0;2,14,7,7,0;3,7,7,0,0");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, cycles FROM simt_stalls"
+                                    " WHERE reason = 'issue' ORDER BY run_id"),
+                           "1,13;2,7;3,0");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, issue_utilization FROM simt_efficiency"
+                                    " ORDER BY run_id"),
+                           "1,0.72;2,0.72;3,0.5");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT core_model, simt_scheduler, simt_issue_width,"
+                                    " end_cycles FROM run_summary ORDER BY run_id"),
+                           "simt,rr,1,25;simt,gto,1,25;simt,rr,2,18;mimd,NULL,NULL,18");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT core_model, count(*), min(end_cycles)"
+                                    " FROM run_summary GROUP BY core_model ORDER BY 1"),
+                           "mimd,1,18;simt,3,18");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_warps WHERE run_id = 4"), 0);
+}
+
 int main(void)
 {
     static const test_case_t hand[] = {
         TEST(test_task_latency_worked_example), TEST(test_task_latency_example1),
         TEST(test_example2_views),              TEST(test_bank_conflicts_two_cores_one_bank),
-        TEST(test_bank_queue_latency_percentiles), TEST_END};
+        TEST(test_bank_queue_latency_percentiles), TEST(test_simt_e1_efficiency),
+        TEST(test_simt_e3_stalls_by_scheduler), TEST_END};
     static const test_case_t agree[] = {
         TEST(test_every_waiting_cycle_attributed), TEST(test_cores_and_parallelism_agree),
         TEST(test_banks_and_sm_latency_agree),     TEST(test_percentiles_nearest_rank),

@@ -24,6 +24,7 @@ struct plot {
     point_t *pts;             /* sorted by (series, x) */
     size_t n, cap;
     bool x_numeric;           /* every x is a number: a numeric axis, else categories */
+    int64_t interval_cycles;  /* intervals: their length */
     char **cats;              /* the x categories in order (non-numeric x) */
     size_t n_cats;
     int64_t ok_runs, other_runs;
@@ -233,6 +234,47 @@ static int read_sweep(sqlite3 *db, plot_t *p, diag_t *d)
     return rc == TESS_OK ? place_points(p, d) : rc;
 }
 
+/* --- intervals ------------------------------------------------------------------------ */
+
+static int read_intervals(sqlite3 *db, plot_t *p, diag_t *d)
+{
+    if (p->opts.run_id == 0 &&
+        db_query_int(db, "SELECT coalesce(max(run_id), 0) FROM runs", &p->opts.run_id) != SQLITE_OK)
+        return db_fail(db, p->db_path, "reading runs", d);
+    static const char *const series[] = {"core_busy_share", "sm_wait_share", "bank_busy_share"};
+    static const char *const names[] = {"cores busy", "cores waiting on the SM", "banks busy"};
+    for (int k = 0; k < 3; k++) {
+        char sql[320];
+        snprintf(sql, sizeof sql,
+                 "SELECT from_cycles, '%d %s', %s, to_cycles - from_cycles FROM"
+                 " utilization_over_time WHERE run_id = %lld AND kind = 'interval'"
+                 " AND to_ps > from_ps ORDER BY idx",
+                 k, names[k], series[k], (long long)p->opts.run_id);
+        sqlite3_stmt *st = NULL;
+        int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL), err = TESS_OK;
+        while (rc == SQLITE_OK && err == TESS_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+            err = add_point(p, st, d);
+            p->interval_cycles = sqlite3_column_int64(st, 3) > p->interval_cycles
+                                     ? sqlite3_column_int64(st, 3) : p->interval_cycles;
+            rc = SQLITE_OK;
+        }
+        sqlite3_finalize(st);
+        if (err != TESS_OK)
+            return err;
+        if (rc != SQLITE_DONE)
+            return db_fail(db, p->db_path, "reading utilization_over_time", d);
+    }
+    if (p->n == 0)
+        return diag_fail(d, TESS_EINPUT,
+                         "%s: run %lld has no intervals (record them with -s record.interval=N)",
+                         p->db_path, (long long)p->opts.run_id);
+    for (size_t i = 0; i < p->n; i++)
+        is_number(p->pts[i].x, &p->pts[i].xv);
+    p->x_numeric = true;
+    qsort(p->pts, p->n, sizeof *p->pts, cmp_point);
+    return TESS_OK;
+}
+
 static char *dup_opt(const char *s, bool *lost)
 {
     if (!s)
@@ -262,7 +304,7 @@ plot_t *plot_open(const char *path, const plot_opts_t *opts, diag_t *d)
     }
     sqlite3 *db = db_open_read(path, NULL, d);
     int rc = !db ? d->code
-             : opts->intervals ? diag_fail(d, TESS_EINPUT, "%s: no intervals recorded", path)
+             : opts->intervals ? read_intervals(db, p, d)
                                : read_sweep(db, p, d);
     sqlite3_close(db);
     if (rc != TESS_OK) {
@@ -379,8 +421,57 @@ static bool same_series(const point_t *a, const point_t *b)
     return cmp_value(a->by, b->by) == 0;
 }
 
+static void put_terminal(const char *format, const char *output, FILE *f)
+{
+    if (strcmp(format, "png") == 0)
+        fprintf(f, "set terminal pngcairo size 960,600 enhanced font 'Sans,11'\n");
+    else
+        fprintf(f, "set terminal svg size 960,600 dynamic enhanced font 'Sans,13' "
+                   "background rgb 'white'\n");
+    if (output) {
+        fprintf(f, "set output ");
+        put_quoted(f, output);
+        fputc('\n', f);
+    }
+}
+
+/* Utilisation over time: one step line per share, x in cycles. */
+static void put_intervals(const plot_t *p, const char *format, const char *output, FILE *f)
+{
+    fprintf(f, "# tessera plot: run %lld of %s, utilisation over time (view"
+               " utilization_over_time)\n", (long long)p->opts.run_id, p->db_path);
+    put_terminal(format, output, f);
+    fprintf(f, "set encoding utf8\nset title 'run %lld: utilisation per interval of %lld cycles'"
+               " noenhanced\nset xlabel 'cycle'\nset ylabel 'share of the 16 units'\n"
+               "set grid\nset yrange [0:1.05]\nset key outside right top\n",
+            (long long)p->opts.run_id, (long long)p->interval_cycles);
+    unsigned series = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (i == 0 || !same_series(&p->pts[i - 1], &p->pts[i]))
+            fprintf(f, "%s$s%u << EOD\n", i ? "EOD\n" : "", ++series);
+        fprintf(f, "%.17g %.6f\n", p->pts[i].xv, p->pts[i].y);
+        if (i + 1 == p->n || !same_series(&p->pts[i], &p->pts[i + 1])) /* the last one's end */
+            fprintf(f, "%.17g %.6f\n", p->pts[i].xv + (double)p->pts[i].runs, p->pts[i].y);
+    }
+    fprintf(f, "EOD\nplot ");
+    series = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (i > 0 && same_series(&p->pts[i - 1], &p->pts[i]))
+            continue;
+        fprintf(f, "%s$s%u using 1:2 with steps linewidth 2 title ", series ? ", \\\n     " : "",
+                series + 1);
+        put_quoted(f, p->pts[i].by + 2); /* after the "k " that orders the series */
+        series++;
+    }
+    fprintf(f, "\n");
+}
+
 void plot_write_script(const plot_t *p, const char *format, const char *output, FILE *f)
 {
+    if (p->opts.intervals) {
+        put_intervals(p, format, output, f);
+        return;
+    }
     put_head(p, format, output, f);
     put_xtics(p, f);
     unsigned series = 0;

@@ -340,6 +340,8 @@ static const char *const summary_lines[][2] = {
     {"end time", "{end_ps} ps = {end_cycles} cycles (clock period {period_ps} ps)"},
     {"tasks", "{tasks} ({core_tasks} core tasks, {frames} frames)"},
     {"instructions", "{instructions}"},
+    {"SIMT", "{warp_instructions} warp instructions, SIMT efficiency {simt_efficiency}, "
+             "issue utilisation {issue_utilization}"},
     {"SM accesses", "{sm_accesses}, of which {conflicts} waited for their bank"},
     {"cycles lost", "{conflict_cycles} waiting for banks (bank conflicts)"},
     {"waiting", "{waiting_cycles} frame-cycles waiting to be issued (see stalls)"},
@@ -350,6 +352,8 @@ static const char *const summary_lines[][2] = {
     {"memory", "arbiter {arbiter}, {banks} banks, bank_map {bank_map}, atomics {atomics}, req/bank/resp "
                "{sm_req}/{sm_bank}/{sm_resp} cycles"},
     {"model", "timing {timing}, seed {seed}"},
+    {"SIMT unit", "scheduler {simt_scheduler}, issue width {simt_issue_width}, scoreboard "
+                  "{simt_scoreboard}, broadcast {simt_broadcast}"},
 };
 
 /* Expands one template into buf; returns false when every value was NULL. */
@@ -396,6 +400,7 @@ typedef struct section {
     const char *name;
     const char *sql;          /* ?1 = the run */
     text_spec_t text;
+    bool simt;                /* only for core.model = simt runs (unless asked by name) */
 } section_t;
 
 static const char *const tasks_cols[] = {
@@ -417,6 +422,20 @@ static const char *const stalls_cols[] = {
 static const char *const waiting_cols[] = {
     "frame", "kind", "fence", "waiting_cycles:waiting", "mask_cycles:mask", "acq_cycles:acq",
     "rel_cycles:rel", "bus_cycles:bus", "order_cycles:order", NULL};
+static const char *const simt_cols[] = {
+    "warps", "warp_instructions:warp instr", "lane_instructions:lane instr",
+    "simt_efficiency:SIMT eff", "lane_utilization:lane util", "issue_width:width",
+    "run_cycles:cycles", "issue_utilization:issue util", "divergent_branches:divergent",
+    "mem_instructions:ld/st", "replays", NULL};
+static const char *const simt_stall_cols[] = {"reason", "cycles", "share", NULL};
+static const char *const warps_cols[] = {
+    "frame", "mask_hex:mask", "warp_instructions:warp instr", "lane_instructions:lane instr",
+    "simt_efficiency:SIMT eff", "divergent_branches:divergent", "max_stack_depth:stack",
+    "resident_cycles:resident", "issued_cycles:issued", "stall_memory_cycles:memory",
+    "stall_execute_cycles:execute", "stall_issue_cycles:issue", "replays", NULL};
+static const char *const simt_replay_cols[] = {
+    "op", "replays", "instructions", "lanes", "requests", "mean_banks:banks",
+    "mean_latency_ps:mean latency ps", NULL};
 static const char *const smlat_cols[] = {
     "accesses", "min_cycles:min", "p50_cycles:p50", "p95_cycles:p95", "p99_cycles:p99",
     "max_cycles:max", "mean_ps:mean ps", NULL};
@@ -429,26 +448,26 @@ static const char *const smlat_cols[] = {
 #define PCT(col) "(SELECT " col " FROM task_latency_percentiles WHERE run_id = ?1) AS " col
 
 static const section_t sections[] = {
-    {"summary", "SELECT * FROM run_summary WHERE run_id = ?1", {"", NULL, NULL, NULL}},
+    {"summary", "SELECT * FROM run_summary WHERE run_id = ?1", {"", NULL, NULL, NULL}, false},
     {"tasks",
      "SELECT frame, grp, mask, mask_hex, fence, complete, decode_start_ps, decode_ps,"
      " issue_ps, start_ps, complete_ps, decoding_ps, waiting_ps, transfer_ps, execution_ps,"
      " total_ps, decoding_cycles, waiting_cycles, transfer_cycles, execution_cycles,"
      " total_cycles FROM task_latency WHERE run_id = ?1 ORDER BY frame",
      {"Task latency per IF, in cycles: decode + waiting + transfer + execution = total",
-      tasks_cols, NULL, "tasks"}},
+      tasks_cols, NULL, "tasks"}, false},
     {"task_totals",
      "SELECT count(*) AS tasks, " TL_PARTS("sum") ", " PCT("p50_ps") ", " PCT("p95_ps") ", "
      PCT("p99_ps") ", " PCT("p50_cycles") ", " PCT("p95_cycles") ", " PCT("p99_cycles")
      " FROM task_latency WHERE run_id = ?1 AND complete",
      {"Task latency, all complete tasks (sums; nearest-rank percentiles of the total)",
-      totals_cols, "tasks", "tasks"}},
+      totals_cols, "tasks", "tasks"}, false},
     {"cores",
      "SELECT core, tasks, busy_ps, busy_cycles, share, instructions, sm_ops, sm_wait_ps,"
      " sm_wait_cycles, sm_conflict_ps, sm_conflict_cycles"
      " FROM core_utilization WHERE run_id = ?1 ORDER BY core",
      {"Cores (busy: from task start to READY sent; share of the run)", cores_cols, "tasks",
-      NULL}},
+      NULL}, false},
     {"banks",
      "SELECT u.bank AS bank, u.accesses AS accesses, u.busy_ps AS busy_ps,"
      " u.busy_cycles AS busy_cycles, u.share AS share, u.lock_acquires AS lock_acquires,"
@@ -460,25 +479,43 @@ static const section_t sections[] = {
      "  ON c.run_id = u.run_id AND c.bank = u.bank"
      " WHERE u.run_id = ?1 AND c.run_id = ?1 ORDER BY u.bank",
      {"Banks (busy: serving accesses; conflicts: accesses that waited for the bank)",
-      banks_cols, "accesses", NULL}},
+      banks_cols, "accesses", NULL}, false},
     {"stalls",
      "SELECT reason, stalls, frames, total_ps, total_cycles, max_ps, max_cycles, share"
      " FROM fence_stalls WHERE run_id = ?1 ORDER BY total_ps DESC, reason",
      {"Waiting to be issued, by reason (frame-cycles; share of all waiting)", stalls_cols,
-      NULL, "tasks"}},
+      NULL, "tasks"}, false},
     {"waiting",
      "SELECT frame, kind, grp, fence, decode_ps, issue_ps, waiting_ps, mask_ps, acq_ps,"
      " rel_ps, bus_ps, order_ps, attributed_ps, unattributed_ps, waiting_cycles,"
      " mask_cycles, acq_cycles, rel_cycles, bus_cycles, order_cycles"
      " FROM frame_stalls WHERE run_id = ?1 ORDER BY frame",
      {"Waiting per frame, attributed to its reasons (cycles; frames that waited)",
-      waiting_cols, "waiting_ps", "tasks"}},
+      waiting_cols, "waiting_ps", "tasks"}, false},
     {"sm_latency",
      "SELECT accesses, min_ps, p50_ps, p95_ps, p99_ps, max_ps, mean_ps, min_cycles,"
      " p50_cycles, p95_cycles, p99_cycles, max_cycles"
      " FROM sm_latency_percentiles WHERE run_id = ?1",
      {"SM access latency, request to answer (nearest-rank percentiles, cycles)", smlat_cols,
-      NULL, "mem"}},
+      NULL, "mem"}, false},
+    {"simt",
+     "SELECT * FROM simt_efficiency WHERE run_id = ?1",
+     {"SIMT unit: efficiency (lane / (warp instr x lanes)), lane and issue utilisation",
+      simt_cols, NULL, NULL}, true},
+    {"simt_stalls",
+     "SELECT reason, cycles, share FROM simt_stalls WHERE run_id = ?1 ORDER BY cycles DESC,"
+     " reason",
+     {"SIMT warp stalls by reason (warp-cycles; share of resident cycles)", simt_stall_cols,
+      NULL, NULL}, true},
+    {"warps",
+     "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
+     {"SIMT warps (cycles: issued + memory + execute + issue = resident)", warps_cols, NULL,
+      "tasks"}, true},
+    {"simt_replays",
+     "SELECT op, replays, instructions, lanes, requests, mean_banks, mean_latency_ps"
+     " FROM simt_replays WHERE run_id = ?1 ORDER BY op, replays",
+     {"SIMT ld/st by bank-conflict replays (the largest number of requests to one bank - 1)",
+      simt_replay_cols, NULL, "mem"}, true},
 };
 
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
@@ -495,8 +532,8 @@ bool report_table_known(const char *name, bool compare)
 
 const char *report_table_list(void)
 {
-    return "summary, tasks, task_totals, cores, banks, stalls, waiting, sm_latency "
-           "(--compare: compare)";
+    return "summary, tasks, task_totals, cores, banks, stalls, waiting, sm_latency, simt, "
+           "simt_stalls, warps, simt_replays (--compare: compare)";
 }
 
 /* --- writing tables in the chosen format ------------------------------------- */
@@ -617,10 +654,12 @@ int report_run(report_t *rep, int64_t run_id, const report_opts_t *o, FILE *out,
     }
     writer_t w;
     w_begin(&w, out, o, rep->path);
-    int lc = tbl_col(&summary, "level");
+    int lc = tbl_col(&summary, "level"), mc = tbl_col(&summary, "core_model");
     w.level = lc >= 0 && summary.nrows ? tbl_at(&summary, 0, lc)->s : NULL;
+    const cell_t *model = mc >= 0 && summary.nrows ? tbl_at(&summary, 0, mc) : NULL;
+    bool simt = model && model->type == SQLITE_TEXT && !strcmp(model->s, "simt");
     for (size_t k = 0; rc == TESS_OK && k < N_SECTIONS; k++) {
-        if (o->table && strcmp(o->table, sections[k].name))
+        if (o->table ? strcmp(o->table, sections[k].name) != 0 : sections[k].simt && !simt)
             continue;
         rc = k ? query(rep, sections[k].name, sections[k].sql, run_id, NULL, &t, d) : TESS_OK;
         if (rc == TESS_OK)
@@ -699,10 +738,19 @@ static char *compare_sql(report_t *rep, const char *list, int *rc, diag_t *d)
     if (programs > 0)
         sqlite3_str_appendall(s, ", s.program AS program");
     sqlite3_str_appendall(s, ", s.status AS status");
+    int64_t simt = 0;
+    if (*rc == TESS_OK)
+        *rc = query_int(rep, "SELECT count(*) FROM run_summary WHERE core_model = 'simt'"
+                             " AND " SELECTED, 0, list, &simt, d);
     if (*rc == TESS_OK)
         *rc = add_param_columns(rep, list, s, d);
     sqlite3_str_appendall(s, ", s.end_cycles AS end_cycles, s.tasks AS tasks,"
-                             " s.instructions AS instructions, s.sm_accesses AS sm_accesses,"
+                             " s.instructions AS instructions");
+    if (simt > 0) /* a MIMD and a SIMT run side by side: the SIMT figures too */
+        sqlite3_str_appendall(s, ", s.warp_instructions AS warp_instructions,"
+                                 " s.simt_efficiency AS simt_efficiency,"
+                                 " s.issue_utilization AS issue_utilization");
+    sqlite3_str_appendall(s, ", s.sm_accesses AS sm_accesses,"
                              " s.conflicts AS conflicts, s.conflict_cycles AS conflict_cycles,"
                              " s.waiting_cycles AS waiting_cycles,"
                              " s.mean_parallelism AS mean_parallelism, s.wall_s AS wall_s"

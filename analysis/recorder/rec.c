@@ -222,6 +222,61 @@ static int insert_races(rec_t *rec, race_det_t *races, diag_t *diag)
     return rc;
 }
 
+#define IV(name, type) IV_##name,
+enum { IV_run_id = 1, DB_INTERVALS(IV, DB_NONE) };
+
+/* One row of the intervals table: unit u (0-15 cores, 16-31 banks) of interval i. */
+static int interval_row(rec_t *rec, sqlite3_stmt *st, const ivl_t *iv, const char *kind,
+                        size_t i, unsigned u, sim_time_t stop, diag_t *diag)
+{
+    char unit[16];
+    bool core = u < GPU_CORES;
+    unsigned k = core ? u : u - GPU_CORES;
+    snprintf(unit, sizeof unit, "%s%u", core ? "core" : "bank", k);
+    static const ivl_bucket_t zero;
+    const ivl_bucket_t *b = i < iv->n ? &iv->b[i] : &zero;
+    int x = sqlite3_bind_int64(st, IV_run_id, rec->run_id);
+    x |= sqlite3_bind_text(st, IV_kind, kind, -1, SQLITE_STATIC);
+    x |= sqlite3_bind_int64(st, IV_idx, (sqlite3_int64)i);
+    x |= sqlite3_bind_int64(st, IV_from_ps, (sqlite3_int64)ivl_from(iv, i));
+    x |= sqlite3_bind_int64(st, IV_to_ps, (sqlite3_int64)ivl_to(iv, i, stop));
+    x |= sqlite3_bind_text(st, IV_unit, unit, -1, SQLITE_TRANSIENT);
+    x |= sqlite3_bind_int64(st, IV_busy_ps,
+                            (sqlite3_int64)b->v[core ? IVL_CORE_BUSY : IVL_BANK_BUSY][k]);
+    if (core) {
+        x |= sqlite3_bind_int64(st, IV_instructions, (sqlite3_int64)b->v[IVL_CORE_INSTR][k]);
+        x |= sqlite3_bind_int64(st, IV_sm_wait_ps, (sqlite3_int64)b->v[IVL_CORE_WAIT][k]);
+        x |= sqlite3_bind_null(st, IV_conflicts);
+    } else {
+        x |= sqlite3_bind_null(st, IV_instructions) | sqlite3_bind_null(st, IV_sm_wait_ps);
+        x |= sqlite3_bind_int64(st, IV_conflicts, (sqlite3_int64)b->v[IVL_BANK_CONFLICTS][k]);
+    }
+    return step_done(rec, st, x, "recording the intervals", diag);
+}
+
+/* Every interval of `iv` (the window: its one interval, even when empty). */
+static int insert_intervals(rec_t *rec, const ivl_t *iv, const char *kind, sim_time_t stop,
+                            diag_t *diag)
+{
+    if (iv->failed)
+        return diag_fail(diag, TESS_ENOMEM, "out of memory counting intervals");
+    /* the intervals reach the stop (quiet ones at the end are rows of zeros);
+     * the window is one row per unit, even when nothing happened in it */
+    size_t n = iv->n;
+    if (strcmp(kind, "window") == 0)
+        n = 1;
+    else if (stop != SIM_TIME_NEVER && stop > iv->origin)
+        n = n > (stop - iv->origin + iv->len - 1) / iv->len
+                ? n : (size_t)((stop - iv->origin + iv->len - 1) / iv->len);
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(rec, DB_INSERT_SQL(intervals, DB_INTERVALS), &st, diag);
+    for (size_t i = 0; rc == TESS_OK && i < n; i++)
+        for (unsigned u = 0; rc == TESS_OK && u < GPU_CORES + iv->banks; u++)
+            rc = interval_row(rec, st, iv, kind, i, u, stop, diag);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* --- a run ------------------------------------------------------------------------ */
 
 int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id, diag_t *diag)
@@ -254,10 +309,14 @@ unsigned rec_attach(rec_t *rec, sim_t *sim)
     sim_set_hook(sim, rec_hook, rec);
     if (rec->opts.level >= REC_EVENTS)
         sim_set_event_log(sim, true);
+    /* GPU_TRACE_WARPS/ISSUE are ignored by core.model = mimd. */
+    if (rec->opts.level >= REC_EVENTS)
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
+               GPU_TRACE_ISSUE;
     if (rec->opts.level >= REC_MEM)
-        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES;
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS;
     if (rec->opts.level >= REC_TASKS)
-        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS;
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS;
     return 0;
 }
 
@@ -279,6 +338,11 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
     }
     rec_run_end_t none = {.end_ps = SIM_TIME_NEVER, .stop_ps = SIM_TIME_NEVER};
     int rc = end && end->races ? insert_races(rec, end->races, diag) : TESS_OK;
+    sim_time_t stop = end ? end->stop_ps : SIM_TIME_NEVER;
+    if (rc == TESS_OK && end && end->intervals)
+        rc = insert_intervals(rec, end->intervals, "interval", stop, diag);
+    if (rc == TESS_OK && end && end->window)
+        rc = insert_intervals(rec, end->window, "window", stop, diag);
     if (rc == TESS_OK)
         rc = update_run(rec, status, error, end ? end : &none, diag);
     int irc = schema_index(rec->db, rec->path, diag);

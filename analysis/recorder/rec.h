@@ -13,6 +13,7 @@
 
 #include "events/sim.h"
 #include "events/base/diag.h"
+#include "model/ivl.h"
 #include "model/race.h"
 
 typedef enum rec_level {
@@ -67,6 +68,8 @@ typedef struct rec_run_end {
     sim_time_t stop_ps;       /* the simulated time at which the run stopped (end_ps for a
                                  run that finished); SIM_TIME_NEVER: unknown */
     race_det_t *races;        /* --races: the races found, into `races`; NULL: none asked */
+    const ivl_t *intervals;   /* record.interval: into `intervals` (kind 'interval'), or NULL */
+    const ivl_t *window;      /* the recording window's figures (kind 'window'), or NULL */
     uint64_t events;          /* kernel events run */
     double wall_s;            /* wall-clock seconds of the simulation */
 } rec_run_end_t;

@@ -123,6 +123,29 @@ static void on_event(rec_t *rec, const sim_trace_event_t *e)
     rec->counts.events++;
 }
 
+/* SIMT records (docs/SCHEMA.md): warps at level tasks, warp ld/st at mem,
+ * issued warp instructions at events. */
+static void on_simt_warp(rec_t *rec, const gpu_tr_simt_warp_t *w)
+{
+    if (rec->opts.level < REC_TASKS || !rec_keep(rec, w->start_ps, w->end_ps))
+        return;
+    add_row(rec, REC_ROW_SIMT_WARP, 0)->u.warp = *w;
+}
+
+static void on_simt_mem(rec_t *rec, const gpu_tr_simt_mem_t *m)
+{
+    if (rec->opts.level < REC_MEM || !rec_keep(rec, m->issue_ps, m->done_ps))
+        return;
+    add_row(rec, REC_ROW_SIMT_MEM, 0)->u.smem = *m;
+}
+
+static void on_simt_issue(rec_t *rec, const gpu_tr_simt_issue_t *i)
+{
+    if (rec->opts.level < REC_EVENTS || !rec_keep(rec, i->time_ps, i->time_ps))
+        return;
+    add_row(rec, REC_ROW_SIMT_ISSUE, 0)->u.issue = *i;
+}
+
 void rec_hook(void *user, unsigned kind, const void *record)
 {
     rec_t *rec = user;
@@ -147,6 +170,15 @@ void rec_hook(void *user, unsigned kind, const void *record)
         break;
     case GPU_TR_COUNTER:
         on_counter(rec, record);
+        break;
+    case GPU_TR_SIMT_WARP:
+        on_simt_warp(rec, record);
+        break;
+    case GPU_TR_SIMT_MEM:
+        on_simt_mem(rec, record);
+        break;
+    case GPU_TR_SIMT_ISSUE:
+        on_simt_issue(rec, record);
         break;
     default:
         break;

@@ -35,6 +35,9 @@ typedef enum rec_row_kind {
     REC_ROW_COUNTER,          /* u.counter → counters */
     REC_ROW_EVENT,            /* u.event → events */
     REC_ROW_ODD_ACCESS,       /* u.access: an access rec_acc_t cannot hold */
+    REC_ROW_SIMT_WARP,        /* u.warp → simt_warps */
+    REC_ROW_SIMT_MEM,         /* u.smem → simt_mem */
+    REC_ROW_SIMT_ISSUE,       /* u.issue → simt_issue */
 } rec_row_kind_t;
 
 /* A row handed to the writer. Strings live in the batch's text arena. */
@@ -51,6 +54,9 @@ typedef struct rec_row {
         gpu_tr_access_t access;
         uint64_t counter;     /* the counter's value */
         sim_trace_event_t event; /* name unused: see text_off */
+        gpu_tr_simt_warp_t warp;
+        gpu_tr_simt_mem_t smem;
+        gpu_tr_simt_issue_t issue;
     } u;
 } rec_row_t;
 

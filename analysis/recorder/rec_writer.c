@@ -12,6 +12,7 @@
 
 #include "analysis/recorder/rec_int.h"
 #include "analysis/store/tables.h"
+#include "model/isa.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -48,6 +49,9 @@ static int bind_text(sqlite3_stmt *st, int i, const rec_batch_t *b, uint32_t off
 #define PK(name, type) PK_##name,
 #define CO(name, type) CO_##name,
 #define EV(name, type) EV_##name,
+#define SW(name, type) SW_##name,
+#define SM(name, type) SM_##name,
+#define SI(name, type) SI_##name,
 enum { P_RUN_ID = 1 }; /* run_id: parameter 1 of every INSERT (DB_INSERT_SQL) */
 enum { FR_run_id = 1, DB_FRAMES(FR, DB_NONE) };
 enum { ST_run_id = 1, DB_STALLS(ST, DB_NONE) };
@@ -55,6 +59,9 @@ enum { TA_run_id = 1, DB_CORE_TASKS(TA, DB_NONE) };
 enum { PK_run_id = 1, DB_SM_ACCESS_PACKS(PK, DB_NONE) };
 enum { CO_run_id = 1, DB_COUNTERS(CO, DB_NONE) };
 enum { EV_run_id = 1, DB_EVENTS(EV, DB_NONE) };
+enum { SW_run_id = 1, DB_SIMT_WARPS(SW, DB_NONE) };
+enum { SM_run_id = 1, DB_SIMT_MEM(SM, DB_NONE) };
+enum { SI_run_id = 1, DB_SIMT_ISSUE(SI, DB_NONE) };
 
 static int bind_frame(sqlite3_stmt *st, const gpu_tr_frame_t *f)
 {
@@ -126,6 +133,59 @@ static int bind_pack(sqlite3_stmt *st, const rec_pack_row_t *p, const char *data
     return rc;
 }
 
+static int bind_simt_warp(sqlite3_stmt *st, const gpu_tr_simt_warp_t *w)
+{
+    int rc = sqlite3_bind_int(st, SW_frame, w->frame);
+    rc |= sqlite3_bind_int(st, SW_mask, w->mask);
+    rc |= sqlite3_bind_int(st, SW_lanes, __builtin_popcount(w->mask));
+    rc |= bind_time(st, SW_start_ps, w->start_ps);
+    rc |= bind_time(st, SW_end_ps, w->end_ps);
+    rc |= bind_u64(st, SW_warp_instructions, w->warp_instructions);
+    rc |= bind_u64(st, SW_lane_instructions, w->lane_instructions);
+    rc |= bind_u64(st, SW_divergent_branches, w->divergent_branches);
+    rc |= sqlite3_bind_int64(st, SW_max_stack_depth, w->max_stack_depth);
+    rc |= bind_u64(st, SW_resident_cycles, w->resident_cycles);
+    rc |= bind_u64(st, SW_issued_cycles, w->issued_cycles);
+    rc |= bind_u64(st, SW_stall_memory_cycles, w->stall_cycles[GPU_SIMT_STALL_MEMORY]);
+    rc |= bind_u64(st, SW_stall_execute_cycles, w->stall_cycles[GPU_SIMT_STALL_EXECUTE]);
+    rc |= bind_u64(st, SW_stall_issue_cycles, w->stall_cycles[GPU_SIMT_STALL_ISSUE]);
+    rc |= bind_u64(st, SW_mem_instructions, w->mem_instructions);
+    rc |= bind_u64(st, SW_requests, w->requests);
+    rc |= bind_u64(st, SW_replays, w->replays);
+    rc |= sqlite3_bind_int(st, SW_complete, w->complete);
+    return rc;
+}
+
+static int bind_simt_mem(sqlite3_stmt *st, const gpu_tr_simt_mem_t *m)
+{
+    int rc = sqlite3_bind_int(st, SM_frame, m->frame);
+    rc |= sqlite3_bind_int(st, SM_slot, m->slot);
+    rc |= sqlite3_bind_text(st, SM_op, m->is_store ? "st" : "ld", 2, SQLITE_STATIC);
+    rc |= sqlite3_bind_int(st, SM_lanes, m->lanes);
+    rc |= sqlite3_bind_int(st, SM_active, __builtin_popcount(m->lanes));
+    rc |= sqlite3_bind_int(st, SM_requests, m->requests);
+    rc |= sqlite3_bind_int(st, SM_replays, m->replays);
+    rc |= sqlite3_bind_int(st, SM_banks, m->banks);
+    rc |= bind_time(st, SM_issue_ps, m->issue_ps);
+    rc |= bind_time(st, SM_done_ps, m->done_ps);
+    return rc;
+}
+
+static int bind_simt_issue(sqlite3_stmt *st, const gpu_tr_simt_issue_t *i)
+{
+    int rc = bind_time(st, SI_time_ps, i->time_ps);
+    rc |= sqlite3_bind_int(st, SI_frame, i->frame);
+    rc |= sqlite3_bind_int(st, SI_slot, i->slot);
+    rc |= sqlite3_bind_text(st, SI_op, isa_mnemonic((isa_op_t)i->op), -1, SQLITE_STATIC);
+    rc |= sqlite3_bind_int(st, SI_ord, i->order);
+    rc |= sqlite3_bind_int(st, SI_depth, i->depth);
+    rc |= sqlite3_bind_int(st, SI_eligible, i->eligible);
+    rc |= sqlite3_bind_int(st, SI_active, i->active);
+    rc |= sqlite3_bind_int(st, SI_mask, i->mask);
+    rc |= sqlite3_bind_int(st, SI_lanes, __builtin_popcount(i->active));
+    return rc;
+}
+
 /* The bindings of a row bound for a table (not REC_ROW_ODD_ACCESS or
  * REC_ROW_TASK_END, which only the packer takes). */
 static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row)
@@ -137,6 +197,12 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
         return bind_stall(st, &row->u.stall);
     case REC_ROW_TASK:
         return bind_task(st, &row->u.task);
+    case REC_ROW_SIMT_WARP:
+        return bind_simt_warp(st, &row->u.warp);
+    case REC_ROW_SIMT_MEM:
+        return bind_simt_mem(st, &row->u.smem);
+    case REC_ROW_SIMT_ISSUE:
+        return bind_simt_issue(st, &row->u.issue);
     case REC_ROW_COUNTER:
         return bind_text(st, CO_component, b, row->text_off, row->text_len) |
                sqlite3_bind_text(st, CO_name, b->text + row->text2_off, -1, SQLITE_STATIC) |
@@ -152,7 +218,8 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
 static const uint8_t table_of[] = {
     [REC_ROW_FRAME] = REC_T_FRAMES, [REC_ROW_STALL] = REC_T_STALLS,
     [REC_ROW_TASK] = REC_T_TASKS,   [REC_ROW_COUNTER] = REC_T_COUNTERS,
-    [REC_ROW_EVENT] = REC_T_EVENTS,
+    [REC_ROW_EVENT] = REC_T_EVENTS, [REC_ROW_SIMT_WARP] = REC_T_SIMT_WARPS,
+    [REC_ROW_SIMT_MEM] = REC_T_SIMT_MEM, [REC_ROW_SIMT_ISSUE] = REC_T_SIMT_ISSUE,
 };
 
 /* --- writing a batch ---------------------------------------------------- */

@@ -51,14 +51,22 @@ static const char migrate_v3[] =
     "CREATE INDEX IF NOT EXISTS params_run ON params(run_id, key);"
     CREATE_TABLE(races, DB_RACES, DB_RUN_FK);
 
+/* Version 5: interval statistics. */
+static const char migrate_v5[] = CREATE_TABLE(intervals, DB_INTERVALS, DB_RUN_FK);
+/* Version 6: the SIMT tables (core.model = simt). */
+static const char migrate_v6[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)
+    CREATE_TABLE(simt_mem, DB_SIMT_MEM, DB_RUN_FK) CREATE_TABLE(simt_issue, DB_SIMT_ISSUE, DB_RUN_FK);
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
  * the one list (views.c). Version 2 added the analysis views only; version
  * 4 (sm.banks) only views: the packs' bank digit decoded with the run's
- * bank count, run_summary.banks. */
+ * bank count, run_summary.banks; version 5 the intervals table; version 6
+ * the SIMT tables. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
-                                                           [3] = NULL};
+                                                           [3] = NULL, [4] = migrate_v5,
+                                                           [5] = migrate_v6};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -70,6 +78,19 @@ static const char compat_v3[] =
     " SELECT run_id, key, " TYPED_VALUE("value") " AS value FROM main.params;"
     "CREATE TEMP VIEW IF NOT EXISTS races AS SELECT 0 AS run_id" DB_RACES(COMPAT_COL, COMPAT_COL)
     " WHERE 0;";
+
+/* … and before version 5, an empty intervals. */
+static const char compat_v5[] =
+    "CREATE TEMP VIEW IF NOT EXISTS intervals AS SELECT 0 AS run_id"
+    DB_INTERVALS(COMPAT_COL, COMPAT_COL) " WHERE 0;";
+/* A reader of a file older than version 6: the SIMT tables, empty. */
+static const char compat_v6[] =
+    "CREATE TEMP VIEW IF NOT EXISTS simt_warps AS SELECT 0 AS run_id"
+    DB_SIMT_WARPS(COMPAT_COL, COMPAT_COL) " WHERE 0;"
+    "CREATE TEMP VIEW IF NOT EXISTS simt_mem AS SELECT 0 AS run_id"
+    DB_SIMT_MEM(COMPAT_COL, COMPAT_COL) " WHERE 0;"
+    "CREATE TEMP VIEW IF NOT EXISTS simt_issue AS SELECT 0 AS run_id"
+    DB_SIMT_ISSUE(COMPAT_COL, COMPAT_COL) " WHERE 0;";
 
 int schema_bind_value(sqlite3_stmt *st, int idx, const char *v)
 {
@@ -101,7 +122,12 @@ static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS core_tasks_run ON core_tasks(run_id, frame, core);"
     "CREATE INDEX IF NOT EXISTS sm_access_packs_run"
     " ON sm_access_packs(run_id, frame, core, part);"
-    "CREATE INDEX IF NOT EXISTS events_run ON events(run_id, seq);";
+    "CREATE INDEX IF NOT EXISTS events_run ON events(run_id, seq);"
+    "CREATE INDEX IF NOT EXISTS intervals_run ON intervals(run_id, kind, idx);"
+
+    "CREATE INDEX IF NOT EXISTS simt_warps_run ON simt_warps(run_id, frame);"
+    "CREATE INDEX IF NOT EXISTS simt_mem_run ON simt_mem(run_id, frame);"
+    "CREATE INDEX IF NOT EXISTS simt_issue_run ON simt_issue(run_id, time_ps);";
 
 static const char *const insert_sql[REC_TABLES] = {
     [REC_T_FRAMES] = DB_INSERT_SQL(frames, DB_FRAMES),
@@ -110,6 +136,9 @@ static const char *const insert_sql[REC_TABLES] = {
     [REC_T_PACKS] = DB_INSERT_SQL(sm_access_packs, DB_SM_ACCESS_PACKS),
     [REC_T_COUNTERS] = DB_INSERT_SQL(counters, DB_COUNTERS),
     [REC_T_EVENTS] = DB_INSERT_SQL(events, DB_EVENTS),
+    [REC_T_SIMT_WARPS] = DB_INSERT_SQL(simt_warps, DB_SIMT_WARPS),
+    [REC_T_SIMT_MEM] = DB_INSERT_SQL(simt_mem, DB_SIMT_MEM),
+    [REC_T_SIMT_ISSUE] = DB_INSERT_SQL(simt_issue, DB_SIMT_ISSUE),
 };
 
 const char *schema_insert(rec_table_t table) { return insert_sql[table]; }
@@ -232,6 +261,10 @@ int schema_open(sqlite3 *db, const char *path, diag_t *diag)
 int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *diag)
 {
     int rc = version < 3 ? db_exec(db, path, compat_v3, diag) : TESS_OK;
+    if (rc == TESS_OK && version < 5)
+        rc = db_exec(db, path, compat_v5, diag);
+    if (rc == TESS_OK && version < 6)
+        rc = db_exec(db, path, compat_v6, diag);
     return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", diag)
                          : rc;
 }

@@ -16,6 +16,9 @@ typedef enum rec_table {
     REC_T_PACKS,
     REC_T_COUNTERS,
     REC_T_EVENTS,
+    REC_T_SIMT_WARPS,
+    REC_T_SIMT_MEM,
+    REC_T_SIMT_ISSUE,
     REC_TABLES
 } rec_table_t;
 

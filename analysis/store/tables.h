@@ -64,6 +64,41 @@
     C(b_core, "INTEGER NOT NULL") C(b_slot, "INTEGER NOT NULL")                  \
     C(b_op, "TEXT NOT NULL")
 
+/* Interval statistics (record.interval; model/ivl.h): one row per interval
+ * and unit; for a core busy_ps, instructions and sm_wait_ps, for a bank
+ * busy_ps and conflicts (the others NULL). kind 'window': the one interval
+ * record.from_ps/to_ps. */
+#define DB_INTERVALS(C, G)                                                       \
+    C(kind, "TEXT NOT NULL") C(idx, "INTEGER NOT NULL") C(from_ps, "INTEGER NOT NULL") \
+    C(to_ps, "INTEGER NOT NULL") C(unit, "TEXT NOT NULL") C(busy_ps, "INTEGER")  \
+    C(instructions, "INTEGER") C(sm_wait_ps, "INTEGER") C(conflicts, "INTEGER")
+
+/* SIMT (core.model = simt, SIMT-SPEC "Counting", version 6): one warp per
+ * row at level tasks (gpu_tr_simt_warp_t; stall_*_cycles by reason), one
+ * warp ld/st per row at level mem (gpu_tr_simt_mem_t), one issued warp
+ * instruction per row at level events (gpu_tr_simt_issue_t). */
+#define DB_SIMT_WARPS(C, G)                                                      \
+    C(frame, "INTEGER NOT NULL") C(mask, "INTEGER") C(lanes, "INTEGER")          \
+    C(start_ps, "INTEGER") C(end_ps, "INTEGER")                                  \
+    C(warp_instructions, "INTEGER") C(lane_instructions, "INTEGER")              \
+    C(divergent_branches, "INTEGER") C(max_stack_depth, "INTEGER")               \
+    C(resident_cycles, "INTEGER") C(issued_cycles, "INTEGER")                    \
+    C(stall_memory_cycles, "INTEGER") C(stall_execute_cycles, "INTEGER")         \
+    C(stall_issue_cycles, "INTEGER") C(mem_instructions, "INTEGER")              \
+    C(requests, "INTEGER") C(replays, "INTEGER") C(complete, "INTEGER NOT NULL")
+
+#define DB_SIMT_MEM(C, G)                                                        \
+    C(frame, "INTEGER NOT NULL") C(slot, "INTEGER NOT NULL") C(op, "TEXT NOT NULL") \
+    C(lanes, "INTEGER") C(active, "INTEGER") C(requests, "INTEGER")              \
+    C(replays, "INTEGER") C(banks, "INTEGER") C(issue_ps, "INTEGER")             \
+    C(done_ps, "INTEGER")
+
+#define DB_SIMT_ISSUE(C, G)                                                      \
+    C(time_ps, "INTEGER NOT NULL") C(frame, "INTEGER NOT NULL")                  \
+    C(slot, "INTEGER NOT NULL") C(op, "TEXT") C(ord, "INTEGER")                  \
+    C(depth, "INTEGER") C(eligible, "INTEGER") C(active, "INTEGER")              \
+    C(mask, "INTEGER") C(lanes, "INTEGER")
+
 /* Every table, in creation order: X(name, LIST, run_id's type). */
 #define DB_TABLES(X)                                                             \
     X(runs, DB_RUNS, "INTEGER PRIMARY KEY")                                      \
@@ -74,7 +109,11 @@
     X(core_tasks, DB_CORE_TASKS, DB_RUN_FK)                                      \
     X(sm_access_packs, DB_SM_ACCESS_PACKS, DB_RUN_FK)                            \
     X(events, DB_EVENTS, DB_RUN_FK)                                              \
-    X(races, DB_RACES, DB_RUN_FK)
+    X(races, DB_RACES, DB_RUN_FK)                                                \
+    X(intervals, DB_INTERVALS, DB_RUN_FK)                                        \
+    X(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)                                      \
+    X(simt_mem, DB_SIMT_MEM, DB_RUN_FK)                                          \
+    X(simt_issue, DB_SIMT_ISSUE, DB_RUN_FK)
 
 /* Helpers for the lists: nothing; a column's name as text; "?" for it. */
 #define DB_NONE(name, type)

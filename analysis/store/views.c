@@ -198,6 +198,10 @@
                              " WHERE c.run_id = r.run_id AND c.component GLOB '" glob "'" \
                              " AND c.name GLOB '" name "')"
 
+/* A simt.* key of a SIMT run; NULL for a MIMD run (recorded there, without
+ * effect), so that MIMD runs group together whatever their simt.* keys. */
+#define SIMT_PARAM(key) "CASE WHEN " PARAM("core.model") " = 'simt' THEN " PARAM(key) " END"
+
 #define RUN_SUMMARY                                                              \
     "SELECT *, " CYC("end_ps") " AS end_cycles, " CYC("stop_ps") " AS stop_cycles," \
     " " CYC("conflict_ps") " AS conflict_cycles,"                                \
@@ -214,6 +218,15 @@
     "  " PARAM("ts.ready") " AS ts_ready, " PARAM("sm.req") " AS sm_req,"        \
     "  " PARAM("sm.bank") " AS sm_bank, " PARAM("sm.resp") " AS sm_resp,"        \
     "  " PARAM("sim.seed") " AS seed,"                                           \
+    "  coalesce(" PARAM("core.model") ", 'mimd') AS core_model,"                 \
+    "  " SIMT_PARAM("simt.scheduler") " AS simt_scheduler,"                      \
+    "  " SIMT_PARAM("simt.issue_width") " AS simt_issue_width,"                  \
+    "  " SIMT_PARAM("simt.scoreboard") " AS simt_scoreboard,"                    \
+    "  " SIMT_PARAM("simt.broadcast") " AS simt_broadcast,"                      \
+    "  " COUNTER("simt", "warp_instructions") " AS warp_instructions,"           \
+    "  " COUNTER("simt", "lane_instructions") " * 1.0 / " COUNTER("simt", "lane_slots") \
+    "   AS simt_efficiency,"                                                     \
+    "  " COUNTER("simt", "issue_util_ppm") " / 1e6 AS issue_utilization,"        \
     "  r.period_ps AS period_ps, r.end_ps AS end_ps, " STOP("r") " AS stop_ps,"  \
     "  " COUNTER("gpu", "frames") " AS frames,"                                  \
     "  " COUNTER("gpu", "tasks") " AS tasks,"                                    \
@@ -294,9 +307,90 @@
     "  WINDOW w AS (PARTITION BY run_id)) AS q"                                  \
     " JOIN runs AS r ON r.run_id = q.run_id WHERE q.rn = 1"
 
+/* SIMT (core.model = simt; SIMT-SPEC "Counting"). One warp per row:
+ * SIMT efficiency = lane instructions / (warp instructions x the warp's
+ * lanes), lane utilisation = lane instructions / (warp instructions x 16),
+ * its stall cycles by reason, replays per warp ld/st. */
+#define RATIO(a, b) "CASE WHEN (" b ") > 0 THEN 1.0 * (" a ") / (" b ") END"
+#define SIMT_WARP_EFFICIENCY                                                     \
+    "SELECT run_id, frame, mask, printf('%04x', mask) AS mask_hex, lanes,"       \
+    " warp_instructions, lane_instructions,"                                     \
+    " " RATIO("lane_instructions", "warp_instructions * lanes") " AS simt_efficiency," \
+    " " RATIO("lane_instructions", "warp_instructions * 16") " AS lane_utilization," \
+    " divergent_branches, max_stack_depth, start_ps, end_ps, resident_cycles,"   \
+    " issued_cycles, stall_memory_cycles, stall_execute_cycles, stall_issue_cycles," \
+    " mem_instructions, requests, replays,"                                      \
+    " " RATIO("replays", "mem_instructions") " AS replays_per_mem, complete"     \
+    " FROM simt_warps"
+
+/* The end-of-run counters of component simt, one row per SIMT run. */
+#define SIMT_PIVOT                                                               \
+    "SELECT c.run_id AS run_id, " CNT("warps") ", " CNT("warp_instructions") "," \
+    " " CNT("lane_instructions") ", " CNT("lane_slots") ", "                     \
+    CNT("divergent_branches") ", " CNT("issued_cycles") ", " CNT("resident_cycles") "," \
+    " " CNT("stall_memory_cycles") ", " CNT("stall_execute_cycles") ","          \
+    " " CNT("stall_issue_cycles") ", " CNT("mem_instructions") ", " CNT("requests") "," \
+    " " CNT("replays") ", " CNT("issue_cycles") ", " CNT("issue_width") ","       \
+    " " CNT("run_cycles") ", " CNT("issue_util_ppm")                             \
+    " FROM counters AS c WHERE c.component = 'simt' GROUP BY c.run_id"
+
+/* Per SIMT run: the same figures over every warp, and the issue port's
+ * utilisation (warp instructions / (run cycles x issue width)). */
+#define SIMT_EFFICIENCY                                                          \
+    "SELECT run_id, warps, warp_instructions, lane_instructions, lane_slots,"    \
+    " " RATIO("lane_instructions", "lane_slots") " AS simt_efficiency,"          \
+    " " RATIO("lane_instructions", "warp_instructions * 16") " AS lane_utilization," \
+    " issue_width, run_cycles, issue_cycles,"                                    \
+    " " RATIO("warp_instructions", "run_cycles * issue_width") " AS issue_utilization," \
+    " " RATIO("issue_cycles", "run_cycles") " AS issue_busy_share,"              \
+    " divergent_branches, resident_cycles, issued_cycles, stall_memory_cycles,"  \
+    " stall_execute_cycles, stall_issue_cycles, mem_instructions, requests, replays," \
+    " " RATIO("replays", "mem_instructions") " AS replays_per_mem"               \
+    " FROM (" SIMT_PIVOT ")"
+
+/* Per SIMT run and reason: the warps' resident cycles spent stalled, and
+ * their share of all resident cycles (issued cycles are the rest). */
+#define SIMT_STALLS                                                              \
+    "SELECT e.run_id AS run_id, s.reason AS reason,"                             \
+    " CASE s.reason WHEN 'memory' THEN e.stall_memory_cycles"                    \
+    "  WHEN 'execute' THEN e.stall_execute_cycles ELSE e.stall_issue_cycles END AS cycles," \
+    " " RATIO("CASE s.reason WHEN 'memory' THEN e.stall_memory_cycles"           \
+    "  WHEN 'execute' THEN e.stall_execute_cycles ELSE e.stall_issue_cycles END", \
+    "e.resident_cycles") " AS share"                                             \
+    " FROM simt_efficiency AS e, (SELECT 'memory' AS reason UNION ALL"           \
+    "  SELECT 'execute' UNION ALL SELECT 'issue') AS s"
+
+/* Per SIMT run, kind (ld/st) and replay count: how many warp ld/st replayed
+ * that often (level mem), their lanes and SM requests. */
+#define SIMT_REPLAYS                                                             \
+    "SELECT run_id, op, replays, count(*) AS instructions, sum(active) AS lanes," \
+    " sum(requests) AS requests, avg(banks) AS mean_banks,"                      \
+    " avg(done_ps - issue_ps) AS mean_latency_ps"                                \
+    " FROM simt_mem GROUP BY run_id, op, replays"
+
 /* The analysis views, in dependency order: V(name, select). */
+/* Utilisation over time from the intervals table: one row per run, kind and
+ * interval; shares are of 16 units x the interval's length. */
+#define SHARE16(x) "1.0 * (" x ") / (16 * (to_ps - from_ps))"
+#define UTILIZATION_OVER_TIME                                                    \
+    "SELECT run_id, kind, idx, from_ps, to_ps, " CYC("from_ps") " AS from_cycles," \
+    " " CYC("to_ps") " AS to_cycles, instructions, conflicts,"                    \
+    " " SHARE16("core_busy_ps") " AS core_busy_share,"                           \
+    " " SHARE16("sm_wait_ps") " AS sm_wait_share,"                               \
+    " 1.0 * bank_busy_ps / (banks * (to_ps - from_ps)) AS bank_busy_share"       \
+    " FROM (SELECT i.run_id AS run_id, i.kind AS kind, i.idx AS idx,"            \
+    "  min(i.from_ps) AS from_ps, max(i.to_ps) AS to_ps, r.period_ps AS period_ps," \
+    "  sum(CASE WHEN i.unit GLOB 'core*' THEN i.busy_ps END) AS core_busy_ps,"   \
+    "  sum(i.instructions) AS instructions, sum(i.sm_wait_ps) AS sm_wait_ps,"    \
+    "  sum(CASE WHEN i.unit GLOB 'bank*' THEN i.busy_ps END) AS bank_busy_ps,"   \
+    "  sum(i.conflicts) AS conflicts,"                                           \
+    "  count(CASE WHEN i.unit GLOB 'bank*' THEN 1 END) AS banks"                 \
+    "  FROM intervals AS i JOIN runs AS r USING (run_id)"                        \
+    "  GROUP BY i.run_id, i.kind, i.idx)"
+
 #define REC_VIEWS(V)                                                             \
     V("task_latency", TASK_LATENCY)                                              \
+    V("utilization_over_time", UTILIZATION_OVER_TIME)                            \
     V("core_utilization", CORE_UTILIZATION)                                      \
     V("bank_utilization", BANK_UTILIZATION)                                      \
     V("bank_conflicts", BANK_CONFLICTS)                                          \
@@ -306,7 +400,11 @@
     V("run_summary", RUN_SUMMARY)                                                \
     V("task_latency_percentiles", TASK_LATENCY_PERCENTILES)                      \
     V("sm_latency_histogram", SM_LATENCY_HISTOGRAM)                              \
-    V("sm_latency_percentiles", SM_LATENCY_PERCENTILES)
+    V("sm_latency_percentiles", SM_LATENCY_PERCENTILES)                          \
+    V("simt_warp_efficiency", SIMT_WARP_EFFICIENCY)                              \
+    V("simt_efficiency", SIMT_EFFICIENCY)                                        \
+    V("simt_stalls", SIMT_STALLS)                                                \
+    V("simt_replays", SIMT_REPLAYS)
 
 /* Every view of the file: the one list (docs/SCHEMA.md, "Schema evolution"). */
 #define DB_VIEWS(V) V("sm_accesses", SM_ACCESSES) REC_VIEWS(V)

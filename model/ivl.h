@@ -1,0 +1,60 @@
+/* ivl.h — interval statistics: per-unit counters split over fixed-length
+ * intervals of simulated time (record.interval), or over one window
+ * (record.from_ps/to_ps). Fed by the components at the same points where
+ * they add to their whole-run counters, with the same amounts, so that the
+ * intervals of a unit sum exactly to its counter: a time span is split at
+ * interval boundaries, a count falls in the interval of its moment. */
+#ifndef TESSERA_IVL_H
+#define TESSERA_IVL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "events/sim.h"
+#include "model/sizes.h"
+#include "model/tm.h"
+
+#define IVL_BANKS SM_BANKS_MAX
+
+typedef enum ivl_field {
+    IVL_CORE_BUSY = 0,        /* ps a core ran a task (counter coreN.busy_ps) */
+    IVL_CORE_INSTR,           /* instructions started (coreN.instructions) */
+    IVL_CORE_WAIT,            /* ps blocked on SM accesses (coreN.sm_wait_ps) */
+    IVL_BANK_BUSY,            /* ps a bank served accesses (bankN.busy_ps) */
+    IVL_BANK_CONFLICTS,       /* accesses granted after waiting (bankN.conflicts) */
+    IVL_FIELDS
+} ivl_field_t;
+
+/* One interval: a value per field and unit (cores for core fields, banks for bank ones). */
+typedef struct ivl_bucket {
+    uint64_t v[IVL_FIELDS][GPU_CORES > IVL_BANKS ? GPU_CORES : IVL_BANKS];
+} ivl_bucket_t;
+
+typedef struct ivl {
+    sim_time_t origin;        /* ro: where interval 0 starts */
+    sim_time_t len;           /* ro: the interval's length in ps (> 0) */
+    sim_time_t lo, hi;        /* ro: only [lo, hi) is counted (a window); hi = SIM_TIME_NEVER: all */
+    ivl_bucket_t *b;          /* private: intervals 0 … n-1 */
+    size_t n, cap;
+    bool failed;              /* out of memory: the figures are incomplete */
+    unsigned banks;           /* ro: the run's banks (sm.banks), set by gpu_set_intervals */
+} ivl_t;
+
+/* Intervals of `len` ps from 0 on (every one counted). */
+void ivl_init_intervals(ivl_t *iv, sim_time_t len);
+/* One interval, the window [from, to) (to = 0: to the end of the run). */
+void ivl_init_window(ivl_t *iv, sim_time_t from, sim_time_t to);
+void ivl_free(ivl_t *iv);
+
+/* Adds the part of [from, to) inside the counted range to `unit`'s `field`,
+ * split at interval boundaries. */
+void ivl_span(ivl_t *iv, ivl_field_t field, unsigned unit, sim_time_t from, sim_time_t to);
+/* Adds `n` at moment `at` (if counted). */
+void ivl_add(ivl_t *iv, ivl_field_t field, unsigned unit, sim_time_t at, uint64_t n);
+
+/* Interval i's bounds (the window's own bounds, the last one cut at `stop`). */
+sim_time_t ivl_from(const ivl_t *iv, size_t i);
+sim_time_t ivl_to(const ivl_t *iv, size_t i, sim_time_t stop);
+
+#endif

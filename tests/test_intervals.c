@@ -1,0 +1,127 @@
+/* test_intervals.c — interval statistics (record.interval) and the window
+ * (record.from_ps/to_ps): on every example the intervals of every core and
+ * bank sum exactly to its whole-run counters, and the run is the same as
+ * without them; a stopped run's intervals sum to its counters too; a window
+ * aligned on intervals equals their sum; the utilisation view reads them. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/base/err.h"
+#include "tests/testutil.h"
+
+/* Units whose intervals do not sum to their counters, in run `run`. */
+static int64_t mismatches(const char *db, int run)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM (SELECT unit, sum(busy_ps) AS b, sum(instructions) AS n,"
+             " sum(sm_wait_ps) AS w, sum(conflicts) AS k FROM intervals"
+             " WHERE run_id = %d AND kind = 'interval' GROUP BY unit) AS i WHERE"
+             " b IS NOT (SELECT value FROM counters AS c WHERE c.run_id = %d"
+             "  AND c.component = i.unit AND c.name = 'busy_ps')"
+             " OR (i.unit GLOB 'core*' AND (n IS NOT (SELECT value FROM counters AS c"
+             "  WHERE c.run_id = %d AND c.component = i.unit AND c.name = 'instructions')"
+             "  OR w IS NOT (SELECT value FROM counters AS c WHERE c.run_id = %d"
+             "  AND c.component = i.unit AND c.name = 'sm_wait_ps')))"
+             " OR (i.unit GLOB 'bank*' AND k IS NOT (SELECT value FROM counters AS c"
+             "  WHERE c.run_id = %d AND c.component = i.unit AND c.name = 'conflicts'))",
+             run, run, run, run, run);
+    return test_db_int(db, sql);
+}
+
+static void test_intervals_sum_to_the_counters_on_every_example(void)
+{
+    DIR *dir = opendir(test_src_path("examples"));
+    CU_ASSERT_FATAL(dir != NULL);
+    struct dirent *e;
+    unsigned checked = 0;
+    while ((e = readdir(dir)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".s") != 0)
+            continue;
+        char db[512], args[1536];
+        snprintf(db, sizeof db, "%s", test_tmp_path(e->d_name));
+        strcat(db, ".db");
+        /* bench.s runs ten million cycles: intervals of 100000 there, of 7 elsewhere */
+        const char *len_cycles = strcmp(e->d_name, "bench.s") == 0 ? "100000" : "7";
+        const char *atomics = strcmp(e->d_name, "lock.s") == 0 ? "-s sm.atomics=on" : "";
+        snprintf(args, sizeof args, "run '%s/%s' --db '%s' --quiet %s -s record.level=summary",
+                 test_src_path("examples"), e->d_name, db, atomics);
+        CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
+        snprintf(args, sizeof args,
+                 "run '%s/%s' --db '%s' --quiet %s -s record.level=summary -s record.interval=%s",
+                 test_src_path("examples"), e->d_name, db, atomics, len_cycles);
+        CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
+        int64_t bad = mismatches(db, 2);
+        if (bad != 0)
+            fprintf(stderr, "%s: %lld units do not sum\n", e->d_name, (long long)bad);
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT unit) FROM intervals"), 32);
+        /* the intervals tile the run: 0, L, 2L, … up to its end */
+        CU_ASSERT_EQUAL(test_db_int(db, "SELECT max(to_ps) = (SELECT stop_ps FROM runs WHERE"
+                                        " run_id = 2) FROM intervals"), 1);
+        /* the same run as without intervals: every counter equal */
+        CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM counters AS a JOIN counters AS b"
+                                        " ON a.component = b.component AND a.name = b.name"
+                                        " WHERE a.run_id = 1 AND b.run_id = 2"
+                                        " AND a.value <> b.value"), 0);
+        CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT end_ps) FROM runs"), 1);
+        checked++;
+    }
+    closedir(dir);
+    CU_ASSERT_TRUE(checked >= 15);
+}
+
+static void test_stopped_run_and_window(void)
+{
+    const char *db = test_tmp_path("window.db");
+    char args[1024];
+    /* transpose.s stopped at 250 cycles, intervals of 10 cycles, window 100..300 cycles */
+    snprintf(args, sizeof args,
+             "run '%s' --db '%s' --quiet -s record.interval=10 -s sim.time_limit=250"
+             " -s record.from_ps=100000 -s record.to_ps=300000",
+             test_src_path("examples/transpose.s"), db);
+    CU_ASSERT_EQUAL(test_run_tessera(args, NULL), TESS_EINTERRUPTED);
+    CU_ASSERT_EQUAL(mismatches(db, 1), 0);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT max(to_ps) FROM intervals WHERE kind = 'interval'"),
+                    250000);
+    /* the window, cut at the stop, is intervals 10..25: 25 starts at the stop and
+     * holds what decoupled cores and busy banks did past it, which the counters
+     * count too */
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM intervals WHERE kind = 'window'"
+                                    " AND from_ps = 100000 AND to_ps = 250000"), 32);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM (SELECT unit, sum(busy_ps) AS b,"
+                                    " sum(instructions) AS n, sum(sm_wait_ps) AS w,"
+                                    " sum(conflicts) AS k FROM intervals WHERE kind = 'interval'"
+                                    " AND idx BETWEEN 10 AND 25 GROUP BY unit) AS i JOIN intervals"
+                                    " AS w ON w.kind = 'window' AND w.unit = i.unit"
+                                    " WHERE w.busy_ps IS i.b AND w.instructions IS i.n"
+                                    " AND w.sm_wait_ps IS i.w AND w.conflicts IS i.k"), 32);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT sum(instructions) > 0 FROM intervals"
+                                    " WHERE kind = 'window'"), 1);
+    /* the view: one row per interval, shares between 0 and 1 */
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM utilization_over_time"
+                                    " WHERE kind = 'interval'"), 26);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM utilization_over_time WHERE idx < 25 AND ("
+                                    " core_busy_share NOT BETWEEN 0 AND 1 OR bank_busy_share"
+                                    " NOT BETWEEN 0 AND 1 OR sm_wait_share NOT BETWEEN 0 AND 1)"),
+                    0);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT from_cycles = 240 AND to_cycles = 250 FROM"
+                                    " utilization_over_time WHERE kind = 'interval' AND idx = 24"),
+                    1);
+}
+
+static const test_case_t cases[] = {
+    TEST(test_intervals_sum_to_the_counters_on_every_example),
+    TEST(test_stopped_run_and_window),
+    TEST_END,
+};
+
+static const test_suite_t suites[] = {{"intervals", cases}, {NULL, NULL}};
+
+int main(void)
+{
+    return test_run_suites(suites);
+}
