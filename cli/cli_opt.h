@@ -51,6 +51,10 @@
     X(JOBS, "jobs", 'j', "N", "points run at a time (default: the number of CPUs)")          \
     X(EMIT, "emit", 0, NULL, "print one command per point and run nothing")                   \
     X(FORCE, "force", 0, NULL, "allow more than 10000 points")                                \
+    X(ZIP, "zip", 0, "KEY,KEY,...", "these -s axes vary together (their i-th values in one "  \
+      "point) instead of in every combination; repeatable")                                   \
+    X(SAMPLE, "sample", 0, "N", "run N points drawn from the product without repetition "    \
+      "(reproducible: seeded by --seed S, default 1)")                                        \
     X(RACES, "races", 0, NULL,                                                                \
       "detect data races: list each pair of accesses to one byte from different cores, one "  \
       "a store, whose tasks the program does not order")                                      \

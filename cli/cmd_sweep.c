@@ -24,14 +24,17 @@
 static const cli_use_t sweep_opts[] = {
     {CLI_SET, "KEY=V1,V2,...", "an axis: a key and its values (a single value is a fixed "
                                "setting); repeatable, the first -s varies slowest"},
-    {CLI_SEED, "N1,N2,...", "the same as -s sim.seed=N1,N2,..."},
+    {CLI_SEED, "N1,N2,...", "the same as -s sim.seed=N1,N2,...; with --sample, the sample's "
+                            "seed S instead (sweep sim.seed with -s then)"},
     {CLI_CONFIG, NULL, "an INI configuration file under every point"},
     {CLI_MEM, NULL, NULL},
     {CLI_JOBS, NULL, NULL},
     {CLI_DB, "OUT.db", "the database the points are merged into (required)"},
     {CLI_EMIT, NULL, "print one self-contained `tessera run ... --db DIR/STEM-shard-K.db` "
                      "command per point (absolute paths, shell-quoted) and run nothing"},
-    {CLI_FORCE, NULL, NULL},
+    {CLI_FORCE, NULL, "allow more than 10000 points to run"},
+    {CLI_ZIP, NULL, NULL},
+    {CLI_SAMPLE, NULL, NULL},
     {CLI_PROGRESS, NULL, NULL},
     {CLI_NONE, NULL, NULL},
 };
@@ -49,6 +52,7 @@ static const cli_exit_t sweep_exits[] = {
 const cli_spec_t cli_spec_sweep = {
     .name = "sweep",
     .usage = "PROG -s key=v1,v2,... [-s key=v ...] [--config F] [--mem F]\n"
+             "                     [--zip K1,K2 ...] [--sample N [--seed S]]\n"
              "                     [--jobs N] --db OUT.db [--emit] [--force] [--progress]",
     .about =
         "Runs PROG once per point of the cartesian product of the -s lists, N points at a\n"
@@ -60,6 +64,10 @@ const cli_spec_t cli_spec_sweep = {
         "(`1,choice:1,1,8,uniform:1..4` is 3 values). A list that contains a `;` is\n"
         "split on `;` only (`choice:1,8;4` is 2 values). Quote it for the shell.\n"
         "With --emit, merge the shards with `tessera merge OUT.db DIR/STEM-shard-*.db`.\n"
+        "--zip K1,K2: the axes K1 and K2 (same number of values) take their i-th values\n"
+        "together. --sample N: N points of the product, drawn without repetition from\n"
+        "--seed S (default 1), run in product order. The number of points is printed\n"
+        "before anything runs; more than 10000 need --force.\n"
         "SIGINT/SIGTERM: no new point starts, running points record their run as\n"
         "interrupted, what finished is merged; a second signal kills the running points\n"
         "(their runs stay 'running'). A failed point gives the exit code of the first\n"
@@ -85,6 +93,29 @@ static bool parse_jobs(const char *text, unsigned *jobs)
     return true;
 }
 
+/* With --sample, --seed S seeds the sample: it is taken out of the -s list
+ * (where the parser put it as sim.seed=S). */
+static int take_sample_seed(cli_args_t *c, sweep_args_t *a)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < (size_t)c->n_sets; i++) {
+        bool from_seed = false;
+        for (size_t j = 0; j < (size_t)c->n_owned; j++)
+            from_seed |= c->sets[i] == c->owned[j];
+        if (!from_seed) {
+            c->sets[kept++] = c->sets[i];
+            continue;
+        }
+        const char *v = c->sets[i] + strlen("sim.seed=");
+        if (!cli_parse_u64(v, &a->sample_seed))
+            return cli_usage_error(&cli_spec_sweep, "--seed '%s': with --sample, one number "
+                                   "(the sample's seed; sweep sim.seed with -s)", v);
+    }
+    c->n_sets = (int)kept;
+    a->n_sets = kept;
+    return TESS_OK;
+}
+
 /* Returns TESS_OK, TESS_EUSAGE, or CLI_HELP_PRINTED. The -s arguments are
  * only collected here; check_all() plans them. */
 static int parse(int argc, char **argv, cli_args_t *c, sweep_args_t *a)
@@ -101,6 +132,15 @@ static int parse(int argc, char **argv, cli_args_t *c, sweep_args_t *a)
     a->emit = cli_count(c, CLI_EMIT) > 0;
     a->force = cli_count(c, CLI_FORCE) > 0;
     a->progress = cli_count(c, CLI_PROGRESS) > 0;
+    a->sample = cli_value(c, CLI_SAMPLE);
+    a->sample_seed = 1;
+    static char *zips[64];
+    a->zips = zips;
+    for (size_t i = 0; i < (size_t)c->n_items && a->n_zips < 64; i++)
+        if (c->items[i].opt == CLI_ZIP)
+            zips[a->n_zips++] = (char *)c->items[i].value;
+    if (a->sample && take_sample_seed(c, a) != TESS_OK)
+        return TESS_EUSAGE;
     if (!a->db)
         return cli_usage_error(&cli_spec_sweep, "--db OUT.db is missing");
     const char *jobs = cli_value(c, CLI_JOBS);
@@ -214,12 +254,21 @@ static int check_files(const sweep_args_t *a, diag_t *d)
 static int check_all(sweep_args_t *a, uint64_t *n, diag_t *d)
 {
     int rc = sweep_plan_parse(&a->plan, a->sets, a->n_sets, d);
+    for (size_t i = 0; i < a->n_zips && rc == TESS_OK; i++)
+        rc = sweep_plan_zip(&a->plan, a->zips[i], d);
+    uint64_t sample = 0;
+    if (rc == TESS_OK && a->sample && (!cli_parse_u64(a->sample, &sample) || sample == 0))
+        rc = diag_fail(d, TESS_EINPUT, "sweep --sample '%s': expected a number of points >= 1",
+                       a->sample);
+    if (rc == TESS_OK && a->sample)
+        rc = sweep_plan_sample(&a->plan, sample, a->sample_seed, d);
     if (rc != TESS_OK)
         return rc;
     *n = sweep_plan_points(&a->plan);
     if (*n == 0 || (*n > SWEEP_MAX_POINTS && !a->force))
         return diag_fail(d, TESS_EINPUT,
-                         "sweep of %s%llu points refused: the limit is %u without --force",
+                         "sweep of %s%llu points refused: the limit is %u points; raise it "
+                         "with --force, or run fewer points with --zip or --sample N",
                          *n ? "" : "more than ", (unsigned long long)(*n ? *n : UINT64_MAX),
                          SWEEP_MAX_POINTS);
     rc = sweep_plan_check(&a->plan, a->config, *n, d);
@@ -242,6 +291,11 @@ int cmd_sweep(int argc, char **argv)
         rc = check_files(&a, &d);
     if (rc == TESS_OK)
         rc = check_all(&a, &n, &d);
+    if (rc == TESS_OK && !a.emit) { /* --emit prints the commands only */
+        printf("sweep: %llu point%s to run (%llu in the product)\n", (unsigned long long)n,
+               n == 1 ? "" : "s", (unsigned long long)sweep_plan_product(&a.plan));
+        fflush(stdout);
+    }
     if (rc == TESS_OK && a.emit) {
         rc = emit_commands(&a, exe, n);
     } else if (rc == TESS_OK) {

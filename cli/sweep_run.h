@@ -19,6 +19,10 @@ typedef struct sweep_args {
     size_t n_sets;
     sweep_plan_t plan;        /* the axes of the sets */
     unsigned jobs;            /* 0: the number of CPUs */
+    char *const *zips;        /* the --zip arguments */
+    size_t n_zips;
+    const char *sample;       /* --sample N, or NULL */
+    uint64_t sample_seed;     /* with --sample: --seed S (default 1) */
     bool emit, force, progress;
 } sweep_args_t;
 

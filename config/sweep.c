@@ -5,6 +5,7 @@
 #include "config/sweep.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "model/gpu.h"
+#include "model/rng.h"
 
 /* --- value lists ------------------------------------------------------------- */
 
@@ -101,10 +103,13 @@ static int parse_axis(sweep_axis_t *ax, const char *arg, diag_t *d)
 int sweep_plan_parse(sweep_plan_t *p, char *const *args, size_t n, diag_t *d)
 {
     p->n_axes = 0;
+    p->pick = NULL;
+    p->n_pick = 0;
     if (!(p->axes = tess_calloc(n ? n : 1, sizeof *p->axes)))
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         sweep_axis_t *ax = &p->axes[p->n_axes++];
+        ax->group = i;
         int rc = parse_axis(ax, args[i], d);
         if (rc != TESS_OK)
             return rc;
@@ -125,16 +130,95 @@ void sweep_plan_free(sweep_plan_t *p)
         tess_free(p->axes[i].key);
     }
     tess_free(p->axes);
+    tess_free(p->pick);
     p->axes = NULL;
+    p->pick = NULL;
     p->n_axes = 0;
+    p->n_pick = 0;
+}
+
+int sweep_plan_zip(sweep_plan_t *p, const char *keys, diag_t *d)
+{
+    char *text = tess_strdup(keys), *save = NULL;
+    if (!text)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    size_t first = SIZE_MAX, count = 0;
+    int rc = TESS_OK;
+    for (char *k = strtok_r(text, ",", &save); k && rc == TESS_OK; k = strtok_r(NULL, ",", &save)) {
+        k = trim(k);
+        size_t i = 0;
+        while (i < p->n_axes && strcmp(p->axes[i].key, k))
+            i++;
+        if (i == p->n_axes)
+            rc = diag_fail(d, TESS_EINPUT, "sweep --zip '%s': %s is not an axis (give it with -s)",
+                           keys, k);
+        else if (p->axes[i].group != i || (first != SIZE_MAX && i == first))
+            rc = diag_fail(d, TESS_EINPUT, "sweep --zip '%s': %s is zipped already", keys, k);
+        else if (first != SIZE_MAX && p->axes[i].n != p->axes[first].n)
+            rc = diag_fail(d, TESS_EINPUT,
+                           "sweep --zip '%s': %s has %zu values, %s %zu (zipped axes vary "
+                           "together: give them as many values)",
+                           keys, k, p->axes[i].n, p->axes[first].key, p->axes[first].n);
+        else if (first == SIZE_MAX)
+            first = i;
+        else if (i < first) /* the group is named after its first axis */
+            rc = diag_fail(d, TESS_EINPUT, "sweep --zip '%s': list the keys in -s order", keys);
+        else
+            p->axes[i].group = first;
+        count++;
+    }
+    tess_free(text);
+    if (rc == TESS_OK && count < 2)
+        rc = diag_fail(d, TESS_EINPUT, "sweep --zip '%s': expected two keys or more", keys);
+    return rc;
+}
+
+/* Is x among the n ascending values of a? Where it goes in *at. */
+static bool find_sorted(const uint64_t *a, uint64_t n, uint64_t x, uint64_t *at)
+{
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *at = lo;
+    return lo < n && a[lo] == x;
+}
+
+int sweep_plan_sample(sweep_plan_t *p, uint64_t n, uint64_t seed, diag_t *d)
+{
+    uint64_t total = sweep_plan_product(p);
+    if (n == 0 || (total && n > total))
+        return diag_fail(d, TESS_EINPUT, "sweep --sample %llu: expected 1..%llu (the points of "
+                         "the product)", (unsigned long long)n, (unsigned long long)total);
+    if (!(p->pick = tess_calloc(n, sizeof *p->pick)))
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    rng_t r;
+    rng_seed(&r, seed, 0x500);
+    uint64_t top = total ? total : UINT64_MAX, at;
+    for (uint64_t j = top - n; j < top; j++) { /* Floyd: n distinct of [0, top) */
+        uint64_t t = rng_below(&r, j + 1);
+        if (find_sorted(p->pick, p->n_pick, t, &at))
+            t = j; /* j is new: every value so far is below it */
+        find_sorted(p->pick, p->n_pick, t, &at);
+        memmove(p->pick + at + 1, p->pick + at, (size_t)(p->n_pick - at) * sizeof *p->pick);
+        p->pick[at] = t;
+        p->n_pick++;
+    }
+    return TESS_OK;
 }
 
 /* --- points --------------------------------------------------------------------- */
 
-uint64_t sweep_plan_points(const sweep_plan_t *p)
+uint64_t sweep_plan_product(const sweep_plan_t *p)
 {
     uint64_t n = 1;
     for (size_t i = 0; i < p->n_axes; i++) {
+        if (p->axes[i].group != i)
+            continue; /* zipped: counted with its group's first axis */
         if (p->axes[i].n && n > UINT64_MAX / p->axes[i].n)
             return 0;
         n *= p->axes[i].n;
@@ -142,12 +226,24 @@ uint64_t sweep_plan_points(const sweep_plan_t *p)
     return n;
 }
 
+uint64_t sweep_plan_points(const sweep_plan_t *p)
+{
+    return p->pick ? p->n_pick : sweep_plan_product(p);
+}
+
 void sweep_plan_point(const sweep_plan_t *p, uint64_t k, char **out)
 {
+    size_t idx[p->n_axes ? p->n_axes : 1];
+    if (p->pick)
+        k = p->pick[k];
     for (size_t i = p->n_axes; i-- > 0;) {
-        out[i] = p->axes[i].assign[k % p->axes[i].n];
+        if (p->axes[i].group != i)
+            continue;
+        idx[i] = k % p->axes[i].n;
         k /= p->axes[i].n;
     }
+    for (size_t i = 0; i < p->n_axes; i++)
+        out[i] = p->axes[i].assign[idx[p->axes[i].group]];
 }
 
 void sweep_plan_label(const sweep_plan_t *p, uint64_t k, char *buf, size_t size)

@@ -19,11 +19,15 @@ typedef struct sweep_axis {
     char *key;                /* "section.key", blanks trimmed */
     char **assign;            /* "key=value" per value, for cfg_set and the children */
     size_t n;                 /* number of values */
+    size_t group;             /* the first axis of its --zip group (itself when alone): the
+                                 axes of a group take their i-th values together */
 } sweep_axis_t;
 
 typedef struct sweep_plan {
     sweep_axis_t *axes;
     size_t n_axes;
+    uint64_t *pick;           /* --sample: the chosen points of the product, ascending */
+    uint64_t n_pick;          /* (NULL: every point) */
 } sweep_plan_t;
 
 /* Parses the n -s arguments (which must outlive the plan) into axes. A list
@@ -37,11 +41,27 @@ int sweep_plan_parse(sweep_plan_t *p /* OUT */, char *const *args, size_t n, dia
 
 void sweep_plan_free(sweep_plan_t *p);
 
-/* The number of points (1 without axes), or 0 when it does not fit 64 bits. */
+/* --zip KEY,KEY,...: those axes (each set by -s, all with the same number
+ * of values) vary together, the i-th values in one point, instead of in
+ * every combination. TESS_EINPUT naming the key that is not an axis, is
+ * zipped twice, or whose count differs; TESS_ENOMEM. */
+int sweep_plan_zip(sweep_plan_t *p, const char *keys, diag_t *d);
+
+/* --sample N --seed S: keeps N points drawn from the product without
+ * repetition (Floyd's algorithm on a stream seeded by S: the same N and S
+ * give the same points), run in product order. TESS_EINPUT when N is 0 or
+ * more than the product; TESS_ENOMEM. */
+int sweep_plan_sample(sweep_plan_t *p, uint64_t n, uint64_t seed, diag_t *d);
+
+/* The points of the product, zipped axes counted once (0: over 64 bits). */
+uint64_t sweep_plan_product(const sweep_plan_t *p);
+
+/* The number of points to run: the sample's, else the product's (1
+ * without axes; 0 when it does not fit 64 bits). */
 uint64_t sweep_plan_points(const sweep_plan_t *p);
 
-/* The n_axes assignments of point k (0-based; the last axis varies fastest),
- * pointers into the plan. */
+/* The n_axes assignments of point k (0-based, of the points to run; in the
+ * product the last axis varies fastest), pointers into the plan. */
 void sweep_plan_point(const sweep_plan_t *p, uint64_t k, char **out /* OUT */);
 
 /* "key=v key=v" of the axes with several values ("fixed settings" when

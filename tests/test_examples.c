@@ -155,6 +155,15 @@ static void expect_vecadd(uint8_t *m)
         m[0x300 + i] = (uint8_t)(3 * i + 1);
 }
 
+/* simt_diverge.s: the parity if/else and the per-lane loop (its header). */
+static void expect_simt_diverge(uint8_t *m)
+{
+    for (unsigned c = 0; c < 16; c++) {
+        m[0x100 + c] = (uint8_t)(c % 2 ? c + 100 : 2 * c);
+        m[0x200 + c] = (uint8_t)(c * (c + 1) / 2);
+    }
+}
+
 static void expect_reduce(uint8_t *m)
 {
     static const uint8_t tree[15] = {25, 21, 18, 22, 26, 12, 16, 30, 46, 40, 38, 46, 86, 84, 170};
@@ -240,6 +249,8 @@ static const example_t examples[] = {
     {"example2", "", expect_example12, true},
     {"matadd", "", expect_matadd, true},
     {"matmul", "", expect_matmul, true},
+    {"simt_diverge", "", expect_simt_diverge, true},
+    {"simt_diverge", "-s core.model=simt", expect_simt_diverge, true},
 };
 enum { NEXAMPLES = sizeof examples / sizeof examples[0] };
 

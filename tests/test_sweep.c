@@ -498,6 +498,103 @@ static void test_merge_rejects_bad_shards(void)
 
 /* --- refusals before anything runs ----------------------------------------------- */
 
+/* The (sm.req, sm.resp) pairs of the points an emitted sweep would run, as
+ * "req/resp;req/resp;..." in order. */
+static char *emitted_pairs(const char *extra)
+{
+    path_t db, prog;
+    char args[4096], *out = NULL;
+    snprintf(args, sizeof args, "sweep '%s' %s --db '%s' --emit", src_at(prog, "examples/first.s"),
+             extra, tmp_at(db, "emit-pairs.db"));
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    char *pairs = calloc(1, 4096), *line = out;
+    while (line && *line) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        char *r = strstr(line, "-s sm.req="), *q = strstr(line, "-s sm.resp=");
+        if (r && q)
+            snprintf(pairs + strlen(pairs), 4096 - strlen(pairs), "%s%d/%d", *pairs ? ";" : "",
+                     atoi(r + 10), atoi(q + 11));
+        line = nl ? nl + 1 : NULL;
+    }
+    free(out);
+    return pairs;
+}
+
+/* --zip: the zipped axes take their i-th values together (3 points, not 9);
+ * an unzipped axis still multiplies them (the first -s varies slowest). */
+static void test_zipped_sweep_points(void)
+{
+    char *p = emitted_pairs("-s sm.req=1,2,3 -s sm.resp=4,5,6 --zip sm.req,sm.resp");
+    CU_ASSERT_STRING_EQUAL(p, "1/4;2/5;3/6");
+    free(p);
+    p = emitted_pairs("-s sm.req=1,2 -s sm.arbiter=fixed,rr -s sm.resp=7,8 --zip sm.req,sm.resp");
+    CU_ASSERT_STRING_EQUAL(p, "1/7;1/7;2/8;2/8");
+    free(p);
+    char *out = NULL;
+    path_t db, prog;
+    char args[1024];
+    /* run: the count first, then one ok run per zipped pair */
+    snprintf(args, sizeof args, "sweep '%s' -s sm.req=1,2,3 -s sm.resp=4,5,6 --zip sm.req,sm.resp"
+             " --db '%s'", src_at(prog, "examples/first.s"), tmp_at(db, "zip.db"));
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sweep: 3 points to run (3 in the product)\n"));
+    free(out);
+    char *got = q_text(db, "SELECT group_concat(r || '/' || s, ';') FROM (SELECT"
+                           " (SELECT value FROM params WHERE run_id = x.run_id AND key = 'sm.req') AS r,"
+                           " (SELECT value FROM params WHERE run_id = x.run_id AND key = 'sm.resp') AS s"
+                           " FROM runs AS x WHERE status = 'ok' ORDER BY run_id)");
+    CU_ASSERT_STRING_EQUAL(got ? got : "", "1/4;2/5;3/6");
+    free(got);
+    snprintf(args, sizeof args, "sweep '%s' -s sm.req=1,2,3 -s sm.resp=4,5 --zip sm.req,sm.resp"
+             " --db '%s' --emit", src_at(prog, "examples/first.s"), tmp_at(db, "zip-bad.db"));
+    CU_ASSERT_EQUAL(tessera_expect(args, 2, &out), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sm.resp has 2 values, sm.req 3"));
+    free(out);
+    snprintf(args, sizeof args, "sweep '%s' -s sm.req=1,2 --zip sm.req,sm.bank --db '%s' --emit",
+             prog, db);
+    CU_ASSERT_EQUAL(tessera_expect(args, 2, &out), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sm.bank is not an axis"));
+    free(out);
+}
+
+/* --sample N --seed S: N distinct points of the product, in product order,
+ * the same for the same seed, others for another seed; N above the product
+ * is refused. */
+static void test_sampled_sweep_points(void)
+{
+    const char *axes = "-s sm.req=0,1,2,3,4,5,6,7,8,9 -s sm.resp=0,1,2,3,4,5,6,7,8,9 --sample 12";
+    char a1[256], a2[256];
+    snprintf(a1, sizeof a1, "%s --seed 5", axes);
+    snprintf(a2, sizeof a2, "%s --seed 6", axes);
+    char *p1 = emitted_pairs(a1), *p2 = emitted_pairs(a1), *p3 = emitted_pairs(a2);
+    CU_ASSERT_STRING_EQUAL(p1, p2);
+    CU_ASSERT_STRING_NOT_EQUAL(p1, p3);
+    int n = 0, last = -1, distinct = 1;
+    for (char *t = p1; t && *t; n++) {
+        int point = atoi(t) * 10 + atoi(strchr(t, '/') + 1); /* its index in the product */
+        distinct &= point > last; /* ascending: distinct, in product order */
+        last = point;
+        t = strchr(t, ';');
+        t = t ? t + 1 : NULL;
+    }
+    CU_ASSERT_EQUAL(n, 12);
+    CU_ASSERT_TRUE(distinct);
+    free(p1), free(p2), free(p3);
+    /* every point of a small product, when N is its size */
+    char *all = emitted_pairs("-s sm.req=1,2 -s sm.resp=3,4 --sample 4 --seed 3");
+    CU_ASSERT_STRING_EQUAL(all, "1/3;1/4;2/3;2/4");
+    free(all);
+    char *out = NULL, args[1024];
+    path_t db, prog;
+    snprintf(args, sizeof args, "sweep '%s' -s sm.req=1,2 --sample 3 --db '%s' --emit",
+             src_at(prog, "examples/first.s"), tmp_at(db, "sample-bad.db"));
+    CU_ASSERT_EQUAL(tessera_expect(args, 2, &out), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--sample 3: expected 1..2"));
+    free(out);
+}
+
 static void test_points_limit(void)
 {
     path_t db, prog;
@@ -507,7 +604,8 @@ static void test_points_limit(void)
              " --db '%s'", src_at(prog, "examples/example2.s"), tmp_at(db, "huge.db"));
     CU_ASSERT_EQUAL(tessera_expect(args, 2, &out), 2);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "10100 points refused"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--force"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "raise it with --force, or run fewer points with "
+                                              "--zip or --sample N"));
     free(out);
     CU_ASSERT_FALSE(exists(db));
     CU_ASSERT_TRUE(no_sweep_dir(db));
@@ -598,6 +696,8 @@ static const test_case_t sweep_cases[] = {
     TEST(test_progress_line),
     TEST(test_scripts),
     TEST(test_points_limit),
+    TEST(test_zipped_sweep_points),
+    TEST(test_sampled_sweep_points),
     TEST(test_bad_settings_rejected_before_running),
     TEST(test_sigterm_stops_and_merges),
     TEST_END,
