@@ -531,7 +531,7 @@ int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_
  * set and cleared, clears first. */
 enum sig_kind { SIG_COUNT, SIG_MASK, SIG_VALUE };
 enum op { OP_DEC, OP_INC, OP_CLEAR, OP_SET, OP_CUT };
-enum { MAX_SIGS = 2 + 64 + 3 * TL_CORES + TL_BANKS_MAX };
+enum { MAX_SIGS = 4 + 64 + 3 * TL_CORES + TL_BANKS_MAX };
 
 typedef struct sig {
     char id[4];               /* VCD identifier code */
@@ -558,6 +558,7 @@ typedef struct vcd {
     win_t w;
     sig_t sig[MAX_SIGS];
     unsigned n_sig, dirty[MAX_SIGS], n_dirty;
+    int sig_issue, sig_issue_active; /* the SIMT issue port (slot 0), -1: none */
     int sig_bus, sig_mask, sig_if[64], sig_busy[TL_CORES], sig_task[TL_CORES],
         sig_wait[TL_CORES], sig_bank[TL_BANKS_MAX];
     change_t *heap;
@@ -637,6 +638,10 @@ static void declare_signals(vcd_t *v)
     bool acc = v->info->level >= REC_MEM;
     v->sig_bus = add_sig(v, "bus_busy", 1, SIG_COUNT, false);
     v->sig_mask = add_sig(v, "exec_mask", 16, SIG_MASK, false);
+    if (v->sig_issue >= 0) { /* set by has_issue_port() */
+        v->sig_issue = add_sig(v, "issue_warp", 8, SIG_VALUE, false);
+        v->sig_issue_active = add_sig(v, "issue_active", 16, SIG_MASK, false);
+    }
     for (unsigned i = 0; i < 64; i++)
         v->sig_if[i] = -1;
     for (unsigned i = 0; i < n; i++) {
@@ -855,6 +860,54 @@ static int merge_accesses(vcd_t *v, exp_stats_t *st, diag_t *d)
     }
 }
 
+/* Does the run have SIMT issue records (core.model = simt, level events)?
+ * Then the VCD carries the issue port: sig_issue 0 (declared), else -1. */
+static int has_issue_port(vcd_t *v, diag_t *d)
+{
+    v->sig_issue = v->sig_issue_active = -1;
+    if (v->info->level < REC_EVENTS)
+        return TESS_OK;
+    sqlite3_stmt *st = tl_run_prepare(
+        v->run, "SELECT EXISTS (SELECT 1 FROM simt_issue WHERE run_id = ?1)", d);
+    if (!st)
+        return TESS_EDB;
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW && sqlite3_column_int(st, 0))
+        v->sig_issue = 0;
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? TESS_OK : tl_run_fail(v->run, "reading simt_issue", d);
+}
+
+/* The issue port's changes: for each warp instruction issued in slot 0 of
+ * a cycle, issue_warp = its warp's IF number and issue_active = its active
+ * lanes, for that cycle (z and 0 in cycles nobody issued). */
+static int issue_changes(vcd_t *v, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(
+        v->run, "SELECT time_ps, frame, active FROM simt_issue WHERE run_id = ?1 AND ord = 0",
+        d);
+    if (!st)
+        return TESS_EDB;
+    int step;
+    bool ok = true;
+    int64_t p = (int64_t)v->info->period_ps;
+    while (ok && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, 0);
+        const tl_frame_t *f = tl_run_frame(v->run, (unsigned)sqlite3_column_int(st, 1));
+        unsigned active = (unsigned)sqlite3_column_int(st, 2);
+        ok = push(v, t, v->sig_issue, OP_SET, 0, f ? f->number : 255) &&
+             push(v, t + p, v->sig_issue, OP_CLEAR, 0, 0);
+        for (unsigned b = 0; ok && b < 16; b++)
+            if (active >> b & 1)
+                ok = push(v, t, v->sig_issue_active, OP_INC, b, 0) &&
+                     push(v, t + p, v->sig_issue_active, OP_DEC, b, 0);
+    }
+    int rc = !ok ? diag_fail(d, TESS_ENOMEM, "out of memory")
+             : step == SQLITE_DONE ? TESS_OK : tl_run_fail(v->run, "reading simt_issue", d);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int exp_vcd_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st, diag_t *d)
 {
     vcd_t *v = tess_calloc(1, sizeof *v);
@@ -862,12 +915,16 @@ int exp_vcd_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     v->f = out, v->run = run, v->info = tl_run_info(run);
     int rc = open_window(run, o, &v->w, st, d);
+    if (rc == TESS_OK)
+        rc = has_issue_port(v, d);
     if (rc == TESS_OK) {
         declare_signals(v);
         write_header(v);
         if (!static_changes(v))
             rc = diag_fail(d, TESS_ENOMEM, "out of memory");
     }
+    if (rc == TESS_OK && v->sig_issue >= 0)
+        rc = issue_changes(v, d);
     if (rc == TESS_OK && v->w.acc)
         rc = merge_accesses(v, st, d);
     if (rc == TESS_OK) {
