@@ -210,6 +210,37 @@ static void test_perfetto_s6_hand_computed(void)
     sqlite3_close(h);
 }
 
+/* SIMT-SPEC E1 on the SIMT unit at level events: the issue port track holds
+ * the warp's 8 instructions, one cycle each, at cycles 6, 7, 8, 9 (all four
+ * lanes), 10, 11 (even lanes 0, 2: active 0005, inside the divergence),
+ * 12 (odd lanes: the mul, 000a) and 14 (ready, reconverged: 000f). The
+ * cycle 13 gap is the mul's second cycle (an execute stall). */
+static void test_perfetto_simt_issue_port(void)
+{
+    static const char e1[] = ".group cores=0x000f fence=no\n set_const r1, id\n"
+                             " set_const r8, 1\n and r1, r8, r2\n bnz odd, r2\n"
+                             " add r8, r8, r9\n bnz join, r8\nodd:\n mul r1, r1, r10\n"
+                             "join:\n ready\n";
+    const char *db = record("simt-e1.db", NULL, e1, "-s core.model=simt -s record.level=events");
+    sqlite3 *h = perfetto(db, NULL, NULL);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'M' AND tid = 400"
+                         " AND args ->> '$.name' = 'issue port'"), 1);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND tid = 400"
+                         " AND dur = 0.001"), 8);
+    CU_ASSERT_EQUAL(q(h, "SELECT group_concat(CAST(round(ts * 1000) AS INTEGER) || ':' ||"
+                         " (args ->> '$.active') || ':' || cat, ' ') = '6:000f:issue"
+                         " 7:000f:issue 8:000f:issue 9:000f:issue 10:0005:diverged"
+                         " 11:0005:diverged 12:000a:diverged 14:000f:issue'"
+                         " FROM (SELECT * FROM ev WHERE ph = 'X' AND tid = 400 ORDER BY ts)"),
+                    1);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE tid = 400 AND name = 'IF0 mul'"), 1);
+    sqlite3_close(h);
+    /* below level events there is no issue port */
+    h = perfetto(s6(), NULL, NULL);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE tid >= 400"), 0);
+    sqlite3_close(h);
+}
+
 /* Each flow: s on the TS code bus, t on the core, f on the core (READY). */
 static void test_perfetto_flows_pair_up(void)
 {
@@ -611,7 +642,7 @@ int main(void)
         TEST(test_perfetto_core_tasks),         TEST(test_perfetto_s6_hand_computed),
         TEST(test_perfetto_flows_pair_up),      TEST(test_perfetto_accesses_on_banks),
         TEST(test_perfetto_max_accesses),       TEST(test_perfetto_level_tasks_and_window),
-        TEST(test_perfetto_slices_in_time_order),
+        TEST(test_perfetto_slices_in_time_order), TEST(test_perfetto_simt_issue_port),
         TEST_END};
     static const test_case_t vcd[] = {
         TEST(test_vcd_header_and_order), TEST(test_vcd_s6_hand_computed),

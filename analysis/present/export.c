@@ -140,7 +140,8 @@ static void acc_merge_end(acc_merge_t *m)
 
 /* --- Perfetto / Chrome trace-event JSON ------------------------------------------- */
 
-enum { TID_TS = 1, TID_BUS = 2, TID_STALLS = 3, TID_CORE = 100, TID_BANK = 200, MAX_LANES = 64 };
+enum { TID_TS = 1, TID_BUS = 2, TID_STALLS = 3, TID_CORE = 100, TID_BANK = 200, TID_ISSUE = 400,
+       MAX_LANES = 64 };
 
 typedef struct pend {         /* an access whose bank slice waits to be written */
     exp_access_t a;
@@ -452,6 +453,50 @@ static void json_tail(json_t *j, const exp_stats_t *st)
             (unsigned long long)st->accesses_total, (unsigned long long)st->cut_ps);
 }
 
+/* The SIMT unit's issue port (simt_issue, core.model = simt at level
+ * events): a track per issue slot of a cycle ("issue port", "issue port 2",
+ * … with simt.issue_width > 1), a one-cycle slice per issued warp
+ * instruction named after its warp and mnemonic ("IF1 add"), category
+ * "diverged" when it issued inside a divergence (SIMT stack depth > 1, its
+ * active lanes fewer than the warp's), else "issue". */
+static int json_issue(json_t *j, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(
+        j->run,
+        "SELECT ord, time_ps, frame, op, active, mask, lanes, depth, eligible FROM simt_issue"
+        " WHERE run_id = ?1 AND time_ps >= ?2 AND time_ps < ?3 ORDER BY ord, time_ps",
+        d);
+    if (!st)
+        return TESS_EDB;
+    sqlite3_bind_int64(st, 2, j->w.t0);
+    sqlite3_bind_int64(st, 3, j->w.t1);
+    int step, last_ord = -1;
+    char name[48], args[160];
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        int ord = sqlite3_column_int(st, 0);
+        int64_t t = sqlite3_column_int64(st, 1);
+        unsigned frame = (unsigned)sqlite3_column_int(st, 2), depth = (unsigned)sqlite3_column_int(st, 7);
+        if (ord != last_ord) {
+            snprintf(name, sizeof name, ord ? "issue port %d" : "issue port", ord + 1);
+            meta(j, TID_ISSUE + (unsigned)ord, "thread_name", name, 50 + (unsigned)ord);
+            last_ord = ord;
+        }
+        const tl_frame_t *f = tl_run_frame(j->run, frame);
+        const unsigned char *op = sqlite3_column_text(st, 3);
+        snprintf(name, sizeof name, "%s %s", f ? f->label : "IF?", op ? (const char *)op : "?");
+        snprintf(args, sizeof args,
+                 "\"frame\":%u,\"active\":\"%04x\",\"mask\":\"%04x\",\"lanes\":%d,"
+                 "\"stack_depth\":%u,\"eligible\":%d",
+                 frame, (unsigned)sqlite3_column_int(st, 4), (unsigned)sqlite3_column_int(st, 5),
+                 sqlite3_column_int(st, 6), depth, sqlite3_column_int(st, 8));
+        slice(j, TID_ISSUE + (unsigned)ord, name, depth > 1 ? "diverged" : "issue", t,
+              t + (int64_t)j->info->period_ps, args);
+    }
+    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(j->run, "reading simt_issue", d);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st,
                        diag_t *d)
 {
@@ -465,7 +510,9 @@ int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_
     json_frames(&j);
     json_stalls(&j, true);
     json_tasks(&j);
-    if (j.w.acc)
+    if (j.info->level >= REC_EVENTS)
+        rc = json_issue(&j, d);
+    if (rc == TESS_OK && j.w.acc)
         rc = json_accesses(&j, st, d);
     if (rc == TESS_OK)
         json_tail(&j, st);
