@@ -164,6 +164,15 @@ static void expect_simt_diverge(uint8_t *m)
     }
 }
 
+/* simt_memory.s: X[c] + c and K + c (its header). */
+static void expect_simt_memory(uint8_t *m)
+{
+    for (unsigned c = 0; c < 16; c++) {
+        m[0x300 + c] = (uint8_t)(10 + 2 * c);
+        m[0x310 + c] = (uint8_t)(7 + c);
+    }
+}
+
 static void expect_reduce(uint8_t *m)
 {
     static const uint8_t tree[15] = {25, 21, 18, 22, 26, 12, 16, 30, 46, 40, 38, 46, 86, 84, 170};
@@ -251,6 +260,10 @@ static const example_t examples[] = {
     {"matmul", "", expect_matmul, true},
     {"simt_diverge", "", expect_simt_diverge, true},
     {"simt_diverge", "-s core.model=simt", expect_simt_diverge, true},
+    {"simt_memory", "", expect_simt_memory, true},
+    {"simt_memory", "-s core.model=simt", expect_simt_memory, true},
+    {"simt_memory", "-s core.model=simt -s simt.broadcast=on -s simt.scoreboard=on",
+     expect_simt_memory, true},
 };
 enum { NEXAMPLES = sizeof examples / sizeof examples[0] };
 

@@ -211,6 +211,37 @@ static void test_perfetto_s6_hand_computed(void)
     sqlite3_close(h);
 }
 
+/* SIMT-SPEC E1 on the SIMT unit at level events: the issue port track holds
+ * the warp's 8 instructions, one cycle each, at cycles 6, 7, 8, 9 (all four
+ * lanes), 10, 11 (even lanes 0, 2: active 0005, inside the divergence),
+ * 12 (odd lanes: the mul, 000a) and 14 (ready, reconverged: 000f). The
+ * cycle 13 gap is the mul's second cycle (an execute stall). */
+static void test_perfetto_simt_issue_port(void)
+{
+    static const char e1[] = ".group cores=0x000f fence=no\n set_const r1, id\n"
+                             " set_const r8, 1\n and r1, r8, r2\n bnz odd, r2\n"
+                             " add r8, r8, r9\n bnz join, r8\nodd:\n mul r1, r1, r10\n"
+                             "join:\n ready\n";
+    const char *db = record("simt-e1.db", NULL, e1, "-s core.model=simt -s record.level=events");
+    sqlite3 *h = perfetto(db, NULL, NULL);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'M' AND tid = 400"
+                         " AND args ->> '$.name' = 'issue port'"), 1);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'X' AND tid = 400"
+                         " AND dur = 0.001"), 8);
+    CU_ASSERT_EQUAL(q(h, "SELECT group_concat(CAST(round(ts * 1000) AS INTEGER) || ':' ||"
+                         " (args ->> '$.active') || ':' || cat, ' ') = '6:000f:issue"
+                         " 7:000f:issue 8:000f:issue 9:000f:issue 10:0005:diverged"
+                         " 11:0005:diverged 12:000a:diverged 14:000f:issue'"
+                         " FROM (SELECT * FROM ev WHERE ph = 'X' AND tid = 400 ORDER BY ts)"),
+                    1);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE tid = 400 AND name = 'F1 mul'"), 1);
+    sqlite3_close(h);
+    /* below level events there is no issue port */
+    h = perfetto(s6(), NULL, NULL);
+    CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE tid >= 400"), 0);
+    sqlite3_close(h);
+}
+
 /* Each flow: s on the TS code bus, t on the core, f on the core (READY). */
 static void test_perfetto_flows_pair_up(void)
 {
@@ -419,6 +450,52 @@ static void test_vcd_header_and_order(void)
     free(v.text);
 }
 
+/* The changes of vector variable `name`: "t:value t:value …" (the initial
+ * values at 0 included). */
+static void vcd_values(const vcd_t *v, const char *name, char *out, size_t size)
+{
+    int k = var_of(v, name);
+    out[0] = 0;
+    CU_ASSERT_FATAL(k >= 0);
+    long long t = 0;
+    size_t o = 0, idn = strlen(v->var[k].id);
+    for (char *p = strstr(v->text, "$enddefinitions"); p && (p = strchr(p, '\n')); p++) {
+        const char *line = p + 1;
+        size_t n = strcspn(line, "\n");
+        if (*line == '#')
+            sscanf(line + 1, "%lld", &t);
+        else if (*line == 'b' && n > idn + 2 && line[n - idn - 1] == ' ' &&
+                 !strncmp(line + n - idn, v->var[k].id, idn) && o < size)
+            o += (size_t)snprintf(out + o, size - o, "%s%lld:%.*s", o ? " " : "", t,
+                                  (int)(n - idn - 2), line + 1);
+    }
+}
+
+/* SIMT-SPEC E1 at level events (the issue cycles as in
+ * test_perfetto_simt_issue_port): issue_warp holds IF0 from 6 to 13 and in
+ * cycle 14 (z in cycle 13, the mul's second cycle, and after 15);
+ * issue_active is 1111 for cycles 6-9, 0101 (even lanes) for 10-11, 1010
+ * (odd lanes) for 12, 1111 for 14. A MIMD run has neither signal. */
+static void test_vcd_simt_issue_port(void)
+{
+    static const char e1[] = ".group cores=0x000f fence=no\n set_const r1, id\n"
+                             " set_const r8, 1\n and r1, r8, r2\n bnz odd, r2\n"
+                             " add r8, r8, r9\n bnz join, r8\nodd:\n mul r1, r1, r10\n"
+                             "join:\n ready\n";
+    const char *db = record("simt-e1.db", NULL, e1, "-s core.model=simt -s record.level=events");
+    vcd_t v;
+    char got[512];
+    vcd_export(db, "simt-e1.vcd", NULL, &v);
+    vcd_values(&v, "issue_warp", got, sizeof got);
+    CU_ASSERT_STRING_EQUAL(got, "0:z 6000:1 13000:z 14000:1 15000:z");
+    vcd_values(&v, "issue_active", got, sizeof got);
+    CU_ASSERT_STRING_EQUAL(got, "0:0 6000:1111 10000:101 12000:1010 13000:0 14000:1111 15000:0");
+    free(v.text);
+    vcd_export(example1(), "ex1-noissue.vcd", NULL, &v);
+    CU_ASSERT_EQUAL(var_of(&v, "issue_warp"), -1);
+    free(v.text);
+}
+
 /* §6: core0_busy rises at #6000 and falls at #8000; the task's EXEC_MASK
  * holds core 0 from the issue (2000) to the READY (9000). */
 static void test_vcd_s6_hand_computed(void)
@@ -612,10 +689,11 @@ int main(void)
         TEST(test_perfetto_core_tasks),         TEST(test_perfetto_s6_hand_computed),
         TEST(test_perfetto_flows_pair_up),      TEST(test_perfetto_accesses_on_banks),
         TEST(test_perfetto_max_accesses),       TEST(test_perfetto_level_tasks_and_window),
-        TEST(test_perfetto_slices_in_time_order),
+        TEST(test_perfetto_slices_in_time_order), TEST(test_perfetto_simt_issue_port),
         TEST_END};
     static const test_case_t vcd[] = {
         TEST(test_vcd_header_and_order), TEST(test_vcd_s6_hand_computed),
+        TEST(test_vcd_simt_issue_port),
         TEST(test_vcd_matches_database), TEST(test_vcd_cut_and_window), TEST_END};
     static const test_case_t stream[] = {TEST(test_decoder_matches_view), TEST_END};
     static const test_case_t errors[] = {TEST(test_errors), TEST(test_usage_errors), TEST_END};

@@ -552,8 +552,9 @@ static void test_zipped_sweep_points(void)
     CU_ASSERT_EQUAL(tessera_expect(args, 2, &out), 2);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sm.resp has 2 values, sm.req 3"));
     free(out);
-    snprintf(args, sizeof args, "sweep '%s' -s sm.req=1,2 --zip sm.req,sm.bank --db '%s' --emit",
-             prog, db);
+    int n = snprintf(args, sizeof args,
+                     "sweep '%s' -s sm.req=1,2 --zip sm.req,sm.bank --db '%s' --emit", prog, db);
+    CU_ASSERT_TRUE_FATAL(n > 0 && (size_t)n < sizeof args);
     CU_ASSERT_EQUAL(tessera_expect(args, 2, &out), 2);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sm.bank is not an axis"));
     free(out);

@@ -115,6 +115,33 @@ static void test_example1_rows_and_lanes(void)
     free(svg);
 }
 
+/* SIMT-SPEC E1 at level events: the issue port row holds the warp's 8
+ * issues, cycles 6-9 (all lanes), 10 and 11 (even lanes, 0x0005) and 12
+ * (odd lanes, 0x000a) inside the divergence, 14 (ready, reconverged); cycle
+ * 13 is empty (the mul's second cycle). A MIMD run has no such row. */
+static void test_simt_issue_port(void)
+{
+    static const char e1[] = ".group cores=0x000f fence=no\n set_const r1, id\n"
+                             " set_const r8, 1\n and r1, r8, r2\n bnz odd, r2\n"
+                             " add r8, r8, r9\n bnz join, r8\nodd:\n mul r1, r1, r10\n"
+                             "join:\n ready\n";
+    const char *db = record("simt-e1.db", NULL, e1, "-s core.model=simt -s record.level=events");
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(db, "", "simt-e1.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(count(svg, ">issue port<"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle "), 8);
+    CU_ASSERT_EQUAL(count(svg, "(diverged)"), 3);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 10: F1 add, lanes 0x0005 of 0x000f (diverged)"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 12: F1 mul, lanes 0x000a of 0x000f (diverged)"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 14: F1 ready, lanes 0x000f of 0x000f<"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 13:"), 0);
+    free(svg);
+    CU_ASSERT_EQUAL(timeline(example1(), "", "ex1-noissue.svg", &svg, NULL), 0);
+    CU_ASSERT_EQUAL(count(svg, "issue port"), 0);
+    free(svg);
+}
+
 /* The spec's figure 2: IF0–IF3 on cores 0-3, 8-11; IF4, IF5 on the others. */
 static void test_example1_labels(void)
 {
@@ -473,6 +500,7 @@ int main(void)
 {
     static const test_case_t picture[] = {
         TEST(test_example1_is_valid_xml), TEST(test_example1_rows_and_lanes),
+        TEST(test_simt_issue_port),
         TEST(test_example1_labels),       TEST(test_example1_cf_markers),
         TEST(test_axis_in_cycles),        TEST(test_exact_bank_intervals),
         TEST(test_many_accesses_are_aggregated), TEST(test_window), TEST(test_recording_window),

@@ -140,7 +140,8 @@ static void acc_merge_end(acc_merge_t *m)
 
 /* --- Perfetto / Chrome trace-event JSON ------------------------------------------- */
 
-enum { TID_TS = 1, TID_BUS = 2, TID_STALLS = 3, TID_CORE = 100, TID_BANK = 200, MAX_LANES = 64 };
+enum { TID_TS = 1, TID_BUS = 2, TID_STALLS = 3, TID_CORE = 100, TID_BANK = 200, TID_ISSUE = 400,
+       MAX_LANES = 64 };
 
 typedef struct pend {         /* an access whose bank slice waits to be written */
     exp_access_t a;
@@ -453,6 +454,50 @@ static void json_tail(json_t *j, const exp_stats_t *st)
             (unsigned long long)st->accesses_total, (unsigned long long)st->cut_ps);
 }
 
+/* The SIMT unit's issue port (simt_issue, core.model = simt at level
+ * events): a track per issue slot of a cycle ("issue port", "issue port 2",
+ * … with simt.issue_width > 1), a one-cycle slice per issued warp
+ * instruction named after its warp and mnemonic ("F1 add"), category
+ * "diverged" when it issued inside a divergence (SIMT stack depth > 1, its
+ * active lanes fewer than the warp's), else "issue". */
+static int json_issue(json_t *j, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(
+        j->run,
+        "SELECT ord, time_ps, frame, op, active, mask, lanes, depth, eligible FROM simt_issue"
+        " WHERE run_id = ?1 AND time_ps >= ?2 AND time_ps < ?3 ORDER BY ord, time_ps",
+        d);
+    if (!st)
+        return TESS_EDB;
+    sqlite3_bind_int64(st, 2, j->w.t0);
+    sqlite3_bind_int64(st, 3, j->w.t1);
+    int step, last_ord = -1;
+    char name[48], args[160];
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        int ord = sqlite3_column_int(st, 0);
+        int64_t t = sqlite3_column_int64(st, 1);
+        unsigned frame = (unsigned)sqlite3_column_int(st, 2), depth = (unsigned)sqlite3_column_int(st, 7);
+        if (ord != last_ord) {
+            snprintf(name, sizeof name, ord ? "issue port %d" : "issue port", ord + 1);
+            meta(j, TID_ISSUE + (unsigned)ord, "thread_name", name, 50 + (unsigned)ord);
+            last_ord = ord;
+        }
+        const tl_frame_t *f = tl_run_frame(j->run, frame);
+        const unsigned char *op = sqlite3_column_text(st, 3);
+        snprintf(name, sizeof name, "%s %s", f ? f->label : "F?", op ? (const char *)op : "?");
+        snprintf(args, sizeof args,
+                 "\"frame\":%u,\"active\":\"%04x\",\"mask\":\"%04x\",\"lanes\":%d,"
+                 "\"stack_depth\":%u,\"eligible\":%d",
+                 frame, (unsigned)sqlite3_column_int(st, 4), (unsigned)sqlite3_column_int(st, 5),
+                 sqlite3_column_int(st, 6), depth, sqlite3_column_int(st, 8));
+        slice(j, TID_ISSUE + (unsigned)ord, name, depth > 1 ? "diverged" : "issue", t,
+              t + (int64_t)j->info->period_ps, args);
+    }
+    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(j->run, "reading simt_issue", d);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st,
                        diag_t *d)
 {
@@ -466,7 +511,9 @@ int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_
     json_frames(&j);
     json_stalls(&j, true);
     json_tasks(&j);
-    if (j.w.acc)
+    if (j.info->level >= REC_EVENTS)
+        rc = json_issue(&j, d);
+    if (rc == TESS_OK && j.w.acc)
         rc = json_accesses(&j, st, d);
     if (rc == TESS_OK)
         json_tail(&j, st);
@@ -485,7 +532,7 @@ int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_
  * set and cleared, clears first. */
 enum sig_kind { SIG_COUNT, SIG_MASK, SIG_VALUE };
 enum op { OP_DEC, OP_INC, OP_CLEAR, OP_SET, OP_CUT };
-enum { MAX_SIGS = 2 + 64 + 3 * TL_CORES + TL_BANKS_MAX };
+enum { MAX_SIGS = 4 + 64 + 3 * TL_CORES + TL_BANKS_MAX };
 
 typedef struct sig {
     char id[4];               /* VCD identifier code */
@@ -512,6 +559,7 @@ typedef struct vcd {
     win_t w;
     sig_t sig[MAX_SIGS];
     unsigned n_sig, dirty[MAX_SIGS], n_dirty;
+    int sig_issue, sig_issue_active; /* the SIMT issue port (slot 0), -1: none */
     int sig_bus, sig_mask, sig_if[64], sig_busy[TL_CORES], sig_task[TL_CORES],
         sig_wait[TL_CORES], sig_bank[TL_BANKS_MAX];
     change_t *heap;
@@ -591,6 +639,10 @@ static void declare_signals(vcd_t *v)
     bool acc = v->info->level >= REC_MEM;
     v->sig_bus = add_sig(v, "bus_busy", 1, SIG_COUNT, false);
     v->sig_mask = add_sig(v, "exec_mask", 16, SIG_MASK, false);
+    if (v->sig_issue >= 0) { /* set by has_issue_port() */
+        v->sig_issue = add_sig(v, "issue_warp", 8, SIG_VALUE, false);
+        v->sig_issue_active = add_sig(v, "issue_active", 16, SIG_MASK, false);
+    }
     for (unsigned i = 0; i < 64; i++)
         v->sig_if[i] = -1;
     for (unsigned i = 0; i < n; i++) {
@@ -808,6 +860,54 @@ static int merge_accesses(vcd_t *v, exp_stats_t *st, diag_t *d)
     }
 }
 
+/* Does the run have SIMT issue records (core.model = simt, level events)?
+ * Then the VCD carries the issue port: sig_issue 0 (declared), else -1. */
+static int has_issue_port(vcd_t *v, diag_t *d)
+{
+    v->sig_issue = v->sig_issue_active = -1;
+    if (v->info->level < REC_EVENTS)
+        return TESS_OK;
+    sqlite3_stmt *st = tl_run_prepare(
+        v->run, "SELECT EXISTS (SELECT 1 FROM simt_issue WHERE run_id = ?1)", d);
+    if (!st)
+        return TESS_EDB;
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW && sqlite3_column_int(st, 0))
+        v->sig_issue = 0;
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? TESS_OK : tl_run_fail(v->run, "reading simt_issue", d);
+}
+
+/* The issue port's changes: for each warp instruction issued in slot 0 of
+ * a cycle, issue_warp = its warp's frame index and issue_active = its active
+ * lanes, for that cycle (z and 0 in cycles nobody issued). */
+static int issue_changes(vcd_t *v, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(
+        v->run, "SELECT time_ps, frame, active FROM simt_issue WHERE run_id = ?1 AND ord = 0",
+        d);
+    if (!st)
+        return TESS_EDB;
+    int step;
+    bool ok = true;
+    int64_t p = (int64_t)v->info->period_ps;
+    while (ok && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, 0);
+        const tl_frame_t *f = tl_run_frame(v->run, (unsigned)sqlite3_column_int(st, 1));
+        unsigned active = (unsigned)sqlite3_column_int(st, 2);
+        ok = push(v, t, v->sig_issue, OP_SET, 0, f ? f->frame : 255) &&
+             push(v, t + p, v->sig_issue, OP_CLEAR, 0, 0);
+        for (unsigned b = 0; ok && b < 16; b++)
+            if (active >> b & 1)
+                ok = push(v, t, v->sig_issue_active, OP_INC, b, 0) &&
+                     push(v, t + p, v->sig_issue_active, OP_DEC, b, 0);
+    }
+    int rc = !ok ? diag_fail(d, TESS_ENOMEM, "out of memory")
+             : step == SQLITE_DONE ? TESS_OK : tl_run_fail(v->run, "reading simt_issue", d);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int exp_vcd_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st, diag_t *d)
 {
     vcd_t *v = tess_calloc(1, sizeof *v);
@@ -815,12 +915,16 @@ int exp_vcd_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_t *st
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     v->f = out, v->run = run, v->info = tl_run_info(run);
     int rc = open_window(run, o, &v->w, st, d);
+    if (rc == TESS_OK)
+        rc = has_issue_port(v, d);
     if (rc == TESS_OK) {
         declare_signals(v);
         write_header(v);
         if (!static_changes(v))
             rc = diag_fail(d, TESS_ENOMEM, "out of memory");
     }
+    if (rc == TESS_OK && v->sig_issue >= 0)
+        rc = issue_changes(v, d);
     if (rc == TESS_OK && v->w.acc)
         rc = merge_accesses(v, st, d);
     if (rc == TESS_OK) {

@@ -143,7 +143,8 @@ typedef struct svg {
     int64_t t0, t1;           /* the window, ps */
     double x0, pw;            /* the plot area: left edge and width, px */
     unsigned width, height, legend_rows;
-    double y_cf, y_bus, y_core, y_bank, y_axis, y_legend;
+    double y_cf, y_bus, y_issue, y_core, y_bank, y_axis, y_legend;
+    bool have_issue;          /* a SIMT run at level events: the issue port row */
     unsigned banks, bank_h;   /* bank lanes and their height (thinner beyond 16) */
     lanes_t wait, bank;       /* per core: waiting on the SM; per bank: busy */
     uint64_t accesses;        /* accesses drawn */
@@ -185,7 +186,8 @@ static void layout(svg_t *s, unsigned width)
     s->y_cf = TITLE_H;
     place_cfs(s);
     s->y_bus = s->y_cf + s->cf_rows * CF_ROW_H + 4;
-    s->y_core = s->y_bus + BUS_H + 4;
+    s->y_issue = s->y_bus + BUS_H + 4;
+    s->y_core = s->y_issue + (s->have_issue ? BUS_H + 4 : 0);
     s->y_bank = s->y_core + TL_CORES * CORE_H + GAP_H;
     s->banks = s->info->banks;
     s->bank_h = s->banks <= 16 ? BANK_H : s->banks <= 32 ? 7 : 5;
@@ -515,6 +517,69 @@ static void write_bus(svg_t *s)
     fputs("</g>\n", f);
 }
 
+/* The SIMT issue port (core.model = simt, level events): which warp issued
+ * in each cycle, a one-cycle cell in its task's colour (the first issue
+ * slot of the cycle); a divergent issue (active lanes fewer than the warp's)
+ * is drawn pale with a dark lower edge. Empty cycles: no warp issued. */
+static int write_issue(svg_t *s, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(s->run,
+                                      "SELECT time_ps, frame, op, active, mask FROM simt_issue"
+                                      " WHERE run_id = ?1 AND ord = 0 AND time_ps >= ?2"
+                                      " AND time_ps < ?3 ORDER BY time_ps", d);
+    if (!st)
+        return TESS_EDB;
+    sqlite3_bind_int64(st, 2, s->t0);
+    sqlite3_bind_int64(st, 3, s->t1);
+    FILE *f = s->out;
+    fputs("<g class=\"simt-issue\">\n", f);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">issue port</text>\n",
+            s->x0 - 6, s->y_issue + BUS_H / 2.0 + 3.5);
+    int step;
+    int64_t p = (int64_t)s->info->period_ps;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, 0);
+        const tl_frame_t *fr = tl_run_frame(s->run, (unsigned)sqlite3_column_int(st, 1));
+        const unsigned char *op = sqlite3_column_text(st, 2);
+        unsigned active = (unsigned)sqlite3_column_int(st, 3), mask = (unsigned)sqlite3_column_int(st, 4);
+        bool diverged = active != mask;
+        double xa = X(s, t), w = X(s, t + p) - xa;
+        fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\""
+                   " fill-opacity=\"%s\"><title>cycle %.10g: %s %s, lanes 0x%04x of 0x%04x%s"
+                   "</title></rect>\n",
+                xa, s->y_issue + 2, w < 0.5 ? 0.5 : w, BUS_H - 4,
+                palette[(fr ? (unsigned)fr->number : 0) % 10], diverged ? "0.45" : "1",
+                cycles(s, t), fr ? fr->label : "F?", op ? (const char *)op : "?", active, mask,
+                diverged ? " (diverged)" : "");
+        if (diverged)
+            fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"2\" fill=\"#333\"/>\n",
+                    xa, s->y_issue + BUS_H - 4, w < 0.5 ? 0.5 : w);
+        if (w >= text_w(fr ? fr->label : "F?", 8) + 2)
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"8\">%s"
+                       "</text>\n", xa + w / 2, s->y_issue + BUS_H / 2.0 + 3, fr ? fr->label : "F?");
+    }
+    fputs("</g>\n", f);
+    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(s->run, "reading simt_issue", d);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Is there an issue port to draw? */
+static int probe_issue(svg_t *s, diag_t *d)
+{
+    s->have_issue = false;
+    if (s->info->level < REC_EVENTS)
+        return TESS_OK;
+    sqlite3_stmt *st = tl_run_prepare(
+        s->run, "SELECT EXISTS (SELECT 1 FROM simt_issue WHERE run_id = ?1)", d);
+    if (!st)
+        return TESS_EDB;
+    int step = sqlite3_step(st);
+    s->have_issue = step == SQLITE_ROW && sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? TESS_OK : tl_run_fail(s->run, "reading simt_issue", d);
+}
+
 static bool cf_drawn(const svg_t *s, const tl_frame_t *p)
 {
     return !p->is_if && p->issue != TL_NONE && in_window(s, p->issue, p->issue);
@@ -691,6 +756,9 @@ int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *o, FILE *out, diag_t *d)
     if (rc != TESS_OK)
         return rc;
     s.have_acc = s.info->level >= REC_MEM;
+    rc = probe_issue(&s, d);
+    if (rc != TESS_OK)
+        return rc;
     layout(&s, width);
     unsigned cols = (unsigned)ceil(s.pw);
     if (lanes_init(&s.wait, TL_CORES, cols, s.t0, s.t1) ||
@@ -703,6 +771,8 @@ int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *o, FILE *out, diag_t *d)
         write_backgrounds(&s);
         write_axis(&s);
         write_bus(&s);
+        if (s.have_issue)
+            rc = write_issue(&s, d);
         unsigned drawn = write_cores(&s);
         write_banks(&s);
         write_cfs(&s);

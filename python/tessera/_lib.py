@@ -8,6 +8,12 @@ import os
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _TREE = os.path.dirname(os.path.dirname(_HERE))  # python/tessera -> the source tree
 _SONAME = "libtessera.so"
+_CWD = os.getcwd()  # a relative TESSERA_LIB/TESSERA_EXE is read from where we were imported
+
+
+def _env(name):
+    value = os.environ.get(name)
+    return os.path.join(_CWD, value) if value and os.sep in value else value
 
 
 class Counters(ctypes.Structure):
@@ -27,10 +33,12 @@ def _installed():
 
 
 def _candidates():
-    env = os.environ.get("TESSERA_LIB")
+    env = _env("TESSERA_LIB")
     if env:
         return [env]
-    found = [os.path.join(_TREE, "build", _SONAME)]
+    found = []
+    if os.path.isfile(os.path.join(_TREE, "api", "tessera.h")):  # a source tree
+        found.append(os.path.join(_TREE, "build", _SONAME))
     libdir, _ = _installed()
     if libdir:
         found.append(os.path.join(libdir, _SONAME))
@@ -83,12 +91,13 @@ def command():
     """The path of the `tessera` command beside the library (for sweeps):
     TESSERA_EXE, build/tessera of the source tree, the installed one, PATH."""
     import shutil
-    env = os.environ.get("TESSERA_EXE")
+    env = _env("TESSERA_EXE")
     if env:
         return env
-    libenv = os.environ.get("TESSERA_LIB")
+    libenv = _env("TESSERA_LIB")
     places = [os.path.join(os.path.dirname(libenv), "tessera")] if libenv else []
-    places.append(os.path.join(_TREE, "build", "tessera"))
+    if os.path.isfile(os.path.join(_TREE, "api", "tessera.h")):
+        places.append(os.path.join(_TREE, "build", "tessera"))
     _, bindir = _installed()
     if bindir:
         places.append(os.path.join(bindir, "tessera"))

@@ -92,6 +92,8 @@ def sweep(program, axes, jobs=None, db=None, mem=None, config=None, params=None,
         result = SweepResult(os.fspath(db), proc.returncode, out + err, points)
         if proc.returncode and (check or proc.returncode in (1, 2, 5, 6, 7)):
             lines = [l for l in err.splitlines() if l.strip()]
+            if len(lines) > 6:  # every failed point has a line: the first few, the summary
+                lines = lines[:5] + ["... (%d more lines)" % (len(lines) - 6), lines[-1]]
             raise error_for("\n".join(lines) or "tessera sweep failed", proc.returncode)
         return result
     finally:

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(TREE, "python"))
 import tessera  # noqa: E402
 from tessera import _lib  # noqa: E402
 
-EXE = _lib.command()
+EXE = os.path.abspath(_lib.command())
 
 # every table row by row, without the wall-clock columns (scripts/determinism.sh)
 DUMP = [
@@ -270,8 +270,11 @@ class Study(Base):
         except ImportError:
             self.skipTest("pandas/matplotlib not installed")
         png = self.db("study.png")
+        env = dict(os.environ, TESSERA_EXE=os.path.abspath(EXE))
+        if os.environ.get("TESSERA_LIB"):
+            env["TESSERA_LIB"] = _lib._env("TESSERA_LIB")
         done = subprocess.run([sys.executable, "examples/study.py", png, self.db("s.db")],
-                              cwd=TREE, capture_output=True, text=True)
+                              cwd=TREE, capture_output=True, text=True, env=env)
         self.assertEqual(done.returncode, 0, done.stderr)
         with open(png, "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
