@@ -100,9 +100,9 @@ static void print_summary(const tessera_t *t, const run_args_t *a)
            (unsigned long long)c.tasks, (unsigned long long)c.core_tasks,
            (unsigned long long)c.frames);
     printf("  instructions      %llu\n", (unsigned long long)c.instructions);
-    printf("  SM accesses       %llu (%llu waited for their bank)\n",
-           (unsigned long long)c.sm_accesses, (unsigned long long)c.sm_conflicts);
-    printf("  bank conflicts    %.0f cycles lost waiting\n", (double)c.sm_conflict_ps / period);
+    printf("  SM accesses       %llu\n", (unsigned long long)c.sm_accesses);
+    printf("  bank conflicts    accesses that waited for their bank: %llu; total wait: %.0f"
+           " cycles\n", (unsigned long long)c.sm_conflicts, (double)c.sm_conflict_ps / period);
     printf("  wall time         %.3f s (%.3g events/s, %.3g instructions/s)\n", c.wall_s,
            (double)c.events / wall, (double)c.instructions / wall);
     if (c.run_id)

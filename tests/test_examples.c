@@ -438,8 +438,9 @@ static bool parse_figures(const char *out, figures_t *f)
     const char *b = out ? strstr(out, "bank conflicts") : NULL;
     unsigned long long ps;
     return t && a && b && sscanf(t, "simulated time %llu ps (%llu cycles)", &ps, &f->cycles) == 2 &&
-           sscanf(a, "SM accesses %llu (%llu waited", &f->accesses, &f->waited) == 2 &&
-           sscanf(b, "bank conflicts %llu cycles lost", &f->lost) == 1;
+           sscanf(a, "SM accesses %llu", &f->accesses) == 1 &&
+           sscanf(b, "bank conflicts accesses that waited for their bank: %llu; total wait: %llu"
+                  " cycles", &f->waited, &f->lost) == 2;
 }
 
 /* Runs an example with the given options and parses its summary. */
