@@ -115,7 +115,11 @@ check_svg() {
         rsvg-convert "$work/bench-$w.svg" -o "$work/bench-$w.png" || fail "rsvg-convert bench-$w.svg"
         svgs+=("$work/bench-$w.svg")
     done
-    svgs+=("$src"/docs/img/*.svg)
+    # Tessera's own pictures (timelines); plot-*.svg are gnuplot's, whose text sits in
+    # translated groups that a bounding-box check of shapes does not follow
+    for f in "$src"/docs/img/*.svg; do
+        case $(basename "$f") in plot-*) ;; *) svgs+=("$f") ;; esac
+    done
     node "$src/scripts/chromium-check.js" svg "${svgs[@]}" > "$work/svg.log" 2>&1 \
         || { fail "svg:"; grep -v '^ok' "$work/svg.log" | head -40 >&2; return 0; }
     say "svg: ${#svgs[@]} pictures, every shape inside (Chromium); rsvg-convert rendered bench"
