@@ -45,6 +45,17 @@ static void variant(gpu_desc_t *d, unsigned i)
         d->ts_xfer = lat_fixed(0);
 }
 
+/* Program `seed` into p, its untimed result into ref and st, and the i-th
+ * variant of the configuration into d: the start of every differential case. */
+static void reference(program_t *p, uint64_t seed, const rp_opts_t *opts, arch_state_t *ref,
+                      iss_stats_t *st /* OUT */, gpu_desc_t *d /* OUT */, unsigned i)
+{
+    rp_generate(p, seed, opts);
+    arch_reset(ref, p->sm);
+    CU_ASSERT_EQUAL_FATAL(iss_run(&p->tm, ref, NULL, st, NULL), TESS_OK);
+    variant(d, i);
+}
+
 static void test_timed_model_matches_iss_on_race_free_programs(void)
 {
     rp_opts_t opts = {.race_free = true};
@@ -53,12 +64,9 @@ static void test_timed_model_matches_iss_on_race_free_programs(void)
     unsigned mismatches = 0;
     for (unsigned i = 0; i < DIFF_PROGRAMS; i++) {
         uint64_t seed = 1000 + i;
-        rp_generate(p, seed, &opts);
         iss_stats_t st;
-        arch_reset(ref, p->sm);
-        CU_ASSERT_EQUAL_FATAL(iss_run(&p->tm, ref, NULL, &st, NULL), TESS_OK);
         gpu_desc_t d;
-        variant(&d, i);
+        reference(p, seed, &opts, ref, &st, &d, i);
         h_run_t *r = h_run(p, &d);
         CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
         CU_ASSERT_EQUAL(r->stats.instructions, st.instructions);
@@ -171,12 +179,9 @@ static void test_simt_matches_iss_and_mimd_lane_counts(void)
     unsigned bad = 0;
     for (unsigned i = 0; i < DIFF_PROGRAMS; i++) {
         uint64_t seed = 9000 + i;
-        rp_generate(p, seed, &opts);
         iss_stats_t st;
-        arch_reset(ref, p->sm);
-        CU_ASSERT_EQUAL_FATAL(iss_run(&p->tm, ref, NULL, &st, NULL), TESS_OK);
         gpu_desc_t d;
-        variant(&d, i);
+        reference(p, seed, &opts, ref, &st, &d, i);
         h_run_t *m = h_run(p, &d);
         CU_ASSERT_EQUAL(m->outcome, GPU_DONE);
         for (unsigned k = 0; k < 12; k++) {
