@@ -350,15 +350,8 @@ static void put_quoted(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-static void put_head(const plot_t *p, const char *format, const char *output, FILE *f)
+static void put_terminal(const char *format, const char *output, FILE *f)
 {
-    fprintf(f, "# tessera plot: %s against %s", p->y_col, p->x_key);
-    if (p->by_key)
-        fprintf(f, ", one line per %s", p->by_key);
-    fprintf(f, "\n# from %s: the %lld runs with status ok", p->db_path, (long long)p->ok_runs);
-    if (p->other_runs)
-        fprintf(f, " (%lld other runs left out)", (long long)p->other_runs);
-    fprintf(f, "; a point of several runs is their mean\n");
     if (strcmp(format, "png") == 0)
         fprintf(f, "set terminal pngcairo size 960,600 enhanced font 'Sans,11'\n");
     else
@@ -369,6 +362,18 @@ static void put_head(const plot_t *p, const char *format, const char *output, FI
         put_quoted(f, output);
         fputc('\n', f);
     }
+}
+
+static void put_head(const plot_t *p, const char *format, const char *output, FILE *f)
+{
+    fprintf(f, "# tessera plot: %s against %s", p->y_col, p->x_key);
+    if (p->by_key)
+        fprintf(f, ", one line per %s", p->by_key);
+    fprintf(f, "\n# from %s: the %lld runs with status ok", p->db_path, (long long)p->ok_runs);
+    if (p->other_runs)
+        fprintf(f, " (%lld other runs left out)", (long long)p->other_runs);
+    fprintf(f, "; a point of several runs is their mean\n");
+    put_terminal(format, output, f);
     fprintf(f, "set encoding utf8\nset title '");
     fprintf(f, "%s against %s", p->y_col, p->x_key);
     fputc('\'', f);
@@ -419,20 +424,6 @@ static void put_xtics(const plot_t *p, FILE *f)
 static bool same_series(const point_t *a, const point_t *b)
 {
     return cmp_value(a->by, b->by) == 0;
-}
-
-static void put_terminal(const char *format, const char *output, FILE *f)
-{
-    if (strcmp(format, "png") == 0)
-        fprintf(f, "set terminal pngcairo size 960,600 enhanced font 'Sans,11'\n");
-    else
-        fprintf(f, "set terminal svg size 960,600 dynamic enhanced font 'Sans,13' "
-                   "background rgb 'white'\n");
-    if (output) {
-        fprintf(f, "set output ");
-        put_quoted(f, output);
-        fputc('\n', f);
-    }
 }
 
 /* Utilisation over time: one step line per share, x in cycles. */
