@@ -125,20 +125,14 @@ static void remember_signal(int sig)
         tessera_stop(current, sig);
 }
 
-static void catch_signals(struct sigaction old[2])
+static void catch_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = remember_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old[0]);
-    sigaction(SIGTERM, &sa, &old[1]);
-}
-
-static void restore_signals(const struct sigaction old[2])
-{
-    sigaction(SIGINT, &old[0], NULL);
-    sigaction(SIGTERM, &old[1], NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 /* Configuration, program and database, then the run; the exit code. */
@@ -201,13 +195,15 @@ int cmd_run(int argc, char **argv)
         cli_args_free(&c);
         return cli_nomem();
     }
-    struct sigaction old[2];
     current = t;
-    catch_signals(old);
+    catch_signals();
     rc = run(t, &a);
     if (tessera_errmsg(t)[0])
         cli_error("%s", tessera_errmsg(t));
-    restore_signals(old);
+    /* A signal from now on finds the run judged and committed: it is ignored
+     * (the handler stays until the process exits), so the exit code always
+     * matches the status that was stored, even while tessera_free closes the
+     * database and SQLite checkpoints its WAL, which can take tens of ms. */
     current = NULL;
     tessera_free(t);
     cli_args_free(&c);

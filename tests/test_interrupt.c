@@ -74,6 +74,9 @@ static void test_signals_at_random_moments_keep_the_database_sound(void)
         unsigned delay = 20 + (unsigned)(test_rand(&seed) % 700);
         int rc = run_and_signal(db_path, sig, delay);
         /* 4 = interrupted; 0 when the run happened to finish before the signal */
+        if (rc != 4 && rc != 0)
+            fprintf(stderr, "round %d: signal %d after %u ms gave exit %d (-1: killed)\n", i, sig,
+                    delay, rc);
         CU_ASSERT_TRUE(rc == 4 || rc == 0);
         interrupted += rc == 4;
     }

@@ -6,6 +6,7 @@
  * the spare list — so memory is bounded and the producer blocks (never
  * drops) while the writer holds every batch. After a failed write the
  * writer keeps draining the queue without writing. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -463,7 +464,14 @@ int rec_writer_start(rec_writer_t *w, int64_t run_id, uint64_t period_ps, rec_ba
     w->stop = false;
     w->errmsg[0] = 0;
     atomic_store(&w->failed, false);
-    if (pthread_create(&w->thread, NULL, writer_main, w) != 0)
+    /* The writer never takes a signal: SIGINT/SIGTERM always reach the thread
+     * that runs the event loop, which blocks them while it swaps dispositions. */
+    sigset_t all, saved;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &saved);
+    int started = pthread_create(&w->thread, NULL, writer_main, w);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    if (started != 0)
         return diag_fail(diag, TESS_ENOMEM, "%s: cannot start the writer thread", w->path);
     w->running = true;
     *first = &w->store[0];
