@@ -116,7 +116,7 @@ void core_set_itrace(core_t *c, itrace_fn fn, void *user)
 {
     c->itrace = fn;
     c->itrace_user = user;
-    c->one_by_one = c->stepped || !c->lat_fixed || fn;
+    c->one_by_one = c->stepped || !c->lat_fixed || fn || c->gpu->ivl[0] || c->gpu->ivl[1];
     sm_attach(&c->gpu->sm, c->id, fn ? core_on_answer_traced : core_on_answer, c);
 }
 
@@ -161,10 +161,9 @@ static __attribute__((noinline, cold)) isa_stop_t traced_run(core_t *c)
  * at its own local time: the timestamps do not change. */
 #define CORE_SLICE (UINT64_C(1) << 20)
 
-/* Runs instructions from run.ip at run.t until the core must wait for
- * something outside it (an SM answer, READY) — or, stepped, for its next
- * event. */
-__attribute__((flatten)) static void advance(core_t *c)
+/* advance() one instruction at a time (stepped, drawn latencies, traced or
+ * interval statistics): the general loop. */
+static __attribute__((noinline)) void advance_one_by_one(core_t *c)
 {
     isa_run_t *run = &c->run;
     uint64_t slice_end = run->n + CORE_SLICE;
@@ -178,12 +177,12 @@ __attribute__((flatten)) static void advance(core_t *c)
             sim_yield(c->sim);                         /* let the host loop look */
             return;
         }
-        run->budget = c->one_by_one ? run->n + 1 : (c->budget < slice_end ? c->budget : slice_end);
+        run->budget = run->n + 1;
         sim_time_t started = run->t;
         uint64_t before = run->n;
         isa_stop_t stop = __builtin_expect(c->itrace != NULL, 0) ? traced_run(c)
                                                                  : isa_run(c->r, c->id, run);
-        if (run->n != before && (c->gpu->ivl[0] || c->gpu->ivl[1])) /* one at a time then */
+        if (run->n != before && (c->gpu->ivl[0] || c->gpu->ivl[1]))
             gpu_ivl_add(c->gpu, IVL_CORE_INSTR, c->id, started, run->n - before);
         if (stop == ISA_STOP_MEMORY) {
             request(c);
@@ -199,6 +198,36 @@ __attribute__((flatten)) static void advance(core_t *c)
             sim_schedule(c->sim, &c->step_ev, run->t);
             return;
         }
+    }
+}
+
+/* Runs instructions from run.ip at run.t until the core must wait for
+ * something outside it (an SM answer, READY) — or, stepped, for its next
+ * event. Decoupled with fixed latencies (the hot path) that is one isa_run
+ * up to the budget or the end of the slice. */
+static void advance(core_t *c)
+{
+    if (__builtin_expect(c->one_by_one, 0)) {
+        advance_one_by_one(c);
+        return;
+    }
+    isa_run_t *run = &c->run;
+    uint64_t slice_end = run->n + CORE_SLICE;
+    if (run->n == c->budget) {
+        over_budget(c);
+        return;
+    }
+    run->budget = c->budget < slice_end ? c->budget : slice_end;
+    isa_stop_t stop = isa_run(c->r, c->id, run);
+    if (__builtin_expect(stop == ISA_STOP_MEMORY, 1))
+        request(c);
+    else if (stop == ISA_STOP_FINISHED)
+        finish(c);
+    else if (run->n == c->budget)
+        over_budget(c);
+    else {
+        sim_schedule(c->sim, &c->step_ev, run->t); /* step_cb resumes here */
+        sim_yield(c->sim);                         /* let the host loop look */
     }
 }
 
@@ -254,7 +283,7 @@ static inline __attribute__((always_inline)) void on_answer(core_t *c, txn_t *t,
         c->r[c->ld_reg] = (uint8_t)t->data; /* the byte read at the grant */
     c->task_sm_ops++;
     c->task_sm_wait += wait;
-    if (c->gpu->ivl[0] || c->gpu->ivl[1])
+    if (c->one_by_one && (c->gpu->ivl[0] || c->gpu->ivl[1])) /* interval statistics set it */
         gpu_ivl_span(c->gpu, IVL_CORE_WAIT, c->id, t->t_created, t->t_done);
     c->task_sm_conflict += conflict;
     c->run.t = t->t_done;

@@ -156,7 +156,17 @@ void gpu_destroy(gpu_t *g)
     tess_free(g);
 }
 
-void gpu_set_trace(gpu_t *g, unsigned mask) { g->trace = mask; }
+/* The SM looks at each grant only when someone wants it. */
+static void sm_observed(gpu_t *g)
+{
+    g->sm.observed = (g->trace & GPU_TRACE_ACCESSES) || g->ivl[0] || g->ivl[1];
+}
+
+void gpu_set_trace(gpu_t *g, unsigned mask)
+{
+    g->trace = mask;
+    sm_observed(g);
+}
 
 void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
 {
@@ -174,6 +184,7 @@ int gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
             g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
     for (unsigned c = 0; c < GPU_CORES; c++)
         g->cores[c].one_by_one |= intervals || window;
+    sm_observed(g);
     return TESS_OK;
 }
 

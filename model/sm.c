@@ -39,6 +39,7 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
         b->last = -1;
         b->lock_core = -1;
         rng_seed(&b->rng, g->desc.seed, RNG_STREAM_BANK(i));
+        b->min_arrive = SIM_TIME_NEVER;
         sm->next[i] = SIM_TIME_NEVER;
     }
     sim_event_init(&sm->grant_ev, grant_cb, sm, GPU_PRIO_SM_GRANT, "sm.grant");
@@ -74,13 +75,17 @@ static inline uint16_t grantable(const bank_t *b)
 static sim_time_t max_time(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
 
 /* When bank b can next grant: max(now, bank free, earliest grantable
- * arrival), or SIM_TIME_NEVER. */
+ * arrival), or SIM_TIME_NEVER. Without a lock every pending request is
+ * grantable and the earliest arrival is kept (min_arrive): O(1). */
 static sim_time_t bank_next(const bank_t *b, sim_time_t now)
 {
+    sim_time_t from = max_time(b->free_ps, now);
+    if (__builtin_expect(b->lock_core < 0, 1))
+        return b->pending ? max_time(from, b->min_arrive) : SIM_TIME_NEVER;
     uint16_t m = grantable(b);
     if (!m)
         return SIM_TIME_NEVER;
-    sim_time_t from = max_time(b->free_ps, now), earliest = SIM_TIME_NEVER;
+    sim_time_t earliest = SIM_TIME_NEVER;
     for (; m; m &= m - 1) {
         sim_time_t a = b->arrive[__builtin_ctz(m)];
         if (a <= from)
@@ -90,14 +95,20 @@ static sim_time_t bank_next(const bank_t *b, sim_time_t now)
     return earliest;
 }
 
-/* Keeps the SM event at min(next). */
-static void sm_reschedule(sm_t *sm)
+/* Recomputes min_arrive after a grant took the request that arrived first. */
+static void bank_min_arrive(bank_t *b)
 {
-    sim_time_t at = SIM_TIME_NEVER;
-    for (uint64_t m = sm->active; m; m &= m - 1) {
-        sim_time_t t = sm->next[__builtin_ctzll(m)];
-        at = t < at ? t : at;
+    sim_time_t earliest = SIM_TIME_NEVER;
+    for (uint16_t m = b->pending; m; m &= m - 1) {
+        sim_time_t a = b->arrive[__builtin_ctz(m)];
+        earliest = a < earliest ? a : earliest;
     }
+    b->min_arrive = earliest;
+}
+
+/* Keeps the SM event at `at`, the earliest next[] (SIM_TIME_NEVER: none). */
+static void sm_reschedule(sm_t *sm, sim_time_t at)
+{
     sim_t *sim = sm->sim;
     if (at == SIM_TIME_NEVER)
         sim_cancel(sim, &sm->grant_ev);
@@ -120,6 +131,7 @@ void sm_on_request(void *self, txn_t *t)
     b->req[t->core] = t;
     b->arrive[t->core] = t->t_arrived;
     b->pending |= (uint16_t)(1u << t->core);
+    b->min_arrive = t->t_arrived < b->min_arrive ? t->t_arrived : b->min_arrive;
     if (blocked(b, t))
         return;
     sim_time_t now = sim_now(sm->sim);
@@ -129,7 +141,9 @@ void sm_on_request(void *self, txn_t *t)
     sm->next[id] = at;
     sm->active |= UINT64_C(1) << id;
     /* during the SM event every new time is later than now; it reschedules at its end */
-    if (!sm->granting && (!sim_event_pending(&sm->grant_ev) || sm->grant_ev.time > at))
+    if (sm->granting)
+        sm->posted_min = at < sm->posted_min ? at : sm->posted_min;
+    else if (!sim_event_pending(&sm->grant_ev) || sm->grant_ev.time > at)
         sim_schedule(sm->sim, &sm->grant_ev, at);
 }
 
@@ -252,12 +266,14 @@ static void serve(bank_t *b, txn_t *t, sim_time_t now)
     b->wait_ps += wait;
     b->max_wait_ps = wait > b->max_wait_ps ? wait : b->max_wait_ps;
     b->busy_ps += service;
-    if (g->ivl[0] || g->ivl[1]) {
-        gpu_ivl_span(g, IVL_BANK_BUSY, b->id, now, now + service);
-        gpu_ivl_add(g, IVL_BANK_CONFLICTS, b->id, now, wait > 0);
+    if (__builtin_expect(sm->observed, 0)) {
+        if (g->ivl[0] || g->ivl[1]) {
+            gpu_ivl_span(g, IVL_BANK_BUSY, b->id, now, now + service);
+            gpu_ivl_add(g, IVL_BANK_CONFLICTS, b->id, now, wait > 0);
+        }
+        if (g->trace & GPU_TRACE_ACCESSES)
+            trace_access(b, t);
     }
-    if (g->trace & GPU_TRACE_ACCESSES)
-        trace_access(b, t);
 }
 
 /* Bank b grants one of the requests that have arrived by now. */
@@ -270,6 +286,8 @@ static void grant_one(bank_t *b, sim_time_t now)
     txn_t *t = b->req[c];
     b->req[c] = NULL;
     b->pending &= (uint16_t)~(1u << c);
+    if (b->arrive[c] == b->min_arrive)
+        bank_min_arrive(b);
     b->last = (int8_t)c;
     serve(b, t, now);
     link_send(&b->sm->answer[c], t, t->t_done); /* decoupled: the requester may post
@@ -279,19 +297,24 @@ static void grant_one(bank_t *b, sim_time_t now)
 static void grant_cb(sim_t *sim, sim_event_t *ev)
 {
     sm_t *sm = ev->data;
-    sim_time_t now = sim_now(sim);
+    sim_time_t now = sim_now(sim), at = SIM_TIME_NEVER;
     sm->granting = true;
+    sm->posted_min = SIM_TIME_NEVER;
+    /* `at` gathers min(next) on the way; requests posted meanwhile (the
+       answered cores run on within the grant) gather theirs in posted_min */
     for (uint64_t m = sm->active; m; m &= m - 1) {
         unsigned id = (unsigned)__builtin_ctzll(m);
-        if (sm->next[id] != now)
-            continue;
-        bank_t *b = &sm->banks[id];
-        grant_one(b, now);
-        sm->next[id] = bank_next(b, now);
-        assert(sm->next[id] > now);
-        if (sm->next[id] == SIM_TIME_NEVER)
-            sm->active &= ~(UINT64_C(1) << id);
+        sim_time_t next = sm->next[id];
+        if (next == now) {
+            bank_t *b = &sm->banks[id];
+            grant_one(b, now);
+            next = sm->next[id] = bank_next(b, now);
+            assert(next > now);
+            if (next == SIM_TIME_NEVER)
+                sm->active &= ~(UINT64_C(1) << id);
+        }
+        at = next < at ? next : at;
     }
     sm->granting = false;
-    sm_reschedule(sm);
+    sm_reschedule(sm, at < sm->posted_min ? at : sm->posted_min);
 }

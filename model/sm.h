@@ -6,8 +6,11 @@
  * earliest grantable arrival); the SM has one event, at the earliest of
  * those, which serves every bank due at that picosecond — so an access costs
  * at most one event, and cores in lockstep share it. Invariants: next[b] is
- * that time for bank b (SIM_TIME_NEVER when nothing is grantable), and the
- * SM event is pending at min(next) whenever some next[b] is finite. */
+ * that time for bank b (SIM_TIME_NEVER when nothing is grantable), the SM
+ * event is pending at min(next) whenever some next[b] is finite, and each
+ * bank's min_arrive is the earliest arrival of its pending requests, so
+ * that without a D16 lock its next grant is max(free, now, min_arrive) in
+ * O(1). */
 #ifndef TESSERA_SM_H
 #define TESSERA_SM_H
 
@@ -36,6 +39,8 @@ typedef struct bank {
     txn_t *req[GPU_CORES];    /* the posted request of each pending core */
     sim_time_t arrive[GPU_CORES]; /* its arrival time (kept here: the hot loops stay local) */
     sim_time_t free_ps;       /* the current service ends */
+    sim_time_t min_arrive;    /* the earliest arrival among the pending requests,
+                                 SIM_TIME_NEVER when none (kept on post and grant) */
     rng_t rng;                /* this bank's draws (sm.bank, sm.resp, random arbiter) */
     /* totals */
     uint64_t accesses, conflicts, lock_acquires;
@@ -59,6 +64,9 @@ typedef struct sm {
     uint64_t active;          /* banks whose next[] is finite */
     sim_event_t grant_ev;     /* serves every bank whose next[] is now */
     bool granting;            /* grant_ev's callback runs (it reschedules at its end) */
+    bool observed;            /* interval statistics or the access trace want each grant
+                                 (gpu_set_trace, gpu_set_intervals keep it) */
+    sim_time_t posted_min;    /* while granting: the earliest next[] a request set */
     bank_t banks[SM_BANKS_MAX]; /* the first nbanks are used */
     link_t answer[GPU_CORES]; /* to each requester id, wired by sm_attach */
 } sm_t;

@@ -1,0 +1,72 @@
+#!/bin/sh
+# The model's exactness check for performance work: runs every example, a
+# shortened and the full benchmark under each arbiter, bank mapping, a few
+# bank counts, both timing modes, drawn latencies and the SIMT unit (most at
+# record level events), with the `tessera` of build directory BUILD, and
+# writes every row of every table (sorted, without wall-clock columns) plus
+# each run's exit code and final SM to OUT. Two builds agree when their OUT
+# files are identical. Usage: scripts/rows-identical.sh BUILD OUT
+#   e.g. scripts/rows-identical.sh build-ref ref.txt
+#        scripts/rows-identical.sh build new.txt && cmp ref.txt new.txt
+set -eu
+cd "$(dirname "$0")/.."
+t="$(cd "$1" && pwd)/tessera"
+out="$(pwd)/$2"
+case $2 in /*) out=$2 ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ln -s "$(pwd)/examples" "$tmp/examples"
+cd "$tmp" # relative program paths: the runs' rows do not name the temporary directory
+db="$tmp/r.db"
+: > "$tmp/codes.txt"
+
+run() { # tessera run ARGS...: the exit code and final SM go into the dump
+    code=0
+    "$t" run "$@" --db "$db" --quiet --dump-mem "$tmp/mem.bin" >/dev/null 2>&1 || code=$?
+    echo "$code $* $(cksum < "$tmp/mem.bin" 2>/dev/null || echo -)" >> "$tmp/codes.txt"
+    rm -f "$tmp/mem.bin"
+}
+
+# the benchmark with outer loops of 2 instead of 256: every task kind, small
+sed 's/\(set_const r8, \)0/\12/' examples/bench.s > mini.s
+ev="-s record.level=events"
+
+for p in examples/*.s; do
+    [ "$p" = examples/bench.s ] && continue
+    run "$p" $ev
+    run "$p" $ev -s sm.atomics=on -s core.timing=stepped
+    run "$p" $ev -s core.model=simt
+    run "$p" $ev -s sm.atomics=on -s sm.arbiter=random -s sim.seed=7 \
+        -s 'sm.bank=uniform:1..3' -s 'sm.req=choice:1,1,4' -s 'core.alu=geometric:1.5'
+done
+for arb in fixed rr fifo random; do
+    for map in high interleaved xor; do
+        for nb in 16 4 64; do
+            run mini.s $ev -s sm.arbiter=$arb -s sm.bank_map=$map -s sm.banks=$nb
+        done
+        run examples/matmul.s $ev -s sm.arbiter=$arb -s sm.bank_map=$map -s sm.banks=8
+        run examples/histogram.s $ev -s sm.arbiter=$arb -s sm.bank_map=$map -s sm.atomics=on
+    done
+    run mini.s $ev -s sm.arbiter=$arb -s core.timing=stepped
+    run mini.s $ev -s sm.arbiter=$arb -s core.model=simt
+    run mini.s $ev -s sm.arbiter=$arb -s core.model=simt -s simt.broadcast=on \
+        -s simt.scoreboard=on
+    run mini.s $ev -s sm.arbiter=$arb -s 'sm.bank=uniform:1..3' -s 'sm.resp=choice:1,2'
+    run examples/bench.s -s record.level=tasks -s sm.arbiter=$arb
+done
+run examples/bench.s -s record.level=tasks -s core.model=simt
+run examples/bench.s -s record.level=tasks -s sm.bank_map=interleaved -s sm.banks=4
+
+sqlite3 "$db" "
+  SELECT run_id, program, program_sha256, data_sha256, config, status, error, end_ps,
+         events, version, level, period_ps, from_ps, to_ps, stop_ps FROM runs ORDER BY run_id;
+  SELECT *, typeof(value) FROM params ORDER BY run_id, key;
+  SELECT * FROM races ORDER BY run_id, addr, a_frame, a_core, a_slot, b_frame, b_core, b_slot;
+  SELECT * FROM counters ORDER BY run_id, component, name;
+  SELECT * FROM frames ORDER BY run_id, frame;
+  SELECT * FROM stalls ORDER BY run_id, frame, from_ps, reason;
+  SELECT * FROM core_tasks ORDER BY run_id, frame, core;
+  SELECT * FROM sm_accesses ORDER BY run_id, frame, core, idx;
+  SELECT * FROM events ORDER BY run_id, seq;" > "$out"
+cat "$tmp/codes.txt" >> "$out"
+echo "rows-identical: $(wc -l < "$out") lines, $(wc -l < "$tmp/codes.txt") runs -> $out"
