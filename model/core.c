@@ -204,8 +204,8 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
 /* Runs instructions from run.ip at run.t until the core must wait for
  * something outside it (an SM answer, READY) — or, stepped, for its next
  * event. Decoupled with fixed latencies (the hot path) that is one isa_run
- * up to the budget or the end of the slice. */
-static void advance(core_t *c)
+ * up to the budget or the end of the slice (isa_run inlined: flatten). */
+__attribute__((flatten)) static void advance(core_t *c)
 {
     if (__builtin_expect(c->one_by_one, 0)) {
         advance_one_by_one(c);

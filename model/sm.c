@@ -240,58 +240,73 @@ static void trace_access(bank_t *b, const txn_t *t)
     sim_trace(b->sm->sim, GPU_TR_ACCESS, &r);
 }
 
-/* Performs `t` now (T7: the read or write takes effect at the grant). */
-static void serve(bank_t *b, txn_t *t, sim_time_t now)
+/* Draws the service and answer latencies of one grant (sm.bank, sm.resp). */
+static __attribute__((noinline)) void drawn_latencies(bank_t *b, sim_time_t *service,
+                                                      sim_time_t *resp)
 {
     struct gpu *g = b->sm->gpu;
-    uint8_t *byte = &b->sm->mem[t->addr];
+    *service = gpu_cycles(g, lat_sample(&g->desc.sm_bank, &b->rng));
+    *resp = gpu_cycles(g, lat_sample(&g->desc.sm_resp, &b->rng));
+}
+
+/* What interval statistics and the access trace see of a grant. */
+static __attribute__((noinline, cold)) void observe(bank_t *b, const txn_t *t, sim_time_t now,
+                                                     sim_time_t service, sim_time_t wait)
+{
+    struct gpu *g = b->sm->gpu;
+    if (g->ivl[0] || g->ivl[1]) {
+        gpu_ivl_span(g, IVL_BANK_BUSY, b->id, now, now + service);
+        gpu_ivl_add(g, IVL_BANK_CONFLICTS, b->id, now, wait > 0);
+    }
+    if (g->trace & GPU_TRACE_ACCESSES)
+        trace_access(b, t);
+}
+
+/* Performs `t`, which arrived at `arrived`, now (T7: the read or write takes
+ * effect at the grant). The fields are read into locals first: the
+ * transaction could alias the bank as far as the compiler knows. */
+static inline void serve(sm_t *sm, bank_t *b, txn_t *t, sim_time_t arrived, sim_time_t now)
+{
+    uint8_t *byte = &sm->mem[t->addr];
     if (t->flags & GPU_TXN_STORE)
         *byte = (uint8_t)t->data;
     else
         t->data = *byte;
-    if (b->sm->atomics)
+    if (sm->atomics)
         update_lock(b, t);
-    sm_t *sm = b->sm;
     sim_time_t service = sm->bank_ps, resp = sm->resp_ps;
-    if (!sm->lat_fixed) {
-        service = gpu_cycles(g, lat_sample(&g->desc.sm_bank, &b->rng));
-        resp = gpu_cycles(g, lat_sample(&g->desc.sm_resp, &b->rng));
-    }
+    if (__builtin_expect(!sm->lat_fixed, 0))
+        drawn_latencies(b, &service, &resp);
+    sim_time_t wait = now - arrived;
     t->t_granted = now;
     t->t_done = now + service + resp;
     b->free_ps = now + service;
-    sim_time_t wait = now - t->t_arrived;
     b->accesses++;
     b->conflicts += wait > 0;
     b->wait_ps += wait;
     b->max_wait_ps = wait > b->max_wait_ps ? wait : b->max_wait_ps;
     b->busy_ps += service;
-    if (__builtin_expect(sm->observed, 0)) {
-        if (g->ivl[0] || g->ivl[1]) {
-            gpu_ivl_span(g, IVL_BANK_BUSY, b->id, now, now + service);
-            gpu_ivl_add(g, IVL_BANK_CONFLICTS, b->id, now, wait > 0);
-        }
-        if (g->trace & GPU_TRACE_ACCESSES)
-            trace_access(b, t);
-    }
+    if (__builtin_expect(sm->observed, 0))
+        observe(b, t, now, service, wait);
 }
 
 /* Bank b grants one of the requests that have arrived by now. */
-static void grant_one(bank_t *b, sim_time_t now)
+static inline void grant_one(sm_t *sm, bank_t *b, sim_time_t now)
 {
     uint16_t m = grantable(b);
     assert(m && b->free_ps <= now);
     unsigned c = m & (m - 1) ? arbitrate(b, m, now) : (unsigned)__builtin_ctz(m);
     assert(c < GPU_CORES && b->arrive[c] <= now);
     txn_t *t = b->req[c];
+    sim_time_t arrived = b->arrive[c];
     b->req[c] = NULL;
     b->pending &= (uint16_t)~(1u << c);
-    if (b->arrive[c] == b->min_arrive)
+    if (arrived == b->min_arrive)
         bank_min_arrive(b);
     b->last = (int8_t)c;
-    serve(b, t, now);
-    link_send(&b->sm->answer[c], t, t->t_done); /* decoupled: the requester may post
-                                                   again within, due after now */
+    serve(sm, b, t, arrived, now);
+    link_send(&sm->answer[c], t, t->t_done); /* decoupled: the requester may post
+                                                again within, due after now */
 }
 
 static void grant_cb(sim_t *sim, sim_event_t *ev)
@@ -307,7 +322,7 @@ static void grant_cb(sim_t *sim, sim_event_t *ev)
         sim_time_t next = sm->next[id];
         if (next == now) {
             bank_t *b = &sm->banks[id];
-            grant_one(b, now);
+            grant_one(sm, b, now);
             next = sm->next[id] = bank_next(b, now);
             assert(next > now);
             if (next == SIM_TIME_NEVER)
