@@ -192,8 +192,9 @@ static int plan_resume(sweep_args_t *a, const program_t *p, uint64_t n, diag_t *
     if (!(a->todo = tess_calloc(n, sizeof *a->todo)))
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     int rc = a->rerun ? TESS_OK : runkey_load_ok(a->db, &ok, d);
-    if (rc == TESS_OK && ok.n && a->config)
-        rc = cfg_load_file(&base, a->config, d);
+    diag_t again = {0}; /* its warnings were printed by check_all */
+    if (rc == TESS_OK && ok.n && a->config && cfg_load_file(&base, a->config, &again))
+        rc = diag_fail(d, again.code, "%s", again.msg);
     for (uint64_t k = 0; k < n && rc == TESS_OK; k++) {
         char *text = ok.n ? point_config(a, &base, k, d) : NULL;
         runkey_t key = "";

@@ -594,7 +594,7 @@ static void test_sampled_sweep_points(void)
     CU_ASSERT_STRING_EQUAL(q2, p1); /* sim.seed does not move the sample */
     CU_ASSERT_STRING_NOT_EQUAL(q3, q2);
     free(q1), free(q2), free(q3);
-    char *out0 = NULL, cmd0[1024];
+    char *out0 = NULL, cmd0[4096];
     path_t db0, prog0;
     snprintf(cmd0, sizeof cmd0, "sweep '%s' %s --seed 9 --sample-seed 6 --db '%s' --emit",
              src_at(prog0, "examples/first.s"), axes, tmp_at(db0, "sample-seed.db"));
@@ -668,7 +668,7 @@ static void test_resume_after_interrupt(void)
     CU_ASSERT_TRUE(stopped <= 1);
     CU_ASSERT_EQUAL(count(db, "runs"), ok + stopped);
     /* again: the missing points only */
-    char args[4096], want[256];
+    char args[4096], want[1024];
     snprintf(args, sizeof args, "sweep '%s' %s --jobs 2 --db '%s'", prog, axes, db);
     CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
     snprintf(want, sizeof want, "sweep: 6 points (6 in the product): %lld already ok in %s,"
