@@ -589,11 +589,12 @@ static void test_sampled_sweep_points(void)
     snprintf(b1, sizeof b1, "%s --sample-seed 5", axes);
     snprintf(b2, sizeof b2, "%s --seed 9 --sample-seed 5", axes);
     snprintf(b3, sizeof b3, "%s --seed 9 --sample-seed 6", axes);
-    char *q1 = emitted_pairs(b1), *q2 = emitted_pairs(b2), *q3 = emitted_pairs(b3);
-    CU_ASSERT_STRING_EQUAL(q1, p1); /* --sample-seed 5 = --seed 5's sample */
-    CU_ASSERT_STRING_EQUAL(q2, p1); /* sim.seed does not move the sample */
+    char *q0 = emitted_pairs(a1), *q1 = emitted_pairs(b1), *q2 = emitted_pairs(b2);
+    char *q3 = emitted_pairs(b3);
+    CU_ASSERT_STRING_EQUAL(q1, q0); /* --sample-seed 5 = --seed 5's sample */
+    CU_ASSERT_STRING_EQUAL(q2, q0); /* sim.seed does not move the sample */
     CU_ASSERT_STRING_NOT_EQUAL(q3, q2);
-    free(q1), free(q2), free(q3);
+    free(q0), free(q1), free(q2), free(q3);
     char *out0 = NULL, cmd0[4096];
     path_t db0, prog0;
     snprintf(cmd0, sizeof cmd0, "sweep '%s' %s --seed 9 --sample-seed 6 --db '%s' --emit",
