@@ -683,6 +683,8 @@ static void test_resume_after_interrupt(void)
     assert_one_ok_per_point(db, 6);
     CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), stopped);
     CU_ASSERT_EQUAL(count(db, "runs"), 6 + stopped);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM latest_ok_runs WHERE ok_runs = 1"), 6);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT sum(runs) FROM latest_ok_runs"), 6 + stopped);
     /* and again: nothing to run, nothing added, no directory made */
     CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "6 already ok in"));
@@ -743,6 +745,12 @@ static void test_resume_what_counts(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "2 points: 2 ok"));
     free(out);
     CU_ASSERT_EQUAL(count(db, "runs"), runs + 2);
+    /* latest_ok_runs: one row per point with an ok run (not the watchdog point), its
+     * latest ok run (the two rerun points: runs 8 and 9), its runs and ok runs */
+    char *pts = q_text(db, "SELECT group_concat(run_id || ':' || ok_runs || '/' || runs, ' ')"
+                           " FROM (SELECT * FROM latest_ok_runs ORDER BY run_id)");
+    CU_ASSERT_STRING_EQUAL(pts ? pts : "", "2:1/1 4:1/1 5:1/1 8:2/2 9:2/2");
+    free(pts);
     assert_intact(db);
 }
 
