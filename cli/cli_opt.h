@@ -51,10 +51,13 @@
     X(JOBS, "jobs", 'j', "N", "points run at a time (default: the number of CPUs)")          \
     X(EMIT, "emit", 0, NULL, "print one command per point and run nothing")                   \
     X(FORCE, "force", 0, NULL, "allow more than 10000 points")                                \
+    X(RERUN, "rerun", 0, NULL, "run every point, also those OUT.db already holds as ok")      \
     X(ZIP, "zip", 0, "KEY,KEY,...", "these -s axes vary together (their i-th values in one "  \
       "point) instead of in every combination; repeatable")                                   \
     X(SAMPLE, "sample", 0, "N", "run N points drawn from the product without repetition "    \
-      "(reproducible: seeded by --seed S, default 1)")                                        \
+      "(reproducible: seeded by --sample-seed)")                                              \
+    X(SAMPLE_SEED, "sample-seed", 0, "S", "the seed the --sample points are drawn with "      \
+      "(default: --seed when it is one number, else 1); sim.seed is not changed")             \
     X(RACES, "races", 0, NULL,                                                                \
       "detect data races: list each pair of accesses to one byte from different cores, one "  \
       "a store, whose tasks the program does not order")                                      \

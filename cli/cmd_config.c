@@ -125,7 +125,16 @@ static const char md_intro[] =
     "- Comments: lines starting with `;` or `#`; a `;` after a blank starts a comment that\n"
     "  runs to the end of the line.\n"
     "- Blanks around names and values are ignored; indentation has no meaning.\n"
-    "- A key repeated in one file takes its last value.\n"
+    "- A key repeated in one file takes its last value, with a warning on stderr naming both\n"
+    "  lines (the command goes on, exit code 0):\n"
+    "  `warning: cfg/a.ini:9: sm.bank is set again: this value replaces the one of line 4`.\n"
+    "  A `-s` after the file is not a repetition: it overrides the file silently, as intended.\n"
+    "- A line may hold at most 197 characters after its indentation (inih's `INI_MAX_LINE` of\n"
+    "  the Debian build, 200, less the line end and the terminating NUL); a longer one is an\n"
+    "  error, not cut short:\n"
+    "  `cfg/a.ini:12: line too long (at most 197 characters after the indentation; comment\n"
+    "  lines have no limit)` (exit code 2). Comment lines may be of any length. A file may be\n"
+    "  at most 1 MiB (1048576 bytes; a larger one is refused, exit code 2).\n"
     "- Section and key names are written as listed below (lower case); named values (`on`,\n"
     "  `fifo`, ...) may be in any case and print in lower case.\n"
     "- Integer keys take decimal or `0x` hex; latencies take decimal; seconds and `sim.pace`\n"
@@ -195,7 +204,7 @@ static void print_keys_markdown(FILE *f)
 static int print_effective(const config_opts_t *o)
 {
     cfg_t cfg;
-    diag_t diag = {0};
+    diag_t diag = {.warn = diag_warn_stderr}; /* a key set twice in the file */
     cfg_default(&cfg);
     int rc = cfg_apply_cli(&cfg, o->config, o->sets, o->nsets, &diag);
     if (rc != TESS_OK) {

@@ -1,6 +1,7 @@
 /* cmd_export.c — `tessera export`: one recorded run as a Perfetto/Chrome
  * trace (JSON) and/or a VCD waveform (analysis/export.h, docs/VISUALS.md).
  * Reads the database only; each output appears whole or not at all. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,7 +114,13 @@ static int write_one(tl_run_t *run, const exp_args_t *a, const char *path, write
     int rc = outfile_open(&out, path, d);
     if (rc != TESS_OK)
         return rc;
+    errno = 0;
     rc = fn(run, &a->opts, out.f, &st, d);
+    if (rc == TESS_EIO && out.f != stdout && ferror(out.f)) { /* name the file, not the stream */
+        int err = errno;
+        diag_reset(d);
+        return outfile_fail(&out, err, d);
+    }
     int crc = outfile_close(&out, rc == TESS_OK, d);
     rc = rc != TESS_OK ? rc : crc;
     if (rc == TESS_OK && st.cut_ps)

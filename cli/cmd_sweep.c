@@ -16,6 +16,8 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/sweep_run.h"
+#include "analysis/store/runkey.h"
+#include "config/cfg.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "model/program.h"
@@ -24,8 +26,8 @@
 static const cli_use_t sweep_opts[] = {
     {CLI_SET, "KEY=V1,V2,...", "an axis: a key and its values (a single value is a fixed "
                                "setting); repeatable, the first -s varies slowest"},
-    {CLI_SEED, "N1,N2,...", "the same as -s sim.seed=N1,N2,...; with --sample, the sample's "
-                            "seed S instead (sweep sim.seed with -s then)"},
+    {CLI_SEED, "N1,N2,...", "the same as -s sim.seed=N1,N2,... (the model's random streams); "
+                            "one number also seeds --sample unless --sample-seed"},
     {CLI_CONFIG, NULL, "an INI configuration file under every point"},
     {CLI_MEM, NULL, NULL},
     {CLI_JOBS, NULL, NULL},
@@ -33,8 +35,10 @@ static const cli_use_t sweep_opts[] = {
     {CLI_EMIT, NULL, "print one self-contained `tessera run ... --db DIR/STEM-shard-K.db` "
                      "command per point (absolute paths, shell-quoted) and run nothing"},
     {CLI_FORCE, NULL, "allow more than 10000 points to run"},
+    {CLI_RERUN, NULL, "run every point, also those OUT.db already holds with status ok"},
     {CLI_ZIP, NULL, NULL},
     {CLI_SAMPLE, NULL, NULL},
+    {CLI_SAMPLE_SEED, NULL, NULL},
     {CLI_PROGRESS, NULL, NULL},
     {CLI_NONE, NULL, NULL},
 };
@@ -52,8 +56,9 @@ static const cli_exit_t sweep_exits[] = {
 const cli_spec_t cli_spec_sweep = {
     .name = "sweep",
     .usage = "PROG -s key=v1,v2,... [-s key=v ...] [--config F] [--mem F]\n"
-             "                     [--zip K1,K2 ...] [--sample N [--seed S]]\n"
-             "                     [--jobs N] --db OUT.db [--emit] [--force] [--progress]",
+             "                     [--zip K1,K2 ...] [--sample N [--sample-seed S]]\n"
+             "                     [--jobs N] --db OUT.db [--emit] [--force] [--rerun]\n"
+             "                     [--progress]",
     .about =
         "Runs PROG once per point of the cartesian product of the -s lists, N points at a\n"
         "time, each as `tessera run PROG ... --db SHARD` into a shard in a temporary\n"
@@ -65,9 +70,13 @@ const cli_spec_t cli_spec_sweep = {
         "split on `;` only (`choice:1,8;4` is 2 values). Quote it for the shell.\n"
         "With --emit, merge the shards with `tessera merge OUT.db DIR/STEM-shard-*.db`.\n"
         "--zip K1,K2: the axes K1 and K2 (same number of values) take their i-th values\n"
-        "together. --sample N: N points of the product, drawn without repetition from\n"
-        "--seed S (default 1), run in product order. The number of points is printed\n"
-        "before anything runs; more than 10000 need --force.\n"
+        "together. --sample N: N points of the product, drawn without repetition with\n"
+        "--sample-seed S (default: --seed when it is one number, else 1), run in\n"
+        "product order. More than 10000 points need --force.\n"
+        "Resume: a point OUT.db already holds a run of with status ok (same program,\n"
+        "data and effective configuration: every key, defaults and --config included)\n"
+        "is not run again, nor emitted by --emit; --rerun runs it all the same. The\n"
+        "numbers of points, already ok and to run are printed before anything runs.\n"
         "SIGINT/SIGTERM: no new point starts, running points record their run as\n"
         "interrupted, what finished is merged; a second signal kills the running points\n"
         "(their runs stay 'running'). A failed point gives the exit code of the first\n"
@@ -93,26 +102,19 @@ static bool parse_jobs(const char *text, unsigned *jobs)
     return true;
 }
 
-/* With --sample, --seed S seeds the sample: it is taken out of the -s list
- * (where the parser put it as sim.seed=S). */
-static int take_sample_seed(cli_args_t *c, sweep_args_t *a)
+/* The seed --sample draws its points with: --sample-seed S; else --seed
+ * when it is one number (it stays sim.seed as well); else 1. */
+static int take_sample_seed(const cli_args_t *c, sweep_args_t *a)
 {
-    size_t kept = 0;
-    for (size_t i = 0; i < (size_t)c->n_sets; i++) {
-        bool from_seed = false;
-        for (size_t j = 0; j < (size_t)c->n_owned; j++)
-            from_seed |= c->sets[i] == c->owned[j];
-        if (!from_seed) {
-            c->sets[kept++] = c->sets[i];
-            continue;
-        }
-        const char *v = c->sets[i] + strlen("sim.seed=");
-        if (!cli_parse_u64(v, &a->sample_seed))
-            return cli_usage_error(&cli_spec_sweep, "--seed '%s': with --sample, one number "
-                                   "(the sample's seed; sweep sim.seed with -s)", v);
-    }
-    c->n_sets = (int)kept;
-    a->n_sets = kept;
+    const char *v = cli_value(c, CLI_SAMPLE_SEED), *seed = cli_value(c, CLI_SEED);
+    uint64_t s = 1;
+    a->sample_seed = 1;
+    if (v && !a->sample)
+        return cli_usage_error(&cli_spec_sweep, "--sample-seed needs --sample N");
+    if (v && !cli_parse_u64(v, &a->sample_seed))
+        return cli_usage_error(&cli_spec_sweep, "--sample-seed '%s': expected a number", v);
+    if (!v && seed && cli_parse_u64(seed, &s))
+        a->sample_seed = s;
     return TESS_OK;
 }
 
@@ -131,15 +133,15 @@ static int parse(int argc, char **argv, cli_args_t *c, sweep_args_t *a)
     a->db = cli_value(c, CLI_DB);
     a->emit = cli_count(c, CLI_EMIT) > 0;
     a->force = cli_count(c, CLI_FORCE) > 0;
+    a->rerun = cli_count(c, CLI_RERUN) > 0;
     a->progress = cli_count(c, CLI_PROGRESS) > 0;
     a->sample = cli_value(c, CLI_SAMPLE);
-    a->sample_seed = 1;
     static char *zips[64];
     a->zips = zips;
     for (size_t i = 0; i < (size_t)c->n_items && a->n_zips < 64; i++)
         if (c->items[i].opt == CLI_ZIP)
             zips[a->n_zips++] = (char *)c->items[i].value;
-    if (a->sample && take_sample_seed(c, a) != TESS_OK)
+    if (take_sample_seed(c, a) != TESS_OK)
         return TESS_EUSAGE;
     if (!a->db)
         return cli_usage_error(&cli_spec_sweep, "--db OUT.db is missing");
@@ -147,15 +149,82 @@ static int parse(int argc, char **argv, cli_args_t *c, sweep_args_t *a)
     return jobs && !parse_jobs(jobs, &a->jobs) ? TESS_EUSAGE : TESS_OK;
 }
 
-/* Assembles or loads the program (and --mem) once, as the children will. */
-static int validate_program(const sweep_args_t *a, diag_t *d)
+/* Assembles or loads the program (and --mem) once, as the children will,
+ * into *out (the caller frees it). */
+static int load_program(const sweep_args_t *a, program_t **out, diag_t *d)
 {
     program_t *p = tess_malloc(sizeof *p);
     if (!p)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     int rc = program_load(p, a->prog, a->mem, d);
-    tess_free(p);
+    if (rc != TESS_OK)
+        tess_free(p), p = NULL;
+    *out = p;
     return rc;
+}
+
+/* --- resume ---------------------------------------------------------------------------- */
+
+/* Point k's effective configuration (base: the defaults and --config) as
+ * INI text, what its run records in runs.config; NULL with diag set. */
+static char *point_config(const sweep_args_t *a, const cfg_t *base, uint64_t k, diag_t *d)
+{
+    cfg_t c = *base;
+    char *as[a->plan.n_axes ? a->plan.n_axes : 1];
+    sweep_plan_point(&a->plan, k, as);
+    if (cfg_apply_cli(&c, NULL, as, (int)a->plan.n_axes, d) != TESS_OK)
+        return NULL;
+    char *text = cfg_format(&c);
+    if (!text)
+        diag_fail(d, TESS_ENOMEM, "out of memory");
+    return text;
+}
+
+/* The points to run, ascending, into a->todo and a->n_todo: every one of
+ * the n with --rerun, else those whose run key (analysis/store/runkey.h:
+ * program, data, effective configuration, version) OUT.db does not hold
+ * with status 'ok'. Only reads OUT.db. */
+static int plan_resume(sweep_args_t *a, const program_t *p, uint64_t n, diag_t *d)
+{
+    runkey_set_t ok = {0};
+    cfg_t base;
+    cfg_default(&base);
+    if (!(a->todo = tess_calloc(n, sizeof *a->todo)))
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    int rc = a->rerun ? TESS_OK : runkey_load_ok(a->db, &ok, d);
+    diag_t again = {0}; /* its warnings were printed by check_all */
+    if (rc == TESS_OK && ok.n && a->config && cfg_load_file(&base, a->config, &again))
+        rc = diag_fail(d, again.code, "%s", again.msg);
+    for (uint64_t k = 0; k < n && rc == TESS_OK; k++) {
+        char *text = ok.n ? point_config(a, &base, k, d) : NULL;
+        runkey_t key = "";
+        if (ok.n && !text)
+            rc = d->code;
+        else if (text)
+            runkey_of(p->image, TM_BYTES, p->sm, SM_BYTES, text, key);
+        tess_free(text);
+        if (rc == TESS_OK && !(key[0] && runkey_set_has(&ok, key)))
+            a->todo[a->n_todo++] = k;
+    }
+    runkey_set_free(&ok);
+    return rc;
+}
+
+/* "sweep: 12 points (12 in the product): 7 already ok in runs.db, running 5"
+ * (the short "sweep: 12 points to run (12 in the product)" when none is);
+ * on stderr with --emit, where stdout is the commands. */
+static void print_plan(const sweep_args_t *a, uint64_t n)
+{
+    FILE *f = a->emit ? stderr : stdout;
+    unsigned long long points = n, product = sweep_plan_product(&a->plan);
+    if (a->n_todo == n && !a->emit)
+        fprintf(f, "sweep: %llu point%s to run (%llu in the product)\n", points,
+                n == 1 ? "" : "s", product);
+    else if (a->n_todo < n)
+        fprintf(f, "sweep: %llu point%s (%llu in the product): %llu already ok in %s, %s %llu\n",
+                points, n == 1 ? "" : "s", product, (unsigned long long)(n - a->n_todo), a->db,
+                a->emit ? "emitting" : "running", (unsigned long long)a->n_todo);
+    fflush(f);
 }
 
 /* --- command lines ----------------------------------------------------------------- */
@@ -215,7 +284,8 @@ static int emit_commands(const sweep_args_t *a, const char *exe, uint64_t n)
     char *shard = tess_malloc(size + 1);
     if (!shard && rc == TESS_OK)
         rc = TESS_ENOMEM;
-    for (uint64_t k = 0; k < n && rc == TESS_OK; k++) {
+    for (uint64_t t = 0; t < a->n_todo && rc == TESS_OK; t++) {
+        uint64_t k = a->todo[t];
         snprintf(shard, size, "%s-shard-%0*llu.db", prefix, sweep_digits(n),
                  (unsigned long long)k + 1);
         char **v = sweep_point_argv(a, files, k, shard, false);
@@ -250,8 +320,9 @@ static int check_files(const sweep_args_t *a, diag_t *d)
     return outfile_check(&out, 1, ins, 3, d);
 }
 
-/* Everything that can be rejected, before anything runs or is written. */
-static int check_all(sweep_args_t *a, uint64_t *n, diag_t *d)
+/* Everything that can be rejected, before anything runs or is written; the
+ * program loaded into *prog. */
+static int check_all(sweep_args_t *a, uint64_t *n, program_t **prog, diag_t *d)
 {
     int rc = sweep_plan_parse(&a->plan, a->sets, a->n_sets, d);
     for (size_t i = 0; i < a->n_zips && rc == TESS_OK; i++)
@@ -272,7 +343,7 @@ static int check_all(sweep_args_t *a, uint64_t *n, diag_t *d)
                          *n ? "" : "more than ", (unsigned long long)(*n ? *n : UINT64_MAX),
                          SWEEP_MAX_POINTS);
     rc = sweep_plan_check(&a->plan, a->config, *n, d);
-    return rc == TESS_OK ? validate_program(a, d) : rc;
+    return rc == TESS_OK ? load_program(a, prog, d) : rc;
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -282,6 +353,7 @@ int cmd_sweep(int argc, char **argv)
     int rc = parse(argc, argv, &c, &a);
     diag_t d = {.warn = diag_warn_stderr};
     uint64_t n = 0;
+    program_t *prog = NULL;
     char exe[PATH_MAX];
     ssize_t len = rc == TESS_OK ? readlink("/proc/self/exe", exe, sizeof exe - 1) : 0;
     if (len < 0)
@@ -290,15 +362,14 @@ int cmd_sweep(int argc, char **argv)
     if (rc == TESS_OK)
         rc = check_files(&a, &d);
     if (rc == TESS_OK)
-        rc = check_all(&a, &n, &d);
-    if (rc == TESS_OK && !a.emit) { /* --emit prints the commands only */
-        printf("sweep: %llu point%s to run (%llu in the product)\n", (unsigned long long)n,
-               n == 1 ? "" : "s", (unsigned long long)sweep_plan_product(&a.plan));
-        fflush(stdout);
-    }
+        rc = check_all(&a, &n, &prog, &d);
+    if (rc == TESS_OK)
+        rc = plan_resume(&a, prog, n, &d);
+    if (rc == TESS_OK)
+        print_plan(&a, n);
     if (rc == TESS_OK && a.emit) {
         rc = emit_commands(&a, exe, n);
-    } else if (rc == TESS_OK) {
+    } else if (rc == TESS_OK && a.n_todo > 0) {
         merge_t *m = merge_open(a.db, &d);
         rc = m ? sweep_run(&a, exe, n, m) : d.code;
         merge_close(m);
@@ -306,6 +377,8 @@ int cmd_sweep(int argc, char **argv)
     if (d.code != TESS_OK)
         cli_error("%s", d.msg);
     sweep_plan_free(&a.plan);
+    tess_free(a.todo);
+    tess_free(prog);
     cli_args_free(&c);
     return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
 }

@@ -1,5 +1,6 @@
 /* cmd_timeline.c — `tessera timeline`: the SVG Gantt chart of one recorded
  * run (analysis/timeline.h, docs/VISUALS.md). Reads the database only. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,9 +107,16 @@ int cmd_timeline(int argc, char **argv)
     if (rc == TESS_OK)
         rc = outfile_open(&out, a.out, &d);
     if (rc == TESS_OK) {
+        errno = 0;
         rc = tl_svg_write(run, &a.opts, out.f, &d);
-        int crc = outfile_close(&out, rc == TESS_OK, &d);
-        rc = rc != TESS_OK ? rc : crc;
+        int err = errno;
+        if (rc == TESS_EIO && out.f != stdout && ferror(out.f)) { /* name the file */
+            diag_reset(&d);
+            rc = outfile_fail(&out, err, &d);
+        } else {
+            int crc = outfile_close(&out, rc == TESS_OK, &d);
+            rc = rc != TESS_OK ? rc : crc;
+        }
     }
     if (rc != TESS_OK)
         cli_error("timeline: %s", d.msg);

@@ -55,9 +55,12 @@ char **sweep_point_argv(const sweep_args_t *a, const char *const files[4], uint6
     return v;
 }
 
+/* Points are counted two ways: `pos`, the index in a->todo (the order the
+ * runner launches and merges them), and `k`, the point in the plan (shard
+ * names and messages: point K/N). */
 typedef struct slot {
     pid_t pid;                /* 0: free */
-    uint64_t point;           /* the point it runs */
+    uint64_t pos;             /* the point it runs (index in a->todo) */
 } slot_t;
 
 typedef struct runner {
@@ -65,17 +68,18 @@ typedef struct runner {
     const char *files[4];     /* the binary, PROG, --mem, --config (NULL: none) */
     char *dir;                /* the shards' temporary directory */
     int width;                /* digits of the shard numbers */
-    uint64_t total;           /* points */
-    uint64_t next;            /* the next point to launch */
+    uint64_t points;          /* points in the plan */
+    uint64_t total;           /* points to run (a->n_todo) */
+    uint64_t next;            /* the next point to launch (pos) */
     uint64_t ok, failed;      /* points finished, by outcome (failed: any other code) */
     uint64_t interrupted;     /* of the failed, those that exited 4 (interrupted) */
-    uint64_t merge_next;      /* the next point to merge (points merge in order) */
-    uint8_t *finished;        /* bit per point: its process has ended */
+    uint64_t merge_next;      /* the next point to merge, pos (points merge in order) */
+    uint8_t *finished;        /* bit per pos: its process has ended */
     slot_t *slots;
     unsigned n_slots, running;
     int stop_signal;          /* 0, or the signal that stopped the sweep */
     int point_rc;             /* exit code of the first failed point (point order) */
-    uint64_t point_rc_k;      /* … and that point */
+    uint64_t point_rc_pos;    /* … and that point */
     int merge_rc;             /* the first merge failure's code */
     merge_t *merge;
     merge_result_t merged;    /* totals over the shards */
@@ -133,11 +137,11 @@ static void show_progress(runner_t *r, bool force)
     fflush(stderr);
 }
 
-/* "DIR/shard-K.EXT" of point k (1-based in the name). */
-static void shard_path(const runner_t *r, uint64_t k, const char *ext, char *buf, size_t size)
+/* "DIR/shard-K.EXT" of the point at pos (its plan number K, 1-based). */
+static void shard_path(const runner_t *r, uint64_t pos, const char *ext, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s/shard-%0*llu.%s", r->dir, r->width, (unsigned long long)k + 1,
-             ext);
+    snprintf(buf, size, "%s/shard-%0*llu.%s", r->dir, r->width,
+             (unsigned long long)r->a->todo[pos] + 1, ext);
 }
 
 /* In the child: its own process group (a terminal's ^C reaches the sweep,
@@ -164,27 +168,27 @@ static void child_exec(char **argv, const char *err_path, pid_t parent, const si
     _exit(TESS_EIO);
 }
 
-static void point_failed(runner_t *r, uint64_t k, int code, const char *why);
+static void point_failed(runner_t *r, uint64_t pos, int code, const char *why);
 
 /* Starts the next point in a free slot. */
 static void launch(runner_t *r)
 {
-    uint64_t k = r->next++;
+    uint64_t pos = r->next++;
     char shard[PATH_MAX], err[PATH_MAX];
-    shard_path(r, k, "db", shard, sizeof shard);
-    shard_path(r, k, "err", err, sizeof err);
-    char **argv = sweep_point_argv(r->a, r->files, k, shard, true);
+    shard_path(r, pos, "db", shard, sizeof shard);
+    shard_path(r, pos, "err", err, sizeof err);
+    char **argv = sweep_point_argv(r->a, r->files, r->a->todo[pos], shard, true);
     pid_t parent = getpid(), pid = argv ? fork() : -1;
     if (pid == 0)
         child_exec(argv, err, parent, &r->old_mask);
     tess_free(argv);
     if (pid < 0) {
-        point_failed(r, k, TESS_ENOMEM, strerror(errno));
+        point_failed(r, pos, TESS_ENOMEM, strerror(errno));
         return;
     }
     for (unsigned i = 0; i < r->n_slots; i++)
         if (!r->slots[i].pid) {
-            r->slots[i] = (slot_t){pid, k};
+            r->slots[i] = (slot_t){pid, pos};
             break;
         }
     r->running++;
@@ -192,10 +196,10 @@ static void launch(runner_t *r)
 
 /* The first line of the point's stderr that is not a warning (else the
  * first line), into buf. */
-static void first_error_line(const runner_t *r, uint64_t k, char *buf, size_t size)
+static void first_error_line(const runner_t *r, uint64_t pos, char *buf, size_t size)
 {
     char path[PATH_MAX], line[512];
-    shard_path(r, k, "err", path, sizeof path);
+    shard_path(r, pos, "err", path, sizeof path);
     FILE *f = fopen(path, "r");
     buf[0] = 0;
     while (f && fgets(line, sizeof line, f)) {
@@ -211,20 +215,21 @@ static void first_error_line(const runner_t *r, uint64_t k, char *buf, size_t si
         fclose(f);
 }
 
-static void point_failed(runner_t *r, uint64_t k, int code, const char *why)
+static void point_failed(runner_t *r, uint64_t pos, int code, const char *why)
 {
     char label[256];
+    uint64_t k = r->a->todo[pos];
     sweep_plan_label(&r->a->plan, k, label, sizeof label);
     clear_line(r);
     fprintf(stderr, "tessera: sweep: point %llu/%llu (%s) %s: exit %d (%s)%s%s\n",
-            (unsigned long long)k + 1, (unsigned long long)r->total, label,
+            (unsigned long long)k + 1, (unsigned long long)r->points, label,
             code == TESS_EINTERRUPTED ? "stopped" : "failed", code, tess_err_name(code),
             why[0] ? ": " : "", why);
     r->failed++;
     r->interrupted += code == TESS_EINTERRUPTED;
-    r->finished[k / 8] |= (uint8_t)(1u << (k % 8));
-    if (!r->point_rc || k < r->point_rc_k)
-        r->point_rc = code, r->point_rc_k = k;
+    r->finished[pos / 8] |= (uint8_t)(1u << (pos % 8));
+    if (!r->point_rc || pos < r->point_rc_pos)
+        r->point_rc = code, r->point_rc_pos = pos;
 }
 
 /* A child ended: its verdict. */
@@ -235,7 +240,7 @@ static void point_ended(runner_t *r, pid_t pid, int status)
         i++;
     if (i == r->n_slots)
         return;                /* not ours */
-    uint64_t k = r->slots[i].point;
+    uint64_t pos = r->slots[i].pos;
     r->slots[i].pid = 0;
     r->running--;
     /* killed: by the sweep's own SIGINT/SIGTERM/SIGKILL it is stopped, by any
@@ -245,47 +250,48 @@ static void point_ended(runner_t *r, pid_t pid, int status)
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : stopped ? TESS_EINTERRUPTED : TESS_ECRASH;
     if (code == TESS_OK) {
         r->ok++;
-        r->finished[k / 8] |= (uint8_t)(1u << (k % 8));
+        r->finished[pos / 8] |= (uint8_t)(1u << (pos % 8));
         return;
     }
     char why[512];
-    first_error_line(r, k, why, sizeof why);
+    first_error_line(r, pos, why, sizeof why);
     if (sig)
         snprintf(why, sizeof why, "%s by signal %d (%s)", stopped ? "stopped" : "crashed: killed",
                  sig, strsignal(sig));
-    point_failed(r, k, code, why);
+    point_failed(r, pos, code, why);
 }
 
 /* Removes a point's files (shard, its WAL and SHM, stderr). */
-static void remove_point_files(const runner_t *r, uint64_t k, bool keep_shard)
+static void remove_point_files(const runner_t *r, uint64_t pos, bool keep_shard)
 {
     static const char *const exts[] = {"err", "db-wal", "db-shm", "db"};
     char path[PATH_MAX];
     for (size_t i = 0; i < sizeof exts / sizeof exts[0] - (keep_shard ? 3 : 0); i++) {
-        shard_path(r, k, exts[i], path, sizeof path);
+        shard_path(r, pos, exts[i], path, sizeof path);
         unlink(path);
     }
 }
 
-/* Merges point k's shard, if it wrote one (a point rejected or killed before
- * it opened its database has none). */
-static void merge_point(runner_t *r, uint64_t k)
+/* Merges the shard of the point at pos, if it wrote one (a point rejected
+ * or killed before it opened its database has none). */
+static void merge_point(runner_t *r, uint64_t pos)
 {
     char shard[PATH_MAX];
     struct stat st;
-    shard_path(r, k, "db", shard, sizeof shard);
+    shard_path(r, pos, "db", shard, sizeof shard);
     if (stat(shard, &st) != 0) {
-        remove_point_files(r, k, false);
+        remove_point_files(r, pos, false);
         return;
     }
     merge_result_t res;
     diag_t d = {0};
     if (merge_shard(r->merge, shard, &res, &d) != TESS_OK) {
         clear_line(r);
-        cli_error("sweep: point %llu: %s (shard kept)", (unsigned long long)k + 1, d.msg);
+        cli_error("sweep: point %llu: %s (shard kept)", (unsigned long long)r->a->todo[pos] + 1,
+                  d.msg);
         r->merge_rc = r->merge_rc ? r->merge_rc : d.code;
         r->kept++;
-        remove_point_files(r, k, true);
+        remove_point_files(r, pos, true);
         return;
     }
     if (res.runs && !r->first_run)
@@ -295,7 +301,7 @@ static void merge_point(runner_t *r, uint64_t k)
     r->merged.runs += res.runs;
     r->merged.rows += res.rows;
     r->merged.running += res.running;
-    remove_point_files(r, k, false);
+    remove_point_files(r, pos, false);
 }
 
 /* Merges the points finished so far in point order, up to the first one
@@ -444,15 +450,15 @@ static int verdict(const runner_t *r)
 
 int sweep_run(const sweep_args_t *a, const char *exe, uint64_t n, merge_t *m)
 {
-    runner_t r = {.a = a, .files = {exe, a->prog, a->mem, a->config}, .total = n,
-                  .merge = m, .width = sweep_digits(n)};
+    runner_t r = {.a = a, .files = {exe, a->prog, a->mem, a->config}, .points = n,
+                  .total = a->n_todo, .merge = m, .width = sweep_digits(n)};
     r.n_slots = a->jobs ? a->jobs : default_jobs();
-    if (r.n_slots > n)
-        r.n_slots = (unsigned)n;
+    if (r.n_slots > r.total)
+        r.n_slots = (unsigned)r.total;
     r.tty = isatty(STDERR_FILENO);
     r.progress = r.tty || a->progress;
     r.slots = tess_calloc(r.n_slots, sizeof *r.slots);
-    r.finished = tess_calloc(n / 8 + 1, 1);
+    r.finished = tess_calloc(r.total / 8 + 1, 1);
     if (!r.slots || !r.finished) {
         tess_free(r.slots), tess_free(r.finished);
         cli_error("sweep: out of memory");

@@ -22,8 +22,10 @@ typedef struct sweep_args {
     char *const *zips;        /* the --zip arguments */
     size_t n_zips;
     const char *sample;       /* --sample N, or NULL */
-    uint64_t sample_seed;     /* with --sample: --seed S (default 1) */
-    bool emit, force, progress;
+    uint64_t sample_seed;     /* with --sample: its seed (--sample-seed, --seed or 1) */
+    uint64_t *todo;           /* the points to run, ascending (resume: not yet ok in db) */
+    uint64_t n_todo;
+    bool emit, force, rerun, progress;
 } sweep_args_t;
 
 /* Decimal digits of n, for zero-padded shard numbers that sort in order. */
@@ -35,9 +37,9 @@ int sweep_digits(uint64_t n);
 char **sweep_point_argv(const sweep_args_t *a, const char *const files[4], uint64_t k,
                         const char *shard, bool quiet);
 
-/* Runs the n points, --jobs at a time, into shards merged into `m` in point
- * order; prints progress and a summary. Returns the sweep's exit code
- * (see `tessera sweep --help`). */
+/* Runs the points a->todo of the plan's n, --jobs at a time, into shards
+ * merged into `m` in point order; prints progress and a summary. Returns
+ * the sweep's exit code (see `tessera sweep --help`). */
 int sweep_run(const sweep_args_t *a, const char *exe, uint64_t n, merge_t *m);
 
 #endif

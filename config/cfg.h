@@ -12,18 +12,12 @@
 
 #include "events/base/diag.h"
 #include "model/gpu.h"
+#include "model/rec_level.h"
 #include "model/xenum.h"
 
-/* record.level: how much a run records, each level adding to the previous
- * (one list, xenum.h: the enum, cfg_rec_level_names[] and the key's docs). */
-#define CFG_REC_LEVELS(X)                                                                   \
-    X(CFG_REC_, SUMMARY, "summary", "runs, params and counters")                            \
-    X(CFG_REC_, TASKS, "tasks", "+ frames, fence stalls and core tasks")                     \
-    X(CFG_REC_, MEM, "mem", "+ every SM access (every transaction); the default")           \
-    X(CFG_REC_, EVENTS, "events", "+ the full event log")
-
-typedef enum cfg_rec_level { CFG_REC_LEVELS(XENUM_ID) CFG_REC_COUNT } cfg_rec_level_t;
-extern const char *const cfg_rec_level_names[CFG_REC_COUNT + 1];
+/* record.level's choices: REC_LEVELS (model/rec_level.h, the recorder's
+ * levels), names indexed by rec_level_t. */
+extern const char *const cfg_rec_level_names[REC_LEVEL_COUNT + 1];
 
 /* sim.progress: X(PREFIX, ID, "name", value); the values are those of the
  * field (off is -1 so that 0 is the default, auto). */
@@ -38,7 +32,7 @@ typedef enum cfg_progress { CFG_PROGRESSES(CFG_PROGRESS_VALUE) } cfg_progress_t;
 typedef struct cfg {
     gpu_desc_t gpu;           /* what the model receives */
     struct {
-        uint8_t level;        /* cfg_rec_level_t */
+        uint8_t level;        /* rec_level_t */
         uint64_t from_ps;     /* record from this simulated time on */
         uint64_t to_ps;       /* ... until this time; 0 = until the end */
         uint64_t interval;    /* cycles per interval of the intervals table; 0 = none */

@@ -25,7 +25,7 @@
 /* Enumerated keys take their choices, and the documentation of each, from
  * the enumeration's one list (model/gpu.h, model/simt_flow.h, config/cfg.h;
  * xenum.h). */
-const char *const cfg_rec_level_names[] = {CFG_REC_LEVELS(XENUM_NAME)[CFG_REC_COUNT] = NULL};
+const char *const cfg_rec_level_names[] = {REC_LEVELS(XENUM_NAME)[REC_LEVEL_COUNT] = NULL};
 
 #define PROGRESS_NAME(P, id, name, value) name,
 #define PROGRESS_VALUE(P, id, name, value) P##id,
@@ -146,8 +146,8 @@ static const cfg_key_t keys[] = {
          "terminal.")},
 
     {KEY("record", "level"), ENUM(record.level, cfg_rec_level_names, NULL),
-     DOC("mem", "", XENUM_JOIN(CFG_REC_LEVELS),
-         "What the run records in the database." CFG_REC_LEVELS(XENUM_DOC))},
+     DOC("mem", "", XENUM_JOIN(REC_LEVELS),
+         "What the run records in the database." REC_LEVELS(XENUM_DOC))},
     {KEY("record", "from_ps"), UINT(record.from_ps, 0, UINT64_MAX),
      DOC("0", "ps", "0..18446744073709551615",
          "Record tasks, accesses and events only from this simulated time on.")},

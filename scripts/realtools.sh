@@ -244,6 +244,23 @@ check_slurm() {
         fail "slurm sweep: $ok ok runs of $n points ($points configurations); merge job $state"
         tail -n 5 ./*.out >&2 || true
     fi
+    # Resume (docs/SWEEPS.md): the same sweep emits nothing more; one more sm.bank value
+    # emits only its 3 new points, whose array and merge complete the study
+    local again more
+    again=$(tessera sweep prog.s -s sm.arbiter=fixed,rr,fifo -s sm.bank=1,2,4 --db "$PWD/out.db" --emit 2>/dev/null | wc -l)
+    tessera sweep prog.s -s sm.arbiter=fixed,rr,fifo -s sm.bank=1,2,4,8 --db "$PWD/out.db" --emit > more.cmds 2>/dev/null
+    more=$(wc -l < more.cmds)
+    job=$(sbatch --parsable --array=1-"$more" "$src/scripts/slurm-sweep.sbatch" more.cmds)
+    merge=$(sbatch --parsable --dependency=afterany:"$job" --wrap 'tessera merge out.db out-shard-*.db && rm out-shard-*.db')
+    state=$(wait_job "$merge" 120)
+    ok=$(sqlite3 out.db "SELECT count(*) FROM runs WHERE status = 'ok'" 2>/dev/null || echo 0)
+    points=$(sqlite3 out.db "SELECT count(DISTINCT config) FROM runs" 2>/dev/null || echo 0)
+    if [ "$again" = 0 ] && [ "$more" = 3 ] && [ "$ok" = 12 ] && [ "$points" = 12 ] &&
+       [ "$state" = "JobState=COMPLETED ExitCode=0:0 " ]; then
+        say "slurm: resume: the same sweep emits 0 commands, one more value 3; 12 points, one ok run each"
+    else
+        fail "slurm resume: $again then $more commands; $ok ok runs, $points configurations; merge job $state"
+    fi
     state=$(wait_job "${slow}_1" 200)
     local status log
     status=$(sqlite3 slow-shard-1.db "SELECT status FROM runs" 2>/dev/null || echo none)

@@ -347,6 +347,19 @@ static void test_run_takes_both_forms(void)
     CU_ASSERT_EQUAL(tessera("config --seed=42", &a), 0);
     CU_ASSERT_PTR_NOT_NULL(a && strstr(a, "seed = 42"));
     free(a);
+    /* `config` warns of a key set twice in the file, as `run` does (docs/CONFIG.md) */
+    const char *dup = test_tmp_path("dup.ini");
+    test_write_file(dup, "[sm]\nbank = 2\nreq = 1\nbank = 3\n", 31);
+    for (int i = 0; i < 2; i++) {
+        if (i)
+            snprintf(cmd, sizeof cmd, "run '%s' --no-db --quiet --config '%s'", prog, dup);
+        else
+            snprintf(cmd, sizeof cmd, "config --config '%s'", dup);
+        CU_ASSERT_EQUAL(tessera(cmd, &a), 0);
+        CU_ASSERT_PTR_NOT_NULL(a && strstr(a, "warning: ") && strstr(a, "dup.ini:4: sm.bank is "
+                               "set again: this value replaces the one of line 2\n"));
+        free(a);
+    }
 }
 
 /* The progress line: on a pipe only when asked (--progress or sim.progress=on),

@@ -125,7 +125,7 @@ static void test_defaults_equal_spec_section_6(void)
     CU_ASSERT_EQUAL(g->bank_map, GPU_MAP_HIGH);     /* D13 */
     CU_ASSERT_FALSE(g->atomics);                    /* D16 */
     CU_ASSERT_EQUAL(g->seed, 1);
-    CU_ASSERT_EQUAL(c.record.level, CFG_REC_MEM);
+    CU_ASSERT_EQUAL(c.record.level, REC_MEM);
     CU_ASSERT_EQUAL(c.record.from_ps, 0);
     CU_ASSERT_EQUAL(c.record.to_ps, 0);
     CU_ASSERT_EQUAL(c.sim.time_limit, 0);
@@ -680,7 +680,7 @@ static void test_every_listed_choice_is_configurable(void)
     CHOICES("core.timing", gpu_timing_names, GPU_TIMING_COUNT, gpu.timing);
     CHOICES("core.model", gpu_model_names, GPU_MODEL_COUNT, gpu.model);
     CHOICES("simt.scheduler", simt_sched_names, SIMT_SCHED_COUNT, gpu.simt_scheduler);
-    CHOICES("record.level", cfg_rec_level_names, CFG_REC_COUNT, record.level);
+    CHOICES("record.level", cfg_rec_level_names, REC_LEVEL_COUNT, record.level);
 #undef CHOICES
 }
 

@@ -561,8 +561,8 @@ static void test_zipped_sweep_points(void)
 }
 
 /* --sample N --seed S: N distinct points of the product, in product order,
- * the same for the same seed, others for another seed; N above the product
- * is refused. */
+ * the same for the same seed, others for another seed; --sample-seed
+ * draws them without touching sim.seed; N above the product is refused. */
 static void test_sampled_sweep_points(void)
 {
     const char *axes = "-s sm.req=0,1,2,3,4,5,6,7,8,9 -s sm.resp=0,1,2,3,4,5,6,7,8,9 --sample 12";
@@ -583,6 +583,38 @@ static void test_sampled_sweep_points(void)
     CU_ASSERT_EQUAL(n, 12);
     CU_ASSERT_TRUE(distinct);
     free(p1), free(p2), free(p3);
+    /* --sample-seed: another sample of the same model (sim.seed untouched);
+     * without it, a --seed of one number seeds the sample and stays sim.seed */
+    char b1[256], b2[256], b3[256];
+    snprintf(b1, sizeof b1, "%s --sample-seed 5", axes);
+    snprintf(b2, sizeof b2, "%s --seed 9 --sample-seed 5", axes);
+    snprintf(b3, sizeof b3, "%s --seed 9 --sample-seed 6", axes);
+    char *q0 = emitted_pairs(a1), *q1 = emitted_pairs(b1), *q2 = emitted_pairs(b2);
+    char *q3 = emitted_pairs(b3);
+    CU_ASSERT_STRING_EQUAL(q1, q0); /* --sample-seed 5 = --seed 5's sample */
+    CU_ASSERT_STRING_EQUAL(q2, q0); /* sim.seed does not move the sample */
+    CU_ASSERT_STRING_NOT_EQUAL(q3, q2);
+    free(q0), free(q1), free(q2), free(q3);
+    char *out0 = NULL, cmd0[4096];
+    path_t db0, prog0;
+    snprintf(cmd0, sizeof cmd0, "sweep '%s' %s --seed 9 --sample-seed 6 --db '%s' --emit",
+             src_at(prog0, "examples/first.s"), axes, tmp_at(db0, "sample-seed.db"));
+    CU_ASSERT_EQUAL(tessera_expect(cmd0, 0, &out0), 0);
+    int with_seed = 0;
+    for (char *t = out0; t && (t = strstr(t, " -s sim.seed=9 ")); t++)
+        with_seed++;
+    CU_ASSERT_EQUAL(with_seed, 12); /* every point runs with sim.seed = 9 */
+    free(out0);
+    snprintf(cmd0, sizeof cmd0, "sweep '%s' %s --sample-seed 6 --db '%s' --emit", prog0,
+             axes, db0);
+    CU_ASSERT_EQUAL(tessera_expect(cmd0, 0, &out0), 0);
+    CU_ASSERT_PTR_NULL(out0 && strstr(out0, "sim.seed"));
+    free(out0);
+    snprintf(cmd0, sizeof cmd0, "sweep '%s' -s sm.req=1,2 --sample-seed 6 --db '%s' --emit",
+             prog0, db0);
+    CU_ASSERT_EQUAL(tessera_expect(cmd0, 1, &out0), 1);
+    CU_ASSERT_PTR_NOT_NULL(out0 && strstr(out0, "--sample-seed needs --sample N"));
+    free(out0);
     /* every point of a small product, when N is its size */
     char *all = emitted_pairs("-s sm.req=1,2 -s sm.resp=3,4 --sample 4 --seed 3");
     CU_ASSERT_STRING_EQUAL(all, "1/3;1/4;2/3;2/4");
@@ -594,6 +626,179 @@ static void test_sampled_sweep_points(void)
     CU_ASSERT_EQUAL(tessera_expect(args, 2, &out), 2);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--sample 3: expected 1..2"));
     free(out);
+}
+
+/* --- resume ------------------------------------------------------------------------ */
+
+/* Every point of the plan has exactly one 'ok' run in db: as many 'ok' runs
+ * as distinct configurations, and as many as `points`. */
+static void assert_one_ok_per_point(const char *db, long long points)
+{
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE status = 'ok'"), points);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(DISTINCT config) FROM runs WHERE status = 'ok'"),
+                    points);
+}
+
+/* A sweep stopped by SIGINT after two points finished, run again: only the
+ * points not ok run (the stopped one included), the stopped run is kept
+ * with its status, and every point then has one 'ok' run; once more: 0
+ * points run and nothing is added. The points are paced (sim.pace) so
+ * that the signal finds the sweep at work; when it arrives does not
+ * matter to what is checked. */
+static void test_resume_after_interrupt(void)
+{
+    path_t db, prog;
+    char cmd[4096], *out = NULL;
+    tmp_at(db, "resume-int.db");
+    src_at(prog, "examples/example2.s");
+    const char *axes = "-s sm.bank=1,2,3,4,5,6 -s sim.pace=2000000";
+    snprintf(cmd, sizeof cmd,
+             "'%s' sweep '%s' %s --jobs 1 --db '%s' & p=$!; i=0;"
+             " while [ $i -lt 1200 ] && [ \"$(sqlite3 -readonly '%s' \"SELECT count(*) FROM runs"
+             " WHERE status = 'ok'\" 2>/dev/null || echo 0)\" -lt 2 ]; do sleep 0.05;"
+             " i=$((i+1)); done; kill -INT $p; wait $p",
+             TESSERA_BINARY, prog, axes, db, db);
+    int rc = test_run_shell(cmd, &out);
+    if (rc != 4)
+        fprintf(stderr, "\n%s -> %d\n%s\n", cmd, rc, out ? out : "");
+    CU_ASSERT_EQUAL(rc, 4);
+    free(out);
+    long long ok = q_int(db, "SELECT count(*) FROM runs WHERE status = 'ok'");
+    long long stopped = q_int(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'");
+    CU_ASSERT_TRUE(ok >= 2 && ok < 6);
+    CU_ASSERT_TRUE(stopped <= 1);
+    CU_ASSERT_EQUAL(count(db, "runs"), ok + stopped);
+    /* again: the missing points only */
+    char args[4096], want[1024];
+    snprintf(args, sizeof args, "sweep '%s' %s --jobs 2 --db '%s'", prog, axes, db);
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    snprintf(want, sizeof want, "sweep: 6 points (6 in the product): %lld already ok in %s,"
+             " running %lld\n", ok, db, 6 - ok);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+    snprintf(want, sizeof want, "sweep: %lld points: %lld ok, 0 failed", 6 - ok, 6 - ok);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+    if (!out || !strstr(out, want))
+        fprintf(stderr, "\nexpected '%s' in: %s\n", want, out);
+    free(out);
+    assert_one_ok_per_point(db, 6);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), stopped);
+    CU_ASSERT_EQUAL(count(db, "runs"), 6 + stopped);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM latest_ok_runs WHERE ok_runs = 1"), 6);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT sum(runs) FROM latest_ok_runs"), 6 + stopped);
+    /* and again: nothing to run, nothing added, no directory made */
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "6 already ok in"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "running 0\n"));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "merged"));
+    free(out);
+    CU_ASSERT_EQUAL(count(db, "runs"), 6 + stopped);
+    assert_intact(db);
+    CU_ASSERT_TRUE(no_sweep_dir(db));
+}
+
+/* A point that failed (watchdog) is run again and its failed run kept; a
+ * changed base setting (a fixed -s, the --config file) makes every point
+ * new; --rerun runs every point anyway. */
+static void test_resume_what_counts(void)
+{
+    path_t db, prog, ini;
+    char args[4096], *out = NULL;
+    tmp_at(db, "resume-key.db"), tmp_at(ini, "resume.ini");
+    src_at(prog, "examples/example2.s");
+    snprintf(args, sizeof args, "sweep '%s' -s core.budget=10,100000000 --db '%s'", prog, db);
+    CU_ASSERT_EQUAL(tessera_expect(args, 3, NULL), 3);
+    CU_ASSERT_EQUAL(tessera_expect(args, 3, &out), 3); /* the watchdog point again */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "1 already ok in"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "running 1\n"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "point 1/2 (core.budget=10) failed"));
+    free(out);
+    char *st = q_text(db, "SELECT group_concat(status, ',') FROM"
+                          " (SELECT status FROM runs ORDER BY run_id)");
+    CU_ASSERT_STRING_EQUAL(st ? st : "", "watchdog,ok,watchdog");
+    free(st);
+    /* a fixed -s that changes nothing but the configuration: both points new */
+    snprintf(args, sizeof args, "sweep '%s' -s core.budget=100000000,200000000 -s sm.req=2"
+             " --db '%s'", prog, db);
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sweep: 2 points to run"));
+    free(out);
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "2 already ok in"));
+    free(out);
+    /* the same value from a --config file is the same point; another is not */
+    test_write_file(ini, "[sm]\nreq = 2\n", 12);
+    snprintf(args, sizeof args, "sweep '%s' -s core.budget=100000000,200000000 --config '%s'"
+             " --db '%s'", prog, ini, db);
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "2 already ok in"));
+    free(out);
+    test_write_file(ini, "[sm]\nreq = 3\n", 12);
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sweep: 2 points to run"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "2 points: 2 ok"));
+    free(out);
+    long long runs = count(db, "runs");
+    CU_ASSERT_EQUAL(runs, 7);
+    /* --rerun: every point, a second ok run each */
+    snprintf(args + strlen(args), sizeof args - strlen(args), " --rerun");
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "2 points: 2 ok"));
+    free(out);
+    CU_ASSERT_EQUAL(count(db, "runs"), runs + 2);
+    /* latest_ok_runs: one row per point with an ok run (not the watchdog point), its
+     * latest ok run (the two rerun points: runs 8 and 9), its runs and ok runs */
+    char *pts = q_text(db, "SELECT group_concat(run_id || ':' || ok_runs || '/' || runs, ' ')"
+                           " FROM (SELECT * FROM latest_ok_runs ORDER BY run_id)");
+    CU_ASSERT_STRING_EQUAL(pts ? pts : "", "2:1/1 4:1/1 5:1/1 8:2/2 9:2/2");
+    free(pts);
+    assert_intact(db);
+}
+
+/* --emit after a partial sweep lists only the missing points, under their
+ * shard numbers in the whole plan; running and merging them completes it. */
+static void test_resume_emit(void)
+{
+    path_t db, prog, cmds;
+    char args[4096], *out = NULL;
+    tmp_at(db, "resume-emit.db"), tmp_at(cmds, "resume-emit.sh");
+    src_at(prog, "examples/example2.s");
+    const char *axes = "-s sm.arbiter=fixed,rr -s sm.bank=1,2";
+    snprintf(args, sizeof args, "sweep '%s' %s --db '%s' --emit > '%s' && head -n 3 '%s' | sed 1d"
+             " | sh -e > /dev/null && '%s' merge --quiet '%s' '%s'/resume-emit-shard-*.db",
+             prog, axes, db, cmds, cmds, TESSERA_BINARY, db, test_tmp_dir());
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, NULL), 0); /* points 2 and 3 ran */
+    CU_ASSERT_EQUAL(count(db, "runs"), 2);
+    snprintf(args, sizeof args, "sweep '%s' %s --db '%s' --emit", prog, axes, db);
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    int lines = 0;
+    for (char *p = out; p && *p; p++)
+        lines += *p == '\n';
+    CU_ASSERT_EQUAL(lines, 3); /* two commands and the count on stderr */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "4 points (4 in the product): 2 already ok in"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "emitting 2\n"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "-s sm.arbiter=fixed -s sm.bank=1 --db "));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "resume-emit-shard-1.db\n"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "-s sm.arbiter=rr -s sm.bank=2 --db "));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "resume-emit-shard-4.db\n"));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "shard-2.db"));
+    free(out);
+    snprintf(args, sizeof args, "sweep '%s' %s --db '%s' --emit 2>/dev/null | sh -e > /dev/null"
+             " && '%s' merge --quiet '%s' '%s'/resume-emit-shard-*.db", prog, axes, db,
+             TESSERA_BINARY, db, test_tmp_dir());
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, NULL), 0);
+    assert_one_ok_per_point(db, 4);
+    CU_ASSERT_EQUAL(count(db, "runs"), 4);
+    snprintf(args, sizeof args, "sweep '%s' %s --db '%s' --emit 2>/dev/null | wc -l", prog, axes,
+             db);
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    CU_ASSERT_EQUAL(out ? atoi(out) : -1, 0);
+    free(out);
+    snprintf(args, sizeof args, "sweep '%s' %s --db '%s' --emit --rerun 2>/dev/null | wc -l",
+             prog, axes, db);
+    CU_ASSERT_EQUAL(tessera_expect(args, 0, &out), 0);
+    CU_ASSERT_EQUAL(out ? atoi(out) : -1, 4);
+    free(out);
+    assert_intact(db);
 }
 
 static void test_points_limit(void)
@@ -701,6 +906,9 @@ static const test_case_t sweep_cases[] = {
     TEST(test_sampled_sweep_points),
     TEST(test_bad_settings_rejected_before_running),
     TEST(test_sigterm_stops_and_merges),
+    TEST(test_resume_after_interrupt),
+    TEST(test_resume_what_counts),
+    TEST(test_resume_emit),
     TEST_END,
 };
 

@@ -552,8 +552,10 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Turns a current file into one of version `to` (1 to 5) as those
- * versions wrote it: no views, no SIMT tables; below 5 no intervals; below 3
+/* Turns a current file into one of version `to` (1 to 6) as those
+ * versions wrote it: no views (version 6 had all but latest_ok_runs; a
+ * reader or a migration gives a file every view either way); below 6 no SIMT
+ * tables; below 5 no intervals; below 3
  * also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
@@ -565,8 +567,9 @@ static void downgrade(const char *db, int to)
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
     }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_warps; DROP TABLE simt_mem;"
-                                    " DROP TABLE simt_issue;", NULL, NULL, NULL), SQLITE_OK);
+    if (to < 6)
+        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_warps; DROP TABLE simt_mem;"
+                                        " DROP TABLE simt_issue;", NULL, NULL, NULL), SQLITE_OK);
     if (to >= 3) {
         if (to < 5)
             CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE intervals", NULL, NULL, NULL), SQLITE_OK);
@@ -591,8 +594,8 @@ static void downgrade(const char *db, int to)
 
 /* Every database has the views and the current schema version; a file of
  * version 1 (before the views), 2 (before typed params, stop_ps and races),
- * 3 and 4 (before intervals) or 5 (before the SIMT tables) is migrated when a
- * run is added, and read
+ * 3 and 4 (before intervals), 5 (before the SIMT tables) or 6 (before
+ * latest_ok_runs) is migrated when a run is added, and read
  * as the current version when it is not. */
 static void test_views_in_every_database_and_migration(void)
 {
@@ -678,6 +681,8 @@ static void test_view_cost_independent_of_other_runs(void)
     for (int i = 0; i < 6; i++)
         CU_ASSERT_EQUAL_FATAL(record(big, test_src_path("examples/matmul.s"), NULL), 0);
     for (const char *const *v = rec_view_names; *v; v++) {
+        if (!strcmp(*v, "latest_ok_runs"))
+            continue; /* one row per point over every run of the file, by nature */
         long long a = steps(small, *v), b = steps(big, *v);
         if (b > a + a / 4 + 100)
             fprintf(stderr, "%s: %lld VM steps with one run, %lld with seven\n", *v, a, b);

@@ -16,16 +16,16 @@
 
 #define NOW_UTC "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
-static const char *const level_names[] = {"summary", "tasks", "mem", "events"};
+static const char *const level_names[] = {REC_LEVELS(XENUM_NAME)};
 
 const char *rec_level_name(unsigned level)
 {
-    return level <= REC_EVENTS ? level_names[level] : "unknown";
+    return level < REC_LEVEL_COUNT ? level_names[level] : "unknown";
 }
 
 int rec_level_from_name(const char *name)
 {
-    for (int l = 0; l <= REC_EVENTS; l++)
+    for (int l = 0; l < REC_LEVEL_COUNT; l++)
         if (name && !strcmp(name, level_names[l]))
             return l;
     return -1;

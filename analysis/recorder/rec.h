@@ -14,14 +14,11 @@
 #include "events/sim.h"
 #include "events/base/diag.h"
 #include "model/ivl.h"
+#include "model/rec_level.h"
 #include "model/race.h"
 
-typedef enum rec_level {
-    REC_SUMMARY = 0,   /* runs, params, counters */
-    REC_TASKS,         /* + frames, stalls, core_tasks */
-    REC_MEM,           /* + sm_accesses: every SM transaction (the default) */
-    REC_EVENTS,        /* + events: the kernel's event log */
-} rec_level_t;
+/* rec_level_t: REC_SUMMARY, REC_TASKS, REC_MEM, REC_EVENTS (REC_LEVELS,
+ * model/rec_level.h, the one list the configuration's record.level shares). */
 
 typedef struct rec_opts {
     uint8_t level;            /* rec_level_t */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -217,9 +218,15 @@ int db_identity(sqlite3 *db, const char *schema, const char *path, bool empty_ok
 
 /* --- readers ------------------------------------------------------------------------ */
 
-/* Can this process write `path` and its directory? */
+/* Can this process write `path` and its directory, and grow the -wal and
+ * -shm it would create there? Under a file-size limit (ulimit -f,
+ * RLIMIT_FSIZE) SQLite could not map its -shm (32 KiB at least) and would
+ * fail with a disk I/O error: such a process reads as if it could not write. */
 static bool writable(const char *path)
 {
+    struct rlimit fsize;
+    if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY)
+        return false;
     if (access(path, W_OK) != 0)
         return false;
     char *copy = strdup(path);

@@ -16,18 +16,20 @@
 #include <unistd.h>
 
 #include "analysis/store/schema.h"
-#include "analysis/store/sha256.h"
+#include "analysis/store/runkey.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
 #define MERGE_MAX_TABLES 32   /* run-keyed tables besides `runs` */
 
-/* The columns that make a run's identity (merge.h): what its `runs` row
- * holds from the moment it began, so that a run merged while in progress
- * and again once finished is recognised as one. */
+/* A run's fingerprint (merge.h): its identity key (runkey.h) plus when and
+ * from which path it began — what its `runs` row holds from the moment it
+ * began, so that a run merged while in progress and again once finished is
+ * recognised as one, and two runs of one point are two runs. level,
+ * period_ps and the window are functions of `config`; they stay so that a
+ * fingerprint keeps the value earlier versions stored in merged_runs. */
 #define FP_EXPR                                                                          \
-    "tess_fp(started_at, program, program_sha256, data_sha256, config, version, level,"  \
-    " period_ps, from_ps, to_ps)"
+    "tess_fp(started_at, program, " RUNKEY_COLUMNS ", level, period_ps, from_ps, to_ps)"
 
 #define NOW_UTC "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -54,49 +56,6 @@ static const char setup_sql[] =
     "CREATE TEMP TABLE merge_fp(old_id INTEGER PRIMARY KEY, fp TEXT NOT NULL, status TEXT);"
     "CREATE TEMP TABLE merge_map(old_id INTEGER PRIMARY KEY, new_id INTEGER NOT NULL,"
     " fp TEXT NOT NULL, status TEXT, replaces INTEGER NOT NULL);";
-
-/* --- the fingerprint function ------------------------------------------------ */
-
-static void fp_put_u64(sha256_t *s, uint64_t v)
-{
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (56 - 8 * i));
-    sha256_update(s, b, sizeof b);
-}
-
-/* tess_fp(v, …): SHA-256 (hex) over each value's type, length and bytes, so
- * that no two different argument lists hash the same text. */
-static void fp_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    sha256_t s;
-    sha256_init(&s);
-    for (int i = 0; i < argc; i++) {
-        int type = sqlite3_value_type(argv[i]);
-        uint8_t tag = (uint8_t)type;
-        sha256_update(&s, &tag, 1);
-        if (type == SQLITE_INTEGER) {
-            fp_put_u64(&s, (uint64_t)sqlite3_value_int64(argv[i]));
-        } else if (type == SQLITE_FLOAT) {
-            double d = sqlite3_value_double(argv[i]);
-            uint64_t bits;
-            memcpy(&bits, &d, sizeof bits);
-            fp_put_u64(&s, bits);
-        } else if (type != SQLITE_NULL) {
-            const void *p = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(argv[i])
-                                                : sqlite3_value_blob(argv[i]);
-            size_t n = (size_t)sqlite3_value_bytes(argv[i]);
-            fp_put_u64(&s, n);
-            sha256_update(&s, p, n);
-        }
-    }
-    uint8_t dig[SHA256_DIGEST];
-    char hex[SHA256_HEX];
-    sha256_final(&s, dig);
-    for (int i = 0; i < SHA256_DIGEST; i++)
-        snprintf(hex + 2 * i, 3, "%02x", dig[i]);
-    sqlite3_result_text(ctx, hex, 2 * SHA256_DIGEST, SQLITE_TRANSIENT);
-}
 
 /* --- small SQL helpers --------------------------------------------------------- */
 
@@ -218,8 +177,7 @@ static int open_output(merge_t *m, diag_t *diag)
     if (!m->db)
         return diag->code ? diag->code : TESS_EDB;
     sqlite3_busy_timeout(m->db, DB_MERGE_BUSY_MS);
-    int rc = sqlite3_create_function(m->db, "tess_fp", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                                     NULL, fp_func, NULL, NULL);
+    int rc = runkey_register(m->db);
     if (rc != SQLITE_OK)
         return db_fail(m->db, m->path, "registering tess_fp", diag);
     rc = db_exec(m->db, m->path,

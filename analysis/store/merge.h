@@ -36,8 +36,8 @@ merge_t *merge_open(const char *out_path, diag_t *diag);
  * hold yet — its `runs` row and its rows of every other table with a run_id
  * column — in one transaction, then builds the output's indexes. A run's
  * identity is its fingerprint: SHA-256 over what its `runs` row holds from
- * the moment it began (started_at, program, program_sha256, data_sha256,
- * config, version, level, period_ps, from_ps, to_ps); so merging a shard
+ * the moment it began (started_at, program, its run key's columns —
+ * runkey.h — then level, period_ps, from_ps, to_ps); so merging a shard
  * twice adds nothing, and a run the output holds as 'running' (merged while
  * in progress) that the shard holds finished is replaced by the finished
  * copy, under the same run_id. The shard is only read (db_open_read): it may

@@ -11,6 +11,7 @@
 
 #include "analysis/store/views.h"
 #include "analysis/store/pack.h"
+#include "analysis/store/runkey.h"
 
 /* The packs with their run's bank count, one indexed lookup per pack (the
  * radix of the bank digit; runs recorded before sm.banks have 16). */
@@ -388,6 +389,14 @@
     "  FROM intervals AS i JOIN runs AS r USING (run_id)"                        \
     "  GROUP BY i.run_id, i.kind, i.idx)"
 
+/* One row per point of a study — the runs that share a run key (runkey.h:
+ * program, data, effective configuration, version) — with an 'ok' run: the
+ * latest of them, and how many runs and 'ok' runs the point has. */
+#define LATEST_OK_RUNS                                                           \
+    "SELECT max(CASE WHEN status = 'ok' THEN run_id END) AS run_id,"             \
+    " count(CASE WHEN status = 'ok' THEN 1 END) AS ok_runs, count(*) AS runs"   \
+    " FROM runs GROUP BY " RUNKEY_COLUMNS " HAVING ok_runs > 0"
+
 #define REC_VIEWS(V)                                                             \
     V("task_latency", TASK_LATENCY)                                              \
     V("utilization_over_time", UTILIZATION_OVER_TIME)                            \
@@ -398,6 +407,7 @@
     V("frame_stalls", FRAME_STALLS)                                              \
     V("parallelism", PARALLELISM)                                                \
     V("run_summary", RUN_SUMMARY)                                                \
+    V("latest_ok_runs", LATEST_OK_RUNS)                                          \
     V("task_latency_percentiles", TASK_LATENCY_PERCENTILES)                      \
     V("sm_latency_histogram", SM_LATENCY_HISTOGRAM)                              \
     V("sm_latency_percentiles", SM_LATENCY_PERCENTILES)                          \

@@ -402,6 +402,13 @@ int outfile_close(outfile_t *o, bool commit, diag_t *d)
     return rc;
 }
 
+int outfile_fail(outfile_t *o, int err, diag_t *d)
+{
+    const char *name = o->name;
+    outfile_close(o, false, NULL);
+    return fail_io(d, name, err ? err : EIO);
+}
+
 int outfile_write(const char *path, const void *data, size_t len, diag_t *d)
 {
     outfile_t o;

@@ -39,6 +39,13 @@ int outfile_open(outfile_t *o, const char *path, diag_t *diag);
  * output is flushed but not closed. */
 int outfile_close(outfile_t *o, bool commit, diag_t *diag);
 
+/* Finishes o after its writer failed on o->f (a write error, ferror), errno
+ * `err` (0: unknown): removes the temporary file (the old file untouched) and
+ * reports "NAME: cannot write: REASON" in diag (TESS_EIO; TESS_ENOMEM for
+ * ENOMEM), e.g. "t.svg: cannot write: File too large" under ulimit -f. For a
+ * writer that sees only the stream: the caller names the file. */
+int outfile_fail(outfile_t *o, int err, diag_t *diag);
+
 /* outfile_open + one write + outfile_close. */
 int outfile_write(const char *path, const void *data, size_t len, diag_t *diag);
 

@@ -44,7 +44,7 @@ def axis_arg(key, values):
 
 
 def command_line(program, axes, db, mem=None, config=None, jobs=None, params=None,
-                 keywords=None):
+                 keywords=None, rerun=False):
     """argv of the `tessera sweep` that sweep() runs (the first axis varies slowest)."""
     argv = [_lib.command(), "sweep", os.fspath(program)]
     for key, values in (axes or {}).items():
@@ -57,16 +57,19 @@ def command_line(program, axes, db, mem=None, config=None, jobs=None, params=Non
         argv += ["--config", os.fspath(config)]
     if jobs is not None:
         argv += ["--jobs", str(int(jobs))]
+    if rerun:
+        argv += ["--rerun"]
     return argv + ["--db", os.fspath(db)]
 
 
 def sweep(program, axes, jobs=None, db=None, mem=None, config=None, params=None,
-          check=True, **keywords):
+          check=True, rerun=False, **keywords):
     """Runs every point of the axes ({"sm.arbiter": ["fixed", "rr"], "sm.bank":
     [1, 2]}) with `jobs` processes (None: one per CPU) into the database `db`,
     exactly as `tessera sweep PROG -s key=v1,v2 ... --jobs N --db DB`; params and
     keywords fix further keys for every point. program is a path or assembly
-    text. Returns a SweepResult; raises the TesseraError of the command's exit
+    text. A point `db` already holds with status ok is not run again (the
+    command's resume) unless rerun=True. Returns a SweepResult; raises the TesseraError of the command's exit
     code with its message (check=False returns failed points' code instead),
     Interrupted on KeyboardInterrupt (the command keeps the points done)."""
     if db is None:
@@ -78,7 +81,7 @@ def sweep(program, axes, jobs=None, db=None, mem=None, config=None, params=None,
             f.write(program)
         program = tmp
     try:
-        argv = command_line(program, axes, db, mem, config, jobs, params, keywords)
+        argv = command_line(program, axes, db, mem, config, jobs, params, keywords, rerun)
         points = 1
         for values in (axes or {}).values():
             points *= 1 if isinstance(values, (str, bytes, int, float, bool)) else len(values)

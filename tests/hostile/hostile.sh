@@ -123,6 +123,13 @@ case_ ulimit-f-mem-out 5 "big.mem: cannot write: File too large" big.tm sh -c "u
 rm -f big.tm
 case_ ulimit-f-stdout 5 "cannot write|File too large" big.md sh -c "ulimit -f 4; '$T' config --keys --markdown > big.md"
 rm -f big.md
+# readers under a file-size limit: the database is read without a -wal/-shm (SQLite could not
+# map its 32 KiB -shm: "disk I/O error", exit 6, and the two were left behind), the output
+# that does not fit is the error, named; nothing is left
+case_ ulimit-f-report 0 "" - sh -c "ulimit -f 4; '$T' report r.db > /dev/null"
+case_ ulimit-f-timeline 5 "big.svg: cannot write: File too large" - sh -c "ulimit -f 4; '$T' timeline r.db -o big.svg"
+case_ ulimit-f-perfetto 5 "big.json: cannot write: File too large" - sh -c "ulimit -f 4; '$T' export r.db --perfetto big.json"
+case_ ulimit-f-vcd 5 "big.vcd: cannot write: File too large" - sh -c "ulimit -f 4; '$T' export r.db --vcd big.vcd"
 L=$(printf 'caf\351.s')
 cp a.s "$L"
 "$T" run "$L" --db lat.db -s record.level=mem >/dev/null 2>&1

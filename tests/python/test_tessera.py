@@ -239,6 +239,16 @@ class Sweeps(Base):
         self.assertEqual([(x["arbiter"], x["sm_bank"]) for x in rows][:4],
                          [("fixed", 1), ("fixed", 1), ("fixed", 2), ("fixed", 2)])
 
+    def test_sweep_resumes(self):
+        axes = {"sm.arbiter": ["fixed", "rr"]}
+        db = self.db("resume.db")
+        self.assertEqual(tessera.sweep("examples/example2.s", axes, db=db).code, 0)
+        again = tessera.sweep("examples/example2.s", axes, db=db)
+        self.assertIn("2 already ok in", again.output)
+        self.assertEqual(len(again.database().rows("runs")), 2)
+        forced = tessera.sweep("examples/example2.s", axes, db=db, rerun=True)
+        self.assertEqual(len(forced.database().rows("runs")), 4)
+
     def test_sweep_bad_axis(self):
         with self.assertRaises(tessera.InputError) as e:
             tessera.sweep("examples/transpose.s", {"sm.arbiter": ["fixed", "lottery"]},
