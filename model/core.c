@@ -61,6 +61,13 @@ static inline sim_time_t latency(core_t *c, unsigned cls)
     return gpu_cycles(c->gpu, lat_sample(c->lat[cls], &c->rng));
 }
 
+/* The race detector's part of a request (off the hot path). */
+static __attribute__((noinline, cold)) void race_request(core_t *c, const isa_step_t *s)
+{
+    race_access(c->gpu->races, c->frame, c->id, c->run.ip, s->cls == ISA_CLASS_ST,
+                s->sync && c->atomics, s->addr);
+}
+
 /* Sends the SM request of the ld/st that stopped the run; it starts at run.t. */
 static void request(core_t *c)
 {
@@ -72,8 +79,7 @@ static void request(core_t *c)
     t->data = s->value;
     c->ld_reg = s->reg;
     if (c->gpu->races)
-        race_access(c->gpu->races, c->frame, c->id, c->run.ip, s->cls == ISA_CLASS_ST,
-                    s->sync && c->atomics, s->addr);
+        race_request(c, s);
     c->end_after_answer = s->finished;
     t->t_created = t->t_sent = c->run.t;
     c->req_arrive = c->run.t + latency(c, ISA_CLASS_LD);
@@ -81,7 +87,7 @@ static void request(core_t *c)
 }
 
 /* The task ended at run.t: READY reaches the TS ts.ready cycles later (T5). */
-static void finish(core_t *c)
+static __attribute__((noinline)) void finish(core_t *c)
 {
     struct gpu *g = c->gpu;
     c->busy = false;
@@ -104,7 +110,7 @@ static void finish(core_t *c)
 
 /* D12: the next instruction would exceed the budget. The run stops when that
  * instruction would start (decoupled: the core may be ahead of time). */
-static void over_budget(core_t *c)
+static __attribute__((noinline)) void over_budget(core_t *c)
 {
     if (c->run.t == sim_now(c->sim))
         gpu_watchdog(c->gpu, c->id, c->frame, c->run.ip);
@@ -272,6 +278,12 @@ void core_on_start(void *core, txn_t *t)
     resume(c);
 }
 
+/* Interval statistics: the core waited for its access `t`. */
+static __attribute__((noinline, cold)) void ivl_wait(core_t *c, const txn_t *t)
+{
+    gpu_ivl_span(c->gpu, IVL_CORE_WAIT, c->id, t->t_created, t->t_done);
+}
+
 /* An SM answer; `traced` is a constant of each caller, so the untraced
  * receiver has no trace code at all (the answer link is rewired when the
  * trace is turned on: core_set_itrace). */
@@ -284,7 +296,7 @@ static inline __attribute__((always_inline)) void on_answer(core_t *c, txn_t *t,
     c->task_sm_ops++;
     c->task_sm_wait += wait;
     if (c->one_by_one && (c->gpu->ivl[0] || c->gpu->ivl[1])) /* interval statistics set it */
-        gpu_ivl_span(c->gpu, IVL_CORE_WAIT, c->id, t->t_created, t->t_done);
+        ivl_wait(c, t);
     c->task_sm_conflict += conflict;
     c->run.t = t->t_done;
     if (traced)
