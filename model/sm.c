@@ -95,12 +95,16 @@ static sim_time_t bank_next(const bank_t *b, sim_time_t now)
     return earliest;
 }
 
-/* Recomputes min_arrive after a grant took the request that arrived first. */
+/* Recomputes min_arrive after a grant took a request that arrived at it:
+ * unchanged when another pending request arrived then too (the lanes of a
+ * warp arrive together: the walk stops at the first). */
 static void bank_min_arrive(bank_t *b)
 {
-    sim_time_t earliest = SIM_TIME_NEVER;
+    sim_time_t was = b->min_arrive, earliest = SIM_TIME_NEVER;
     for (uint16_t m = b->pending; m; m &= m - 1) {
         sim_time_t a = b->arrive[__builtin_ctz(m)];
+        if (a == was)
+            return;
         earliest = a < earliest ? a : earliest;
     }
     b->min_arrive = earliest;
