@@ -477,6 +477,36 @@ static void test_transpose_bank_mapping(void)
     CU_ASSERT(hi.waited < il.waited);
 }
 
+/* transpose.s under `xor` (docs/STUDY-BANKS.md), computed by hand. With k =
+ * log2(sm.banks) >= 4, bank = addr[k-1:0] XOR addr[2k-1:k]: core c's j-th
+ * load, A[c][j] at 0x100 + 16c + j, and its store, B[j][c] at 0x200 + 16j + c,
+ * go to 16 different banks for the 16 cores at each j (the row index c sits in
+ * the XORed field), and the cores run in lockstep, so nothing ever waits. The
+ * run is then pure compute: the task starts at cycle 6, the 7 set-up
+ * instructions take 7 cycles, each of the 16 iterations 3 (ld) + 3 (st) + 4
+ * ALU/branch = 10, and ready 1: 7 + 160 + 1 = 168, so the cores finish at 174
+ * and READY reaches the TS at 175 (T5) — for 16, 32 and 64 banks. With 4 banks
+ * (k = 2) c is outside both fields, every core's j-th load shares one bank as
+ * under `interleaved`, and the loads wait. */
+static void test_transpose_xor_is_conflict_free(void)
+{
+    static const char *const banks[] = {"16", "32", "64"};
+    for (unsigned i = 0; i < 3; i++) {
+        figures_t f;
+        char opts[128];
+        snprintf(opts, sizeof opts, "-s sm.bank_map=xor -s sm.banks=%s", banks[i]);
+        CU_ASSERT_FATAL(figures_of("transpose", opts, &f));
+        CU_ASSERT_EQUAL(f.accesses, 512);
+        CU_ASSERT_EQUAL(f.waited, 0);
+        CU_ASSERT_EQUAL(f.lost, 0);
+        CU_ASSERT_EQUAL(f.cycles, 175);
+    }
+    figures_t four;
+    CU_ASSERT_FATAL(figures_of("transpose", "-s sm.bank_map=xor -s sm.banks=4", &four));
+    CU_ASSERT(four.waited > 0);
+    CU_ASSERT(four.cycles > 175);
+}
+
 /* vecadd.s: strided elements; interleaved gives each core its own bank. */
 static void test_vecadd_interleaved_has_no_waits(void)
 {
@@ -580,6 +610,7 @@ static const test_case_t result_cases[] = {
 
 static const test_case_t point_cases[] = {
     TEST(test_transpose_bank_mapping),
+    TEST(test_transpose_xor_is_conflict_free),
     TEST(test_vecadd_interleaved_has_no_waits),
     TEST(test_histogram_bins_conflict),
     TEST(test_reduce_needs_its_first_fence),
