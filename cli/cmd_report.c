@@ -38,10 +38,11 @@ const cli_spec_t cli_spec_report = {
     .usage = "DB [--run N[,N...]]... | [--last] [--compare]\n"
              "                         [--format text|csv|json] [--table NAME]",
     .about = "Reads the statistics database DB (never the simulator) through its analysis\n"
-             "views (docs/SCHEMA.md) and prints the report of one run: the summary, the task\n"
-             "latency per IF and its totals, core and bank utilisation, bank conflicts, why\n"
-             "frames waited (every waiting cycle attributed to a reason) and SM access\n"
-             "latency percentiles; or, with --compare, a comparison of runs.\n",
+             "views (docs/SCHEMA.md) and prints the report of one run: the summary, each\n"
+             "task's latency (by frame) and their totals, core and bank utilisation, bank\n"
+             "conflicts, why frames waited (every waiting cycle attributed to a reason) and\n"
+             "SM access latency percentiles, all in cycles; or, with --compare, a comparison\n"
+             "of runs.\n",
     .opts = report_opts,
     .exits = report_exits,
     .min_pos = 1,

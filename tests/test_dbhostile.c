@@ -560,7 +560,7 @@ static void test_foreign_schema_with_our_id_is_refused_untouched(void)
         {"f-cols.db", 2,
          "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, program TEXT);", "has no column"},
         {"f-v0.db", 0, "CREATE TABLE t(x);", "not one Tessera ever wrote"},
-        {"f-v9.db", 9, "CREATE TABLE t(x);", "newer than this Tessera's (7)"},
+        {"f-v9.db", 9, "CREATE TABLE t(x);", "newer than this Tessera's (8)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *db = tmp(cases[i].name);

@@ -355,7 +355,7 @@ static void test_text_report_example2(void)
     CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s'", db), 0);
     CU_ASSERT(contains(out, "Run 1 of "));
     CU_ASSERT(contains(out, "  status         ok\n"));
-    CU_ASSERT(contains(out, "  end time       41000 ps = 41 cycles (clock period 1000 ps)\n"));
+    CU_ASSERT(contains(out, "  end time       41 cycles = 41000 ps (clock period 1000 ps)\n"));
     CU_ASSERT(contains(out, "  tasks          6 (48 core tasks, 8 frames)\n"));
     CU_ASSERT(contains(out, "  instructions   96\n"));
     CU_ASSERT(contains(out, "  SM accesses    0, of which 0 waited for their bank\n"));
@@ -385,7 +385,37 @@ static void test_text_report_example2(void)
     CU_ASSERT(contains(out, "Run 2 of "));
     CU_ASSERT(contains(out, "(none: needs record.level=tasks or more)"));
     CU_ASSERT(contains(out, "(none: needs record.level=mem or more)"));
-    CU_ASSERT(contains(out, "  end time       41000 ps = 41 cycles"));
+    CU_ASSERT(contains(out, "  end time       41 cycles = 41000 ps"));
+    free(out);
+}
+
+/* Every table of the text report is in cycles, picoseconds only in the
+ * summary's end time (a clock period of 2000 ps makes a ps figure stand
+ * out). By hand: cores 0 and 1 each load 0x100 (bank 1) at the same moment;
+ * the fixed arbiter serves core 0 at once (3 cycles, T7) and core 1 one
+ * cycle later (4 cycles). Bank 1: 2 accesses, 1 waited, 1 cycle of waiting,
+ * mean wait 1 / 2 = 0.5 cycles, longest 1; latency min 3, nearest-rank p50
+ * (rank 1 of 2) 3, max 4, mean 3.5 cycles. */
+static void test_text_report_in_cycles(void)
+{
+    char db[512], *out;
+    const char *src = ".group cores=0x3\n set_const r8, 1\n ld [r0, r8], r1\n ready\n";
+    const char *prog = test_tmp_path("twoload.s");
+    CU_ASSERT_EQUAL_FATAL(test_write_file(prog, src, strlen(src)), 0);
+    fresh_db("cycles.db", db, sizeof db);
+    record(db, prog, "-s clock.period_ps=2000");
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s'", db), 0);
+    CU_ASSERT(contains(out, "  bank accesses busy  share conflicts wait mean wait max wait\n"));
+    CU_ASSERT(contains(out, "     1        2    2 0.1538         1    1       0.5        1\n"));
+    CU_ASSERT(contains(out, "  accesses min p50 p95 p99 max mean\n"));
+    CU_ASSERT(contains(out, "         2   3   3   4   4   4  3.5\n"));
+    /* no table line speaks of picoseconds; the summary's end time does */
+    const char *tables = strstr(out, "\nTask latency");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tables);
+    CU_ASSERT_PTR_NULL(strstr(tables, " ps"));
+    CU_ASSERT_PTR_NULL(strstr(tables, "1000")); /* the mean wait in ps */
+    CU_ASSERT_PTR_NULL(strstr(tables, "7000")); /* the mean latency in ps */
+    CU_ASSERT(contains(out, " cycles = "));
     free(out);
 }
 
@@ -769,7 +799,7 @@ int main(void)
 {
     static const test_case_t equal[] = {
         TEST(test_csv_equals_views), TEST(test_json_is_valid_and_equals_views),
-        TEST(test_text_report_example2), TEST(test_run_selection), TEST(test_single_table),
+        TEST(test_text_report_example2), TEST(test_text_report_in_cycles), TEST(test_run_selection), TEST(test_single_table),
         TEST_END};
     static const test_case_t compare[] = {
         TEST(test_compare_shows_differing_parameters_only), TEST(test_simt_report),

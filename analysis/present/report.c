@@ -337,7 +337,7 @@ static const char *const summary_lines[][2] = {
     {"status", "{status}"},
     {"error", "{error}"},
     {"recorded", "level {level}, started {started_at}"},
-    {"end time", "{end_ps} ps = {end_cycles} cycles (clock period {period_ps} ps)"},
+    {"end time", "{end_cycles} cycles = {end_ps} ps (clock period {period_ps} ps)"},
     {"tasks", "{tasks} ({core_tasks} core tasks, {frames} frames)"},
     {"instructions", "{instructions}"},
     {"SIMT", "{warp_instructions} warp instructions, SIMT efficiency {simt_efficiency}, "
@@ -416,7 +416,7 @@ static const char *const cores_cols[] = {
     "sm_wait_cycles:SM wait", "sm_conflict_cycles:of which conflict", NULL};
 static const char *const banks_cols[] = {
     "bank", "accesses", "busy_cycles:busy", "share", "conflicts", "wait_cycles:wait",
-    "mean_wait_ps:mean wait ps", "max_wait_cycles:max wait", NULL};
+    "mean_wait_cycles:mean wait", "max_wait_cycles:max wait", NULL};
 static const char *const stalls_cols[] = {
     "reason", "stalls", "frames", "total_cycles:cycles", "max_cycles:longest", "share", NULL};
 static const char *const waiting_cols[] = {
@@ -435,10 +435,10 @@ static const char *const warps_cols[] = {
     "stall_execute_cycles:execute", "stall_issue_cycles:issue", "replays", NULL};
 static const char *const simt_replay_cols[] = {
     "op", "replays", "instructions", "lanes", "requests", "mean_banks:banks",
-    "mean_latency_ps:mean latency ps", NULL};
+    "mean_latency_cycles:mean latency", NULL};
 static const char *const smlat_cols[] = {
     "accesses", "min_cycles:min", "p50_cycles:p50", "p95_cycles:p95", "p99_cycles:p99",
-    "max_cycles:max", "mean_ps:mean ps", NULL};
+    "max_cycles:max", "mean_cycles:mean", NULL};
 
 #define TL_PARTS(f) f "(decoding_ps) AS decoding_ps, " f "(waiting_ps) AS waiting_ps, " \
     f "(transfer_ps) AS transfer_ps, " f "(execution_ps) AS execution_ps, "             \
@@ -454,7 +454,7 @@ static const section_t sections[] = {
      " issue_ps, start_ps, complete_ps, decoding_ps, waiting_ps, transfer_ps, execution_ps,"
      " total_ps, decoding_cycles, waiting_cycles, transfer_cycles, execution_cycles,"
      " total_cycles FROM task_latency WHERE run_id = ?1 ORDER BY frame",
-     {"Task latency per IF, in cycles: decode + waiting + transfer + execution = total",
+     {"Task latency per frame, in cycles: decode + waiting + transfer + execution = total",
       tasks_cols, NULL, "tasks"}, false},
     {"task_totals",
      "SELECT count(*) AS tasks, " TL_PARTS("sum") ", " PCT("p50_ps") ", " PCT("p95_ps") ", "
@@ -473,6 +473,7 @@ static const section_t sections[] = {
      " u.busy_cycles AS busy_cycles, u.share AS share, u.lock_acquires AS lock_acquires,"
      " c.conflicts AS conflicts, c.conflict_share AS conflict_share, c.wait_ps AS wait_ps,"
      " c.wait_cycles AS wait_cycles, c.mean_wait_ps AS mean_wait_ps,"
+     " c.mean_wait_cycles AS mean_wait_cycles,"
      " c.mean_conflict_wait_ps AS mean_conflict_wait_ps, c.max_wait_ps AS max_wait_ps,"
      " c.max_wait_cycles AS max_wait_cycles"
      " FROM bank_utilization AS u JOIN bank_conflicts AS c"
@@ -494,7 +495,7 @@ static const section_t sections[] = {
       waiting_cols, "waiting_ps", "tasks"}, false},
     {"sm_latency",
      "SELECT accesses, min_ps, p50_ps, p95_ps, p99_ps, max_ps, mean_ps, min_cycles,"
-     " p50_cycles, p95_cycles, p99_cycles, max_cycles"
+     " p50_cycles, p95_cycles, p99_cycles, max_cycles, mean_cycles"
      " FROM sm_latency_percentiles WHERE run_id = ?1",
      {"SM access latency, request to answer (nearest-rank percentiles, cycles)", smlat_cols,
       NULL, "mem"}, false},
@@ -512,7 +513,8 @@ static const section_t sections[] = {
      {"SIMT warps (cycles: issued + memory + execute + issue = resident)", warps_cols, NULL,
       "tasks"}, true},
     {"simt_replays",
-     "SELECT op, replays, instructions, lanes, requests, mean_banks, mean_latency_ps"
+     "SELECT op, replays, instructions, lanes, requests, mean_banks, mean_latency_ps,"
+     " mean_latency_cycles"
      " FROM simt_replays WHERE run_id = ?1 ORDER BY op, replays",
      {"SIMT ld/st by bank-conflict replays (the largest number of requests to one bank - 1)",
       simt_replay_cols, NULL, "mem"}, true},

@@ -63,10 +63,12 @@ static const char migrate_v6[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS, DB_RUN_
  * the one list (views.c). Version 2 added the analysis views only; version
  * 4 (sm.banks) only views: the packs' bank digit decoded with the run's
  * bank count, run_summary.banks; version 5 the intervals table; version 6
- * the SIMT tables; version 7 only a view: latest_ok_runs (sweep resume). */
+ * the SIMT tables; version 7 only a view: latest_ok_runs (sweep resume);
+ * version 8 only views: mean latencies in cycles beside their _ps columns. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
-                                                           [5] = migrate_v6, [6] = NULL};
+                                                           [5] = migrate_v6, [6] = NULL,
+                                                           [7] = NULL};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names

@@ -129,6 +129,8 @@
     " b.wait_ps AS wait_ps, " CYC("b.wait_ps") " AS wait_cycles,"                \
     " CASE WHEN b.accesses > 0 THEN 1.0 * b.wait_ps / b.accesses END"            \
     "  AS mean_wait_ps,"                                                         \
+    " CASE WHEN b.accesses > 0 THEN 1.0 * b.wait_ps / b.accesses / period_ps END" \
+    "  AS mean_wait_cycles,"                                                     \
     " CASE WHEN b.conflicts > 0 THEN 1.0 * b.wait_ps / b.conflicts END"          \
     "  AS mean_conflict_wait_ps,"                                                \
     " b.max_wait_ps AS max_wait_ps, " CYC("b.max_wait_ps") " AS max_wait_cycles" \
@@ -292,7 +294,8 @@
     " q.max_ps AS max_ps, q.mean_ps AS mean_ps,"                                 \
     " " CYC("q.min_ps") " AS min_cycles, " CYC("q.p50_ps") " AS p50_cycles,"     \
     " " CYC("q.p95_ps") " AS p95_cycles,"                                        \
-    " " CYC("q.p99_ps") " AS p99_cycles, " CYC("q.max_ps") " AS max_cycles"      \
+    " " CYC("q.p99_ps") " AS p99_cycles, " CYC("q.max_ps") " AS max_cycles,"     \
+    " q.mean_ps / period_ps AS mean_cycles"                                      \
     " FROM (SELECT run_id, total AS accesses, rn,"                               \
     "  min(latency_ps) OVER w AS min_ps,"                                        \
     "  min(CASE WHEN " RANK(50, "cum", "total") " THEN latency_ps END) OVER w AS p50_ps," \
@@ -366,8 +369,10 @@
 #define SIMT_REPLAYS                                                             \
     "SELECT run_id, op, replays, count(*) AS instructions, sum(active) AS lanes," \
     " sum(requests) AS requests, avg(banks) AS mean_banks,"                      \
-    " avg(done_ps - issue_ps) AS mean_latency_ps"                                \
-    " FROM simt_mem GROUP BY run_id, op, replays"
+    " avg(done_ps - issue_ps) AS mean_latency_ps,"                               \
+    " avg(done_ps - issue_ps) / (SELECT period_ps FROM runs AS r"                \
+    "  WHERE r.run_id = m.run_id) AS mean_latency_cycles"                        \
+    " FROM simt_mem AS m GROUP BY run_id, op, replays"
 
 /* The analysis views, in dependency order: V(name, select). */
 /* Utilisation over time from the intervals table: one row per run, kind and
