@@ -138,64 +138,6 @@ static void test_errors_name_what_is_wrong(void)
     CU_ASSERT_EQUAL(test_run_shell("ls a.svg a.pdf 2>/dev/null | grep -q .", NULL), 1);
 }
 
-/* --program and --where keep only some runs of a database holding two
- * programs: the same sweep of first.s (end 76 cycles at sm.bank = 1, the
- * user guide's figure) and of example1.s; each filter's script has only its
- * program's points, and says which runs it drew. A --where that is not one
- * valid condition is refused before anything is drawn, naming the option. */
-static void test_program_and_where_filters(void)
-{
-    char db[512], args[1024], *s = NULL;
-    snprintf(db, sizeof db, "%s", test_tmp_path("two-programs.db"));
-    for (int i = 0; i < 2; i++) {
-        snprintf(args, sizeof args, "sweep '%s' -s sm.bank=1,4 --db '%s'",
-                 test_src_path(i ? "examples/example1.s" : "examples/first.s"), db);
-        CU_ASSERT_EQUAL_FATAL(test_run_tessera(args, NULL), 0);
-    }
-    snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles --program first.s --script",
-             db);
-    CU_ASSERT_EQUAL(test_run_tessera(args, &s), 0);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    CU_ASSERT_PTR_NOT_NULL(strstr(s, ": the 2 runs with status ok of program first.s;"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(s, "set title 'end_cycles against sm.bank: first.s'"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n1 76  # sm.bank = 1: 1 run\n"));
-    CU_ASSERT_PTR_NULL(strstr(s, ": 2 runs\n")); /* never a mean over both programs */
-    free(s);
-    s = NULL;
-    snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles --script"
-             " --where \"program LIKE '%%example1%%' AND end_cycles > 0\"", db);
-    CU_ASSERT_EQUAL(test_run_tessera(args, &s), 0);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    CU_ASSERT_PTR_NOT_NULL(strstr(s, ": the 2 runs with status ok where program LIKE"));
-    int64_t y = test_db_int(db, "SELECT end_cycles FROM run_summary WHERE program LIKE"
-                                "'%example1%' AND sm_bank = 4");
-    char line[128];
-    snprintf(line, sizeof line, "\n4 %lld  # sm.bank = 4: 1 run\n", (long long)y);
-    CU_ASSERT_PTR_NOT_NULL(strstr(s, line));
-    CU_ASSERT_PTR_NULL(strstr(s, "\n1 76  #"));
-    free(s);
-    static const struct { const char *opt, *msg; } bad[] = {
-        {"--where 'nosuch > 1'", "--where \"nosuch > 1\": no such column: nosuch"},
-        {"--where '1); DROP TABLE runs; --'", "not several statements"},
-        {"--program other.s", "no run with status ok to plot among those --program/--where select"},
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles %s -o f.svg", db,
-                 bad[i].opt);
-        CU_ASSERT_EQUAL(test_run_tessera(args, &s), TESS_EINPUT);
-        CU_ASSERT_PTR_NOT_NULL(s && strstr(s, bad[i].msg));
-        free(s);
-        s = NULL;
-    }
-    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs"), 4); /* nothing dropped */
-    /* a newline in --where cannot start a gnuplot command in the script */
-    snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles --script --where '1\n"
-             "OR 1'", db);
-    CU_ASSERT_EQUAL(test_run_tessera(args, &s), 0);
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, " where 1 OR 1;"));
-    free(s);
-}
-
 static void test_intervals_plot(void)
 {
     const char *db = test_tmp_path("iv.db"), *png = test_tmp_path("iv.png");
@@ -235,7 +177,6 @@ static const test_case_t cases[] = {
     TEST(test_categories_for_text_values),
     TEST(test_pictures),
     TEST(test_errors_name_what_is_wrong),
-    TEST(test_program_and_where_filters),
     TEST_END,
 };
 
