@@ -265,10 +265,8 @@ static int set_intervals(tessera_t *t)
         ivl_init_intervals(&t->intervals, c->record.interval * c->gpu.period_ps);
     if (t->has_window)
         ivl_init_window(&t->window, c->record.from_ps, c->record.to_ps);
-    if (gpu_set_intervals(t->gpu, t->has_intervals ? &t->intervals : NULL,
-                          t->has_window ? &t->window : NULL) != TESS_OK)
-        return diag_fail(&t->diag, TESS_EINPUT, "record.interval and record.from_ps/to_ps "
-                                                "need core.model = cores (not simt)");
+    gpu_set_intervals(t->gpu, t->has_intervals ? &t->intervals : NULL,
+                      t->has_window ? &t->window : NULL);
     return TESS_OK;
 }
 

@@ -174,10 +174,8 @@ void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
 }
 void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
 
-int gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
+void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
 {
-    if (g->simt && (intervals || window))
-        return TESS_EINPUT;
     g->ivl[0] = intervals, g->ivl[1] = window;
     for (int i = 0; i < 2; i++)
         if (g->ivl[i])
@@ -185,7 +183,6 @@ int gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
     for (unsigned c = 0; c < GPU_CORES; c++)
         g->cores[c].one_by_one |= intervals || window;
     sm_observed(g);
-    return TESS_OK;
 }
 
 /* A task still running at the stop is busy up to it (as its counter says). */

@@ -148,9 +148,9 @@ void gpu_set_races(gpu_t *gpu, race_det_t *r);
 /* Feeds interval statistics (model/ivl.h) into `intervals` and `window`
  * (either may be NULL; the caller keeps them and frees them after
  * gpu_destroy). Cores then run their instructions one at a time (the same
- * timestamps, more host time). TESS_EINPUT when the engine cannot split its
- * instructions by time (core.model = simt); TESS_OK otherwise. */
-int gpu_set_intervals(gpu_t *gpu, ivl_t *intervals, ivl_t *window);
+ * timestamps, more host time); the SIMT unit counts each lane's instruction
+ * at its issue, its busy time and its SM waits per lane. */
+void gpu_set_intervals(gpu_t *gpu, ivl_t *intervals, ivl_t *window);
 
 /* Schedules the first decode. Call once before running the simulation. */
 void gpu_start(gpu_t *gpu);

@@ -93,6 +93,7 @@ static void finish_lanes(simt_t *u, simt_warp_t *w, uint16_t lanes, const sim_ti
         c->busy = false;
         c->task_finish = f;
         c->busy_ps += f - c->task_start;
+        gpu_ivl_span(g, IVL_CORE_BUSY, l, c->task_start, f);
         c->instructions += c->run.n;
         c->sm_ops += c->task_sm_ops;
         c->sm_wait_ps += c->task_sm_wait;
@@ -401,6 +402,15 @@ static void trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active,
     sim_trace(u->sim, GPU_TR_SIMT_ISSUE, &r);
 }
 
+/* Interval statistics (record.interval, the window): each active lane
+ * started one instruction at `now`, as a core counts its own (coreN.instructions). */
+static __attribute__((noinline, cold)) void ivl_lanes(struct gpu *g, uint16_t active,
+                                                      sim_time_t now)
+{
+    for (uint16_t m = active; m; m &= m - 1)
+        gpu_ivl_add(g, IVL_CORE_INSTR, (unsigned)__builtin_ctz(m), now, 1);
+}
+
 /* Issues the warp's next instruction at `now` (the unit's time: sim_now or,
  * running ahead, later). Returns false when a lane's budget (S10) stopped
  * the run (only at sim_now: the unit does not run ahead near the budget). */
@@ -421,6 +431,8 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     }
     if (g->trace & GPU_TRACE_ISSUE)
         trace_issue(u, w, pc, active, order, eligible, now);
+    if (__builtin_expect(g->ivl[0] || g->ivl[1], 0))
+        ivl_lanes(g, active, now);
     w->rec.warp_instructions++;
     if (active == w->mask) { /* every lane: counted once for all */
         w->uniform_n++;
@@ -624,12 +636,14 @@ void simt_on_answer(void *unit, txn_t *t)
         if (!w->mem_store)
             c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
         c->task_sm_wait += t->t_done - t->t_created;
+        gpu_ivl_span(g, IVL_CORE_WAIT, l, t->t_created, t->t_done);
     } else {
         for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
             core_t *k = &g->cores[__builtin_ctz(m)];
             if (!w->mem_store)
                 k->r[w->mem_reg] = (uint8_t)t->data;
             k->task_sm_wait += t->t_done - t->t_created;
+            gpu_ivl_span(g, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created, t->t_done);
         }
     }
     c->task_sm_ops++;

@@ -4,6 +4,7 @@
  * without them; a stopped run's intervals sum to its counters too; a window
  * aligned on intervals equals their sum; the utilisation view reads them. */
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,47 +32,100 @@ static int64_t mismatches(const char *db, int run)
     return test_db_int(db, sql);
 }
 
+/* One example with and without intervals under one engine (`model`: the
+ * cores, or -s core.model=simt): the intervals of every unit sum to its
+ * counters and tile the run, and the run is the same as without them.
+ * Returns false when the example does not finish under this engine. */
+static bool check_example(const char *name, const char *model, const char *suffix)
+{
+    char db[512], args[1536];
+    snprintf(db, sizeof db, "%s", test_tmp_path(name));
+    strcat(db, suffix);
+    /* bench.s runs ten million cycles: intervals of 100000 there, of 7 elsewhere */
+    const char *len_cycles = strcmp(name, "bench.s") == 0 ? "100000" : "7";
+    const char *atomics = strcmp(name, "lock.s") == 0 ? "-s sm.atomics=on" : "";
+    snprintf(args, sizeof args, "run '%s/%s' --db '%s' --quiet %s %s -s record.level=summary",
+             test_src_path("examples"), name, db, atomics, model);
+    int rc = test_run_tessera(args, NULL);
+    if (rc != 0)
+        return false;
+    snprintf(args, sizeof args,
+             "run '%s/%s' --db '%s' --quiet %s %s -s record.level=summary -s record.interval=%s",
+             test_src_path("examples"), name, db, atomics, model, len_cycles);
+    CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
+    int64_t bad = mismatches(db, 2);
+    if (bad != 0)
+        fprintf(stderr, "%s %s: %lld units do not sum\n", name, model, (long long)bad);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT unit) FROM intervals"), 32);
+    /* the intervals tile the run: 0, L, 2L, … up to its end */
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT max(to_ps) = (SELECT stop_ps FROM runs WHERE"
+                                    " run_id = 2) FROM intervals"), 1);
+    /* the same run as without intervals: every counter equal */
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM counters AS a JOIN counters AS b"
+                                    " ON a.component = b.component AND a.name = b.name"
+                                    " WHERE a.run_id = 1 AND b.run_id = 2"
+                                    " AND a.value <> b.value"), 0);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT end_ps) FROM runs"), 1);
+    /* something was counted: instructions in the intervals */
+    CU_ASSERT(test_db_int(db, "SELECT sum(instructions) FROM intervals WHERE run_id = 2") > 0);
+    return true;
+}
+
+/* On every example on the cores, and on the SIMT unit for every example that
+ * finishes there (a lane's spin on another lane's store cannot, S9). */
 static void test_intervals_sum_to_the_counters_on_every_example(void)
 {
     DIR *dir = opendir(test_src_path("examples"));
     CU_ASSERT_FATAL(dir != NULL);
     struct dirent *e;
-    unsigned checked = 0;
+    unsigned checked = 0, simt = 0;
     while ((e = readdir(dir)) != NULL) {
         size_t len = strlen(e->d_name);
         if (len < 3 || strcmp(e->d_name + len - 2, ".s") != 0)
             continue;
-        char db[512], args[1536];
-        snprintf(db, sizeof db, "%s", test_tmp_path(e->d_name));
-        strcat(db, ".db");
-        /* bench.s runs ten million cycles: intervals of 100000 there, of 7 elsewhere */
-        const char *len_cycles = strcmp(e->d_name, "bench.s") == 0 ? "100000" : "7";
-        const char *atomics = strcmp(e->d_name, "lock.s") == 0 ? "-s sm.atomics=on" : "";
-        snprintf(args, sizeof args, "run '%s/%s' --db '%s' --quiet %s -s record.level=summary",
-                 test_src_path("examples"), e->d_name, db, atomics);
-        CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
-        snprintf(args, sizeof args,
-                 "run '%s/%s' --db '%s' --quiet %s -s record.level=summary -s record.interval=%s",
-                 test_src_path("examples"), e->d_name, db, atomics, len_cycles);
-        CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
-        int64_t bad = mismatches(db, 2);
-        if (bad != 0)
-            fprintf(stderr, "%s: %lld units do not sum\n", e->d_name, (long long)bad);
-        CU_ASSERT_EQUAL(bad, 0);
-        CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT unit) FROM intervals"), 32);
-        /* the intervals tile the run: 0, L, 2L, … up to its end */
-        CU_ASSERT_EQUAL(test_db_int(db, "SELECT max(to_ps) = (SELECT stop_ps FROM runs WHERE"
-                                        " run_id = 2) FROM intervals"), 1);
-        /* the same run as without intervals: every counter equal */
-        CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM counters AS a JOIN counters AS b"
-                                        " ON a.component = b.component AND a.name = b.name"
-                                        " WHERE a.run_id = 1 AND b.run_id = 2"
-                                        " AND a.value <> b.value"), 0);
-        CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT end_ps) FROM runs"), 1);
+        CU_ASSERT_TRUE(check_example(e->d_name, "", ".db"));
         checked++;
+        simt += check_example(e->d_name, "-s core.model=simt", ".simt.db");
     }
     closedir(dir);
     CU_ASSERT_TRUE(checked >= 15);
+    fprintf(stderr, "\nintervals checked on %u examples, %u of them also on the SIMT unit\n",
+            checked, simt);
+    CU_ASSERT_TRUE(simt >= 12);
+}
+
+/* The SIMT unit's intervals, by hand (record.interval = 1 cycle, reference
+ * timing, no scoreboard). Lanes 0 and 1 start the task at cycle 6 (T1-T4 as on
+ * the cores). The warp issues set_const at 6 and the ld at 7 (one
+ * instruction per lane in intervals 6 and 7); both lanes' requests leave at 7
+ * and reach bank 1 at 8 (sm.req); the fixed arbiter serves lane 0 at 8 and
+ * lane 1 at 9 (one conflict, counted at its grant), each holding the bank one
+ * cycle (busy in intervals 8 and 9); the answers arrive at 10 and 11
+ * (sm.resp), so lane 0 waits on the SM in intervals 7-9 and lane 1 in 7-10.
+ * The ld completes with its slowest lane at 11 (S3): ready issues at 11 and
+ * both lanes finish at 12 (core.ready), busy in every interval 6-11. */
+static void test_simt_intervals_by_hand(void)
+{
+    const char *src = ".group cores=0x3\n set_const r8, 1\n ld [r0, r8], r1\n ready\n";
+    const char *prog = test_tmp_path("simt-two-loads.s");
+    const char *db = test_tmp_path("simt-two-loads.db");
+    CU_ASSERT_EQUAL_FATAL(test_write_file(prog, src, strlen(src)), 0);
+    char args[1536];
+    snprintf(args, sizeof args, "run '%s' --db '%s' --quiet -s core.model=simt"
+             " -s record.interval=1", prog, db);
+    CU_ASSERT_EQUAL_FATAL(test_run_tessera(args, NULL), 0);
+    char *rows = test_db_text(db, "SELECT group_concat(unit || ':' || idx || ':' || busy_ps || ':'"
+                                  " || coalesce(instructions, '-') || ':' || coalesce(sm_wait_ps, '-')"
+                                  " || ':' || coalesce(conflicts, '-'), ' ') FROM (SELECT * FROM"
+                                  " intervals WHERE busy_ps > 0 OR sm_wait_ps > 0 ORDER BY unit, idx)");
+    CU_ASSERT_STRING_EQUAL(rows ? rows : "",
+                           "bank1:8:1000:-:-:0 bank1:9:1000:-:-:1 "
+                           "core0:6:1000:1:0:- core0:7:1000:1:1000:- core0:8:1000:0:1000:- "
+                           "core0:9:1000:0:1000:- core0:10:1000:0:0:- core0:11:1000:1:0:- "
+                           "core1:6:1000:1:0:- core1:7:1000:1:1000:- core1:8:1000:0:1000:- "
+                           "core1:9:1000:0:1000:- core1:10:1000:0:1000:- core1:11:1000:1:0:-");
+    free(rows);
 }
 
 static void test_stopped_run_and_window(void)
@@ -116,6 +170,7 @@ static void test_stopped_run_and_window(void)
 static const test_case_t cases[] = {
     TEST(test_intervals_sum_to_the_counters_on_every_example),
     TEST(test_stopped_run_and_window),
+    TEST(test_simt_intervals_by_hand),
     TEST_END,
 };
 
