@@ -18,7 +18,7 @@
 static const cli_use_t plot_opts[] = {
     {CLI_X_KEY, NULL, NULL},
     {CLI_Y_COLUMN, NULL, NULL},
-    {CLI_BY, NULL, "one line per value of this parameter (e.g. sm.arbiter), or per program"},
+    {CLI_BY, NULL, "one line per value of this parameter (e.g. sm.arbiter), or program"},
     {CLI_PROGRAM, NULL, NULL},
     {CLI_WHERE, NULL, NULL},
     {CLI_RUN, NULL, "with --intervals: the run id (default: the latest run)"},
@@ -42,13 +42,13 @@ const cli_spec_t cli_spec_plot = {
              "                        DB --intervals [--run N] -o OUT.svg|OUT.png [--script]",
     .about = "Draws with gnuplot (Debian's gnuplot-nox). A sweep: the run_summary column\n"
              "COLUMN of every run with status ok against the parameter KEY, one line per\n"
-             "value of the --by parameter (runs at one point are averaged). --x and --by\n"
-             "take `program` too (a sweep over several programs). --program and --where\n"
-             "select the runs: the --where condition is SQL over run_summary's columns,\n"
-             "read only (no statement can change the database). --intervals:\n"
-             "run N's utilisation over time (cores busy, SM waiting, banks busy) from the\n"
-             "intervals recorded with record.interval. --script prints the gnuplot script\n"
-             "(data inline) instead of drawing: edit it and run `gnuplot script.gp`.\n",
+             "value of the --by parameter (runs at one point are averaged); --program and\n"
+             "--where keep only some runs (a database holding several programs or studies);\n"
+             "--x and --by take `program` too (the runs' programs as categories).\n"
+             "--intervals: run N's utilisation over time (cores busy, SM waiting, banks\n"
+             "busy) from the intervals recorded with record.interval. --script prints the\n"
+             "gnuplot script (data inline) instead of drawing: edit it and run\n"
+             "`gnuplot script.gp`.\n",
     .opts = plot_opts,
     .exits = plot_exits,
     .min_pos = 1,
@@ -66,8 +66,8 @@ static int check_args(plot_args_t *a)
 {
     const plot_opts_t *o = &a->opts;
     if (o->intervals && (o->x_key || o->y_col || o->by_key || o->program || o->where))
-        return cli_usage_error(&cli_spec_plot, "--intervals draws one run (--run N): no --x, "
-                                               "--y, --by, --program, --where");
+        return cli_usage_error(&cli_spec_plot, "--intervals draws one run: no --x, --y, --by, "
+                                               "--program, --where");
     if (!o->intervals && (!o->x_key || !o->y_col))
         return cli_usage_error(&cli_spec_plot, "a sweep plot needs --x KEY and --y COLUMN "
                                                "(or --intervals)");

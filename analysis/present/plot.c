@@ -20,9 +20,9 @@ typedef struct point {
 
 struct plot {
     plot_opts_t opts;
-    char *db_path, *x_key, *y_col, *by_key, *program, *where;
-    bool denied;              /* the authorizer refused an action of --where */
-    char *sel;                /* the SQL condition on run_summary AS s that selects the runs */
+    char *db_path, *x_key, *y_col, *by_key;
+    bool denied;              /* the authorizer refused something --where asked for */
+    char *filter;             /* " AND …" on run_summary AS s (--program, --where), or "" */
     point_t *pts;             /* sorted by (series, x) */
     size_t n, cap;
     bool x_numeric;           /* every x is a number: a numeric axis, else categories */
@@ -31,12 +31,6 @@ struct plot {
     size_t n_cats;
     int64_t ok_runs, other_runs;
 };
-
-/* runs.program (of `s`) is the --program name ?3: the path as given, or its last
- * components, with or without the ".s" */
-#define PROGRAM_MATCH                                                                      \
-    "(s.program = ?3 OR s.program = ?3 || '.s' OR substr(s.program, -length(?3) - 1) = '/' " \
-    "|| ?3 OR substr(s.program, -length(?3) - 3) = '/' || ?3 || '.s')"
 
 static bool is_number(const char *s, double *v)
 {
@@ -70,41 +64,13 @@ static int check_column(sqlite3 *db, plot_t *p, diag_t *d)
     return TESS_OK;
 }
 
-/* The key's value in the query over run_summary AS s: the run's program path
- * for `program`, else the parameter bound to ?`param`; NULL for no key. */
-static void key_expr(const char *key, int param, char *buf, size_t size)
-{
-    if (!key)
-        snprintf(buf, size, "NULL");
-    else if (strcmp(key, "program") == 0)
-        snprintf(buf, size, "s.program");
-    else
-        snprintf(buf, size, "(SELECT value FROM params AS q WHERE q.run_id = s.run_id"
-                            " AND q.key = ?%d)", param);
-}
-
-/* Prepares `sql` with ?1 bound to `text` and, where the statement has them,
- * ?2 to the --by key and ?3 to the --program name. */
-static int prepare(sqlite3 *db, const plot_t *p, const char *sql, const char *text,
-                   sqlite3_stmt **st)
-{
-    int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
-    int n = rc == SQLITE_OK ? sqlite3_bind_parameter_count(*st) : 0;
-    if (rc == SQLITE_OK && text && n >= 1)
-        rc = sqlite3_bind_text(*st, 1, text, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK && p->by_key && n >= 2)
-        rc = sqlite3_bind_text(*st, 2, p->by_key, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK && p->program && n >= 3)
-        rc = sqlite3_bind_text(*st, 3, p->program, -1, SQLITE_STATIC);
-    return rc;
-}
-
-/* One integer of `sql` (see prepare() for its parameters). */
-static int count_of(sqlite3 *db, const plot_t *p, const char *sql, const char *text,
-                    int64_t *out)
+/* One integer of `sql` with ?1 bound to `text`. */
+static int count_of(sqlite3 *db, const char *sql, const char *text, int64_t *out)
 {
     sqlite3_stmt *st = NULL;
-    int rc = prepare(db, p, sql, text, &st);
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK && text)
+        rc = sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
     if (rc == SQLITE_OK)
         rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : sqlite3_errcode(db);
     if (rc == SQLITE_OK)
@@ -116,9 +82,9 @@ static int count_of(sqlite3 *db, const plot_t *p, const char *sql, const char *t
 static int check_key(sqlite3 *db, plot_t *p, const char *opt, const char *key, diag_t *d)
 {
     int64_t n = 0;
-    if (strcmp(key, "program") == 0)
+    if (strcmp(key, "program") == 0) /* the runs' programs, run_summary.program */
         return TESS_OK;
-    if (count_of(db, p, "SELECT count(*) FROM params WHERE key = ?1", key, &n) != SQLITE_OK)
+    if (count_of(db, "SELECT count(*) FROM params WHERE key = ?1", key, &n) != SQLITE_OK)
         return db_fail(db, p->db_path, "reading params", d);
     if (n == 0)
         return diag_fail(d, TESS_EINPUT,
@@ -127,110 +93,67 @@ static int check_key(sqlite3 *db, plot_t *p, const char *opt, const char *key, d
     return TESS_OK;
 }
 
-/* The --program name's runs exist, or the error lists the programs there are. */
-static int check_program(sqlite3 *db, plot_t *p, diag_t *d)
+/* --program and --where as one SQL fragment on run_summary AS s. --where is
+ * checked to be one valid condition (the connection is read-only anyway). */
+static int make_filter(sqlite3 *db, plot_t *p, diag_t *d)
 {
-    int64_t n = 0;
-    if (!p->program)
+    const char *prog = p->opts.program, *cond = p->opts.where;
+    char *by_prog = prog ? sqlite3_mprintf(" AND (s.program IN (%Q, %Q || '.s') OR substr(s.program,"
+                                           " -(length(%Q) + 1)) = '/' || %Q OR substr(s.program,"
+                                           " -(length(%Q) + 3)) = '/' || %Q || '.s')",
+                                           prog, prog, prog, prog, prog, prog)
+                         : sqlite3_mprintf("");
+    char *by_cond = cond ? sqlite3_mprintf(" AND (%s)", cond) : sqlite3_mprintf("");
+    p->filter = by_prog && by_cond ? sqlite3_mprintf("%s%s", by_prog, by_cond) : NULL;
+    sqlite3_free(by_prog), sqlite3_free(by_cond);
+    if (!p->filter)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (!cond)
         return TESS_OK;
-    if (count_of(db, p, "SELECT count(*) FROM runs AS s WHERE " PROGRAM_MATCH, NULL, &n))
-        return db_fail(db, p->db_path, "reading runs", d);
-    if (n > 0)
-        return TESS_OK;
-    char list[512] = "";
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, "SELECT DISTINCT program FROM runs ORDER BY program", -1,
-                                &st, NULL);
-    while (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-        size_t used = strlen(list);
-        snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
-                 (const char *)sqlite3_column_text(st, 0));
-    }
-    sqlite3_finalize(st);
-    return diag_fail(d, TESS_EINPUT, "--program %s: no run of this program (the runs' programs: "
-                                     "%s)", p->program, list);
-}
-
-/* Lets a statement only read: the --where condition can neither write (the
- * connection is read-only as well) nor attach, pragma or call into the host. */
-static int read_only(void *arg, int action, const char *a, const char *b, const char *c,
-                     const char *e)
-{
-    (void)a, (void)b, (void)c, (void)e;
-    if (action == SQLITE_SELECT || action == SQLITE_READ || action == SQLITE_FUNCTION ||
-        action == SQLITE_RECURSIVE)
-        return SQLITE_OK;
-    *(bool *)arg = true; /* denied */
-    return SQLITE_DENY;
-}
-
-/* --where is one SQL expression over run_summary's columns, read-only. */
-static int check_where(sqlite3 *db, plot_t *p, diag_t *d)
-{
-    if (!p->where)
-        return TESS_OK;
-    if (!*p->where)
-        return diag_fail(d, TESS_EUSAGE, "--where: the condition is empty");
-    size_t size = strlen(p->where) + 64;
-    char *sql = tess_malloc(size);
+    char *sql = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE 1%s", p->filter);
     if (!sql)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
-    snprintf(sql, size, "SELECT count(*) FROM run_summary AS s WHERE (\n%s\n)", p->where);
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
-    bool more = rc == SQLITE_OK && tail && tail[strspn(tail, " \t\n;")] != 0;
-    if (rc == SQLITE_OK && !more)
-        rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : sqlite3_errcode(db);
+    bool extra = rc == SQLITE_OK && tail && tail[strspn(tail, " \t\r\n")];
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s", rc == SQLITE_OK ? ""
+                                    : p->denied ? "not authorized (the condition may only read "
+                                                  "tables and views)"
+                                                : sqlite3_errmsg(db));
     sqlite3_finalize(st);
-    tess_free(sql);
-    if (more)
-        return diag_fail(d, TESS_EINPUT, "--where \"%s\": one condition, not statements",
-                         p->where);
-    if (rc != SQLITE_OK && p->denied)
-        return diag_fail(d, TESS_EINPUT, "--where \"%s\": not authorized (the condition may "
-                                         "only read tables and views)", p->where);
-    if (rc != SQLITE_OK)
-        return diag_fail(d, TESS_EINPUT, "--where \"%s\": %s (a condition on run_summary's "
-                                         "columns, e.g. \"banks >= 8 AND bank_map <> 'high'\")",
-                         p->where, sqlite3_errmsg(db));
-    return TESS_OK;
-}
-
-/* p->sel: status ok, and --program and --where where given. */
-static int build_selection(plot_t *p, diag_t *d)
-{
-    size_t size = (p->where ? strlen(p->where) : 0) + strlen(PROGRAM_MATCH) + 64;
-    p->sel = tess_malloc(size);
-    if (!p->sel)
-        return diag_fail(d, TESS_ENOMEM, "out of memory");
-    snprintf(p->sel, size, "s.status = 'ok'%s%s%s%s", p->program ? " AND " PROGRAM_MATCH : "",
-             p->where ? " AND (\n" : "", p->where ? p->where : "", p->where ? "\n)" : "");
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK || extra)
+        return diag_fail(d, TESS_EINPUT, "--where \"%s\": %s", cond,
+                         extra ? "one condition on run_summary's columns, not several statements"
+                               : msg);
     return TESS_OK;
 }
 
 static int check_runs(sqlite3 *db, plot_t *p, diag_t *d)
 {
-    size_t size = strlen(p->sel) + 256;
-    char *sql = tess_malloc(size);
-    int64_t text = 0, all = 0;
-    if (!sql)
-        return diag_fail(d, TESS_ENOMEM, "out of memory");
-    snprintf(sql, size, "SELECT count(*) FROM run_summary AS s WHERE %s", p->sel);
-    int rc = count_of(db, p, sql, NULL, &p->ok_runs);
-    if (rc == SQLITE_OK)
-        rc = count_of(db, p, "SELECT count(*) FROM runs", NULL, &all);
-    snprintf(sql, size, "SELECT count(*) FROM run_summary AS s WHERE %s AND typeof(s.\"%s\")"
-                        " = 'text'", p->sel, p->y_col);
-    if (rc == SQLITE_OK)
-        rc = count_of(db, p, sql, NULL, &text);
-    tess_free(sql);
-    if (rc != SQLITE_OK)
-        return db_fail(db, p->db_path, "reading run_summary", d);
-    p->other_runs = all - p->ok_runs;
+    char sql[256];
+    int64_t text = 0;
+    char *ok = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status = 'ok'%s",
+                               p->filter);
+    char *other = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status <> 'ok'%s",
+                                  p->filter);
+    int rc = ok && other ? TESS_OK : diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (rc == TESS_OK && (count_of(db, ok, NULL, &p->ok_runs) ||
+                          count_of(db, other, NULL, &p->other_runs)))
+        rc = db_fail(db, p->db_path, "reading run_summary", d);
+    sqlite3_free(ok), sqlite3_free(other);
+    if (rc != TESS_OK)
+        return rc;
     if (p->ok_runs == 0)
-        return diag_fail(d, TESS_EINPUT, "%s: no run with status ok%s to plot", p->db_path,
-                         p->program || p->where ? " matches --program/--where" : "");
+        return diag_fail(d, TESS_EINPUT, "%s: no run with status ok to plot%s", p->db_path,
+                         p->filter[0] ? " among those --program/--where select" : "");
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM run_summary WHERE status = 'ok' AND typeof(\"%s\") = 'text'",
+             p->y_col);
+    if (count_of(db, sql, NULL, &text) != SQLITE_OK)
+        return db_fail(db, p->db_path, "reading run_summary", d);
     if (text > 0)
         return diag_fail(d, TESS_EINPUT, "--y %s: the column is not numeric", p->y_col);
     return TESS_OK;
@@ -266,21 +189,28 @@ static int add_point(plot_t *p, sqlite3_stmt *st, diag_t *d)
 
 static int read_points(sqlite3 *db, plot_t *p, diag_t *d)
 {
-    char x[128], b[128];
-    key_expr(p->x_key, 1, x, sizeof x);
-    key_expr(p->by_key, 2, b, sizeof b);
-    size_t size = strlen(p->sel) + 1024;
-    char *sql = tess_malloc(size);
+    /* a key is a parameter, or `program`: the run's program path */
+    static const char *const param[] = {
+        "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?1)",
+        "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?2)"};
+    static const char *const program[] = {"(CASE WHEN ?1 IS NOT NULL THEN s.program END)",
+                                          "(CASE WHEN ?2 IS NOT NULL THEN s.program END)"};
+    bool x_prog = strcmp(p->x_key, "program") == 0;
+    bool b_prog = p->by_key && strcmp(p->by_key, "program") == 0;
+    char *sql = sqlite3_mprintf(
+        "SELECT x, b, avg(y), count(*) FROM (SELECT %s AS x, %s AS b,"
+        " s.\"%w\" AS y FROM run_summary AS s WHERE s.status = 'ok'%s)"
+        " WHERE x IS NOT NULL AND y IS NOT NULL GROUP BY b, x",
+        (x_prog ? program : param)[0], (b_prog ? program : param)[1], p->y_col, p->filter);
     if (!sql)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
-    snprintf(sql, size,
-             "SELECT x, b, avg(y), count(*) FROM (SELECT %s AS x, %s AS b, s.\"%s\" AS y"
-             " FROM run_summary AS s WHERE %s)"
-             " WHERE x IS NOT NULL AND y IS NOT NULL GROUP BY b, x",
-             x, b, p->y_col, p->sel);
     sqlite3_stmt *st = NULL;
-    int rc = prepare(db, p, sql, p->x_key, &st);
-    tess_free(sql);
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    sqlite3_free(sql);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, p->x_key, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK && p->by_key)
+        rc = sqlite3_bind_text(st, 2, p->by_key, -1, SQLITE_STATIC);
     int err = TESS_OK;
     while (rc == SQLITE_OK && err == TESS_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         err = add_point(p, st, d);
@@ -292,9 +222,8 @@ static int read_points(sqlite3 *db, plot_t *p, diag_t *d)
     if (rc != SQLITE_DONE)
         return db_fail(db, p->db_path, "reading the sweep", d);
     if (p->n == 0)
-        return diag_fail(d, TESS_EINPUT, "%s: no run with status ok%s has both %s and %s",
-                         p->db_path, p->program || p->where ? " (of --program/--where)" : "",
-                         p->x_key, p->y_col);
+        return diag_fail(d, TESS_EINPUT, "%s: no run with status ok has both %s and %s",
+                         p->db_path, p->x_key, p->y_col);
     return TESS_OK;
 }
 
@@ -350,21 +279,30 @@ static int place_points(plot_t *p, diag_t *d)
     return TESS_OK;
 }
 
+/* Lets a statement only read: --where can neither write (the connection is
+ * read-only as well) nor run a pragma (pragma_table_info() and the like). */
+static int read_only(void *denied, int action, const char *a, const char *b, const char *c,
+                     const char *e)
+{
+    (void)a, (void)b, (void)c, (void)e;
+    if (action == SQLITE_SELECT || action == SQLITE_READ || action == SQLITE_FUNCTION ||
+        action == SQLITE_RECURSIVE)
+        return SQLITE_OK;
+    *(bool *)denied = true;
+    return SQLITE_DENY;
+}
+
 static int read_sweep(sqlite3 *db, plot_t *p, diag_t *d)
 {
     int rc = check_column(db, p, d);
+    if (rc == TESS_OK) { /* from here on every statement only reads */
+        sqlite3_set_authorizer(db, read_only, &p->denied);
+        rc = make_filter(db, p, d);
+    }
     if (rc == TESS_OK)
         rc = check_key(db, p, "--x", p->x_key, d);
     if (rc == TESS_OK && p->by_key)
         rc = check_key(db, p, "--by", p->by_key, d);
-    if (rc == TESS_OK)
-        rc = check_program(db, p, d);
-    if (rc == TESS_OK) { /* from here on every statement only reads */
-        sqlite3_set_authorizer(db, read_only, &p->denied);
-        rc = check_where(db, p, d);
-    }
-    if (rc == TESS_OK)
-        rc = build_selection(p, d);
     if (rc == TESS_OK)
         rc = check_runs(db, p, d);
     if (rc == TESS_OK)
@@ -435,8 +373,6 @@ plot_t *plot_open(const char *path, const plot_opts_t *opts, diag_t *d)
     p->x_key = dup_opt(opts->x_key, &lost);
     p->y_col = dup_opt(opts->y_col, &lost);
     p->by_key = dup_opt(opts->by_key, &lost);
-    p->program = dup_opt(opts->program, &lost);
-    p->where = dup_opt(opts->where, &lost);
     if (lost) {
         diag_fail(d, TESS_ENOMEM, "out of memory");
         plot_close(p);
@@ -463,7 +399,7 @@ void plot_close(plot_t *p)
     tess_free(p->pts);
     tess_free(p->cats);
     tess_free(p->db_path), tess_free(p->x_key), tess_free(p->y_col), tess_free(p->by_key);
-    tess_free(p->program), tess_free(p->where), tess_free(p->sel);
+    sqlite3_free(p->filter);
     tess_free(p);
 }
 
@@ -479,14 +415,22 @@ const char *plot_format(const char *out)
     return NULL;
 }
 
-/* A gnuplot single-quoted string: a quote is doubled. */
+/* Text of a user's (a file name, --program, --where) on one script line: a
+ * control character (a newline would start a gnuplot command) becomes a space. */
+static void put_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+/* A gnuplot single-quoted string: a quote is doubled, control characters are spaces. */
 static void put_quoted(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; s && *s; s++) {
         if (*s == '\'')
             fputc('\'', f);
-        fputc(*s, f);
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
     }
     fputc('\'', f);
 }
@@ -510,26 +454,22 @@ static void put_head(const plot_t *p, const char *format, const char *output, FI
     fprintf(f, "# tessera plot: %s against %s", p->y_col, p->x_key);
     if (p->by_key)
         fprintf(f, ", one line per %s", p->by_key);
-    fprintf(f, "\n# from %s: the %lld runs with status ok", p->db_path, (long long)p->ok_runs);
-    if (p->program)
-        fprintf(f, " of program %s", p->program);
-    if (p->where) {
-        fprintf(f, " where ");
-        for (const char *c = p->where; *c; c++) /* the comment stays one line */
-            fputc(*c == '\n' || *c == '\r' ? ' ' : *c, f);
-    }
+    fprintf(f, "\n# from ");
+    put_text(f, p->db_path);
+    fprintf(f, ": the %lld runs with status ok", (long long)p->ok_runs);
+    if (p->opts.program)
+        fprintf(f, " of program "), put_text(f, p->opts.program);
+    if (p->opts.where)
+        fprintf(f, " where "), put_text(f, p->opts.where);
     if (p->other_runs)
         fprintf(f, " (%lld other runs left out)", (long long)p->other_runs);
     fprintf(f, "; a point of several runs is their mean\n");
     put_terminal(format, output, f);
-    fprintf(f, "set encoding utf8\nset title '");
-    fprintf(f, "%s against %s", p->y_col, p->x_key);
-    fputc('\'', f);
-    if (p->program) {
-        fprintf(f, " . ' (' . ");
-        put_quoted(f, p->program);
-        fprintf(f, " . ')'");
-    }
+    char title[512];
+    snprintf(title, sizeof title, "%s against %s%s%s", p->y_col, p->x_key,
+             p->opts.program ? ": " : "", p->opts.program ? p->opts.program : "");
+    fprintf(f, "set encoding utf8\nset title ");
+    put_quoted(f, title);
     fprintf(f, " noenhanced\nset xlabel ");
     put_quoted(f, p->x_key);
     fprintf(f, " noenhanced\nset ylabel ");
