@@ -1,7 +1,8 @@
 #!/bin/sh
 # Same program, configuration and seed -> the same database contents, whatever
 # the optimisation level: runs a few programs and configurations (random
-# arbiter, drawn latencies, lookahead, stepped timing) with two builds of
+# arbiter, drawn latencies, lookahead, stepped timing, the SIMT unit, banks,
+# intervals) with two builds of
 # `tessera` (default: build/ at -O3 with LTO, build-san/ at -O1 with the
 # sanitizers) and compares every row of every table except the columns that
 # record wall-clock time and dates. Usage: scripts/determinism.sh [BUILD_A BUILD_B]
@@ -11,20 +12,6 @@ a=${1:-build}
 b=${2:-build-san}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-dump() { # every table, row by row, without wall-clock columns
-    sqlite3 "$1" "
-      SELECT run_id, program, program_sha256, data_sha256, config, status, error, end_ps,
-             events, version, level, period_ps, from_ps, to_ps, stop_ps FROM runs ORDER BY run_id;
-      SELECT *, typeof(value) FROM params ORDER BY run_id, key;
-      SELECT * FROM races ORDER BY run_id, addr, a_frame, a_core, a_slot, b_frame, b_core, b_slot;
-      SELECT * FROM counters ORDER BY run_id, component, name;
-      SELECT * FROM frames ORDER BY run_id, frame;
-      SELECT * FROM stalls ORDER BY run_id, frame, from_ps, reason;
-      SELECT * FROM core_tasks ORDER BY run_id, frame, core;
-      SELECT * FROM sm_accesses ORDER BY run_id, frame, core, idx;
-      SELECT * FROM events ORDER BY run_id, seq;"
-}
 
 run_all() { # $1: build directory, $2: database
     t="$1/tessera"
@@ -37,15 +24,21 @@ run_all() { # $1: build directory, $2: database
         "$t" run "$p" --db "$2" --quiet -s sm.atomics=on -s ts.policy=lookahead \
             -s core.timing=stepped -s sm.bank_map=interleaved -s record.level=events
     done
+    for p in examples/example2.s examples/histogram.s examples/stages.s examples/simt_diverge.s; do
+        "$t" run "$p" --db "$2" --quiet -s core.model=simt -s simt.scheduler=gto \
+            -s simt.issue_width=2 -s simt.scoreboard=on -s record.level=events -s record.interval=50
+        "$t" run "$p" --db "$2" --quiet -s core.model=simt -s sm.arbiter=random -s sim.seed=3 \
+            -s 'sm.bank=uniform:1..3' -s sm.banks=64 -s sm.bank_map=xor -s core.timing=stepped
+    done
 }
 
 run_all "$a" "$tmp/a.db"
 run_all "$b" "$tmp/b.db"
-dump "$tmp/a.db" > "$tmp/a.txt"
-dump "$tmp/b.db" > "$tmp/b.txt"
+scripts/dump-rows.sh "$tmp/a.db" > "$tmp/a.txt"
+scripts/dump-rows.sh "$tmp/b.db" > "$tmp/b.txt"
 if ! cmp -s "$tmp/a.txt" "$tmp/b.txt"; then
     echo "determinism: $a and $b recorded different rows:" >&2
     diff "$tmp/a.txt" "$tmp/b.txt" | head -20 >&2
     exit 1
 fi
-echo "determinism: $a and $b recorded identical rows ($(wc -l < "$tmp/a.txt") lines, 16 runs)"
+echo "determinism: $a and $b recorded identical rows ($(wc -l < "$tmp/a.txt") lines, 24 runs)"

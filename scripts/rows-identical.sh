@@ -16,6 +16,7 @@ case $2 in /*) out=$2 ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ln -s "$(pwd)/examples" "$tmp/examples"
+root=$(pwd)
 cd "$tmp" # relative program paths: the runs' rows do not name the temporary directory
 db="$tmp/r.db"
 : > "$tmp/codes.txt"
@@ -57,16 +58,6 @@ done
 run examples/bench.s -s record.level=tasks -s core.model=simt
 run examples/bench.s -s record.level=tasks -s sm.bank_map=interleaved -s sm.banks=4
 
-sqlite3 "$db" "
-  SELECT run_id, program, program_sha256, data_sha256, config, status, error, end_ps,
-         events, version, level, period_ps, from_ps, to_ps, stop_ps FROM runs ORDER BY run_id;
-  SELECT *, typeof(value) FROM params ORDER BY run_id, key;
-  SELECT * FROM races ORDER BY run_id, addr, a_frame, a_core, a_slot, b_frame, b_core, b_slot;
-  SELECT * FROM counters ORDER BY run_id, component, name;
-  SELECT * FROM frames ORDER BY run_id, frame;
-  SELECT * FROM stalls ORDER BY run_id, frame, from_ps, reason;
-  SELECT * FROM core_tasks ORDER BY run_id, frame, core;
-  SELECT * FROM sm_accesses ORDER BY run_id, frame, core, idx;
-  SELECT * FROM events ORDER BY run_id, seq;" > "$out"
+"$root/scripts/dump-rows.sh" "$db" > "$out"
 cat "$tmp/codes.txt" >> "$out"
 echo "rows-identical: $(wc -l < "$out") lines, $(wc -l < "$tmp/codes.txt") runs -> $out"
