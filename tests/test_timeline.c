@@ -142,6 +142,48 @@ static void test_simt_issue_port(void)
     free(svg);
 }
 
+/* Dual issue (simt.issue_width = 2): two warps of six set_const and a ready
+ * each, F1 on lanes 0-1, F3 on lanes 2-3 (group 2, after the CF F2). F1
+ * starts at cycle 6 and issues alone at 6-9; F3's code follows F1's on the
+ * bus (T4), so it starts at 10. From 10 both warps issue in every cycle: rr
+ * (S6) starts after the last warp issued (F1), so F3 takes slot 0 and F1
+ * slot 1 at 10, 11 and 12 (F1's ready); F3 then issues alone at 13-16
+ * (ready at 16, READY at 18 = the run's end). The issue port has two
+ * strips and shows all 14 issues; with one slot the same warps alternate
+ * from cycle 10 and the run ends at 21. */
+static void test_simt_dual_issue_port(void)
+{
+    static const char two[] = ".group cores=0x3 fence=no\n set_const r8, 1\n set_const r9, 2\n"
+                              " set_const r10, 3\n set_const r11, 4\n set_const r12, 5\n"
+                              " set_const r13, 6\n ready\n"
+                              ".group cores=0xc fence=no\n set_const r8, 1\n set_const r9, 2\n"
+                              " set_const r10, 3\n set_const r11, 4\n set_const r12, 5\n"
+                              " set_const r13, 6\n ready\n";
+    const char *db = record("simt-dual.db", NULL, two,
+                            "-s core.model=simt -s record.level=events -s simt.issue_width=2");
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT end_ps FROM runs"), 18000);
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(db, "", "simt-dual.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(count(svg, ">issue port<"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle "), 14);
+    CU_ASSERT_EQUAL(count(svg, " slot 1: F1 "), 3);
+    CU_ASSERT_EQUAL(count(svg, " slot 0: F3 "), 7);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 10 slot 0: F3 set_const, lanes 0x000c of 0x000c<"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 12 slot 1: F1 ready, lanes 0x0003 of 0x0003<"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 13 slot 1:"), 0);
+    free(svg);
+    db = record("simt-single.db", NULL, two, "-s core.model=simt -s record.level=events");
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT end_ps FROM runs"), 21000);
+    CU_ASSERT_EQUAL(timeline(db, "", "simt-single.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle "), 14);
+    CU_ASSERT_EQUAL(count(svg, " slot "), 0);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 10: F3 set_const"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 11: F1 set_const"), 1);
+    free(svg);
+}
+
 /* The spec's figure 2: IF0–IF3 on cores 0-3, 8-11; IF4, IF5 on the others. */
 static void test_example1_labels(void)
 {
@@ -501,6 +543,7 @@ int main(void)
     static const test_case_t picture[] = {
         TEST(test_example1_is_valid_xml), TEST(test_example1_rows_and_lanes),
         TEST(test_simt_issue_port),
+        TEST(test_simt_dual_issue_port),
         TEST(test_example1_labels),       TEST(test_example1_cf_markers),
         TEST(test_axis_in_cycles),        TEST(test_exact_bank_intervals),
         TEST(test_many_accesses_are_aggregated), TEST(test_window), TEST(test_recording_window),

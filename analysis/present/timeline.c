@@ -145,6 +145,8 @@ typedef struct svg {
     unsigned width, height, legend_rows;
     double y_cf, y_bus, y_issue, y_core, y_bank, y_axis, y_legend;
     bool have_issue;          /* a SIMT run at level events: the issue port row */
+    unsigned issue_slots;     /* its issue slots per cycle (simt.issue_width): one strip each */
+    double slot_h;            /* a strip's height, px */
     unsigned banks, bank_h;   /* bank lanes and their height (thinner beyond 16) */
     lanes_t wait, bank;       /* per core: waiting on the SM; per bank: busy */
     uint64_t accesses;        /* accesses drawn */
@@ -187,7 +189,8 @@ static void layout(svg_t *s, unsigned width)
     place_cfs(s);
     s->y_bus = s->y_cf + s->cf_rows * CF_ROW_H + 4;
     s->y_issue = s->y_bus + BUS_H + 4;
-    s->y_core = s->y_issue + (s->have_issue ? BUS_H + 4 : 0);
+    s->slot_h = s->issue_slots <= 2 ? BUS_H - 4 : s->issue_slots <= 4 ? 8 : 5;
+    s->y_core = s->y_issue + (s->have_issue ? s->issue_slots * s->slot_h + 8 : 0);
     s->y_bank = s->y_core + TL_CORES * CORE_H + GAP_H;
     s->banks = s->info->banks;
     s->bank_h = s->banks <= 16 ? BANK_H : s->banks <= 32 ? 7 : 5;
@@ -518,15 +521,16 @@ static void write_bus(svg_t *s)
 }
 
 /* The SIMT issue port (core.model = simt, level events): which warp issued
- * in each cycle, a one-cycle cell in its task's colour (the first issue
- * slot of the cycle); a divergent issue (active lanes fewer than the warp's)
- * is drawn pale with a dark lower edge. Empty cycles: no warp issued. */
+ * in each cycle and issue slot (simt.issue_width strips, slot 0 on top), a
+ * one-cycle cell in its task's colour; a divergent issue (active lanes fewer
+ * than the warp's) is drawn pale with a dark lower edge. Empty: no warp
+ * issued in that slot. */
 static int write_issue(svg_t *s, diag_t *d)
 {
     sqlite3_stmt *st = tl_run_prepare(s->run,
-                                      "SELECT time_ps, frame, op, active, mask FROM simt_issue"
-                                      " WHERE run_id = ?1 AND ord = 0 AND time_ps >= ?2"
-                                      " AND time_ps < ?3 ORDER BY time_ps", d);
+                                      "SELECT time_ps, frame, op, active, mask, ord FROM"
+                                      " simt_issue WHERE run_id = ?1 AND time_ps >= ?2"
+                                      " AND time_ps < ?3 ORDER BY time_ps, ord", d);
     if (!st)
         return TESS_EDB;
     sqlite3_bind_int64(st, 2, s->t0);
@@ -534,7 +538,7 @@ static int write_issue(svg_t *s, diag_t *d)
     FILE *f = s->out;
     fputs("<g class=\"simt-issue\">\n", f);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">issue port</text>\n",
-            s->x0 - 6, s->y_issue + BUS_H / 2.0 + 3.5);
+            s->x0 - 6, s->y_issue + (s->issue_slots * s->slot_h + 4) / 2.0 + 3.5);
     int step;
     int64_t p = (int64_t)s->info->period_ps;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -542,21 +546,27 @@ static int write_issue(svg_t *s, diag_t *d)
         const tl_frame_t *fr = tl_run_frame(s->run, (unsigned)sqlite3_column_int(st, 1));
         const unsigned char *op = sqlite3_column_text(st, 2);
         unsigned active = (unsigned)sqlite3_column_int(st, 3), mask = (unsigned)sqlite3_column_int(st, 4);
+        unsigned ord = (unsigned)sqlite3_column_int(st, 5);
+        if (ord >= s->issue_slots)
+            ord = s->issue_slots - 1; /* cannot happen: the width bounds the slots */
         bool diverged = active != mask;
-        double xa = X(s, t), w = X(s, t + p) - xa;
-        fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\""
-                   " fill-opacity=\"%s\"><title>cycle %.10g: %s %s, lanes 0x%04x of 0x%04x%s"
+        double xa = X(s, t), w = X(s, t + p) - xa, y = s->y_issue + 2 + ord * s->slot_h;
+        double h = s->issue_slots > 1 ? s->slot_h - 1 : s->slot_h;
+        char slot[16] = "";
+        if (s->issue_slots > 1)
+            snprintf(slot, sizeof slot, " slot %u", ord);
+        fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.10g\" fill=\"%s\""
+                   " fill-opacity=\"%s\"><title>cycle %.10g%s: %s %s, lanes 0x%04x of 0x%04x%s"
                    "</title></rect>\n",
-                xa, s->y_issue + 2, w < 0.5 ? 0.5 : w, BUS_H - 4,
-                palette[(fr ? (unsigned)fr->number : 0) % 10], diverged ? "0.45" : "1",
-                cycles(s, t), fr ? fr->label : "F?", op ? (const char *)op : "?", active, mask,
-                diverged ? " (diverged)" : "");
+                xa, y, w < 0.5 ? 0.5 : w, h, palette[(fr ? (unsigned)fr->number : 0) % 10],
+                diverged ? "0.45" : "1", cycles(s, t), slot, fr ? fr->label : "F?",
+                op ? (const char *)op : "?", active, mask, diverged ? " (diverged)" : "");
         if (diverged)
             fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"2\" fill=\"#333\"/>\n",
-                    xa, s->y_issue + BUS_H - 4, w < 0.5 ? 0.5 : w);
-        if (w >= text_w(fr ? fr->label : "F?", 8) + 2)
+                    xa, y + h - 2, w < 0.5 ? 0.5 : w);
+        if (h >= 10 && w >= text_w(fr ? fr->label : "F?", 8) + 2)
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"8\">%s"
-                       "</text>\n", xa + w / 2, s->y_issue + BUS_H / 2.0 + 3, fr ? fr->label : "F?");
+                       "</text>\n", xa + w / 2, y + h / 2.0 + 3, fr ? fr->label : "F?");
     }
     fputs("</g>\n", f);
     int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(s->run, "reading simt_issue", d);
@@ -577,6 +587,19 @@ static int probe_issue(svg_t *s, diag_t *d)
     int step = sqlite3_step(st);
     s->have_issue = step == SQLITE_ROW && sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
+    if (step != SQLITE_ROW)
+        return tl_run_fail(s->run, "reading simt_issue", d);
+    /* the configured width (an idle slot is worth seeing), else the slots used */
+    st = tl_run_prepare(s->run, "SELECT max(coalesce((SELECT value FROM params WHERE"
+                                " run_id = ?1 AND key = 'simt.issue_width'), 1),"
+                                " (SELECT coalesce(max(ord), 0) + 1 FROM simt_issue"
+                                "  WHERE run_id = ?1))", d);
+    if (!st)
+        return TESS_EDB;
+    step = sqlite3_step(st);
+    int64_t slots = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 1;
+    sqlite3_finalize(st);
+    s->issue_slots = slots < 1 ? 1 : slots > 16 ? 16 : (unsigned)slots;
     return step == SQLITE_ROW ? TESS_OK : tl_run_fail(s->run, "reading simt_issue", d);
 }
 
