@@ -64,10 +64,15 @@
     X(ATOMICS, "atomics", 0, NULL,                                                            \
       "ld/st whose high-address register has bits [7:6] = 01 are D16 atomic sequences (as "  \
       "sm.atomics=on in the timed model; for --races)")                                       \
-    X(X_KEY, "x", 0, "KEY", "the parameter on the x axis (section.key, e.g. sm.bank)")        \
+    X(X_KEY, "x", 0, "KEY", "the parameter on the x axis (section.key, e.g. sm.bank, or "     \
+      "program)")                                                                             \
     X(Y_COLUMN, "y", 0, "COLUMN", "the run_summary column on the y axis (e.g. end_cycles)") \
     X(BY, "by", 0, "KEY", "one line per value of this parameter (e.g. sm.arbiter)")          \
     X(INTERVALS, "intervals", 0, NULL, "draw the run's utilisation over time (record.interval)") \
+    X(PROGRAM, "program", 0, "NAME", "only the runs of this program (its file name, with or " \
+      "without .s, or the path as run_summary.program holds it)")                  \
+    X(WHERE, "where", 0, "COND", "only the runs for which this SQL condition on run_summary's " \
+      "columns holds (e.g. \"banks >= 8 AND bank_map <> 'high'\")")                         \
     X(SCRIPT, "script", 0, NULL, "print the gnuplot script instead of running gnuplot")      \
     X(PROGRESS, "progress", 0, NULL, "print the progress line even when stderr is not a terminal")
 

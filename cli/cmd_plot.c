@@ -18,7 +18,9 @@
 static const cli_use_t plot_opts[] = {
     {CLI_X_KEY, NULL, NULL},
     {CLI_Y_COLUMN, NULL, NULL},
-    {CLI_BY, NULL, NULL},
+    {CLI_BY, NULL, "one line per value of this parameter (e.g. sm.arbiter), or program"},
+    {CLI_PROGRAM, NULL, NULL},
+    {CLI_WHERE, NULL, NULL},
     {CLI_RUN, NULL, "with --intervals: the run id (default: the latest run)"},
     {CLI_INTERVALS, NULL, NULL},
     {CLI_OUTPUT, "OUT.svg|OUT.png", "the picture to write (its extension gives the format)"},
@@ -35,14 +37,18 @@ static const cli_exit_t plot_exits[] = {
 
 const cli_spec_t cli_spec_plot = {
     .name = "plot",
-    .usage = "DB --x KEY --y COLUMN [--by KEY] -o OUT.svg|OUT.png [--script]\n"
+    .usage = "DB --x KEY --y COLUMN [--by KEY] [--program NAME] [--where COND]\n"
+             "                        -o OUT.svg|OUT.png [--script]\n"
              "                        DB --intervals [--run N] -o OUT.svg|OUT.png [--script]",
     .about = "Draws with gnuplot (Debian's gnuplot-nox). A sweep: the run_summary column\n"
              "COLUMN of every run with status ok against the parameter KEY, one line per\n"
-             "value of the --by parameter (runs at one point are averaged). --intervals:\n"
-             "run N's utilisation over time (cores busy, SM waiting, banks busy) from the\n"
-             "intervals recorded with record.interval. --script prints the gnuplot script\n"
-             "(data inline) instead of drawing: edit it and run `gnuplot script.gp`.\n",
+             "value of the --by parameter (runs at one point are averaged); --program and\n"
+             "--where keep only some runs (a database holding several programs or studies);\n"
+             "--x and --by take `program` too (the runs' programs as categories).\n"
+             "--intervals: run N's utilisation over time (cores busy, SM waiting, banks\n"
+             "busy) from the intervals recorded with record.interval. --script prints the\n"
+             "gnuplot script (data inline) instead of drawing: edit it and run\n"
+             "`gnuplot script.gp`.\n",
     .opts = plot_opts,
     .exits = plot_exits,
     .min_pos = 1,
@@ -59,8 +65,9 @@ typedef struct plot_args {
 static int check_args(plot_args_t *a)
 {
     const plot_opts_t *o = &a->opts;
-    if (o->intervals && (o->x_key || o->y_col || o->by_key))
-        return cli_usage_error(&cli_spec_plot, "--intervals draws one run: no --x, --y, --by");
+    if (o->intervals && (o->x_key || o->y_col || o->by_key || o->program || o->where))
+        return cli_usage_error(&cli_spec_plot, "--intervals draws one run: no --x, --y, --by, "
+                                               "--program, --where");
     if (!o->intervals && (!o->x_key || !o->y_col))
         return cli_usage_error(&cli_spec_plot, "a sweep plot needs --x KEY and --y COLUMN "
                                                "(or --intervals)");
@@ -84,6 +91,8 @@ static int parse(int argc, char **argv, plot_args_t *a)
         a->opts.x_key = cli_value(&c, CLI_X_KEY);
         a->opts.y_col = cli_value(&c, CLI_Y_COLUMN);
         a->opts.by_key = cli_value(&c, CLI_BY);
+        a->opts.program = cli_value(&c, CLI_PROGRAM);
+        a->opts.where = cli_value(&c, CLI_WHERE);
         a->opts.intervals = cli_count(&c, CLI_INTERVALS) > 0;
         a->script = cli_count(&c, CLI_SCRIPT) > 0;
         const char *run = cli_value(&c, CLI_RUN);

@@ -1,7 +1,9 @@
 /* test_plot.c — `tessera plot` end to end: the gnuplot script of a sweep
  * (numeric order of a numeric key, one data block per --by value, the values
  * of run_summary), categories for a non-numeric key, the pictures gnuplot
- * draws from it (SVG and PNG), and the errors that name what is wrong. */
+ * draws from it (SVG and PNG), and the errors that name what is wrong; a database
+ * of two programs plotted per program (--program), across programs (--x program)
+ * and through a --where condition that is checked and can only read. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +140,64 @@ static void test_errors_name_what_is_wrong(void)
     CU_ASSERT_EQUAL(test_run_shell("ls a.svg a.pdf 2>/dev/null | grep -q .", NULL), 1);
 }
 
+/* --program and --where keep only some runs of a database holding two
+ * programs: the same sweep of first.s (end 76 cycles at sm.bank = 1, the
+ * user guide's figure) and of example1.s; each filter's script has only its
+ * program's points, and says which runs it drew. A --where that is not one
+ * valid condition is refused before anything is drawn, naming the option. */
+static void test_program_and_where_filters(void)
+{
+    char db[512], args[1024], *s = NULL;
+    snprintf(db, sizeof db, "%s", test_tmp_path("two-programs.db"));
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "sweep '%s' -s sm.bank=1,4 --db '%s'",
+                 test_src_path(i ? "examples/example1.s" : "examples/first.s"), db);
+        CU_ASSERT_EQUAL_FATAL(test_run_tessera(args, NULL), 0);
+    }
+    snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles --program first.s --script",
+             db);
+    CU_ASSERT_EQUAL(test_run_tessera(args, &s), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, ": the 2 runs with status ok of program first.s;"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "set title 'end_cycles against sm.bank: first.s'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n1 76  # sm.bank = 1: 1 run\n"));
+    CU_ASSERT_PTR_NULL(strstr(s, ": 2 runs\n")); /* never a mean over both programs */
+    free(s);
+    s = NULL;
+    snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles --script"
+             " --where \"program LIKE '%%example1%%' AND end_cycles > 0\"", db);
+    CU_ASSERT_EQUAL(test_run_tessera(args, &s), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, ": the 2 runs with status ok where program LIKE"));
+    int64_t y = test_db_int(db, "SELECT end_cycles FROM run_summary WHERE program LIKE"
+                                "'%example1%' AND sm_bank = 4");
+    char line[128];
+    snprintf(line, sizeof line, "\n4 %lld  # sm.bank = 4: 1 run\n", (long long)y);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, line));
+    CU_ASSERT_PTR_NULL(strstr(s, "\n1 76  #"));
+    free(s);
+    static const struct { const char *opt, *msg; } bad[] = {
+        {"--where 'nosuch > 1'", "--where \"nosuch > 1\": no such column: nosuch"},
+        {"--where '1); DROP TABLE runs; --'", "not several statements"},
+        {"--program other.s", "no run with status ok to plot among those --program/--where select"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles %s -o f.svg", db,
+                 bad[i].opt);
+        CU_ASSERT_EQUAL(test_run_tessera(args, &s), TESS_EINPUT);
+        CU_ASSERT_PTR_NOT_NULL(s && strstr(s, bad[i].msg));
+        free(s);
+        s = NULL;
+    }
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs"), 4); /* nothing dropped */
+    /* a newline in --where cannot start a gnuplot command in the script */
+    snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles --script --where '1\n"
+             "OR 1'", db);
+    CU_ASSERT_EQUAL(test_run_tessera(args, &s), 0);
+    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, " where 1 OR 1;"));
+    free(s);
+}
+
 static void test_intervals_plot(void)
 {
     const char *db = test_tmp_path("iv.db"), *png = test_tmp_path("iv.png");
@@ -171,12 +231,156 @@ static void test_intervals_plot(void)
     free(s);
 }
 
+
+/* Two programs swept into one database: transpose.s and histogram.s, each
+ * under sm.banks = 8, 16 x sm.bank_map = interleaved, xor (8 runs). */
+static const char *two_db(void)
+{
+    static char db[512];
+    if (db[0])
+        return db;
+    snprintf(db, sizeof db, "%s", test_tmp_path("two.db"));
+    const char *progs[] = {"examples/transpose.s", "examples/histogram.s"};
+    for (int i = 0; i < 2; i++) {
+        char args[1024];
+        snprintf(args, sizeof args, "sweep '%s' -s sm.banks=8,16 -s sm.bank_map=interleaved,xor"
+                                    " --db '%s'", test_src_path(progs[i]), db);
+        CU_ASSERT_EQUAL_FATAL(test_run_tessera(args, NULL), 0);
+    }
+    return db;
+}
+
+static int plot_two(const char *opts, char **out)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "plot '%s' %s", two_db(), opts);
+    return test_run_tessera(args, out);
+}
+
+/* The value of run_summary `col` of the one run of `prog` at (banks, map). */
+static int64_t two_value(const char *col, const char *prog, int banks, const char *map)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT %s FROM run_summary WHERE program LIKE '%%/%s' AND"
+                              " banks = %d AND bank_map = '%s'", col, prog, banks, map);
+    return test_db_int(two_db(), sql);
+}
+
+static void test_program_filter(void)
+{
+    char *s = NULL, line[160];
+    /* the name as its last component, with or without .s, or the whole path: one script */
+    CU_ASSERT_EQUAL(plot_two("--x sm.banks --y end_cycles --by sm.bank_map --program transpose"
+                             " --script", &s), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "the 4 runs with status ok of program transpose;"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "set title 'end_cycles against sm.banks: transpose'"));
+    const char *b1 = strstr(s, "$s1 << EOD\n"), *b2 = strstr(s, "$s2 << EOD\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b2);
+    for (int banks = 8; banks <= 16; banks *= 2) {
+        /* interleaved is the first block, xor the second, each transpose's own run */
+        snprintf(line, sizeof line, "\n%d %lld  # sm.banks = %d: 1 run\n", banks,
+                 (long long)two_value("end_cycles", "transpose.s", banks, "interleaved"), banks);
+        const char *at = strstr(b1, line);
+        CU_ASSERT_TRUE(at != NULL && at < b2);
+        snprintf(line, sizeof line, "\n%d %lld  # sm.banks = %d: 1 run\n", banks,
+                 (long long)two_value("end_cycles", "transpose.s", banks, "xor"), banks);
+        CU_ASSERT_PTR_NOT_NULL(strstr(b2, line));
+    }
+    char *t = NULL, opts[1024];
+    CU_ASSERT_EQUAL(plot_two("--x sm.banks --y end_cycles --by sm.bank_map --program transpose.s"
+                             " --script", &t), 0);
+    CU_ASSERT_PTR_NOT_NULL(t && strstr(t, "\n$s1 << EOD\n") &&
+                           strcmp(strstr(t, "\n$s1 << EOD\n"), strstr(s, "\n$s1 << EOD\n")) == 0);
+    free(t);
+    snprintf(opts, sizeof opts, "--x sm.banks --y end_cycles --by sm.bank_map --program '%s'"
+                                " --script", test_src_path("examples/transpose.s"));
+    CU_ASSERT_EQUAL(plot_two(opts, &t), 0);
+    CU_ASSERT_PTR_NOT_NULL(t && strstr(t, "the 4 runs with status ok of program "));
+    free(t);
+    free(s);
+    /* a part of a name is not a name */
+    CU_ASSERT_EQUAL(plot_two("--x sm.banks --y end_cycles --program ranspose --script", &s),
+                    TESS_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "no run with status ok to plot among those "
+                                          "--program/--where select"));
+    free(s);
+}
+
+static void test_program_axis_and_where(void)
+{
+    char *s = NULL, line[256];
+    /* conflicts per program at 16 banks, one line per mapping: categories in text order */
+    CU_ASSERT_EQUAL(plot_two("--x program --y conflicts --by sm.bank_map --where 'banks = 16'"
+                             " --script", &s), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "the 4 runs with status ok where banks = 16;"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "set xlabel 'program'"));
+    const char *h = strstr(s, "set xtics ('"), *hp = h ? strstr(h, "histogram.s' 0, '") : NULL;
+    CU_ASSERT_TRUE(hp != NULL && strstr(hp, "transpose.s' 1)\n") != NULL);
+    const char *b2 = strstr(s, "$s2 << EOD\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b2);
+    snprintf(line, sizeof line, "\n0 %lld  # program = %s: 1 run\n",
+             (long long)two_value("conflicts", "histogram.s", 16, "interleaved"),
+             test_src_path("examples/histogram.s"));
+    const char *at = strstr(s, line);
+    CU_ASSERT_TRUE(at != NULL && at < b2);
+    snprintf(line, sizeof line, "\n1 %lld  # program = %s: 1 run\n",
+             (long long)two_value("conflicts", "transpose.s", 16, "xor"),
+             test_src_path("examples/transpose.s"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(b2, line));
+    free(s);
+    /* --program and --where together, on a numeric comparison of a typed column */
+    CU_ASSERT_EQUAL(plot_two("--x sm.banks --y conflicts --program histogram --where "
+                             "\"bank_map = 'xor' AND banks > 8\" --script", &s), 0);
+    snprintf(line, sizeof line, "$s1 << EOD\n16 %lld  # sm.banks = 16: 1 run\nEOD\n",
+             (long long)two_value("conflicts", "histogram.s", 16, "xor"));
+    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, line));
+    free(s);
+}
+
+static void expect_two_error(const char *opts, int code, const char *msg)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(plot_two(opts, &out), code);
+    if (!out || !strstr(out, msg))
+        fprintf(stderr, "plot %s: expected '%s', got: %s\n", opts, msg, out ? out : "");
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, msg));
+    free(out);
+}
+
+static void test_where_is_checked_and_read_only(void)
+{
+    expect_two_error("--x sm.banks --y end_cycles --where 'nosuch > 1' --script", TESS_EINPUT,
+                     "--where \"nosuch > 1\": no such column: nosuch");
+    expect_two_error("--x sm.banks --y end_cycles --where '1); DELETE FROM runs; (1' --script",
+                     TESS_EINPUT, "--where \"1); DELETE FROM runs; (1\": ");
+    expect_two_error("--x sm.banks --y end_cycles --where '1 /*' --script", TESS_EINPUT,
+                     "--where \"1 /*\": ");
+    expect_two_error("--x sm.banks --y end_cycles --where "
+                     "\"(SELECT count(*) FROM pragma_table_info('runs')) > 0\" --script",
+                     TESS_EINPUT, "not authorized (the condition may only read tables and views)");
+    expect_two_error("--x sm.banks --y end_cycles --where '' --script", TESS_EINPUT,
+                     "--where \"\": ");
+    expect_two_error("--x sm.banks --y end_cycles --where 'banks > 64' --script", TESS_EINPUT,
+                     "no run with status ok to plot among those --program/--where select");
+    expect_two_error("--intervals --where 'banks = 8' --script", TESS_EUSAGE,
+                     "--intervals draws one run: no --x, --y, --by, --program, --where");
+    /* and the database is as it was */
+    CU_ASSERT_EQUAL(test_db_int(two_db(), "SELECT count(*) FROM runs WHERE status = 'ok'"), 8);
+}
+
 static const test_case_t cases[] = {
     TEST(test_intervals_plot),
     TEST(test_sweep_script),
     TEST(test_categories_for_text_values),
     TEST(test_pictures),
     TEST(test_errors_name_what_is_wrong),
+    TEST(test_program_and_where_filters),
+    TEST(test_program_filter),
+    TEST(test_program_axis_and_where),
+    TEST(test_where_is_checked_and_read_only),
     TEST_END,
 };
 

@@ -21,6 +21,8 @@ typedef struct point {
 struct plot {
     plot_opts_t opts;
     char *db_path, *x_key, *y_col, *by_key;
+    bool denied;              /* the authorizer refused something --where asked for */
+    char *filter;             /* " AND …" on run_summary AS s (--program, --where), or "" */
     point_t *pts;             /* sorted by (series, x) */
     size_t n, cap;
     bool x_numeric;           /* every x is a number: a numeric axis, else categories */
@@ -80,12 +82,52 @@ static int count_of(sqlite3 *db, const char *sql, const char *text, int64_t *out
 static int check_key(sqlite3 *db, plot_t *p, const char *opt, const char *key, diag_t *d)
 {
     int64_t n = 0;
+    if (strcmp(key, "program") == 0) /* the runs' programs, run_summary.program */
+        return TESS_OK;
     if (count_of(db, "SELECT count(*) FROM params WHERE key = ?1", key, &n) != SQLITE_OK)
         return db_fail(db, p->db_path, "reading params", d);
     if (n == 0)
         return diag_fail(d, TESS_EINPUT,
                          "%s %s: no run has this parameter (keys are section.key, as in "
-                         "`tessera config --keys`)", opt, key);
+                         "`tessera config --keys`, or program)", opt, key);
+    return TESS_OK;
+}
+
+/* --program and --where as one SQL fragment on run_summary AS s. --where is
+ * checked to be one valid condition (the connection is read-only anyway). */
+static int make_filter(sqlite3 *db, plot_t *p, diag_t *d)
+{
+    const char *prog = p->opts.program, *cond = p->opts.where;
+    char *by_prog = prog ? sqlite3_mprintf(" AND (s.program IN (%Q, %Q || '.s') OR substr(s.program,"
+                                           " -(length(%Q) + 1)) = '/' || %Q OR substr(s.program,"
+                                           " -(length(%Q) + 3)) = '/' || %Q || '.s')",
+                                           prog, prog, prog, prog, prog, prog)
+                         : sqlite3_mprintf("");
+    char *by_cond = cond ? sqlite3_mprintf(" AND (%s)", cond) : sqlite3_mprintf("");
+    p->filter = by_prog && by_cond ? sqlite3_mprintf("%s%s", by_prog, by_cond) : NULL;
+    sqlite3_free(by_prog), sqlite3_free(by_cond);
+    if (!p->filter)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (!cond)
+        return TESS_OK;
+    char *sql = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE 1%s", p->filter);
+    if (!sql)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
+    bool extra = rc == SQLITE_OK && tail && tail[strspn(tail, " \t\r\n")];
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s", rc == SQLITE_OK ? ""
+                                    : p->denied ? "not authorized (the condition may only read "
+                                                  "tables and views)"
+                                                : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK || extra)
+        return diag_fail(d, TESS_EINPUT, "--where \"%s\": %s", cond,
+                         extra ? "one condition on run_summary's columns, not several statements"
+                               : msg);
     return TESS_OK;
 }
 
@@ -93,11 +135,20 @@ static int check_runs(sqlite3 *db, plot_t *p, diag_t *d)
 {
     char sql[256];
     int64_t text = 0;
-    if (count_of(db, "SELECT count(*) FROM runs WHERE status = 'ok'", NULL, &p->ok_runs) ||
-        count_of(db, "SELECT count(*) FROM runs WHERE status <> 'ok'", NULL, &p->other_runs))
-        return db_fail(db, p->db_path, "reading runs", d);
+    char *ok = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status = 'ok'%s",
+                               p->filter);
+    char *other = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status <> 'ok'%s",
+                                  p->filter);
+    int rc = ok && other ? TESS_OK : diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (rc == TESS_OK && (count_of(db, ok, NULL, &p->ok_runs) ||
+                          count_of(db, other, NULL, &p->other_runs)))
+        rc = db_fail(db, p->db_path, "reading run_summary", d);
+    sqlite3_free(ok), sqlite3_free(other);
+    if (rc != TESS_OK)
+        return rc;
     if (p->ok_runs == 0)
-        return diag_fail(d, TESS_EINPUT, "%s: no run with status ok to plot", p->db_path);
+        return diag_fail(d, TESS_EINPUT, "%s: no run with status ok to plot%s", p->db_path,
+                         p->filter[0] ? " among those --program/--where select" : "");
     snprintf(sql, sizeof sql,
              "SELECT count(*) FROM run_summary WHERE status = 'ok' AND typeof(\"%s\") = 'text'",
              p->y_col);
@@ -138,16 +189,24 @@ static int add_point(plot_t *p, sqlite3_stmt *st, diag_t *d)
 
 static int read_points(sqlite3 *db, plot_t *p, diag_t *d)
 {
-    char sql[768];
-    snprintf(sql, sizeof sql,
-             "SELECT x, b, avg(y), count(*) FROM (SELECT"
-             " (SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?1) AS x,"
-             " (SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?2) AS b,"
-             " s.\"%s\" AS y FROM run_summary AS s WHERE s.status = 'ok')"
-             " WHERE x IS NOT NULL AND y IS NOT NULL GROUP BY b, x",
-             p->y_col);
+    /* a key is a parameter, or `program`: the run's program path */
+    static const char *const param[] = {
+        "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?1)",
+        "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?2)"};
+    static const char *const program[] = {"(CASE WHEN ?1 IS NOT NULL THEN s.program END)",
+                                          "(CASE WHEN ?2 IS NOT NULL THEN s.program END)"};
+    bool x_prog = strcmp(p->x_key, "program") == 0;
+    bool b_prog = p->by_key && strcmp(p->by_key, "program") == 0;
+    char *sql = sqlite3_mprintf(
+        "SELECT x, b, avg(y), count(*) FROM (SELECT %s AS x, %s AS b,"
+        " s.\"%w\" AS y FROM run_summary AS s WHERE s.status = 'ok'%s)"
+        " WHERE x IS NOT NULL AND y IS NOT NULL GROUP BY b, x",
+        (x_prog ? program : param)[0], (b_prog ? program : param)[1], p->y_col, p->filter);
+    if (!sql)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    sqlite3_free(sql);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_text(st, 1, p->x_key, -1, SQLITE_STATIC);
     if (rc == SQLITE_OK && p->by_key)
@@ -220,9 +279,26 @@ static int place_points(plot_t *p, diag_t *d)
     return TESS_OK;
 }
 
+/* Lets a statement only read: --where can neither write (the connection is
+ * read-only as well) nor run a pragma (pragma_table_info() and the like). */
+static int read_only(void *denied, int action, const char *a, const char *b, const char *c,
+                     const char *e)
+{
+    (void)a, (void)b, (void)c, (void)e;
+    if (action == SQLITE_SELECT || action == SQLITE_READ || action == SQLITE_FUNCTION ||
+        action == SQLITE_RECURSIVE)
+        return SQLITE_OK;
+    *(bool *)denied = true;
+    return SQLITE_DENY;
+}
+
 static int read_sweep(sqlite3 *db, plot_t *p, diag_t *d)
 {
     int rc = check_column(db, p, d);
+    if (rc == TESS_OK) { /* from here on every statement only reads */
+        sqlite3_set_authorizer(db, read_only, &p->denied);
+        rc = make_filter(db, p, d);
+    }
     if (rc == TESS_OK)
         rc = check_key(db, p, "--x", p->x_key, d);
     if (rc == TESS_OK && p->by_key)
@@ -323,6 +399,7 @@ void plot_close(plot_t *p)
     tess_free(p->pts);
     tess_free(p->cats);
     tess_free(p->db_path), tess_free(p->x_key), tess_free(p->y_col), tess_free(p->by_key);
+    sqlite3_free(p->filter);
     tess_free(p);
 }
 
@@ -338,14 +415,22 @@ const char *plot_format(const char *out)
     return NULL;
 }
 
-/* A gnuplot single-quoted string: a quote is doubled. */
+/* Text of a user's (a file name, --program, --where) on one script line: a
+ * control character (a newline would start a gnuplot command) becomes a space. */
+static void put_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+/* A gnuplot single-quoted string: a quote is doubled, control characters are spaces. */
 static void put_quoted(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; s && *s; s++) {
         if (*s == '\'')
             fputc('\'', f);
-        fputc(*s, f);
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
     }
     fputc('\'', f);
 }
@@ -369,14 +454,22 @@ static void put_head(const plot_t *p, const char *format, const char *output, FI
     fprintf(f, "# tessera plot: %s against %s", p->y_col, p->x_key);
     if (p->by_key)
         fprintf(f, ", one line per %s", p->by_key);
-    fprintf(f, "\n# from %s: the %lld runs with status ok", p->db_path, (long long)p->ok_runs);
+    fprintf(f, "\n# from ");
+    put_text(f, p->db_path);
+    fprintf(f, ": the %lld runs with status ok", (long long)p->ok_runs);
+    if (p->opts.program)
+        fprintf(f, " of program "), put_text(f, p->opts.program);
+    if (p->opts.where)
+        fprintf(f, " where "), put_text(f, p->opts.where);
     if (p->other_runs)
         fprintf(f, " (%lld other runs left out)", (long long)p->other_runs);
     fprintf(f, "; a point of several runs is their mean\n");
     put_terminal(format, output, f);
-    fprintf(f, "set encoding utf8\nset title '");
-    fprintf(f, "%s against %s", p->y_col, p->x_key);
-    fputc('\'', f);
+    char title[512];
+    snprintf(title, sizeof title, "%s against %s%s%s", p->y_col, p->x_key,
+             p->opts.program ? ": " : "", p->opts.program ? p->opts.program : "");
+    fprintf(f, "set encoding utf8\nset title ");
+    put_quoted(f, title);
     fprintf(f, " noenhanced\nset xlabel ");
     put_quoted(f, p->x_key);
     fprintf(f, " noenhanced\nset ylabel ");

@@ -16,16 +16,21 @@ typedef struct plot_opts {
     const char *x_key;        /* sweep: the parameter on the x axis ("sm.bank") */
     const char *y_col;        /* sweep: the run_summary column on the y axis ("end_cycles") */
     const char *by_key;       /* sweep: one line per value of this parameter, or NULL */
+    const char *program;      /* sweep: only this program's runs (file name or stored path), or NULL */
+    const char *where;        /* sweep: only runs where this SQL condition on run_summary holds */
     bool intervals;           /* draw run `run_id`'s intervals instead of a sweep */
     int64_t run_id;           /* intervals: the run; 0 = the latest */
 } plot_opts_t;
 
 typedef struct plot plot_t;
 
-/* Reads what `opts` asks for from the database at `path` (read-only).
+/* Reads what `opts` asks for from the database at `path` (read-only). A
+ * sweep's --x and --by take a parameter key or `program` (the runs' paths);
+ * --where may only read (an authorizer refuses anything else).
  * Returns NULL with the reason in diag: TESS_EIO/TESS_EDB for the database,
  * TESS_EINPUT for a key no run has, a column run_summary lacks or that is not
- * numeric, no run with status ok, a run without intervals; TESS_ENOMEM. */
+ * numeric, a --where that is not one valid condition, no run with status ok
+ * (among those selected), a run without intervals; TESS_ENOMEM. */
 plot_t *plot_open(const char *path, const plot_opts_t *opts, diag_t *diag);
 void plot_close(plot_t *p);
 
