@@ -496,6 +496,32 @@ static void test_vcd_simt_issue_port(void)
     free(v.text);
 }
 
+/* Dual issue (the program and cycles of test_timeline.c's
+ * test_simt_dual_issue_port): slot 0 holds F1 at cycles 6-9 and F3 at 10-16,
+ * slot 1 (issue_warp_1) F1 at 10-12; issue_active is both warps' lanes
+ * (0x3 | 0xc) while both issue, F3's alone from 13 to 16. */
+static void test_vcd_simt_dual_issue(void)
+{
+    static const char two[] = ".group cores=0x3 fence=no\n set_const r8, 1\n set_const r9, 2\n"
+                              " set_const r10, 3\n set_const r11, 4\n set_const r12, 5\n"
+                              " set_const r13, 6\n ready\n"
+                              ".group cores=0xc fence=no\n set_const r8, 1\n set_const r9, 2\n"
+                              " set_const r10, 3\n set_const r11, 4\n set_const r12, 5\n"
+                              " set_const r13, 6\n ready\n";
+    const char *db = record("simt-dual.db", NULL, two,
+                            "-s core.model=simt -s record.level=events -s simt.issue_width=2");
+    vcd_t v;
+    char got[512];
+    vcd_export(db, "simt-dual.vcd", NULL, &v);
+    vcd_values(&v, "issue_warp", got, sizeof got);
+    CU_ASSERT_STRING_EQUAL(got, "0:z 6000:1 10000:11 17000:z");
+    vcd_values(&v, "issue_warp_1", got, sizeof got);
+    CU_ASSERT_STRING_EQUAL(got, "0:z 10000:1 13000:z");
+    vcd_values(&v, "issue_active", got, sizeof got);
+    CU_ASSERT_STRING_EQUAL(got, "0:0 6000:11 10000:1111 13000:1100 17000:0");
+    free(v.text);
+}
+
 /* §6: core0_busy rises at #6000 and falls at #8000; the task's EXEC_MASK
  * holds core 0 from the issue (2000) to the READY (9000). */
 static void test_vcd_s6_hand_computed(void)
@@ -694,6 +720,7 @@ int main(void)
     static const test_case_t vcd[] = {
         TEST(test_vcd_header_and_order), TEST(test_vcd_s6_hand_computed),
         TEST(test_vcd_simt_issue_port),
+        TEST(test_vcd_simt_dual_issue),
         TEST(test_vcd_matches_database), TEST(test_vcd_cut_and_window), TEST_END};
     static const test_case_t stream[] = {TEST(test_decoder_matches_view), TEST_END};
     static const test_case_t errors[] = {TEST(test_errors), TEST(test_usage_errors), TEST_END};

@@ -532,7 +532,7 @@ int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_
  * set and cleared, clears first. */
 enum sig_kind { SIG_COUNT, SIG_MASK, SIG_VALUE };
 enum op { OP_DEC, OP_INC, OP_CLEAR, OP_SET, OP_CUT };
-enum { MAX_SIGS = 4 + 64 + 3 * TL_CORES + TL_BANKS_MAX };
+enum { MAX_SIGS = 4 + 15 + 64 + 3 * TL_CORES + TL_BANKS_MAX }; /* + issue_warp_1…15 */
 
 typedef struct sig {
     char id[4];               /* VCD identifier code */
@@ -559,7 +559,8 @@ typedef struct vcd {
     win_t w;
     sig_t sig[MAX_SIGS];
     unsigned n_sig, dirty[MAX_SIGS], n_dirty;
-    int sig_issue, sig_issue_active; /* the SIMT issue port (slot 0), -1: none */
+    int sig_issue, sig_issue_active; /* the SIMT issue port (slot 0's warp; every lane), -1: none */
+    unsigned issue_slots;     /* its slots per cycle: issue_warp, issue_warp_1, … */
     int sig_bus, sig_mask, sig_if[64], sig_busy[TL_CORES], sig_task[TL_CORES],
         sig_wait[TL_CORES], sig_bank[TL_BANKS_MAX];
     change_t *heap;
@@ -641,6 +642,10 @@ static void declare_signals(vcd_t *v)
     v->sig_mask = add_sig(v, "exec_mask", 16, SIG_MASK, false);
     if (v->sig_issue >= 0) { /* set by has_issue_port() */
         v->sig_issue = add_sig(v, "issue_warp", 8, SIG_VALUE, false);
+        for (unsigned k = 1; k < v->issue_slots; k++) { /* ids follow issue_warp's */
+            snprintf(name, sizeof name, "issue_warp_%u", k);
+            add_sig(v, name, 8, SIG_VALUE, false);
+        }
         v->sig_issue_active = add_sig(v, "issue_active", 16, SIG_MASK, false);
     }
     for (unsigned i = 0; i < 64; i++)
@@ -865,27 +870,20 @@ static int merge_accesses(vcd_t *v, exp_stats_t *st, diag_t *d)
 static int has_issue_port(vcd_t *v, diag_t *d)
 {
     v->sig_issue = v->sig_issue_active = -1;
-    if (v->info->level < REC_EVENTS)
-        return TESS_OK;
-    sqlite3_stmt *st = tl_run_prepare(
-        v->run, "SELECT EXISTS (SELECT 1 FROM simt_issue WHERE run_id = ?1)", d);
-    if (!st)
-        return TESS_EDB;
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW && sqlite3_column_int(st, 0))
+    int rc = tl_run_issue_slots(v->run, &v->issue_slots, d);
+    if (v->issue_slots > 0)
         v->sig_issue = 0;
-    sqlite3_finalize(st);
-    return step == SQLITE_ROW ? TESS_OK : tl_run_fail(v->run, "reading simt_issue", d);
+    return rc;
 }
 
-/* The issue port's changes: for each warp instruction issued in slot 0 of
- * a cycle, issue_warp = its warp's frame index and issue_active = its active
- * lanes, for that cycle (z and 0 in cycles nobody issued). */
+/* The issue port's changes: for each warp instruction issued in slot K of
+ * a cycle, issue_warp (K = 0) or issue_warp_K = its warp's frame index for
+ * that cycle, and its active lanes are set in issue_active (the lanes of
+ * every slot: warps' lanes are disjoint); z and 0 in cycles nobody issued. */
 static int issue_changes(vcd_t *v, diag_t *d)
 {
     sqlite3_stmt *st = tl_run_prepare(
-        v->run, "SELECT time_ps, frame, active FROM simt_issue WHERE run_id = ?1 AND ord = 0",
-        d);
+        v->run, "SELECT time_ps, frame, active, ord FROM simt_issue WHERE run_id = ?1", d);
     if (!st)
         return TESS_EDB;
     int step;
@@ -895,8 +893,9 @@ static int issue_changes(vcd_t *v, diag_t *d)
         int64_t t = sqlite3_column_int64(st, 0);
         const tl_frame_t *f = tl_run_frame(v->run, (unsigned)sqlite3_column_int(st, 1));
         unsigned active = (unsigned)sqlite3_column_int(st, 2);
-        ok = push(v, t, v->sig_issue, OP_SET, 0, f ? f->frame : 255) &&
-             push(v, t + p, v->sig_issue, OP_CLEAR, 0, 0);
+        unsigned slot = (unsigned)sqlite3_column_int(st, 3);
+        int sig = v->sig_issue + (int)(slot < v->issue_slots ? slot : 0);
+        ok = push(v, t, sig, OP_SET, 0, f ? f->frame : 255) && push(v, t + p, sig, OP_CLEAR, 0, 0);
         for (unsigned b = 0; ok && b < 16; b++)
             if (active >> b & 1)
                 ok = push(v, t, v->sig_issue_active, OP_INC, b, 0) &&

@@ -35,6 +35,26 @@ struct tl_run {
 
 /* --- small SQL helpers --------------------------------------------------------- */
 
+int tl_run_issue_slots(tl_run_t *r, unsigned *slots, diag_t *d)
+{
+    *slots = 0;
+    if (r->info.level < REC_EVENTS)
+        return TESS_OK;
+    /* the configured width (an idle slot is worth seeing), else the slots used */
+    sqlite3_stmt *st = tl_run_prepare(r, "SELECT CASE WHEN EXISTS (SELECT 1 FROM simt_issue"
+                                         " WHERE run_id = ?1) THEN max(coalesce((SELECT value"
+                                         " FROM params WHERE run_id = ?1 AND key ="
+                                         " 'simt.issue_width'), 1), (SELECT max(ord) + 1 FROM"
+                                         " simt_issue WHERE run_id = ?1)) ELSE 0 END", d);
+    if (!st)
+        return TESS_EDB;
+    int step = sqlite3_step(st);
+    int64_t n = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    *slots = n < 0 ? 0 : n > 16 ? 16 : (unsigned)n;
+    return step == SQLITE_ROW ? TESS_OK : tl_run_fail(r, "reading simt_issue", d);
+}
+
 int tl_run_fail(tl_run_t *r, const char *what, diag_t *d)
 {
     return diag_fail(d, TESS_EDB, "%s: %s: %s", r->path, what, sqlite3_errmsg(r->db));

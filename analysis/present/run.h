@@ -94,6 +94,11 @@ int tl_run_window(const tl_run_t *run, uint64_t from, uint64_t to, int64_t *t0 /
  * (recorded at level summary); TESS_OK otherwise. */
 int tl_run_need_tasks(const tl_run_t *run, diag_t *diag);
 
+/* The SIMT issue port of the run (core.model = simt, level events): *slots
+ * = its issue slots per cycle (simt.issue_width, or more if more were used:
+ * 1 to 16), 0 when the run has no issue records. TESS_EDB on failure. */
+int tl_run_issue_slots(tl_run_t *run, unsigned *slots /* OUT */, diag_t *diag);
+
 /* For the pictures and traces: the run's read-only connection as a prepared
  * statement with the run id bound to ?1 (NULL with TESS_EDB in diag), the
  * error of that connection as TESS_EDB in diag, a nullable time column, and

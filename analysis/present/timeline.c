@@ -574,33 +574,12 @@ static int write_issue(svg_t *s, diag_t *d)
     return rc;
 }
 
-/* Is there an issue port to draw? */
+/* Is there an issue port to draw, and of how many slots? */
 static int probe_issue(svg_t *s, diag_t *d)
 {
-    s->have_issue = false;
-    if (s->info->level < REC_EVENTS)
-        return TESS_OK;
-    sqlite3_stmt *st = tl_run_prepare(
-        s->run, "SELECT EXISTS (SELECT 1 FROM simt_issue WHERE run_id = ?1)", d);
-    if (!st)
-        return TESS_EDB;
-    int step = sqlite3_step(st);
-    s->have_issue = step == SQLITE_ROW && sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    if (step != SQLITE_ROW)
-        return tl_run_fail(s->run, "reading simt_issue", d);
-    /* the configured width (an idle slot is worth seeing), else the slots used */
-    st = tl_run_prepare(s->run, "SELECT max(coalesce((SELECT value FROM params WHERE"
-                                " run_id = ?1 AND key = 'simt.issue_width'), 1),"
-                                " (SELECT coalesce(max(ord), 0) + 1 FROM simt_issue"
-                                "  WHERE run_id = ?1))", d);
-    if (!st)
-        return TESS_EDB;
-    step = sqlite3_step(st);
-    int64_t slots = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 1;
-    sqlite3_finalize(st);
-    s->issue_slots = slots < 1 ? 1 : slots > 16 ? 16 : (unsigned)slots;
-    return step == SQLITE_ROW ? TESS_OK : tl_run_fail(s->run, "reading simt_issue", d);
+    int rc = tl_run_issue_slots(s->run, &s->issue_slots, d);
+    s->have_issue = s->issue_slots > 0;
+    return rc;
 }
 
 static bool cf_drawn(const svg_t *s, const tl_frame_t *p)
