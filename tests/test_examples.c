@@ -173,6 +173,16 @@ static void expect_simt_memory(uint8_t *m)
     }
 }
 
+/* simt_latency.s: Y[c] = 48 + 3c in row 3 of bank c (its header). */
+static void expect_simt_latency(uint8_t *m)
+{
+    for (unsigned c = 0; c < 16; c++) {
+        for (unsigned k = 0; k < 3; k++)
+            m[0x100 * c + k] = (uint8_t)(16 * k + c);
+        m[0x100 * c + 3] = (uint8_t)(48 + 3 * c);
+    }
+}
+
 static void expect_reduce(uint8_t *m)
 {
     static const uint8_t tree[15] = {25, 21, 18, 22, 26, 12, 16, 30, 46, 40, 38, 46, 86, 84, 170};
@@ -264,6 +274,8 @@ static const example_t examples[] = {
     {"simt_memory", "-s core.model=simt", expect_simt_memory, true},
     {"simt_memory", "-s core.model=simt -s simt.broadcast=on -s simt.scoreboard=on",
      expect_simt_memory, true},
+    {"simt_latency", "", expect_simt_latency, true},
+    {"simt_latency", "-s core.model=simt -s simt.issue_width=2", expect_simt_latency, true},
 };
 enum { NEXAMPLES = sizeof examples / sizeof examples[0] };
 

@@ -332,6 +332,57 @@ static void test_scoreboard_hides_ld(void)
     h_free(r);
 }
 
+/* Latency hiding (examples/simt_latency.s; rr, no scoreboard, no conflicts:
+ * lane c uses bank c). Per warp: 5 set_const, 3 ld, 2 add, st, ready; an
+ * ld/st completes 3 cycles after its issue (T7), the others 1 (S3).
+ * F1 alone (lanes 0-7, starts at 6): set_const 6-10, ld 11 (done 14), ld 14,
+ * ld 17, add 20, add 21, st 22 (done 25), ready 25: lanes finish at 26, the
+ * task completes at 27; the port idles 2 cycles after each ld/st (8 cycles).
+ * With F3 (lanes 8-15, starts at 10: its code follows F1's on the bus), one
+ * issue slot, rr from the warp after the last one chosen (S6):
+ *   10 F3 (rr: F1 issued last at 9)   11 F1   12 F3   13 F1 ld (done 16)
+ *   14 F3   15 F3 (F1 waits)   16 F1 ld (done 19; both eligible, F3 last)
+ *   17 F3   18 F3 ld (done 21)   19 F1 ld (done 22)   20 nobody
+ *   21 F3 ld (24)   22 F1 add   23 F1 add   24 F3 ld (27; F1 last)
+ *   25 F1 st (28)   26 nobody   27 F3 add   28 F1 ready (F3 last; F1
+ *   finishes at 29, completes at 30)   29 F3 add   30 F3 st (33)
+ *   33 F3 ready: finishes at 34, the task and the program end at 35.
+ * 24 issues in the 28 cycles 6-33, against 12 in 20 for F1 alone. */
+static void test_latency_hiding(void)
+{
+    size_t len;
+    char *src = (char *)test_read_file(test_src_path("examples/simt_latency.s"), &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(src);
+    gpu_desc_t d = simt(SIMT_SCHED_RR, false);
+    h_run_t *r = run(src, &d);
+    unsigned at[16], f1[] = {6, 7, 8, 9, 11, 13, 16, 19, 22, 23, 25, 28},
+                     f3[] = {10, 12, 14, 15, 17, 18, 21, 24, 27, 29, 30, 33};
+    CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 1, at, 16), 12);
+    CU_ASSERT_EQUAL(memcmp(at, f1, sizeof f1), 0);
+    CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 3, at, 16), 12);
+    CU_ASSERT_EQUAL(memcmp(at, f3, sizeof f3), 0);
+    assert_lane(r, 1, 0, C(29), 12);
+    assert_lane(r, 3, 15, C(34), 12);
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(35));
+    CU_ASSERT_EQUAL(r->arch.sm[0x003], 48);
+    CU_ASSERT_EQUAL(r->arch.sm[0xf03], 93);
+    h_free(r);
+    /* F1 alone: the same file without the second group */
+    char *cut = strstr(src, "\n.group cores=0xff00"); /* the line, not the header's sed */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cut);
+    char *data = strstr(cut, ".data");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+    memmove(cut, data, strlen(data) + 1);
+    r = run(src, &d);
+    unsigned alone[] = {6, 7, 8, 9, 10, 11, 14, 17, 20, 21, 22, 25};
+    CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 1, at, 16), 12);
+    CU_ASSERT_EQUAL(memcmp(at, alone, sizeof alone), 0);
+    assert_lane(r, 1, 7, C(26), 12);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(27));
+    h_free(r);
+    free(src);
+}
+
 /* A loop whose lanes exit at different iterations (lanes 0-2, lane i runs
  * the body i+1 times):
  *   0 set_const r1, id; 1 set_const r9, 1; 2 add r1, r9, r1   6, 7, 8
@@ -621,6 +672,7 @@ static const test_case_t cases[] = {
     TEST(test_e3_schedulers),
     TEST(test_st_two_lanes_one_bank),
     TEST(test_scoreboard_hides_ld),
+    TEST(test_latency_hiding),
     TEST(test_loop_lanes_exit_at_different_iterations),
     TEST(test_bnz_in_slot_15),
     TEST(test_nested_divergence),
