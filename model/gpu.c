@@ -182,6 +182,8 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
             g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
     for (unsigned c = 0; c < GPU_CORES; c++)
         g->cores[c].one_by_one |= intervals || window;
+    if (g->simt)
+        g->simt->ivl = intervals || window;
     sm_observed(g);
 }
 

@@ -431,7 +431,7 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     }
     if (g->trace & GPU_TRACE_ISSUE)
         trace_issue(u, w, pc, active, order, eligible, now);
-    if (__builtin_expect(g->ivl[0] || g->ivl[1], 0))
+    if (__builtin_expect(u->ivl, 0))
         ivl_lanes(g, active, now);
     w->rec.warp_instructions++;
     if (active == w->mask) { /* every lane: counted once for all */
@@ -636,14 +636,17 @@ void simt_on_answer(void *unit, txn_t *t)
         if (!w->mem_store)
             c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
         c->task_sm_wait += t->t_done - t->t_created;
-        gpu_ivl_span(g, IVL_CORE_WAIT, l, t->t_created, t->t_done);
+        if (__builtin_expect(u->ivl, 0))
+            gpu_ivl_span(g, IVL_CORE_WAIT, l, t->t_created, t->t_done);
     } else {
         for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
             core_t *k = &g->cores[__builtin_ctz(m)];
             if (!w->mem_store)
                 k->r[w->mem_reg] = (uint8_t)t->data;
             k->task_sm_wait += t->t_done - t->t_created;
-            gpu_ivl_span(g, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created, t->t_done);
+            if (__builtin_expect(u->ivl, 0))
+                gpu_ivl_span(g, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created,
+                             t->t_done);
         }
     }
     c->task_sm_ops++;

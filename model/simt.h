@@ -82,6 +82,7 @@ typedef struct simt {
                                  warp's uniform_n; copied to its core's run.n when read */
     simt_warp_t w[SIMT_WARPS_MAX];
     engine_t lanes;           /* ro: the cores' engine, for the lanes' state */
+    bool ivl;                 /* interval statistics wanted (gpu_set_intervals) */
     itrace_fn itrace;         /* the instruction trace (NULL: off) */
     void *itrace_user;
     sim_event_t issue_ev;     /* the next cycle in which issue is decided */
