@@ -182,8 +182,11 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
             g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
     for (unsigned c = 0; c < GPU_CORES; c++)
         g->cores[c].one_by_one |= intervals || window;
-    if (g->simt)
+    if (g->simt) {
         g->simt->ivl = intervals || window;
+        for (unsigned c = 0; c < GPU_CORES; c++)
+            sm_attach(&g->sm, c, g->simt->ivl ? simt_on_answer_ivl : simt_on_answer, g->simt);
+    }
     sm_observed(g);
 }
 

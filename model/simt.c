@@ -636,17 +636,12 @@ void simt_on_answer(void *unit, txn_t *t)
         if (!w->mem_store)
             c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
         c->task_sm_wait += t->t_done - t->t_created;
-        if (__builtin_expect(u->ivl, 0))
-            gpu_ivl_span(g, IVL_CORE_WAIT, l, t->t_created, t->t_done);
     } else {
         for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
             core_t *k = &g->cores[__builtin_ctz(m)];
             if (!w->mem_store)
                 k->r[w->mem_reg] = (uint8_t)t->data;
             k->task_sm_wait += t->t_done - t->t_created;
-            if (__builtin_expect(u->ivl, 0))
-                gpu_ivl_span(g, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created,
-                             t->t_done);
         }
     }
     c->task_sm_ops++;
@@ -655,6 +650,15 @@ void simt_on_answer(void *unit, txn_t *t)
     w->mem_wait &= (uint16_t)~(1u << l);
     if (!w->mem_wait)
         mem_complete(u, w, w->mem_max);
+}
+
+void simt_on_answer_ivl(void *unit, txn_t *t)
+{
+    simt_t *u = unit;
+    const simt_warp_t *w = &u->w[u->lane_warp[t->core]];
+    for (uint16_t m = w->fanout[t->core]; m; m &= m - 1) /* as each lane's sm_wait_ps counts */
+        gpu_ivl_span(u->gpu, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created, t->t_done);
+    simt_on_answer(unit, t);
 }
 
 /* --- end of run ----------------------------------------------------------------- */

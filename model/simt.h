@@ -109,6 +109,9 @@ void simt_engine(engine_t *e, simt_t *u);
 /* The SM's answer receiver for every lane (sm_attach): lane t->core, within
  * the grant (decoupled) or at t_done (stepped). */
 void simt_on_answer(void *unit, txn_t *t);
+/* The same, with interval statistics (gpu_set_intervals wires it instead):
+ * each lane's SM wait is added to its intervals first. */
+void simt_on_answer_ivl(void *unit, txn_t *t);
 
 /* S9: writes into buf a description of an intra-warp lock deadlock if lane
  * `waiting` and lane `holder` belong to one warp; returns false otherwise. */
