@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analysis/present/export.h"
+#include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
 /* The spec's §6 example: one task on core 0, starts at 6000 ps, READY sent at 8000. */
@@ -218,11 +219,8 @@ static void test_perfetto_s6_hand_computed(void)
  * cycle 13 gap is the mul's second cycle (an execute stall). */
 static void test_perfetto_simt_issue_port(void)
 {
-    static const char e1[] = ".group cores=0x000f fence=no\n set_const r1, id\n"
-                             " set_const r8, 1\n and r1, r8, r2\n bnz odd, r2\n"
-                             " add r8, r8, r9\n bnz join, r8\nodd:\n mul r1, r1, r10\n"
-                             "join:\n ready\n";
-    const char *db = record("simt-e1.db", NULL, e1, "-s core.model=simt -s record.level=events");
+    const char *db = record("simt-e1.db", NULL, SIMT_E1,
+                            "-s core.model=simt -s record.level=events");
     sqlite3 *h = perfetto(db, NULL, NULL);
     CU_ASSERT_EQUAL(q(h, "SELECT count(*) FROM ev WHERE ph = 'M' AND tid = 400"
                          " AND args ->> '$.name' = 'issue port'"), 1);
@@ -478,11 +476,8 @@ static void vcd_values(const vcd_t *v, const char *name, char *out, size_t size)
  * (odd lanes) for 12, 1111 for 14. A MIMD run has neither signal. */
 static void test_vcd_simt_issue_port(void)
 {
-    static const char e1[] = ".group cores=0x000f fence=no\n set_const r1, id\n"
-                             " set_const r8, 1\n and r1, r8, r2\n bnz odd, r2\n"
-                             " add r8, r8, r9\n bnz join, r8\nodd:\n mul r1, r1, r10\n"
-                             "join:\n ready\n";
-    const char *db = record("simt-e1.db", NULL, e1, "-s core.model=simt -s record.level=events");
+    const char *db = record("simt-e1.db", NULL, SIMT_E1,
+                            "-s core.model=simt -s record.level=events");
     vcd_t v;
     char got[512];
     vcd_export(db, "simt-e1.vcd", NULL, &v);
@@ -502,13 +497,7 @@ static void test_vcd_simt_issue_port(void)
  * (0x3 | 0xc) while both issue, F3's alone from 13 to 16. */
 static void test_vcd_simt_dual_issue(void)
 {
-    static const char two[] = ".group cores=0x3 fence=no\n set_const r8, 1\n set_const r9, 2\n"
-                              " set_const r10, 3\n set_const r11, 4\n set_const r12, 5\n"
-                              " set_const r13, 6\n ready\n"
-                              ".group cores=0xc fence=no\n set_const r8, 1\n set_const r9, 2\n"
-                              " set_const r10, 3\n set_const r11, 4\n set_const r12, 5\n"
-                              " set_const r13, 6\n ready\n";
-    const char *db = record("simt-dual.db", NULL, two,
+    const char *db = record("simt-dual.db", NULL, SIMT_DUAL,
                             "-s core.model=simt -s record.level=events -s simt.issue_width=2");
     vcd_t v;
     char got[512];

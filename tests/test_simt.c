@@ -13,6 +13,7 @@
 
 #include "model/simt_flow.h"
 #include "tests/harness.h"
+#include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
 #define C(n) ((sim_time_t)(n) * 1000) /* cycles → ps */
@@ -84,15 +85,7 @@ static unsigned issue_cycles(const h_run_t *r, unsigned f, unsigned *out, unsign
     return n;
 }
 
-static const char *E1 = ".group cores=0x000f fence=no\n"
-                        "  set_const r1, id\n"     /* 0 */
-                        "  set_const r8, 1\n"      /* 1 */
-                        "  and r1, r8, r2\n"       /* 2: r2 = id & 1 */
-                        "  bnz odd, r2\n"          /* 3: odd lanes jump */
-                        "  add r8, r8, r9\n"       /* 4: even lanes */
-                        "  bnz join, r8\n"         /* 5: always taken */
-                        "odd:\n  mul r1, r1, r10\n" /* 6: odd lanes, 2 cycles */
-                        "join:\n  ready\n";        /* 7 */
+static const char *E1 = SIMT_E1;
 
 /* E1 (SIMT-SPEC): MIMD: even cores run slots 0-5, 7 (cycles 6-12), odd
  * cores 0-3, 6 (2 cycles), 7: all finish at 13, the task completes at 14.

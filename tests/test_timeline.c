@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
 /* A program whose 16 cores make 8192 accesses, each core in its own bank:
@@ -121,11 +122,8 @@ static void test_example1_rows_and_lanes(void)
  * 13 is empty (the mul's second cycle). A MIMD run has no such row. */
 static void test_simt_issue_port(void)
 {
-    static const char e1[] = ".group cores=0x000f fence=no\n set_const r1, id\n"
-                             " set_const r8, 1\n and r1, r8, r2\n bnz odd, r2\n"
-                             " add r8, r8, r9\n bnz join, r8\nodd:\n mul r1, r1, r10\n"
-                             "join:\n ready\n";
-    const char *db = record("simt-e1.db", NULL, e1, "-s core.model=simt -s record.level=events");
+    const char *db = record("simt-e1.db", NULL, SIMT_E1,
+                            "-s core.model=simt -s record.level=events");
     char *svg = NULL;
     CU_ASSERT_EQUAL(timeline(db, "", "simt-e1.svg", &svg, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
@@ -153,13 +151,7 @@ static void test_simt_issue_port(void)
  * from cycle 10 and the run ends at 21. */
 static void test_simt_dual_issue_port(void)
 {
-    static const char two[] = ".group cores=0x3 fence=no\n set_const r8, 1\n set_const r9, 2\n"
-                              " set_const r10, 3\n set_const r11, 4\n set_const r12, 5\n"
-                              " set_const r13, 6\n ready\n"
-                              ".group cores=0xc fence=no\n set_const r8, 1\n set_const r9, 2\n"
-                              " set_const r10, 3\n set_const r11, 4\n set_const r12, 5\n"
-                              " set_const r13, 6\n ready\n";
-    const char *db = record("simt-dual.db", NULL, two,
+    const char *db = record("simt-dual.db", NULL, SIMT_DUAL,
                             "-s core.model=simt -s record.level=events -s simt.issue_width=2");
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT end_ps FROM runs"), 18000);
     char *svg = NULL;
@@ -173,7 +165,7 @@ static void test_simt_dual_issue_port(void)
     CU_ASSERT_EQUAL(count(svg, "<title>cycle 12 slot 1: F1 ready, lanes 0x0003 of 0x0003<"), 1);
     CU_ASSERT_EQUAL(count(svg, "<title>cycle 13 slot 1:"), 0);
     free(svg);
-    db = record("simt-single.db", NULL, two, "-s core.model=simt -s record.level=events");
+    db = record("simt-single.db", NULL, SIMT_DUAL, "-s core.model=simt -s record.level=events");
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT end_ps FROM runs"), 21000);
     CU_ASSERT_EQUAL(timeline(db, "", "simt-single.svg", &svg, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
