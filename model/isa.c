@@ -31,10 +31,17 @@ isa_class_t isa_class(isa_op_t op) { return op_info[op & 0xf].cls; }
  * next slot; falling off slot 15 ends the task (D11). */
 
 /* D13: byte address {R[b][3:0], R[a][7:0]}; D16: R[b][7:6] == 01 marks a sync access. */
+static inline uint16_t mem_addr(const uint8_t *r, unsigned a, unsigned b)
+{
+    return (uint16_t)(((r[b] & 0xfu) << 8) | r[a]);
+}
+
+static inline bool mem_sync(const uint8_t *r, unsigned b) { return (r[b] >> 6) == 1; }
+
 static inline void mem_operands(const uint8_t *r, unsigned a, unsigned b, isa_step_t *mem)
 {
-    mem->addr = (uint16_t)(((r[b] & 0xfu) << 8) | r[a]);
-    mem->sync = (r[b] >> 6) == 1;
+    mem->addr = mem_addr(r, a, b);
+    mem->sync = mem_sync(r, b);
 }
 
 /* bnz: if R[a] ≠ 0, IP ← target. */
@@ -186,16 +193,17 @@ uint16_t isa_bnz_taken(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decod
 }
 
 void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d,
-                   isa_step_t out[ISA_SLOTS])
+                   isa_mem_lanes_t *out)
 {
+    uint16_t sync = 0;
     for (uint16_t m = lanes; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         const uint8_t *r = regs[l];
-        mem_operands(r, d.a, d.b, &out[l]);
-        out[l].cls = op_class[d.op];
-        out[l].reg = d.c;                     /* ld: the destination */
-        out[l].value = r[d.c];                /* st: the byte to store (read at issue, D10) */
+        out->addr[l] = mem_addr(r, d.a, d.b);
+        out->value[l] = r[d.c];               /* st: the byte to store (read at issue, D10) */
+        sync |= (uint16_t)(mem_sync(r, d.b) << l);
     }
+    out->sync = sync;
 }
 
 void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,
