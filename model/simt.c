@@ -119,7 +119,7 @@ static void finish_lanes(simt_t *u, simt_warp_t *w, uint16_t lanes, const sim_ti
 /* Lanes left the warp with an instruction completing at `done` (NEVER: a
  * ld/st in flight). They finish when it completes; with the scoreboard,
  * when everything the warp has issued so far has. */
-static void lanes_leave(simt_t *u, simt_warp_t *w, uint16_t lanes, sim_time_t done)
+static __attribute__((noinline)) void lanes_leave(simt_t *u, simt_warp_t *w, uint16_t lanes, sim_time_t done)
 {
     sim_time_t f = u->scoreboard ? tmax(w->alu_done, w->mem_done) : done;
     sim_time_t at[ISA_REGS];
@@ -330,8 +330,8 @@ static __attribute__((noinline)) uint16_t merge_lanes(simt_warp_t *w, uint16_t a
 /* S8: sends the active lanes' requests of a ld/st issued at `now`. The
  * warp's state says what is in flight before the first request leaves, so
  * that an answer may come back within a send. */
-static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
-                      sim_time_t now)
+static __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active,
+                                                unsigned pc, isa_decoded_t d, sim_time_t now)
 {
     struct gpu *g = u->gpu;
     isa_mem_lanes_t *ops = &w->mem_ops;
@@ -345,12 +345,20 @@ static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     /* S8: replays = the most requests to one bank, less one */
     uint8_t per_bank[SM_BANKS_MAX] = {0};
     unsigned banks = 0, most = 0, requests = 0;
-    for (uint16_t m = send; m; m &= m - 1) {
-        unsigned q = ++per_bank[sm_bank_of(&g->sm, ops->addr[__builtin_ctz(m)])];
-        banks += q == 1;
-        most = q > most ? q : most;
-        requests++;
-    }
+#define COUNT(l)                                                                            \
+    do {                                                                                    \
+        unsigned q = ++per_bank[sm_bank_of(&g->sm, ops->addr[l])];                          \
+        banks += q == 1;                                                                    \
+        most = q > most ? q : most;                                                         \
+        requests++;                                                                         \
+    } while (0)
+    if (send == 0xffff) /* a whole warp: a loop the compiler unrolls */
+        for (unsigned l = 0; l < ISA_REGS; l++)
+            COUNT(l);
+    else
+        for (uint16_t m = send; m; m &= m - 1)
+            COUNT((unsigned)__builtin_ctz(m));
+#undef COUNT
     w->mem_store = store;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
@@ -431,7 +439,7 @@ static __attribute__((noinline, cold)) void trace_insn(simt_t *u, const simt_war
     u->itrace(u->itrace_user, &r);
 }
 
-static void trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
+static __attribute__((noinline, cold)) void trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
                         unsigned eligible, sim_time_t now)
 {
     gpu_tr_simt_issue_t r = {
@@ -451,6 +459,21 @@ static __attribute__((noinline, cold)) void ivl_lanes(struct gpu *g, uint16_t ac
         gpu_ivl_add(g, IVL_CORE_INSTR, (unsigned)__builtin_ctz(m), now, 1);
 }
 
+/* S10: true (and the watchdog fired) when a lane of `active` has run its
+ * budget of instructions in this task. */
+static __attribute__((noinline, cold)) bool budget_spent(simt_t *u, const simt_warp_t *w,
+                                                         uint16_t active, unsigned pc)
+{
+    for (uint16_t m = active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (u->lane_n[l] + w->uniform_n >= u->budget) {
+            gpu_watchdog(u->gpu, l, w->frame, pc);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Issues the warp's next instruction at `now` (the unit's time: sim_now or,
  * running ahead, later). Returns false when a lane's budget (S10) stopped
  * the run (only at sim_now: the unit does not run ahead near the budget). */
@@ -462,13 +485,9 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     uint16_t active = top->mask;
     isa_decoded_t d = w->code[pc];
     /* S10: D12 per lane; a lane has run at most the warp's instructions */
-    for (uint16_t m = w->rec.warp_instructions >= u->budget ? active : 0; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        if (u->lane_n[l] + w->uniform_n >= u->budget) {
-            gpu_watchdog(g, l, w->frame, pc);
-            return false;
-        }
-    }
+    if (__builtin_expect(w->rec.warp_instructions >= u->budget, 0) &&
+        budget_spent(u, w, active, pc))
+        return false;
     if (g->trace & GPU_TRACE_ISSUE)
         trace_issue(u, w, pc, active, order, eligible, now);
     if (__builtin_expect(u->ivl, 0))
@@ -538,22 +557,26 @@ static uint16_t eligible_warps(const simt_t *u, sim_time_t now)
     return eligible;
 }
 
+/* Issues w, the only eligible warp at `now`: every scheduler picks it (S6).
+ * Returns false when a lane's budget stopped the run. */
+static inline bool issue_alone(simt_t *u, simt_warp_t *w, sim_time_t now)
+{
+    if (!issue(u, w, 0, 1, now))
+        return false;
+    u->last.age[0] = w->age;
+    u->last.n = 1;
+    u->issue_cycles++;
+    return true;
+}
+
 /* Issues the eligible warps the scheduler picks at `now` (S5, S6); returns
  * the warps that issued (fewer when a lane's budget stopped the run). */
 static uint16_t decide(simt_t *u, sim_time_t now, uint16_t eligible)
 {
     if (!eligible)
         return 0;
-    if (!(eligible & (eligible - 1))) { /* one eligible warp: every scheduler picks it */
-        unsigned i = (unsigned)__builtin_ctz(eligible);
-        simt_warp_t *w = &u->w[i];
-        if (!issue(u, w, 0, 1, now))
-            return 0;
-        u->last.age[0] = w->age;
-        u->last.n = 1;
-        u->issue_cycles++;
-        return eligible;
-    }
+    if (!(eligible & (eligible - 1))) /* one eligible warp: every scheduler picks it */
+        return issue_alone(u, &u->w[__builtin_ctz(eligible)], now) ? eligible : 0;
     uint64_t age[SIMT_WARPS_MAX];
     uint8_t slot[SIMT_WARPS_MAX], order[SIMT_WARPS_MAX];
     unsigned n = 0;
@@ -577,38 +600,57 @@ static uint16_t decide(simt_t *u, sim_time_t now, uint16_t eligible)
     return issued;
 }
 
-/* After the decision: counts each resident warp's cycle and says when it
- * next needs a decision. */
+/* After the decision: counts warp w's cycle and says when it next needs a
+ * decision. */
+static inline sim_time_t settle_warp(simt_t *u, simt_warp_t *w, sim_time_t now, bool issued,
+                                     bool eligible)
+{
+    account(u, w, now);
+    sim_time_t at;
+    if (issued) {
+        sim_time_t cycle = now + u->period;
+        w->acct_ps = cycle;
+        at = has_next(w) ? tmax(ready_at(u, w), cycle) : NEVER;
+        /* the reason counts from the next cycle on, if the warp does not
+         * issue in it (eligible then: its next decision rewrites it first) */
+        if (at != cycle)
+            w->acct_reason = (uint8_t)wait_reason(u, w, cycle);
+    } else if (eligible) {
+        w->acct_reason = GPU_SIMT_STALL_ISSUE;
+        at = now + u->period;
+    } else {
+        w->acct_reason = (uint8_t)wait_reason(u, w, now);
+        at = has_next(w) ? ready_at(u, w) : NEVER;
+    }
+    if (!w->lanes)
+        at = w->end; /* everything is known: close it out then */
+    if (w->mem_done > now && w->mem_done < at)
+        at = w->mem_done; /* its stall reason may change then (memory → execute) */
+    return at;
+}
+
+/* settle_warp for every resident warp; returns the earliest next decision. */
 static sim_time_t settle(simt_t *u, sim_time_t now, uint16_t issued, uint16_t eligible)
 {
     sim_time_t next = NEVER;
     for (uint16_t m = u->live; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
-        simt_warp_t *w = &u->w[i];
-        account(u, w, now);
-        sim_time_t at;
-        if (issued >> i & 1) {
-            sim_time_t cycle = now + u->period;
-            w->acct_ps = cycle;
-            at = has_next(w) ? tmax(ready_at(u, w), cycle) : NEVER;
-            /* the reason counts from the next cycle on, if the warp does not
-             * issue in it (eligible then: its next decision rewrites it first) */
-            if (at != cycle)
-                w->acct_reason = (uint8_t)wait_reason(u, w, cycle);
-        } else if (eligible >> i & 1) {
-            w->acct_reason = GPU_SIMT_STALL_ISSUE;
-            at = now + u->period;
-        } else {
-            w->acct_reason = (uint8_t)wait_reason(u, w, now);
-            at = has_next(w) ? ready_at(u, w) : NEVER;
-        }
-        if (!w->lanes)
-            at = w->end; /* everything is known: close it out then */
-        if (w->mem_done > now && w->mem_done < at)
-            at = w->mem_done; /* its stall reason may change then (memory → execute) */
+        sim_time_t at = settle_warp(u, &u->w[i], now, issued >> i & 1, eligible >> i & 1);
         next = at < next ? at : next;
     }
     return next;
+}
+
+/* The decision of cycle `now` when one warp is resident (the common case
+ * when tasks follow each other on the same lanes): eligible_warps, decide
+ * and settle for it alone. */
+static inline sim_time_t decide_one(simt_t *u, simt_warp_t *w, sim_time_t now)
+{
+    bool eligible = has_next(w) && ready_at(u, w) <= now;
+    bool issued = eligible && issue_alone(u, w, now);
+    if (sim_stop_reason(u->sim) != SIM_END_NONE)
+        return NEVER;
+    return settle_warp(u, w, now, issued, eligible);
 }
 
 /* The unit decides the next cycles itself, without an event each, at most
@@ -637,11 +679,16 @@ static void issue_cb(sim_t *sim, sim_event_t *ev)
             if (w->end <= now)
                 close_warp(u, w);
         }
-        uint16_t eligible = eligible_warps(u, now);
-        uint16_t issued = decide(u, now, eligible);
+        sim_time_t next;
+        if (u->live && !(u->live & (u->live - 1))) {
+            next = decide_one(u, &u->w[__builtin_ctz(u->live)], now);
+        } else {
+            uint16_t eligible = eligible_warps(u, now);
+            uint16_t issued = decide(u, now, eligible);
+            next = settle(u, now, issued, eligible);
+        }
         if (sim_stop_reason(sim) != SIM_END_NONE)
             return;
-        sim_time_t next = settle(u, now, issued, eligible);
         if (k + 1 >= SIMT_SLICE || !may_run_ahead(u, next)) {
             wake(u, next);
             return;
