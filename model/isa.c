@@ -31,10 +31,17 @@ isa_class_t isa_class(isa_op_t op) { return op_info[op & 0xf].cls; }
  * next slot; falling off slot 15 ends the task (D11). */
 
 /* D13: byte address {R[b][3:0], R[a][7:0]}; D16: R[b][7:6] == 01 marks a sync access. */
+static inline uint16_t mem_addr(const uint8_t *r, unsigned a, unsigned b)
+{
+    return (uint16_t)(((r[b] & 0xfu) << 8) | r[a]);
+}
+
+static inline bool mem_sync(const uint8_t *r, unsigned b) { return (r[b] >> 6) == 1; }
+
 static inline void mem_operands(const uint8_t *r, unsigned a, unsigned b, isa_step_t *mem)
 {
-    mem->addr = (uint16_t)(((r[b] & 0xfu) << 8) | r[a]);
-    mem->sync = (r[b] >> 6) == 1;
+    mem->addr = mem_addr(r, a, b);
+    mem->sync = mem_sync(r, b);
 }
 
 /* bnz: if R[a] ≠ 0, IP ← target. */
@@ -175,27 +182,38 @@ uint16_t isa_exec_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_deco
     return div0;
 }
 
+/* Runs BODY for each lane l of `lanes`; a whole warp of 16 as a loop the
+ * compiler unrolls (the common case: no divergence). */
+#define FOR_LANES(lanes, l, BODY)                                                           \
+    do {                                                                                    \
+        if ((lanes) == 0xffff) {                                                            \
+            for (unsigned l = 0; l < ISA_SLOTS; l++) { BODY }                               \
+        } else {                                                                            \
+            for (uint16_t m_ = (lanes); m_; m_ &= m_ - 1) {                                 \
+                unsigned l = (unsigned)__builtin_ctz(m_);                                   \
+                BODY                                                                        \
+            }                                                                               \
+        }                                                                                   \
+    } while (0)
+
 uint16_t isa_bnz_taken(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d)
 {
-    uint16_t taken = 0;
-    for (uint16_t m = lanes; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        taken |= (uint16_t)(bnz_taken(regs[l], d.a) << l);
-    }
-    return taken;
+    unsigned taken = 0, a = d.a;
+    FOR_LANES(lanes, l, taken |= (unsigned)bnz_taken(regs[l], a) << l;);
+    return (uint16_t)taken;
 }
 
 void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d,
-                   isa_step_t out[ISA_SLOTS])
+                   isa_mem_lanes_t *out)
 {
-    for (uint16_t m = lanes; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
+    unsigned sync = 0, a = d.a, b = d.b, c = d.c;
+    FOR_LANES(lanes, l, {
         const uint8_t *r = regs[l];
-        mem_operands(r, d.a, d.b, &out[l]);
-        out[l].cls = op_class[d.op];
-        out[l].reg = d.c;                     /* ld: the destination */
-        out[l].value = r[d.c];                /* st: the byte to store (read at issue, D10) */
-    }
+        out->addr[l] = mem_addr(r, a, b);
+        out->value[l] = r[c];                 /* st: the byte to store (read at issue, D10) */
+        sync |= (unsigned)mem_sync(r, b) << l;
+    });
+    out->sync = (uint16_t)sync;
 }
 
 void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,

@@ -153,10 +153,19 @@ isa_stop_t isa_run(uint8_t r[ISA_REGS], unsigned core_id, isa_run_t *run);
  * returns the lanes of `lanes` on which the bnz `d` is taken. */
 uint16_t isa_exec_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d);
 uint16_t isa_bnz_taken(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d);
-/* A ld/st `d` on the lanes of `lanes`: out[l] gets lane l's access as
- * isa_run describes it (addr, sync, cls; reg for ld, value for st). */
+/* The operands of a ld/st on several lanes, as isa_run reads them. */
+typedef struct isa_mem_lanes {
+    uint16_t addr[ISA_SLOTS]; /* lane l's byte address {R[b][3:0], R[a][7:0]} (D13) */
+    uint8_t value[ISA_SLOTS]; /* st: the byte lane l stores (read at issue, D10) */
+    uint16_t sync;            /* the lanes whose R[b][7:6] = 01 (D16; meaningful only
+                                 when the caller enables atomics) */
+} isa_mem_lanes_t;
+
+/* A ld/st `d` on the lanes of `lanes`: their addresses, store bytes and sync
+ * marks (entries of other lanes are left as they were). A ld's destination
+ * is d.c on every lane. */
 void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d,
-                   isa_step_t out[ISA_SLOTS] /* OUT */);
+                   isa_mem_lanes_t *out /* OUT */);
 
 /* Completes a ld described by `step` with the byte read from memory. */
 static inline void isa_ld_complete(uint8_t r[ISA_REGS], const isa_step_t *step, uint8_t value)

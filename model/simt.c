@@ -47,6 +47,8 @@ simt_t *simt_create(struct gpu *g)
         u->lat_fixed &= lat_is_fixed(lat[k]);
         u->lat_ps[k] = gpu_cycles(g, lat[k]->lo);
     }
+    for (unsigned op = 0; op < 16; op++)
+        u->op_lat_ps[op] = u->lat_ps[isa_class((isa_op_t)op)];
     memset(u->lane_warp, -1, sizeof u->lane_warp);
     u->last_eval = NEVER;
     sim_event_init(&u->issue_ev, issue_cb, u, GPU_PRIO_CORE, "simt.issue");
@@ -108,14 +110,16 @@ static void finish_lanes(simt_t *u, simt_warp_t *w, uint16_t lanes, const sim_ti
         port_send(&c->ready_port, t, f - now + trip);
     }
     w->lanes &= (uint16_t)~lanes;
-    if (!w->lanes)
+    if (!w->lanes) {
+        u->drained |= (uint16_t)(1u << (w - u->w));
         wake(u, w->end); /* close it out when its last lane has finished */
+    }
 }
 
 /* Lanes left the warp with an instruction completing at `done` (NEVER: a
  * ld/st in flight). They finish when it completes; with the scoreboard,
  * when everything the warp has issued so far has. */
-static void lanes_leave(simt_t *u, simt_warp_t *w, uint16_t lanes, sim_time_t done)
+static __attribute__((noinline)) void lanes_leave(simt_t *u, simt_warp_t *w, uint16_t lanes, sim_time_t done)
 {
     sim_time_t f = u->scoreboard ? tmax(w->alu_done, w->mem_done) : done;
     sim_time_t at[ISA_REGS];
@@ -216,6 +220,18 @@ static void add_totals(simt_t *u, const gpu_tr_simt_warp_t *r, const simt_warp_t
     u->warps++;
 }
 
+/* The warp stops being resident (its counts are reported). */
+static void retire(simt_t *u, simt_warp_t *w)
+{
+    uint16_t bit = (uint16_t)(1u << (w - u->w));
+    w->live = false;
+    u->live &= (uint16_t)~bit;
+    u->drained &= (uint16_t)~bit;
+    u->near_budget = false;
+    for (uint16_t m = u->live; m; m &= m - 1)
+        u->near_budget |= u->w[__builtin_ctz(m)].rec.warp_instructions + 1 >= u->budget;
+}
+
 /* Every lane has finished by w->end <= now: the warp stops being resident. */
 static void close_warp(simt_t *u, simt_warp_t *w)
 {
@@ -225,8 +241,7 @@ static void close_warp(simt_t *u, simt_warp_t *w)
     for (uint16_t m = w->mask; m; m &= m - 1)
         if (u->lane_warp[__builtin_ctz(m)] == (int8_t)(w - u->w))
             u->lane_warp[__builtin_ctz(m)] = -1;
-    w->live = false;
-    u->live &= (uint16_t)~(1u << (w - u->w));
+    retire(u, w);
 }
 
 static void warp_init(simt_t *u, simt_warp_t *w, unsigned frame, uint16_t mask, sim_time_t now)
@@ -278,6 +293,7 @@ static bool simt_start(void *self, const engine_task_t *task)
     }
     warp_init(u, w, task->frame, task->cores, now);
     u->live |= (uint16_t)(1u << (w - u->w));
+    u->near_budget |= u->budget <= 1;
     for (uint16_t m = task->cores; m; m &= m - 1)
         lane_start(u, w, (unsigned)__builtin_ctz(m), task, now);
     wake(u, now);
@@ -286,66 +302,98 @@ static bool simt_start(void *self, const engine_task_t *task)
 
 /* --- issue ------------------------------------------------------------------- */
 
-/* S8: sends the active lanes' requests of a ld/st issued at `now`. */
-static void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
-                      sim_time_t now)
+/* S8 broadcast: a ld's lanes reading one byte (sync lanes excepted) share
+ * the lowest one's request; fills w->fanout and returns the lanes that send. */
+static __attribute__((noinline)) uint16_t merge_lanes(simt_warp_t *w, uint16_t active,
+                                                      uint16_t sync, const uint16_t *addr)
 {
-    struct gpu *g = u->gpu;
-    isa_step_t step[ISA_REGS];
-    uint16_t addr[ISA_REGS];
-    bool sync[ISA_REGS];
-    uint8_t per_bank[SM_BANKS_MAX] = {0};
-    isa_mem_lanes(u->regs, active, d, step);
-    w->mem_store = d.op == ISA_ST;
-    bool merge = u->broadcast && !w->mem_store;
-    sim_time_t arrive = lat_is_fixed(u->lat[ISA_CLASS_LD]) ? now + u->lat_ps[ISA_CLASS_LD] : NEVER;
-    w->mem_reg = d.c;
-    w->mem_slot = (uint8_t)pc;
-    w->mem_lanes = active;
-    w->mem_issue = now;
-    w->mem_max = 0;
-    w->mem_requests = w->mem_banks = 0;
+    uint16_t send = 0;
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        const isa_step_t *s = &step[l];
-        addr[l] = w->mem_addr[l] = s->addr;
-        sync[l] = s->sync && u->atomics;
         w->fanout[l] = (uint16_t)(1u << l);
-        /* S8: a ld's lanes reading one byte share the lowest one's request */
-        if (merge && !sync[l]) {
-            uint16_t before = (uint16_t)(active & ((1u << l) - 1) & w->mem_wait);
-            for (; before; before &= before - 1) {
+        if (!(sync >> l & 1)) {
+            for (uint16_t before = (uint16_t)(send & ~sync); before; before &= before - 1) {
                 unsigned k = (unsigned)__builtin_ctz(before);
-                if (!sync[k] && addr[k] == addr[l]) {
+                if (addr[k] == addr[l]) {
                     w->fanout[k] |= (uint16_t)(1u << l);
                     w->fanout[l] = 0;
                     break;
                 }
             }
         }
-        if (!w->fanout[l])
-            continue;
-        w->mem_wait |= (uint16_t)(1u << l);
-        core_t *c = &g->cores[l];
-        txn_t *t = c->req;
-        t->addr = addr[l];
-        t->flags = (uint16_t)((w->mem_store ? GPU_TXN_STORE : 0) | (sync[l] ? GPU_TXN_SYNC : 0));
-        t->data = s->value;
-        t->t_created = t->t_sent = now;
-        c->req_arrive = arrive != NEVER ? arrive : now + latency(u, ISA_CLASS_LD);
-        unsigned b = sm_bank_of(&g->sm, addr[l]);
-        w->mem_banks += per_bank[b]++ == 0;
-        w->mem_replays = per_bank[b] - 1 > w->mem_replays ? (uint8_t)(per_bank[b] - 1) : w->mem_replays;
-        w->mem_requests++;
-        link_send(&c->mem, t, c->req_arrive); /* to the SM, in the machine's timing mode */
+        if (w->fanout[l])
+            send |= (uint16_t)(1u << l);
     }
+    return send;
+}
+
+/* S8: sends the active lanes' requests of a ld/st issued at `now`. The
+ * warp's state says what is in flight before the first request leaves, so
+ * that an answer may come back within a send. */
+static __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active,
+                                                unsigned pc, isa_decoded_t d, sim_time_t now)
+{
+    struct gpu *g = u->gpu;
+    isa_mem_lanes_t *ops = &w->mem_ops;
+    isa_mem_lanes(u->regs, active, d, ops);
+    bool store = d.op == ISA_ST;
+    uint16_t sync = u->atomics ? ops->sync : 0;
+    uint16_t send = active;
+    w->mem_merged = u->broadcast && !store;
+    if (w->mem_merged)
+        send = merge_lanes(w, active, sync, ops->addr);
+    /* S8: replays = the most requests to one bank, less one */
+    uint8_t per_bank[SM_BANKS_MAX] = {0};
+    unsigned banks = 0, most = 0, requests = 0;
+#define COUNT(l)                                                                            \
+    do {                                                                                    \
+        unsigned q = ++per_bank[sm_bank_of(&g->sm, ops->addr[l])];                          \
+        banks += q == 1;                                                                    \
+        most = q > most ? q : most;                                                         \
+        requests++;                                                                         \
+    } while (0)
+    if (send == 0xffff) /* a whole warp: a loop the compiler unrolls */
+        for (unsigned l = 0; l < ISA_REGS; l++)
+            COUNT(l);
+    else
+        for (uint16_t m = send; m; m &= m - 1)
+            COUNT((unsigned)__builtin_ctz(m));
+#undef COUNT
+    w->mem_store = store;
+    w->mem_reg = d.c;
+    w->mem_slot = (uint8_t)pc;
+    w->mem_lanes = active;
+    w->mem_issue = now;
+    w->mem_max = 0;
+    w->mem_requests = (uint8_t)requests;
+    w->mem_banks = (uint8_t)banks;
+    w->mem_replays = (uint8_t)(most - 1);
+    w->mem_wait = send;
     w->rec.mem_instructions++;
     w->rec.requests += w->mem_requests;
     w->rec.replays += w->mem_replays;
     w->prev_done = w->mem_done = NEVER;
-    if (!w->mem_store) {
+    if (!store) {
         w->reg_done[d.c] = NEVER;
         w->reg_ld |= (uint16_t)(1u << d.c);
+    }
+    bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
+    sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
+    uint16_t flags = store ? GPU_TXN_STORE : 0;
+    for (uint16_t m = send; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        core_t *c = &g->cores[l];
+        txn_t *t = c->req;
+        t->addr = ops->addr[l];
+        t->flags = flags;
+        if (__builtin_expect(sync >> l & 1, 0))
+            t->flags |= GPU_TXN_SYNC;
+        t->data = ops->value[l];
+        t->t_created = t->t_sent = now;
+        if (__builtin_expect(!fixed, 0))
+            arrive = now + latency(u, ISA_CLASS_LD);
+        c->req_arrive = arrive;
+        link_send(&c->mem, t, arrive); /* to the SM, in the machine's timing mode */
     }
 }
 
@@ -381,8 +429,8 @@ static __attribute__((noinline, cold)) void trace_insn(simt_t *u, const simt_war
         unsigned l = (unsigned)__builtin_ctz(m);
         memcpy(regs[l], u->regs[l], ISA_REGS);
         if (is_mem(d->op)) {
-            r.addr[l] = w->mem_addr[l];
-            r.bank[l] = (uint8_t)sm_bank_of(&u->gpu->sm, w->mem_addr[l]);
+            r.addr[l] = w->mem_ops.addr[l];
+            r.bank[l] = (uint8_t)sm_bank_of(&u->gpu->sm, w->mem_ops.addr[l]);
             r.value[l] = regs[l][d->c];
         }
     }
@@ -391,7 +439,7 @@ static __attribute__((noinline, cold)) void trace_insn(simt_t *u, const simt_war
     u->itrace(u->itrace_user, &r);
 }
 
-static void trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
+static __attribute__((noinline, cold)) void trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
                         unsigned eligible, sim_time_t now)
 {
     gpu_tr_simt_issue_t r = {
@@ -411,6 +459,21 @@ static __attribute__((noinline, cold)) void ivl_lanes(struct gpu *g, uint16_t ac
         gpu_ivl_add(g, IVL_CORE_INSTR, (unsigned)__builtin_ctz(m), now, 1);
 }
 
+/* S10: true (and the watchdog fired) when a lane of `active` has run its
+ * budget of instructions in this task. */
+static __attribute__((noinline, cold)) bool budget_spent(simt_t *u, const simt_warp_t *w,
+                                                         uint16_t active, unsigned pc)
+{
+    for (uint16_t m = active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (u->lane_n[l] + w->uniform_n >= u->budget) {
+            gpu_watchdog(u->gpu, l, w->frame, pc);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Issues the warp's next instruction at `now` (the unit's time: sim_now or,
  * running ahead, later). Returns false when a lane's budget (S10) stopped
  * the run (only at sim_now: the unit does not run ahead near the budget). */
@@ -422,25 +485,23 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     uint16_t active = top->mask;
     isa_decoded_t d = w->code[pc];
     /* S10: D12 per lane; a lane has run at most the warp's instructions */
-    for (uint16_t m = w->rec.warp_instructions >= u->budget ? active : 0; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        if (u->lane_n[l] + w->uniform_n >= u->budget) {
-            gpu_watchdog(g, l, w->frame, pc);
-            return false;
-        }
-    }
+    if (__builtin_expect(w->rec.warp_instructions >= u->budget, 0) &&
+        budget_spent(u, w, active, pc))
+        return false;
     if (g->trace & GPU_TRACE_ISSUE)
         trace_issue(u, w, pc, active, order, eligible, now);
     if (__builtin_expect(u->ivl, 0))
         ivl_lanes(g, active, now);
     w->rec.warp_instructions++;
+    u->near_budget |= w->rec.warp_instructions + 1 >= u->budget;
     if (active == w->mask) { /* every lane: counted once for all */
         w->uniform_n++;
         w->rec.lane_instructions += w->nlanes;
     } else {
-        w->rec.lane_instructions += (uint64_t)__builtin_popcount(active);
-        for (uint16_t m = active; m; m &= m - 1)
+        for (uint16_t m = active; m; m &= m - 1) {
             u->lane_n[__builtin_ctz(m)]++;
+            w->rec.lane_instructions++;
+        }
     }
     w->next_ok = now + u->period;
     unsigned next = pc + 1; /* 16 = EXIT */
@@ -456,7 +517,7 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     uint16_t taken = exec_lanes(u, active, d);
     if (__builtin_expect(u->itrace != NULL, 0))
         trace_insn(u, w, pc, active, now);
-    sim_time_t done = now + latency(u, isa_class((isa_op_t)d.op));
+    sim_time_t done = now + (u->lat_fixed ? u->op_lat_ps[d.op] : latency(u, isa_class((isa_op_t)d.op)));
     w->alu_done = tmax(w->alu_done, done);
     w->prev_done = done;
     for (uint16_t m = u->scoreboard ? simt_regs_written(d) : 0; m; m &= m - 1) {
@@ -483,66 +544,113 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
 
 /* --- the issue decision of one cycle (S5, S6) -------------------------------- */
 
-static void decide(simt_t *u, sim_time_t now, uint16_t *issued, uint16_t *eligible)
+/* The warps that may issue at `now` (S3, S4). */
+static uint16_t eligible_warps(const simt_t *u, sim_time_t now)
 {
+    uint16_t eligible = 0;
+    for (uint16_t m = u->live; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        const simt_warp_t *w = &u->w[i];
+        if (has_next(w) && ready_at(u, w) <= now)
+            eligible |= (uint16_t)(1u << i);
+    }
+    return eligible;
+}
+
+/* Issues w, the only eligible warp at `now`: every scheduler picks it (S6).
+ * Returns false when a lane's budget stopped the run. */
+static inline bool issue_alone(simt_t *u, simt_warp_t *w, sim_time_t now)
+{
+    if (!issue(u, w, 0, 1, now))
+        return false;
+    u->last.age[0] = w->age;
+    u->last.n = 1;
+    u->issue_cycles++;
+    return true;
+}
+
+/* Issues the eligible warps the scheduler picks at `now` (S5, S6); returns
+ * the warps that issued (fewer when a lane's budget stopped the run). */
+static uint16_t decide(simt_t *u, sim_time_t now, uint16_t eligible)
+{
+    if (!eligible)
+        return 0;
+    if (!(eligible & (eligible - 1))) /* one eligible warp: every scheduler picks it */
+        return issue_alone(u, &u->w[__builtin_ctz(eligible)], now) ? eligible : 0;
     uint64_t age[SIMT_WARPS_MAX];
     uint8_t slot[SIMT_WARPS_MAX], order[SIMT_WARPS_MAX];
     unsigned n = 0;
-    for (uint16_t m = u->live; m; m &= m - 1) {
+    for (uint16_t m = eligible; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
-        simt_warp_t *w = &u->w[i];
-        if (has_next(w) && ready_at(u, w) <= now) {
-            age[n] = w->age;
-            slot[n++] = (uint8_t)i;
-            *eligible |= (uint16_t)(1u << i);
-        }
+        age[n] = u->w[i].age;
+        slot[n++] = (uint8_t)i;
     }
-    if (n == 0)
-        return;
-    if (n > 1)
-        simt_sched_order(u->sched, age, n, &u->last, order);
-    else
-        order[0] = 0; /* one eligible warp: every scheduler picks it */
+    simt_sched_order(u->sched, age, n, &u->last, order);
     unsigned k = n < u->width ? n : u->width;
+    uint16_t issued = 0;
     for (unsigned j = 0; j < k; j++) {
         simt_warp_t *w = &u->w[slot[order[j]]];
         if (!issue(u, w, j, n, now))
-            return;
-        *issued |= (uint16_t)(1u << slot[order[j]]);
+            return issued;
+        issued |= (uint16_t)(1u << slot[order[j]]);
         u->last.age[j] = w->age;
     }
     u->last.n = (uint8_t)k;
     u->issue_cycles++;
+    return issued;
 }
 
-/* After the decision: counts each resident warp's cycle and says when it
- * next needs a decision. */
+/* After the decision: counts warp w's cycle and says when it next needs a
+ * decision. */
+static inline sim_time_t settle_warp(simt_t *u, simt_warp_t *w, sim_time_t now, bool issued,
+                                     bool eligible)
+{
+    account(u, w, now);
+    sim_time_t at;
+    if (issued) {
+        sim_time_t cycle = now + u->period;
+        w->acct_ps = cycle;
+        at = has_next(w) ? tmax(ready_at(u, w), cycle) : NEVER;
+        /* the reason counts from the next cycle on, if the warp does not
+         * issue in it (eligible then: its next decision rewrites it first) */
+        if (at != cycle)
+            w->acct_reason = (uint8_t)wait_reason(u, w, cycle);
+    } else if (eligible) {
+        w->acct_reason = GPU_SIMT_STALL_ISSUE;
+        at = now + u->period;
+    } else {
+        w->acct_reason = (uint8_t)wait_reason(u, w, now);
+        at = has_next(w) ? ready_at(u, w) : NEVER;
+    }
+    if (!w->lanes)
+        at = w->end; /* everything is known: close it out then */
+    if (w->mem_done > now && w->mem_done < at)
+        at = w->mem_done; /* its stall reason may change then (memory → execute) */
+    return at;
+}
+
+/* settle_warp for every resident warp; returns the earliest next decision. */
 static sim_time_t settle(simt_t *u, sim_time_t now, uint16_t issued, uint16_t eligible)
 {
     sim_time_t next = NEVER;
     for (uint16_t m = u->live; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
-        simt_warp_t *w = &u->w[i];
-        account(u, w, now);
-        sim_time_t at;
-        if (issued >> i & 1) {
-            w->acct_ps = now + u->period;
-            w->acct_reason = (uint8_t)wait_reason(u, w, now + u->period);
-            at = has_next(w) ? tmax(ready_at(u, w), now + u->period) : NEVER;
-        } else if (eligible >> i & 1) {
-            w->acct_reason = GPU_SIMT_STALL_ISSUE;
-            at = now + u->period;
-        } else {
-            w->acct_reason = (uint8_t)wait_reason(u, w, now);
-            at = has_next(w) ? ready_at(u, w) : NEVER;
-        }
-        if (!w->lanes)
-            at = w->end; /* everything is known: close it out then */
-        if (w->mem_done > now && w->mem_done < at)
-            at = w->mem_done; /* its stall reason may change then (memory → execute) */
+        sim_time_t at = settle_warp(u, &u->w[i], now, issued >> i & 1, eligible >> i & 1);
         next = at < next ? at : next;
     }
     return next;
+}
+
+/* The decision of cycle `now` when one warp is resident (the common case
+ * when tasks follow each other on the same lanes): eligible_warps, decide
+ * and settle for it alone. */
+static inline sim_time_t decide_one(simt_t *u, simt_warp_t *w, sim_time_t now)
+{
+    bool eligible = has_next(w) && ready_at(u, w) <= now;
+    bool issued = eligible && issue_alone(u, w, now);
+    if (sim_stop_reason(u->sim) != SIM_END_NONE)
+        return NEVER;
+    return settle_warp(u, w, now, issued, eligible);
 }
 
 /* The unit decides the next cycles itself, without an event each, at most
@@ -554,12 +662,7 @@ static sim_time_t settle(simt_t *u, sim_time_t now, uint16_t issued, uint16_t el
  * and no lane is near its budget (the watchdog fires at its own time). */
 static bool may_run_ahead(const simt_t *u, sim_time_t next)
 {
-    if (u->stepped || next == NEVER || next >= sim_next_time(u->sim))
-        return false;
-    for (uint16_t m = u->live; m; m &= m - 1)
-        if (u->w[__builtin_ctz(m)].rec.warp_instructions + 1 >= u->budget)
-            return false;
-    return true;
+    return !u->stepped && next != NEVER && next < sim_next_time(u->sim) && !u->near_budget;
 }
 
 /* The issue decision of cycle `now`, then the next ones while the unit may
@@ -571,16 +674,21 @@ static void issue_cb(sim_t *sim, sim_event_t *ev)
     sim_time_t now = sim_now(sim);
     for (unsigned k = 0;; k++) {
         u->last_eval = now;
-        for (uint16_t m = u->live; m; m &= m - 1) {
+        for (uint16_t m = u->drained; m; m &= m - 1) {
             simt_warp_t *w = &u->w[__builtin_ctz(m)];
-            if (!w->lanes && w->end <= now)
+            if (w->end <= now)
                 close_warp(u, w);
         }
-        uint16_t issued = 0, eligible = 0;
-        decide(u, now, &issued, &eligible);
+        sim_time_t next;
+        if (u->live && !(u->live & (u->live - 1))) {
+            next = decide_one(u, &u->w[__builtin_ctz(u->live)], now);
+        } else {
+            uint16_t eligible = eligible_warps(u, now);
+            uint16_t issued = decide(u, now, eligible);
+            next = settle(u, now, issued, eligible);
+        }
         if (sim_stop_reason(sim) != SIM_END_NONE)
             return;
-        sim_time_t next = settle(u, now, issued, eligible);
         if (k + 1 >= SIMT_SLICE || !may_run_ahead(u, next)) {
             wake(u, next);
             return;
@@ -601,8 +709,9 @@ static void trace_mem(simt_t *u, const simt_warp_t *w)
     sim_trace(u->sim, GPU_TR_SIMT_MEM, &r);
 }
 
-/* The warp's ld/st completed at D (its last lane's answer). */
-static void mem_complete(simt_t *u, simt_warp_t *w, sim_time_t done)
+/* The warp's ld/st completed at D (its last lane's answer). Out of line:
+ * once per warp ld/st, it would make every answer save more registers. */
+static __attribute__((noinline)) void mem_complete(simt_t *u, simt_warp_t *w, sim_time_t done)
 {
     w->mem_done = done;
     if (__builtin_expect(u->itrace != NULL, 0))
@@ -627,21 +736,21 @@ static void mem_complete(simt_t *u, simt_warp_t *w, sim_time_t done)
 void simt_on_answer(void *unit, txn_t *t)
 {
     simt_t *u = unit;
-    struct gpu *g = u->gpu;
     unsigned l = t->core;
+    assert(u->lane_warp[l] >= 0);
     simt_warp_t *w = &u->w[u->lane_warp[l]];
-    core_t *c = &g->cores[l];
-    assert(u->lane_warp[l] >= 0 && (w->mem_wait >> l & 1));
-    if (w->fanout[l] == (1u << l)) { /* its own request (no broadcast) */
+    core_t *c = &u->gpu->cores[l];
+    assert(w->mem_wait >> l & 1);
+    sim_time_t wait = t->t_done - t->t_created;
+    if (!w->mem_merged) { /* its own request */
         if (!w->mem_store)
             c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
-        c->task_sm_wait += t->t_done - t->t_created;
+        c->task_sm_wait += wait;
     } else {
         for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
-            core_t *k = &g->cores[__builtin_ctz(m)];
-            if (!w->mem_store)
-                k->r[w->mem_reg] = (uint8_t)t->data;
-            k->task_sm_wait += t->t_done - t->t_created;
+            core_t *k = &u->gpu->cores[__builtin_ctz(m)];
+            k->r[w->mem_reg] = (uint8_t)t->data; /* merged requests are ld's */
+            k->task_sm_wait += wait;
         }
     }
     c->task_sm_ops++;
@@ -656,7 +765,8 @@ void simt_on_answer_ivl(void *unit, txn_t *t)
 {
     simt_t *u = unit;
     const simt_warp_t *w = &u->w[u->lane_warp[t->core]];
-    for (uint16_t m = w->fanout[t->core]; m; m &= m - 1) /* as each lane's sm_wait_ps counts */
+    uint16_t lanes = w->mem_merged ? w->fanout[t->core] : (uint16_t)(1u << t->core);
+    for (uint16_t m = lanes; m; m &= m - 1) /* as each lane's sm_wait_ps counts */
         gpu_ivl_span(u->gpu, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created, t->t_done);
     simt_on_answer(unit, t);
 }
@@ -695,8 +805,7 @@ static void simt_report_partial(void *self)
         account(u, w, now);
         trace_warp(u, w, false);
         add_totals(u, &w->rec, w);
-        w->live = false;
-        u->live &= (uint16_t)~(1u << i);
+        retire(u, w);
     }
 }
 

@@ -54,11 +54,12 @@ typedef struct simt_warp {
     /* the ld/st in flight (one per warp, S4 (b)) */
     uint16_t mem_wait;        /* lanes whose request is unanswered */
     uint16_t mem_lanes;       /* its active lanes */
-    uint16_t fanout[ISA_REGS];/* lanes each request answers (S8 broadcast) */
+    bool mem_merged;          /* S8 broadcast applies: fanout[] says whom each answer serves */
+    uint16_t fanout[ISA_REGS];/* merged: the lanes each request answers */
     uint8_t mem_reg, mem_slot, mem_requests, mem_replays, mem_banks;
     bool mem_store;
     sim_time_t mem_issue, mem_max;
-    uint16_t mem_addr[ISA_REGS]; /* each active lane's address (the instruction trace) */
+    isa_mem_lanes_t mem_ops;  /* its active lanes' addresses, store bytes and sync marks */
     /* accounting (SIMT-SPEC "Counting") */
     sim_time_t acct_ps;       /* cycles before it are counted */
     uint8_t acct_reason;      /* gpu_simt_stall_t of the cycles from acct_ps on */
@@ -73,11 +74,14 @@ typedef struct simt {
     uint64_t budget;          /* ro: D12/S10 per lane per task */
     sim_time_t period;        /* ro: one cycle in ps */
     sim_time_t lat_ps[ISA_CLASS_ST + 1]; /* ro: fixed latencies by class (ld/st: sm.req) */
+    sim_time_t op_lat_ps[16]; /* ro: by opcode, when lat_fixed */
     const lat_t *lat[ISA_CLASS_ST + 1];  /* ro */
     rng_t rng;                /* latency draws of the unit */
     int8_t lane_warp[ISA_REGS];/* the slot of each lane's warp, -1: none */
     uint8_t *regs[ISA_REGS];  /* ro: each lane's register file (its core's) */
     uint16_t live;            /* slots of w[] that are live */
+    uint16_t drained;         /* of which: every lane has finished (lanes == 0), to close out */
+    bool near_budget;         /* a live warp has issued budget - 1 instructions or more */
     uint64_t lane_n[ISA_REGS];/* instructions of each lane's current task (S10), less its
                                  warp's uniform_n; copied to its core's run.n when read */
     simt_warp_t w[SIMT_WARPS_MAX];

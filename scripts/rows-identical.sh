@@ -37,6 +37,11 @@ for p in examples/*.s; do
     run "$p" $ev
     run "$p" $ev -s sm.atomics=on -s core.timing=stepped
     run "$p" $ev -s core.model=simt
+    run "$p" $ev -s core.model=simt -s simt.scoreboard=on -s simt.broadcast=on \
+        -s simt.scheduler=gto -s simt.issue_width=2 -s sm.atomics=on
+    run "$p" $ev -s core.model=simt -s simt.scheduler=oldest -s core.timing=stepped \
+        -s 'sm.req=choice:1,1,4' -s 'core.mul=uniform:1..4' -s sim.seed=3
+    run "$p" $ev -s core.model=simt -s simt.scoreboard=on -s core.budget=40
     run "$p" $ev -s sm.atomics=on -s sm.arbiter=random -s sim.seed=7 \
         -s 'sm.bank=uniform:1..3' -s 'sm.req=choice:1,1,4' -s 'core.alu=geometric:1.5'
 done
