@@ -674,6 +674,76 @@ static void test_event_log_from_sim(void)
                                           " || seq FROM events"), "test.bump@5000/3/0");
 }
 
+/* The packed event log (schema version 9) reads back through the events
+ * view exactly as the one-row-per-event table had it: 10000 events (three
+ * packs of at most 4096), several at one time, names from a dictionary (one
+ * NULL, one pointer reused with another text: a new id), every priority, a
+ * time that is not a whole cycle (a pack in ps), a jump past 2^24 cycles and
+ * a gap in seq (each a new pack). Each event's expected row is computed here
+ * from what was fed, independently of the packing. */
+static void test_event_packs(void)
+{
+    enum { N = 10000 };
+    static sim_time_t time[N];
+    static uint64_t seq[N];
+    static uint8_t prio[N];
+    static char name[N][16];
+    static const char *const names[] = {"core.step", "sm.grant", NULL, "ts.decode"};
+    char reused[16]; /* one pointer, two texts */
+    fx_t f;
+    fx_open(&f, "evpacks.db", REC_EVENTS, 0, 0);
+    sim_time_t t = 3 * P;
+    uint64_t s = 0;
+    int64_t unnamed = 0;
+    for (unsigned i = 0; i < N; i++) {
+        t += (i % 3 == 0) * P;                    /* three events per cycle */
+        if (i == 5000)
+            t += ((sim_time_t)1 << 24) * P + P;   /* past the span of a pack */
+        s += i == 7000 ? 5 : 1;                   /* a gap in seq */
+        sim_time_t at = i == 6000 ? t + 1 : t;    /* not a whole cycle */
+        const char *nm = names[i % 4];
+        if (i % 97 == 0) {
+            snprintf(reused, sizeof reused, i < N / 2 ? "first" : "second");
+            nm = reused;
+        }
+        sim_trace_event_t e = {at, s, nm, (uint8_t)(i * 37)};
+        tr(&f, SIM_TRACE_EVENT, &e);
+        time[i] = at, seq[i] = s, prio[i] = (uint8_t)(i * 37);
+        snprintf(name[i], sizeof name[i], "%s", nm ? nm : "-");
+        unnamed += !nm;
+    }
+    fx_done(&f);
+    sqlite3 *db = ro(f.path);
+    sqlite3_stmt *st = q(db, "SELECT seq, time_ps, prio, ifnull(name, '-'), typeof(seq),"
+                             " typeof(time_ps), typeof(prio) FROM events ORDER BY seq");
+    unsigned n = 0, bad = 0;
+    for (; sqlite3_step(st) == SQLITE_ROW && n < N; n++) {
+        bad += (uint64_t)sqlite3_column_int64(st, 0) != seq[n] ||
+               (sim_time_t)sqlite3_column_int64(st, 1) != time[n] ||
+               sqlite3_column_int(st, 2) != prio[n] ||
+               strcmp((const char *)sqlite3_column_text(st, 3), name[n]) != 0 ||
+               strcmp((const char *)sqlite3_column_text(st, 4), "integer") != 0 ||
+               strcmp((const char *)sqlite3_column_text(st, 5), "integer") != 0 ||
+               strcmp((const char *)sqlite3_column_text(st, 6), "integer") != 0;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    CU_ASSERT_EQUAL(n, N);
+    CU_ASSERT_EQUAL(bad, 0);
+    /* NULL names have no dictionary entry; "first" and "second" one each */
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM events WHERE name IS NULL"), unnamed);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM event_names"), 5);
+    /* packs: 0-4095 (full), 4096-4999 (then the jump), 5000-5999 (6000 is not a
+     * whole cycle after 5000), 6000 alone in ps (6001 is earlier than it),
+     * 6001-6999 (then the gap in seq), 7000-9999 */
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT sum(n) FROM event_packs"), N);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT max(n) FROM event_packs"), 4096);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM event_packs"), 6);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM event_packs WHERE scale_ps = 1"), 1);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM events AS e JOIN event_packs AS p"
+                                  " ON e.seq = p.seq0"), 6);
+}
+
 static void test_window(void)
 {
     fx_t f;
@@ -984,6 +1054,7 @@ int main(void)
         TEST(test_pack_radix_overflow), TEST(test_pack_huge_interval),
         TEST(test_pack_bank_maps),     TEST(test_levels),
         TEST(test_event_log_from_sim), TEST(test_window),
+        TEST(test_event_packs),
         TEST_END};
     static const test_case_t files[] = {
         TEST(test_two_runs_and_reopen_append), TEST(test_foreign_file_refused),

@@ -552,10 +552,11 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Turns a current file into one of version `to` (1 to 6) as those
+/* Turns a current file into one of version `to` (1 to 8) as those
  * versions wrote it: no views (version 6 had all but latest_ok_runs; a
- * reader or a migration gives a file every view either way); below 6 no SIMT
- * tables; below 5 no intervals; below 3
+ * reader or a migration gives a file every view either way); below 9 the
+ * event log a table of one row per event (its rows those of the events
+ * view); below 6 no SIMT tables; below 5 no intervals; below 3
  * also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
@@ -567,6 +568,15 @@ static void downgrade(const char *db, int to)
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
     }
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE ev AS SELECT * FROM events;"
+                                    " DROP VIEW events; DROP TABLE event_packs;"
+                                    " DROP TABLE event_names;"
+                                    " CREATE TABLE events(run_id INTEGER NOT NULL REFERENCES runs"
+                                    " ON DELETE CASCADE, seq INTEGER NOT NULL,"
+                                    " time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);"
+                                    " INSERT INTO events SELECT * FROM temp.ev;"
+                                    " CREATE INDEX events_run ON events(run_id, seq);",
+                                 NULL, NULL, NULL), SQLITE_OK);
     if (to < 6)
         CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_warps; DROP TABLE simt_mem;"
                                         " DROP TABLE simt_issue;", NULL, NULL, NULL), SQLITE_OK);
@@ -594,17 +604,22 @@ static void downgrade(const char *db, int to)
 
 /* Every database has the views and the current schema version; a file of
  * version 1 (before the views), 2 (before typed params, stop_ps and races),
- * 3 and 4 (before intervals), 5 (before the SIMT tables) or 6 (before
- * latest_ok_runs) is migrated when a run is added, and read
- * as the current version when it is not. */
+ * 3 and 4 (before intervals), 5 (before the SIMT tables), 6 (before
+ * latest_ok_runs), 7 or 8 (before the packed event log) is migrated when a
+ * run is added, and read as the current version when it is not; its
+ * events rows read the same before and after. */
 static void test_views_in_every_database_and_migration(void)
 {
     for (int from = 1; from < DB_SCHEMA_VERSION; from++) {
         char db[512], name[32];
         snprintf(name, sizeof name, "migrate%d.db", from);
         fresh_db(name, db, sizeof db);
-        record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
+        record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n",
+                   "-s record.level=events");
         CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+        char events[1024];
+        snprintf(events, sizeof events, "%s", rows(db, "SELECT * FROM events ORDER BY seq"));
+        CU_ASSERT(strlen(events) > 40 && strstr(events, "ts.decode") != NULL);
         for (const char *const *v = rec_view_names; *v; v++)
             CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
                                       " AND name = '%s'", *v), 1);
@@ -629,10 +644,12 @@ static void test_views_in_every_database_and_migration(void)
         CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM run_summary"
                                         " WHERE core_model = 'mimd'", &n), SQLITE_OK);
         CU_ASSERT_EQUAL(n, 1);
+        CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM events", &n), SQLITE_OK);
+        CU_ASSERT_EQUAL(n, q_int(db, "SELECT count(*) FROM main.events"));
         sqlite3_close(h);
         record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
         CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
-        long long views = 1; /* sm_accesses */
+        long long views = 2; /* sm_accesses, events */
         for (const char *const *v = rec_view_names; *v; v++)
             views++;
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"),
@@ -650,6 +667,10 @@ static void test_views_in_every_database_and_migration(void)
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'races'"), 1);
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'simt_warps'"),
                         1);
+        CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM events WHERE run_id = 1 ORDER BY seq"),
+                               events);
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
+                                  " AND name = 'events'"), 1);
     }
 }
 

@@ -297,6 +297,7 @@ int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id, diag_
         return rc;
     }
     memset(&rec->counts, 0, sizeof rec->counts);
+    rec_names_clear(&rec->names); /* ids are per run: event_names is keyed by run_id */
     rec->dropping = false;
     rec->in_run = true;
     if (run_id)
@@ -330,6 +331,8 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
     const char *status = end && end->status ? end->status : "error";
     const char *error = end ? end->error : "the run's end was not reported";
     char msg[sizeof wd.msg + 32];
+    if (wrc == TESS_OK && rec->names.failed)
+        wrc = diag_fail(&wd, TESS_ENOMEM, "%s: out of memory for the event names", rec->path);
     if (wrc != TESS_OK) {
         snprintf(msg, sizeof msg, "recording incomplete: %s", wd.msg);
         status = "error";
@@ -360,6 +363,7 @@ void rec_close(rec_t *rec)
         rec_end_run(rec, &e, NULL);
     }
     rec_writer_destroy(&rec->w);
+    rec_names_clear(&rec->names);
     sqlite3_exec(rec->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
     sqlite3_close(rec->db);
     tess_free(rec->path);

@@ -1,5 +1,6 @@
 /* rec_encode.c — the text of sm_access_packs.data (the layout: store/pack.h;
- * why: rec_pack.c), made on the writer thread. Pure functions of their
+ * why: rec_pack.c) and of event_packs.data (store/evpack.h; rec_events.c),
+ * made on the writer thread. Pure functions of their
  * arguments; no allocation; never more than REC_RADIX_MAX bytes per access
  * plus the brackets. */
 #include <string.h>
@@ -96,5 +97,21 @@ size_t rec_encode_one(unsigned banks, unsigned bank, unsigned addr, unsigned val
     uint64_t q = (uint64_t)(bank % banks) * PACK_ADDR_N + addr % PACK_ADDR_N;
     o = put_u64(o, (q * PACK_VALUE_N + value % PACK_VALUE_N) * PACK_FLAGS_N + flags % PACK_FLAGS_N);
     *o++ = ']';
+    return (size_t)(o - out);
+}
+
+size_t rec_encode_events(const rec_evpack_t *p, char *out)
+{
+    uint64_t prio_n = (uint64_t)(p->prio_max - p->prio_min) + 1;
+    uint64_t names_n = (uint64_t)p->name_max + 1;
+    char *o = out;
+    *o++ = '[';
+    for (uint32_t i = 0; i < p->n; i++) {
+        const rec_ev_raw_t *e = &p->raw[i];
+        o = put_u64(o, ((uint64_t)e->t * prio_n + (uint64_t)(e->prio - p->prio_min)) * names_n +
+                           e->name);
+        *o++ = ',';
+    }
+    o[-1] = ']';
     return (size_t)(o - out);
 }

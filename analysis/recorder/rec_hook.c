@@ -1,20 +1,27 @@
 /* rec_hook.c — the trace hook, on the simulation's thread: turns gpu_trace.h
- * records and the kernel's event log into rows of the current batch, and SM
- * accesses into 32-byte rec_acc_t entries appended in order (everything
- * else about them is done by the writer thread: rec_pack.c). Invariant: a
- * record reaches the batch only during a run, at a level that records its
- * relation, inside the recording window, and while the writer has not
- * failed; rows and accesses keep the order of the records (acc_index). */
+ * records into rows of the current batch, SM accesses into 32-byte rec_acc_t
+ * entries and the kernel's events into 24-byte rec_ev_t entries appended in
+ * order (everything else about those two is done by the writer thread:
+ * rec_pack.c, rec_events.c). An event's name becomes an id of the run's
+ * dictionary, found by the name's pointer (the model's names are string
+ * constants) and checked against a copy of its text, so that a pointer
+ * reused for another name gets a new id; a new name is a REC_ROW_EVENT_NAME
+ * row ahead of the events that use it. Invariant: a record reaches the batch
+ * only during a run, at a level that records its relation, inside the
+ * recording window, and while the writer has not failed; rows and accesses
+ * keep the order of the records (acc_index), events theirs. */
+#include <stdint.h>
 #include <string.h>
 
 #include "analysis/recorder/rec_int.h"
+#include "events/base/alloc.h"
 
 /* The current batch, swapped for an empty one when it lacks the room. */
-static rec_batch_t *room_for(rec_t *rec, size_t rows, size_t accs, size_t text)
+static rec_batch_t *room_for(rec_t *rec, size_t rows, size_t accs, size_t evs, size_t text)
 {
     rec_batch_t *b = rec->cur;
     if (REC_BATCH_ROWS - b->nrows < rows || REC_BATCH_ACCS - b->nacc < accs ||
-        REC_BATCH_TEXT - b->len < text) {
+        REC_BATCH_EVS - b->nev < evs || REC_BATCH_TEXT - b->len < text) {
         b = rec->cur = rec_writer_swap(&rec->w, b);
         if (rec_writer_failed(&rec->w))
             rec->dropping = true;
@@ -25,7 +32,7 @@ static rec_batch_t *room_for(rec_t *rec, size_t rows, size_t accs, size_t text)
 /* A new row with `text` bytes of room for its strings. */
 static rec_row_t *add_row(rec_t *rec, unsigned kind, size_t text)
 {
-    rec_batch_t *b = room_for(rec, 1, 0, text);
+    rec_batch_t *b = room_for(rec, 1, 0, 0, text);
     rec_row_t *row = &b->rows[b->nrows++];
     row->kind = (uint8_t)kind;
     row->acc_index = (uint32_t)b->nacc;
@@ -63,7 +70,7 @@ static void on_access(rec_t *rec, const gpu_tr_access_t *a)
     }
     rec_batch_t *b = rec->cur;
     if (b->nacc == REC_BATCH_ACCS)
-        b = room_for(rec, 0, 1, 0);
+        b = room_for(rec, 0, 1, 0, 0);
     b->acc[b->nacc++] = (rec_acc_t){a->request_ps, (uint32_t)da, (uint32_t)dg, (uint32_t)dd,
                                     a->addr, a->frame, a->core, a->bank, a->value,
                                     (uint8_t)((a->is_store & 1) | (a->sync & 1) << 1)};
@@ -109,18 +116,99 @@ static void on_counter(rec_t *rec, const gpu_tr_counter_t *c)
     rec->counts.counters++;
 }
 
+/* --- event names --------------------------------------------------------- */
+
+static size_t name_slot(const char *ptr, size_t cap)
+{
+    return (size_t)(((uintptr_t)ptr * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
+}
+
+/* Doubles the table (at half load); false when out of memory. */
+static bool names_grow(rec_names_t *d)
+{
+    size_t cap = d->cap ? d->cap * 2 : 64;
+    rec_name_t *slot = tess_calloc(cap, sizeof *slot);
+    if (!slot)
+        return false;
+    for (size_t i = 0; i < d->cap; i++) {
+        if (!d->slot[i].ptr)
+            continue;
+        size_t j = name_slot(d->slot[i].ptr, cap);
+        while (slot[j].ptr)
+            j = (j + 1) & (cap - 1);
+        slot[j] = d->slot[i];
+    }
+    tess_free(d->slot);
+    d->slot = slot;
+    d->cap = cap;
+    return true;
+}
+
+/* A new id for `name` in slot s (empty, or its pointer's older name), and
+ * the row that tells the writer. 0 when out of memory. */
+static uint32_t name_define(rec_t *rec, rec_name_t *s, const char *name)
+{
+    size_t n = strlen(name);
+    char *copy = tess_malloc(n + 1);
+    if (!copy)
+        return 0;
+    memcpy(copy, name, n + 1);
+    if (!s->ptr)
+        rec->names.used++;
+    tess_free(s->copy);
+    *s = (rec_name_t){name, copy, rec->names.next_id++};
+    rec_row_t *row = add_row(rec, REC_ROW_EVENT_NAME, n + 1);
+    row->u.name_id = s->id;
+    row->text_len = (uint32_t)n;
+    row->text_off = put_str(rec, name, n);
+    return s->id;
+}
+
+/* The id of an event's name in the run's dictionary; 0 (and the run's
+ * recording failed) when out of memory. */
+static uint32_t name_id(rec_t *rec, const char *name)
+{
+    rec_names_t *d = &rec->names;
+    if (2 * (d->used + 1) > d->cap && !names_grow(d))
+        goto no_memory;
+    for (size_t i = name_slot(name, d->cap);; i = (i + 1) & (d->cap - 1)) {
+        rec_name_t *s = &d->slot[i];
+        if (s->ptr == name && strcmp(s->copy, name) == 0)
+            return s->id;
+        if (s->ptr == name || !s->ptr) {
+            uint32_t id = name_define(rec, s, name);
+            if (!id)
+                goto no_memory;
+            return id;
+        }
+    }
+no_memory:
+    d->failed = true;
+    rec->dropping = true;
+    return 0;
+}
+
+void rec_names_clear(rec_names_t *d)
+{
+    for (size_t i = 0; i < d->cap; i++)
+        tess_free(d->slot[i].copy);
+    tess_free(d->slot);
+    *d = (rec_names_t){.next_id = 1};
+}
+
 static void on_event(rec_t *rec, const sim_trace_event_t *e)
 {
     if (rec->opts.level < REC_EVENTS || !rec_keep(rec, e->time, e->time))
         return;
-    size_t n = e->name ? strlen(e->name) : 0;
-    rec_row_t *row = add_row(rec, REC_ROW_EVENT, n + 1);
-    row->u.event = *e;
-    if (e->name) {
-        row->text_len = (uint32_t)n;
-        row->text_off = put_str(rec, e->name, n);
-    }
+    uint32_t name = e->name ? name_id(rec, e->name) : 0;
+    rec_batch_t *b = rec->cur;
+    if (b->nev == REC_BATCH_EVS)
+        b = room_for(rec, 0, 0, 1, 0);
+    if (rec->dropping)
+        return;
+    b->ev[b->nev++] = (rec_ev_t){e->time, e->seq, name, e->prio};
     rec->counts.events++;
+    rec->counts.bytes_queued += sizeof(rec_ev_t);
 }
 
 /* SIMT records (docs/SCHEMA.md): warps at level tasks, warp ld/st at mem,

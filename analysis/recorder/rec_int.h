@@ -1,7 +1,8 @@
 /* rec_int.h — the recorder's internals (private to analysis/recorder/ and
  * its tests), shared by rec.c (the API and a run's life), rec_hook.c (the
  * trace hook, on the simulation's thread), rec_writer.c (the writer thread), rec_pack.c (access
- * packing, on the writer thread) and rec_encode.c (the packs' text).
+ * packing, on the writer thread), rec_events.c (event log packing, on the
+ * writer thread) and rec_encode.c (the packs' text).
  * Invariant: between rec_begin_run() and rec_end_run() the SQLite
  * connection and the packs belong to the writer thread alone; outside a run
  * the connection belongs to the caller's thread alone. */
@@ -23,6 +24,7 @@
 #define REC_RADIX_MAX 21           /* bytes of one access in a pack's data at most */
 #define REC_BATCH_ROWS 8192        /* rows per batch */
 #define REC_BATCH_ACCS 65536       /* SM accesses per batch */
+#define REC_BATCH_EVS 65536        /* kernel events per batch */
 #define REC_BATCH_TEXT (256u << 10) /* string bytes per batch */
 #define REC_BATCHES 3              /* batches in all: one filling, two with the writer */
 
@@ -33,7 +35,7 @@ typedef enum rec_row_kind {
     REC_ROW_TASK,             /* u.task → core_tasks; ends the core's pack */
     REC_ROW_TASK_END,         /* u.task: ends the core's pack, not recorded */
     REC_ROW_COUNTER,          /* u.counter → counters */
-    REC_ROW_EVENT,            /* u.event → events */
+    REC_ROW_EVENT_NAME,       /* u.name_id, text → event_names */
     REC_ROW_ODD_ACCESS,       /* u.access: an access rec_acc_t cannot hold */
     REC_ROW_SIMT_WARP,        /* u.warp → simt_warps */
     REC_ROW_SIMT_MEM,         /* u.smem → simt_mem */
@@ -53,7 +55,7 @@ typedef struct rec_row {
         gpu_tr_core_task_t task;
         gpu_tr_access_t access;
         uint64_t counter;     /* the counter's value */
-        sim_trace_event_t event; /* name unused: see text_off */
+        uint32_t name_id;     /* an event name's id in the run's dictionary */
         gpu_tr_simt_warp_t warp;
         gpu_tr_simt_mem_t smem;
         gpu_tr_simt_issue_t issue;
@@ -72,12 +74,25 @@ typedef struct rec_acc {
     uint8_t flags;            /* is_store | sync << 1 */
 } rec_acc_t;
 
-/* Rows, accesses and strings, written by the writer in one transaction. */
+/* A kernel event as the hook hands it over: its name an id of the run's
+ * dictionary (rec_t.names; 0: no name), defined by an earlier
+ * REC_ROW_EVENT_NAME row. */
+typedef struct rec_ev {
+    sim_time_t time_ps;
+    uint64_t seq;
+    uint32_t name;
+    uint8_t prio;
+} rec_ev_t;
+
+/* Rows, accesses, events and strings, written by the writer in one
+ * transaction. */
 typedef struct rec_batch {
     rec_row_t *rows;          /* REC_BATCH_ROWS of them */
     size_t nrows;
     rec_acc_t *acc;           /* REC_BATCH_ACCS of them */
     size_t nacc;
+    rec_ev_t *ev;             /* REC_BATCH_EVS of them */
+    size_t nev;
     char *text;               /* REC_BATCH_TEXT bytes */
     size_t len;
 } rec_batch_t;
@@ -126,6 +141,41 @@ typedef struct rec_pack {
     rec_raw_t *raw;           /* REC_PACK_MAX entries */
 } rec_pack_t;
 
+/* One event of the open event pack (store/evpack.h). */
+typedef struct rec_ev_raw {
+    uint32_t t;               /* (time - base_ps) / scale_ps */
+    uint32_t name;            /* name id */
+    uint8_t prio;
+} rec_ev_raw_t;
+
+/* The open event pack (n = 0: none). */
+typedef struct rec_evpack {
+    uint64_t seq0;            /* seq of its first event */
+    uint32_t n;
+    sim_time_t base_ps;       /* time of its first event */
+    uint64_t scale_ps;        /* unit of t: period_ps, or 1 */
+    uint8_t prio_min, prio_max;
+    uint32_t name_max;        /* largest name id */
+    rec_ev_raw_t *raw;        /* EVPACK_MAX entries */
+} rec_evpack_t;
+
+/* An event name the hook has seen: its pointer, a copy of its text (a
+ * pointer may be reused for another name) and its id. */
+typedef struct rec_name {
+    const char *ptr;
+    char *copy;
+    uint32_t id;
+} rec_name_t;
+
+/* The run's dictionary of event names (hook thread): open addressing on
+ * the pointer, cap a power of two. */
+typedef struct rec_names {
+    rec_name_t *slot;
+    size_t cap, used;
+    uint32_t next_id;         /* the id of the next new name */
+    bool failed;              /* out of memory: the run's recording failed */
+} rec_names_t;
+
 /* Exact division by a constant d = odd << shift: v is a multiple of d iff
  * its low `shift` bits are 0 and (v >> shift) * inv <= max, which is then
  * the quotient (Granlund and Montgomery, "Division by invariant integers
@@ -135,6 +185,29 @@ typedef struct rec_div {
     uint64_t inv;             /* inverse of d's odd part modulo 2^64 */
     uint64_t max;             /* UINT64_MAX / d's odd part */
 } rec_div_t;
+
+static inline void rec_div_init(rec_div_t *d, uint64_t s)
+{
+    d->shift = 0;
+    while (!(s & 1)) {
+        s >>= 1;
+        d->shift++;
+    }
+    uint64_t x = s; /* Newton's iteration doubles the correct low bits: 3, 6, … 96 */
+    for (unsigned i = 0; i < 5; i++)
+        x *= 2 - s * x;
+    d->inv = x;
+    d->max = UINT64_MAX / s;
+}
+
+/* Is v a multiple of d? Then *q = v / d. */
+static inline bool rec_div_exact(const rec_div_t *d, uint64_t v, uint64_t *q)
+{
+    if (v & ((UINT64_C(1) << d->shift) - 1))
+        return false;
+    *q = (v >> d->shift) * d->inv;
+    return *q <= d->max;
+}
 
 /* The writer thread, its bounded queue of full batches, and the packs. */
 typedef struct rec_writer {
@@ -163,6 +236,7 @@ typedef struct rec_writer {
     rec_div_t period_div;     /* division by period_ps */
     sim_time_t span_ps;       /* REC_SPAN_MAX cycles, at most 2^32 - 1 ps */
     char *text;               /* a pack's text while its row is written */
+    rec_evpack_t evp;         /* the open event pack (rec_events.c) */
 } rec_writer_t;
 
 struct rec {
@@ -174,6 +248,7 @@ struct rec {
     bool dropping;            /* the writer failed: the hook ignores records */
     int64_t run_id;           /* the run in progress */
     rec_batch_t *cur;         /* the batch being filled */
+    rec_names_t names;        /* event names of the run (rec_hook.c) */
     rec_counts_t counts;
     rec_writer_t w;
 };
@@ -209,6 +284,20 @@ bool rec_pack_flush(rec_writer_t *w);
 int rec_pack_reset(rec_writer_t *w, uint64_t period_ps);
 void rec_pack_free(rec_writer_t *w);
 
+/* rec_events.c (writer thread): packs one kernel event; writes the open
+ * pack (end of run). false once an INSERT failed. reset allocates the pack's
+ * buffer once (TESS_ENOMEM). */
+bool rec_events_put(rec_writer_t *w, const rec_ev_t *e);
+bool rec_events_flush(rec_writer_t *w);
+int rec_events_reset(rec_writer_t *w);
+void rec_events_free(rec_writer_t *w);
+/* Inserts an event pack row with its data (rec_writer.c). */
+bool rec_writer_put_events(rec_writer_t *w, const rec_evpack_t *p, const char *data,
+                           size_t len);
+
+/* rec_hook.c: forgets the run's event names (between runs, at close). */
+void rec_names_clear(rec_names_t *d);
+
 /* rec_encode.c: the data of a pack from its raw entries and planned
  * radices (at most n * REC_RADIX_MAX + 2 bytes), and of a pack of one access
  * whose times are all in the row (at most REC_RADIX_MAX + 2). Return the
@@ -216,6 +305,8 @@ void rec_pack_free(rec_writer_t *w);
 size_t rec_encode_pack(const rec_pack_row_t *row, const rec_raw_t *raw, char *out);
 size_t rec_encode_one(unsigned banks, unsigned bank, unsigned addr, unsigned value,
                       unsigned flags, char *out);
+/* The data of an event pack (at most n * 18 + 2 bytes; store/evpack.h). */
+size_t rec_encode_events(const rec_evpack_t *p, char *out);
 
 /* Does [s, e) overlap the window [from, to)? An instant (s = e) must lie in
  * it; e = SIM_TIME_NEVER is an interval still open. */

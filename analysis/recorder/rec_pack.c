@@ -37,28 +37,6 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
-static void div_init(rec_div_t *d, uint64_t s)
-{
-    d->shift = 0;
-    while (!(s & 1)) {
-        s >>= 1;
-        d->shift++;
-    }
-    uint64_t x = s; /* Newton's iteration doubles the correct low bits: 3, 6, … 96 */
-    for (unsigned i = 0; i < 5; i++)
-        x *= 2 - s * x;
-    d->inv = x;
-    d->max = UINT64_MAX / s;
-}
-
-static inline bool div_exact(const rec_div_t *d, uint64_t v, uint64_t *q)
-{
-    if (v & ((UINT64_C(1) << d->shift) - 1))
-        return false;
-    *q = (v >> d->shift) * d->inv;
-    return *q <= d->max;
-}
-
 /* Why an access does not fit the open pack. */
 enum {
     FIT_OK = 0,
@@ -93,8 +71,8 @@ static inline int append(const rec_writer_t *w, rec_pack_t *p, const rec_acc_t *
         return FIT_SPAN;
     if (p->row.scale_ps != 1) {
         const rec_div_t *d = &w->period_div;
-        if (!((int)div_exact(d, t, &t) & (int)div_exact(d, da, &da) &
-              (int)div_exact(d, dg, &dg) & (int)div_exact(d, dd, &dd)))
+        if (!((int)rec_div_exact(d, t, &t) & (int)rec_div_exact(d, da, &da) &
+              (int)rec_div_exact(d, dg, &dg) & (int)rec_div_exact(d, dd, &dd)))
             return FIT_SCALE;
     }
     const rec_raw_t r = {(uint32_t)t, (uint32_t)da, (uint32_t)dg, (uint32_t)dd,
@@ -275,7 +253,7 @@ int rec_pack_reset(rec_writer_t *w, uint64_t period_ps)
     if (!w->banks || w->banks > PACK_BANK_MAX || (w->banks & (w->banks - 1)))
         w->banks = PACK_BANK_N; /* D13 */
     w->bank_hi_shift = 12 - (unsigned)__builtin_ctz(w->banks);
-    div_init(&w->period_div, w->period_ps);
+    rec_div_init(&w->period_div, w->period_ps);
     w->span_ps = w->period_ps > UINT32_MAX / REC_SPAN_MAX ? UINT32_MAX
                                                          : REC_SPAN_MAX * w->period_ps;
     if (!w->text && !(w->text = tess_malloc((size_t)REC_PACK_MAX * REC_RADIX_MAX + 2)))

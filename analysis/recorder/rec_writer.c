@@ -1,6 +1,6 @@
 /* rec_writer.c — the writer thread: takes full batches from a bounded queue
  * and writes each in one transaction with prepared INSERTs (packing the SM
- * accesses on the way, rec_pack.c), so that this work overlaps the
+ * accesses and the kernel's events on the way, rec_pack.c, rec_events.c), so that this work overlaps the
  * simulation. Invariant: each of the REC_BATCHES batches is always in
  * exactly one place — the producer's hand, the queue, the writer's hand, or
  * the spare list — so memory is bounded and the producer blocks (never
@@ -49,7 +49,8 @@ static int bind_text(sqlite3_stmt *st, int i, const rec_batch_t *b, uint32_t off
 #define TA(name, type) TA_##name,
 #define PK(name, type) PK_##name,
 #define CO(name, type) CO_##name,
-#define EV(name, type) EV_##name,
+#define EP(name, type) EP_##name,
+#define EN(name, type) EN_##name,
 #define SW(name, type) SW_##name,
 #define SM(name, type) SM_##name,
 #define SI(name, type) SI_##name,
@@ -59,7 +60,8 @@ enum { ST_run_id = 1, DB_STALLS(ST, DB_NONE) };
 enum { TA_run_id = 1, DB_CORE_TASKS(TA, DB_NONE) };
 enum { PK_run_id = 1, DB_SM_ACCESS_PACKS(PK, DB_NONE) };
 enum { CO_run_id = 1, DB_COUNTERS(CO, DB_NONE) };
-enum { EV_run_id = 1, DB_EVENTS(EV, DB_NONE) };
+enum { EP_run_id = 1, DB_EVENT_PACKS(EP, DB_NONE) };
+enum { EN_run_id = 1, DB_EVENT_NAMES(EN, DB_NONE) };
 enum { SW_run_id = 1, DB_SIMT_WARPS(SW, DB_NONE) };
 enum { SM_run_id = 1, DB_SIMT_MEM(SM, DB_NONE) };
 enum { SI_run_id = 1, DB_SIMT_ISSUE(SI, DB_NONE) };
@@ -208,18 +210,16 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
         return bind_text(st, CO_component, b, row->text_off, row->text_len) |
                sqlite3_bind_text(st, CO_name, b->text + row->text2_off, -1, SQLITE_STATIC) |
                bind_u64(st, CO_value, row->u.counter);
-    default: /* REC_ROW_EVENT */
-        return sqlite3_bind_int64(st, EV_seq, (sqlite3_int64)row->u.event.seq) |
-               bind_time(st, EV_time_ps, row->u.event.time) |
-               sqlite3_bind_int(st, EV_prio, row->u.event.prio) |
-               bind_text(st, EV_name, b, row->text_off, row->text_len);
+    default: /* REC_ROW_EVENT_NAME */
+        return sqlite3_bind_int64(st, EN_id, row->u.name_id) |
+               bind_text(st, EN_name, b, row->text_off, row->text_len);
     }
 }
 
 static const uint8_t table_of[] = {
     [REC_ROW_FRAME] = REC_T_FRAMES, [REC_ROW_STALL] = REC_T_STALLS,
     [REC_ROW_TASK] = REC_T_TASKS,   [REC_ROW_COUNTER] = REC_T_COUNTERS,
-    [REC_ROW_EVENT] = REC_T_EVENTS, [REC_ROW_SIMT_WARP] = REC_T_SIMT_WARPS,
+    [REC_ROW_EVENT_NAME] = REC_T_EVENT_NAMES, [REC_ROW_SIMT_WARP] = REC_T_SIMT_WARPS,
     [REC_ROW_SIMT_MEM] = REC_T_SIMT_MEM, [REC_ROW_SIMT_ISSUE] = REC_T_SIMT_ISSUE,
 };
 
@@ -257,6 +257,22 @@ bool rec_writer_put_pack(rec_writer_t *w, const rec_pack_row_t *row, const char 
     return step(w, st, rc, "writing the SM accesses");
 }
 
+bool rec_writer_put_events(rec_writer_t *w, const rec_evpack_t *p, const char *data,
+                           size_t len)
+{
+    sqlite3_stmt *st = w->ins[REC_T_EVENT_PACKS];
+    int rc = sqlite3_bind_int64(st, P_RUN_ID, w->run_id);
+    rc |= sqlite3_bind_int64(st, EP_seq0, (sqlite3_int64)p->seq0);
+    rc |= sqlite3_bind_int64(st, EP_n, p->n);
+    rc |= bind_time(st, EP_base_ps, p->base_ps);
+    rc |= sqlite3_bind_int64(st, EP_scale_ps, (sqlite3_int64)p->scale_ps);
+    rc |= sqlite3_bind_int(st, EP_prio0, p->prio_min);
+    rc |= sqlite3_bind_int(st, EP_prio_n, p->prio_max - p->prio_min + 1);
+    rc |= sqlite3_bind_int64(st, EP_names_n, (sqlite3_int64)p->name_max + 1);
+    rc |= sqlite3_bind_text(st, EP_data, data, (int)len, SQLITE_STATIC);
+    return step(w, st, rc, "writing the event log");
+}
+
 static bool write_row(rec_writer_t *w, const rec_batch_t *b, const rec_row_t *row)
 {
     switch (row->kind) {
@@ -291,6 +307,9 @@ static bool write_all(rec_writer_t *w, const rec_batch_t *b)
     for (; ai < b->nacc; ai++)
         if (!rec_pack_access(w, &b->acc[ai]))
             return false;
+    for (size_t i = 0; i < b->nev; i++) /* their names came with the rows */
+        if (!rec_events_put(w, &b->ev[i]))
+            return false;
     return true;
 }
 
@@ -306,7 +325,7 @@ static void write_batch(rec_writer_t *w, const rec_batch_t *b)
         fail(w, "BEGIN IMMEDIATE");
         return;
     }
-    if (!(b ? write_all(w, b) : rec_pack_flush(w))) {
+    if (!(b ? write_all(w, b) : rec_pack_flush(w) && rec_events_flush(w))) {
         sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
         return;
     }
@@ -338,6 +357,7 @@ static void give_back(rec_writer_t *w, rec_batch_t *b)
 {
     b->nrows = 0;
     b->nacc = 0;
+    b->nev = 0;
     b->len = 0;
     pthread_mutex_lock(&w->mu);
     w->spare[w->nspare++] = b;
@@ -388,8 +408,9 @@ static int alloc_batches(rec_writer_t *w)
             continue;
         b->rows = tess_malloc(REC_BATCH_ROWS * sizeof *b->rows);
         b->acc = tess_malloc(REC_BATCH_ACCS * sizeof *b->acc);
+        b->ev = tess_malloc(REC_BATCH_EVS * sizeof *b->ev);
         b->text = tess_malloc(REC_BATCH_TEXT);
-        if (!b->rows || !b->acc || !b->text)
+        if (!b->rows || !b->acc || !b->ev || !b->text)
             return TESS_ENOMEM;
     }
     return TESS_OK;
@@ -433,12 +454,15 @@ void rec_writer_destroy(rec_writer_t *w)
     for (unsigned i = 0; i < REC_BATCHES; i++) {
         tess_free(w->store[i].rows);
         tess_free(w->store[i].acc);
+        tess_free(w->store[i].ev);
         tess_free(w->store[i].text);
         w->store[i].rows = NULL;
         w->store[i].acc = NULL;
+        w->store[i].ev = NULL;
         w->store[i].text = NULL;
     }
     rec_pack_free(w);
+    rec_events_free(w);
     if (w->db) {
         pthread_cond_destroy(&w->cv_free);
         pthread_cond_destroy(&w->cv_work);
@@ -450,14 +474,15 @@ void rec_writer_destroy(rec_writer_t *w)
 int rec_writer_start(rec_writer_t *w, int64_t run_id, uint64_t period_ps, rec_batch_t **first,
                      diag_t *diag)
 {
-    if (alloc_batches(w) != TESS_OK || rec_pack_reset(w, period_ps) != TESS_OK)
+    if (alloc_batches(w) != TESS_OK || rec_pack_reset(w, period_ps) != TESS_OK ||
+        rec_events_reset(w) != TESS_OK)
         return diag_fail(diag, TESS_ENOMEM, "%s: out of memory for the writer's batches",
                          w->path);
     w->run_id = run_id;
     w->qhead = w->qcount = 0;
     w->nspare = 0;
     for (unsigned i = 0; i < REC_BATCHES; i++) {
-        w->store[i].nrows = w->store[i].nacc = w->store[i].len = 0;
+        w->store[i].nrows = w->store[i].nacc = w->store[i].nev = w->store[i].len = 0;
         if (i > 0)
             w->spare[w->nspare++] = &w->store[i];
     }
@@ -483,7 +508,7 @@ int rec_writer_finish(rec_writer_t *w, rec_batch_t *last, diag_t *diag)
     if (!w->running)
         return TESS_OK;
     pthread_mutex_lock(&w->mu);
-    if (last && (last->nrows > 0 || last->nacc > 0))
+    if (last && (last->nrows > 0 || last->nacc > 0 || last->nev > 0))
         enqueue(w, last);
     w->stop = true;
     pthread_cond_signal(&w->cv_work);

@@ -57,6 +57,22 @@ static const char migrate_v5[] = CREATE_TABLE(intervals, DB_INTERVALS, DB_RUN_FK
 static const char migrate_v6[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)
     CREATE_TABLE(simt_mem, DB_SIMT_MEM, DB_RUN_FK) CREATE_TABLE(simt_issue, DB_SIMT_ISSUE, DB_RUN_FK);
 
+/* Version 9: the kernel's event log packed (store/evpack.h); the `events`
+ * view shows the same rows as the table did. Each row of the old table becomes
+ * a pack of one event (t = 0, prio_n = 1: the integer is its name's id), its
+ * name an entry of its run's dictionary. */
+static const char migrate_v9[] =
+    CREATE_TABLE(event_packs, DB_EVENT_PACKS, DB_RUN_FK)
+    CREATE_TABLE(event_names, DB_EVENT_NAMES, DB_RUN_FK)
+    "INSERT INTO event_names(run_id, id, name)"
+    " SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY name), name"
+    " FROM (SELECT DISTINCT run_id, name FROM main.events WHERE name IS NOT NULL);"
+    "INSERT INTO event_packs(run_id, seq0, n, base_ps, scale_ps, prio0, prio_n, names_n, data)"
+    " SELECT e.run_id, e.seq, 1, e.time_ps, 1, e.prio, 1, coalesce(nm.id, 0) + 1,"
+    " json_array(coalesce(nm.id, 0)) FROM main.events AS e"
+    " LEFT JOIN event_names AS nm ON nm.run_id = e.run_id AND nm.name = e.name;"
+    "DROP TABLE main.events;";
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
@@ -64,11 +80,12 @@ static const char migrate_v6[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS, DB_RUN_
  * 4 (sm.banks) only views: the packs' bank digit decoded with the run's
  * bank count, run_summary.banks; version 5 the intervals table; version 6
  * the SIMT tables; version 7 only a view: latest_ok_runs (sweep resume);
- * version 8 only views: mean latencies in cycles beside their _ps columns. */
+ * version 8 only views: mean latencies in cycles beside their _ps columns;
+ * version 9 the packed event log. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
                                                            [5] = migrate_v6, [6] = NULL,
-                                                           [7] = NULL};
+                                                           [7] = NULL, [8] = migrate_v9};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -124,7 +141,8 @@ static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS core_tasks_run ON core_tasks(run_id, frame, core);"
     "CREATE INDEX IF NOT EXISTS sm_access_packs_run"
     " ON sm_access_packs(run_id, frame, core, part);"
-    "CREATE INDEX IF NOT EXISTS events_run ON events(run_id, seq);"
+    "CREATE INDEX IF NOT EXISTS event_packs_run ON event_packs(run_id, seq0);"
+    "CREATE INDEX IF NOT EXISTS event_names_run ON event_names(run_id, id);"
     "CREATE INDEX IF NOT EXISTS intervals_run ON intervals(run_id, kind, idx);"
 
     "CREATE INDEX IF NOT EXISTS simt_warps_run ON simt_warps(run_id, frame);"
@@ -137,7 +155,8 @@ static const char *const insert_sql[REC_TABLES] = {
     [REC_T_TASKS] = DB_INSERT_SQL(core_tasks, DB_CORE_TASKS),
     [REC_T_PACKS] = DB_INSERT_SQL(sm_access_packs, DB_SM_ACCESS_PACKS),
     [REC_T_COUNTERS] = DB_INSERT_SQL(counters, DB_COUNTERS),
-    [REC_T_EVENTS] = DB_INSERT_SQL(events, DB_EVENTS),
+    [REC_T_EVENT_PACKS] = DB_INSERT_SQL(event_packs, DB_EVENT_PACKS),
+    [REC_T_EVENT_NAMES] = DB_INSERT_SQL(event_names, DB_EVENT_NAMES),
     [REC_T_SIMT_WARPS] = DB_INSERT_SQL(simt_warps, DB_SIMT_WARPS),
     [REC_T_SIMT_MEM] = DB_INSERT_SQL(simt_mem, DB_SIMT_MEM),
     [REC_T_SIMT_ISSUE] = DB_INSERT_SQL(simt_issue, DB_SIMT_ISSUE),
@@ -172,7 +191,9 @@ static int set_pragmas(sqlite3 *db, const char *path, diag_t *diag)
      * committed. 64 KiB pages (new files only): the ~2 KiB pack rows fill
      * them to ~98% (4 KiB pages hold one such row: 20 instead of 11.5 bytes
      * per access), and fewer, larger writes cost less. The WAL is
-     * checkpointed every 16 MiB; the page cache is 16 MiB. */
+     * checkpointed every 16 MiB (64 MiB measured the same; checkpoints on a
+     * thread of their own measured slower: docs/PERFORMANCE.md); the page
+     * cache is 16 MiB. */
     int64_t page = 0;
     int rc = db_exec(db, path, "PRAGMA page_size=65536", diag);
     if (rc == TESS_OK)
@@ -188,12 +209,28 @@ static int set_pragmas(sqlite3 *db, const char *path, diag_t *diag)
     return TESS_OK;
 }
 
+/* Is `name` a table of the file (main)? An older file's `events` is. */
+static bool is_table(sqlite3 *db, const char *name)
+{
+    char *sql = sqlite3_mprintf("SELECT count(*) FROM main.sqlite_master"
+                                " WHERE type = 'table' AND name = %Q", name);
+    int64_t n = 0;
+    bool found = sql && db_query_int(db, sql, &n) == SQLITE_OK && n > 0;
+    sqlite3_free(sql);
+    return found;
+}
+
 /* Runs `fmt` (with the view's name, then its SELECT) for every view of the
- * list, in order. */
-static int each_view(sqlite3 *db, const char *path, const char *fmt, diag_t *diag)
+ * list, in order; with `skip_tables`, not for a view whose name is a table
+ * of the file (a reader of a file older than version 9 reads its events
+ * table itself: same columns, same rows). */
+static int each_view(sqlite3 *db, const char *path, const char *fmt, bool skip_tables,
+                     diag_t *diag)
 {
     int rc = TESS_OK;
     for (const db_view_t *v = db_views; v->name && rc == TESS_OK; v++) {
+        if (skip_tables && is_table(db, v->name))
+            continue;
         char *sql = sqlite3_mprintf(fmt, v->name, v->select);
         rc = sql ? db_exec(db, path, sql, diag)
                  : diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
@@ -205,8 +242,9 @@ static int each_view(sqlite3 *db, const char *path, const char *fmt, diag_t *dia
 /* Drops the views of the list that exist and creates every view of it. */
 static int renew_views(sqlite3 *db, const char *path, diag_t *diag)
 {
-    int rc = each_view(db, path, "DROP VIEW IF EXISTS main.\"%w\"", diag);
-    return rc == TESS_OK ? each_view(db, path, "CREATE VIEW main.\"%w\" AS %s", diag) : rc;
+    int rc = each_view(db, path, "DROP VIEW IF EXISTS main.\"%w\"", false, diag);
+    return rc == TESS_OK ? each_view(db, path, "CREATE VIEW main.\"%w\" AS %s", false, diag)
+                         : rc;
 }
 
 /* Inside the write transaction: the file is as `version` says (0: new);
@@ -267,7 +305,8 @@ int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *di
         rc = db_exec(db, path, compat_v5, diag);
     if (rc == TESS_OK && version < 6)
         rc = db_exec(db, path, compat_v6, diag);
-    return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", diag)
+    return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s",
+                                     true, diag)
                          : rc;
 }
 

@@ -51,9 +51,15 @@
     C(wait_dt, "INTEGER") C(wait_n, "INTEGER NOT NULL") C(done_dt, "INTEGER")    \
     C(done_n, "INTEGER NOT NULL") C(data, "TEXT NOT NULL")
 
-#define DB_EVENTS(C, G)                                                          \
-    C(seq, "INTEGER NOT NULL") C(time_ps, "INTEGER NOT NULL") C(prio, "INTEGER") \
-    C(name, "TEXT")
+/* The kernel's event log, packed (version 9; the layout: store/evpack.h):
+ * the `events` view expands it. event_names is the run's dictionary of
+ * event names (id >= 1; id 0 is an event without a name). */
+#define DB_EVENT_PACKS(C, G)                                                     \
+    C(seq0, "INTEGER NOT NULL") C(n, "INTEGER NOT NULL") C(base_ps, "INTEGER")   \
+    C(scale_ps, "INTEGER NOT NULL") C(prio0, "INTEGER") C(prio_n, "INTEGER NOT NULL") \
+    C(names_n, "INTEGER NOT NULL") C(data, "TEXT NOT NULL")
+
+#define DB_EVENT_NAMES(C, G) C(id, "INTEGER NOT NULL") C(name, "TEXT NOT NULL")
 
 /* Each race the detector found (model/race.h), with --races: both accesses
  * as (frame, core, slot, op), a sorting before b. */
@@ -108,7 +114,8 @@
     X(stalls, DB_STALLS, DB_RUN_FK)                                              \
     X(core_tasks, DB_CORE_TASKS, DB_RUN_FK)                                      \
     X(sm_access_packs, DB_SM_ACCESS_PACKS, DB_RUN_FK)                            \
-    X(events, DB_EVENTS, DB_RUN_FK)                                              \
+    X(event_packs, DB_EVENT_PACKS, DB_RUN_FK)                                    \
+    X(event_names, DB_EVENT_NAMES, DB_RUN_FK)                                    \
     X(races, DB_RACES, DB_RUN_FK)                                                \
     X(intervals, DB_INTERVALS, DB_RUN_FK)                                        \
     X(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)                                      \

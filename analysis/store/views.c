@@ -1,6 +1,6 @@
 /* views.c — the SQL of the analysis views (docs/SCHEMA.md, "Analysis
- * views") and sm_accesses. Each view is written once, as a SELECT, in one
- * list; schema.c creates them in the file (a new file, or after a version
+ * views") and of sm_accesses and events (the packed relations expanded).
+ * Each view is written once, as a SELECT, in one list; schema.c creates them in the file (a new file, or after a version
  * bump, when every view is dropped and re-created) or as TEMP views of a
  * read-only connection to an older file. Invariant: every view keeps run_id as a
  * column that reaches the indexed tables unchanged (a plain column, a
@@ -49,6 +49,17 @@
     "    j.value / " PACK_SQL(PACK_BANK_UNIT) " / CASE WHEN p.bank_shift IS NULL" \
     " THEN " PACK_NB " ELSE 1 END AS rg"                                         \
     "   FROM " PACK_FROM ", json_each(p.data) AS j))"
+
+/* events: the kernel's event log, one row per event of the packs (the
+ * layout: evpack.h), its name from the run's dictionary (none: NULL). One
+ * SELECT, as sm_accesses. */
+#define EVENTS                                                                   \
+    "SELECT p.run_id AS run_id, p.seq0 + j.key AS seq,"                          \
+    " p.base_ps + p.scale_ps * (j.value / p.names_n / p.prio_n) AS time_ps,"     \
+    " p.prio0 + j.value / p.names_n % p.prio_n AS prio, nm.name AS name"         \
+    " FROM event_packs AS p JOIN json_each(p.data) AS j"                         \
+    " LEFT JOIN event_names AS nm ON nm.run_id = p.run_id"                       \
+    " AND nm.id = j.value % p.names_n"
 
 /* ps → cycles of the run's clock: an integer when exact (always, with the
  * model's whole-cycle latencies), else a real; NULL stays NULL. */
@@ -422,7 +433,7 @@
     V("simt_replays", SIMT_REPLAYS)
 
 /* Every view of the file: the one list (docs/SCHEMA.md, "Schema evolution"). */
-#define DB_VIEWS(V) V("sm_accesses", SM_ACCESSES) REC_VIEWS(V)
+#define DB_VIEWS(V) V("sm_accesses", SM_ACCESSES) V("events", EVENTS) REC_VIEWS(V)
 
 #define VIEW_ENTRY(name, select) {name, select},
 #define VIEW_NAME(name, select) name,
