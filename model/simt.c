@@ -47,6 +47,16 @@ simt_t *simt_create(struct gpu *g)
     u->budget = d->budget;
     u->stepped = d->timing == GPU_TIMING_STEPPED;
     u->period = d->period_ps;
+    uint64_t odd = u->period;
+    while (!(odd & 1)) {
+        odd >>= 1;
+        u->period_shift++;
+    }
+    u->period_low = (UINT64_C(1) << u->period_shift) - 1;
+    u->period_inv = odd; /* Newton's iteration doubles the correct low bits: 3, 6, … 96 */
+    for (unsigned i = 0; i < 5; i++)
+        u->period_inv *= 2 - odd * u->period_inv;
+    u->period_max = UINT64_MAX / u->period;
     rng_seed(&u->rng, d->seed, 0x400);
     const lat_t *lat[] = {&d->core_alu, &d->core_mul, &d->core_div, &d->core_branch,
                           &d->core_ready, &d->sm_req, &d->sm_req};
@@ -187,11 +197,24 @@ static unsigned wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t)
     return GPU_SIMT_STALL_EXECUTE;
 }
 
+/* ps / period, without a division when ps is a whole number of cycles (as
+ * the model's times are): the odd part of the period by its inverse modulo
+ * 2^64 (a 64-bit division is some 40 cycles of latency on the host). */
+static inline uint64_t cycles_in(const simt_t *u, sim_time_t ps)
+{
+    if (!(ps & u->period_low)) {
+        uint64_t q = (ps >> u->period_shift) * u->period_inv;
+        if (q <= u->period_max)
+            return q;
+    }
+    return ps / u->period;
+}
+
 /* Counts the cycles [acct_ps, to) with the reason set for them. */
 static void account(simt_t *u, simt_warp_t *w, sim_time_t to)
 {
     if (to > w->acct_ps)
-        w->rec.stall_cycles[w->acct_reason] += (to - w->acct_ps) / u->period;
+        w->rec.stall_cycles[w->acct_reason] += cycles_in(u, to - w->acct_ps);
     w->acct_ps = tmax(w->acct_ps, to);
 }
 
@@ -336,6 +359,22 @@ static __attribute__((noinline)) uint16_t merge_lanes(simt_warp_t *w, uint16_t a
     return send;
 }
 
+/* S8: the most requests of `send` to one bank, less one; *banks gets the
+ * number of banks touched. */
+static __attribute__((noinline)) unsigned bank_replays(struct gpu *g, uint16_t send,
+                                                        const uint16_t *addr, unsigned *banks)
+{
+    uint8_t per_bank[SM_BANKS_MAX] = {0};
+    unsigned most = 0;
+    *banks = 0;
+    for (uint16_t m = send; m; m &= m - 1) {
+        unsigned q = ++per_bank[sm_bank_of(&g->sm, addr[__builtin_ctz(m)])];
+        *banks += q == 1;
+        most = q > most ? q : most;
+    }
+    return most - 1;
+}
+
 /* S8: sends the active lanes' requests of a ld/st issued at `now`. The
  * warp's state says what is in flight before the first request leaves, so
  * that an answer may come back within a send. */
@@ -352,22 +391,23 @@ static NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w
     if (w->mem_merged)
         send = merge_lanes(w, active, sync, ops->addr);
     /* S8: replays = the most requests to one bank, less one */
-    uint8_t per_bank[SM_BANKS_MAX] = {0};
-    unsigned banks = 0, most = 0, requests = 0;
-#define COUNT(l)                                                                            \
-    do {                                                                                    \
-        unsigned q = ++per_bank[sm_bank_of(&g->sm, ops->addr[l])];                          \
-        banks += q == 1;                                                                    \
-        most = q > most ? q : most;                                                         \
-        requests++;                                                                         \
-    } while (0)
-    if (send == 0xffff) /* a whole warp: a loop the compiler unrolls */
-        for (unsigned l = 0; l < ISA_REGS; l++)
-            COUNT(l);
-    else
-        for (uint16_t m = send; m; m &= m - 1)
-            COUNT((unsigned)__builtin_ctz(m));
-#undef COUNT
+    unsigned requests = 0, banks, most;
+    uint64_t seen = 0, twice = 0; /* banks touched; touched more than once */
+    for (uint16_t m = send; m; m &= m - 1) {
+        uint64_t bit = UINT64_C(1) << sm_bank_of(&g->sm, ops->addr[__builtin_ctz(m)]);
+        twice |= seen & bit;
+        seen |= bit;
+        requests++;
+    }
+    if (!twice) { /* every request to its own bank: no replay */
+        banks = requests;
+        most = 1;
+    } else if (!(seen & (seen - 1))) { /* all to one bank */
+        banks = 1;
+        most = requests;
+    } else {
+        most = bank_replays(g, send, ops->addr, &banks) + 1;
+    }
     w->mem_store = store;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
