@@ -265,7 +265,7 @@ void core_on_start(void *core, txn_t *t)
     c->reported = false;
     c->frame = (uint8_t)t->frame;
     c->req->frame = t->frame;
-    isa_decode_frame(g->prog.tm.code[t->frame], c->code);
+    isa_decode_task(g->prog.tm.code[t->frame], c->code);
     if (t->flags & GPU_TXN_INIT_R0)
         c->r[0] = (uint8_t)t->data;
     txn_release(&g->pool, t);

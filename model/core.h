@@ -38,7 +38,8 @@ typedef struct core {
     sim_time_t req_arrive;    /* when the pending request reaches its bank */
     uint8_t frame;            /* frame of the current task */
     uint8_t r[ISA_REGS];      /* the register file (D4: persists across tasks) */
-    isa_decoded_t code[TM_SLOTS]; /* instruction memory: the current task's frame, decoded */
+    isa_decoded_t code[ISA_TASK_SLOTS]; /* instruction memory: the current task's frame,
+                                           decoded for isa_run (isa_decode_task) */
     isa_run_t run;            /* where the task is: run.ip, run.t (local time: when the
                                  next instruction starts), run.n (its instructions so
                                  far); run.div_by_zero counts over the whole run */

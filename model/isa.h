@@ -120,12 +120,28 @@ static inline void isa_decode_frame(const uint16_t code[ISA_SLOTS], isa_decoded_
         out[i] = isa_decode(code[i]);
 }
 
+/* The op of the slot after the last (no instruction: reaching it is leaving
+ * slot 15, which ends the task, D11), so that isa_run needs no test of the
+ * slot number per instruction. */
+#define ISA_OP_END ISA_OPS_COUNT
+#define ISA_TASK_SLOTS (ISA_SLOTS + 1) /* a task as isa_run reads it */
+
+/* Decodes a task's 16 instruction words for isa_run: the 16 slots, then
+ * ISA_OP_END. */
+static inline void isa_decode_task(const uint16_t code[ISA_SLOTS],
+                                   isa_decoded_t out[ISA_TASK_SLOTS])
+{
+    isa_decode_frame(code, out);
+    out[ISA_SLOTS] = (isa_decoded_t){ISA_OP_END, 0, 0, 0};
+}
+
 /* A run of core-local instructions (isa_run): executes instructions from
  * slot `ip` until one needs memory (ld/st: described in `last`, not counted
  * as finished), the task ends (ready or leaving slot 15, D11), or `budget`
  * instructions have run. Each executed instruction adds lat[class] to `t`. */
 typedef struct isa_run {
-    const isa_decoded_t *code;/* in: the task's 16 instructions (isa_decode_frame) */
+    const isa_decoded_t *code;/* in: the task's 16 instructions and the end
+                                 (ISA_TASK_SLOTS, isa_decode_task) */
     const uint64_t *lat;      /* in: latency by isa_class_t (ALU..READY) */
     uint64_t budget;          /* in: stop when n reaches it (the next is not run) */
     unsigned ip;              /* in/out: the next instruction's slot */

@@ -46,8 +46,8 @@ static int run_core_task(const uint16_t code[TM_SLOTS], unsigned frame, unsigned
 {
     uint64_t budget = desc->budget ? desc->budget : ARCH_DEFAULT_BUDGET;
     static const uint64_t untimed[ISA_CLASS_LOCAL];
-    isa_decoded_t decoded[TM_SLOTS];
-    isa_decode_frame(code, decoded);
+    isa_decoded_t decoded[ISA_TASK_SLOTS];
+    isa_decode_task(code, decoded);
     isa_run_t run = {.code = decoded, .lat = untimed, .budget = budget};
     for (;;) {
         unsigned ip = run.ip;

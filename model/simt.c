@@ -16,6 +16,15 @@
 
 #define NEVER SIM_TIME_NEVER
 
+/* GCC's basic-block vectoriser packs neighbouring counters and fields of the
+ * hot paths into SSE registers, at more instructions than it saves
+ * (measured with callgrind on bench.s: the answer alone 48 -> 41). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define NO_SLP
+#endif
+
 static void issue_cb(sim_t *sim, sim_event_t *ev);
 
 static const uint64_t no_latency[ISA_CLASS_ST + 1]; /* isa_run adds nothing: time is ours */
@@ -38,6 +47,16 @@ simt_t *simt_create(struct gpu *g)
     u->budget = d->budget;
     u->stepped = d->timing == GPU_TIMING_STEPPED;
     u->period = d->period_ps;
+    uint64_t odd = u->period;
+    while (!(odd & 1)) {
+        odd >>= 1;
+        u->period_shift++;
+    }
+    u->period_low = (UINT64_C(1) << u->period_shift) - 1;
+    u->period_inv = odd; /* Newton's iteration doubles the correct low bits: 3, 6, … 96 */
+    for (unsigned i = 0; i < 5; i++)
+        u->period_inv *= 2 - odd * u->period_inv;
+    u->period_max = UINT64_MAX / u->period;
     rng_seed(&u->rng, d->seed, 0x400);
     const lat_t *lat[] = {&d->core_alu, &d->core_mul, &d->core_div, &d->core_branch,
                           &d->core_ready, &d->sm_req, &d->sm_req};
@@ -178,11 +197,24 @@ static unsigned wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t)
     return GPU_SIMT_STALL_EXECUTE;
 }
 
+/* ps / period, without a division when ps is a whole number of cycles (as
+ * the model's times are): the odd part of the period by its inverse modulo
+ * 2^64 (a 64-bit division is some 40 cycles of latency on the host). */
+static inline uint64_t cycles_in(const simt_t *u, sim_time_t ps)
+{
+    if (!(ps & u->period_low)) {
+        uint64_t q = (ps >> u->period_shift) * u->period_inv;
+        if (q <= u->period_max)
+            return q;
+    }
+    return ps / u->period;
+}
+
 /* Counts the cycles [acct_ps, to) with the reason set for them. */
 static void account(simt_t *u, simt_warp_t *w, sim_time_t to)
 {
     if (to > w->acct_ps)
-        w->rec.stall_cycles[w->acct_reason] += (to - w->acct_ps) / u->period;
+        w->rec.stall_cycles[w->acct_reason] += cycles_in(u, to - w->acct_ps);
     w->acct_ps = tmax(w->acct_ps, to);
 }
 
@@ -327,10 +359,26 @@ static __attribute__((noinline)) uint16_t merge_lanes(simt_warp_t *w, uint16_t a
     return send;
 }
 
+/* S8: the most requests of `send` to one bank, less one; *banks gets the
+ * number of banks touched. */
+static __attribute__((noinline)) unsigned bank_replays(struct gpu *g, uint16_t send,
+                                                        const uint16_t *addr, unsigned *banks)
+{
+    uint8_t per_bank[SM_BANKS_MAX] = {0};
+    unsigned most = 0;
+    *banks = 0;
+    for (uint16_t m = send; m; m &= m - 1) {
+        unsigned q = ++per_bank[sm_bank_of(&g->sm, addr[__builtin_ctz(m)])];
+        *banks += q == 1;
+        most = q > most ? q : most;
+    }
+    return most - 1;
+}
+
 /* S8: sends the active lanes' requests of a ld/st issued at `now`. The
  * warp's state says what is in flight before the first request leaves, so
  * that an answer may come back within a send. */
-static __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active,
+static NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active,
                                                 unsigned pc, isa_decoded_t d, sim_time_t now)
 {
     struct gpu *g = u->gpu;
@@ -343,22 +391,23 @@ static __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w, uint1
     if (w->mem_merged)
         send = merge_lanes(w, active, sync, ops->addr);
     /* S8: replays = the most requests to one bank, less one */
-    uint8_t per_bank[SM_BANKS_MAX] = {0};
-    unsigned banks = 0, most = 0, requests = 0;
-#define COUNT(l)                                                                            \
-    do {                                                                                    \
-        unsigned q = ++per_bank[sm_bank_of(&g->sm, ops->addr[l])];                          \
-        banks += q == 1;                                                                    \
-        most = q > most ? q : most;                                                         \
-        requests++;                                                                         \
-    } while (0)
-    if (send == 0xffff) /* a whole warp: a loop the compiler unrolls */
-        for (unsigned l = 0; l < ISA_REGS; l++)
-            COUNT(l);
-    else
-        for (uint16_t m = send; m; m &= m - 1)
-            COUNT((unsigned)__builtin_ctz(m));
-#undef COUNT
+    unsigned requests = 0, banks, most;
+    uint64_t seen = 0, twice = 0; /* banks touched; touched more than once */
+    for (uint16_t m = send; m; m &= m - 1) {
+        uint64_t bit = UINT64_C(1) << sm_bank_of(&g->sm, ops->addr[__builtin_ctz(m)]);
+        twice |= seen & bit;
+        seen |= bit;
+        requests++;
+    }
+    if (!twice) { /* every request to its own bank: no replay */
+        banks = requests;
+        most = 1;
+    } else if (!(seen & (seen - 1))) { /* all to one bank */
+        banks = 1;
+        most = requests;
+    } else {
+        most = bank_replays(g, send, ops->addr, &banks) + 1;
+    }
     w->mem_store = store;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
@@ -733,32 +782,47 @@ static __attribute__((noinline)) void mem_complete(simt_t *u, simt_warp_t *w, si
     wake(u, done);
 }
 
-void simt_on_answer(void *unit, txn_t *t)
+/* What every answer does: lane l's request is served. */
+static inline __attribute__((always_inline)) void answered(simt_t *u, simt_warp_t *w, core_t *c,
+                                                           unsigned l, const txn_t *t)
 {
-    simt_t *u = unit;
-    unsigned l = t->core;
-    assert(u->lane_warp[l] >= 0);
-    simt_warp_t *w = &u->w[u->lane_warp[l]];
-    core_t *c = &u->gpu->cores[l];
-    assert(w->mem_wait >> l & 1);
-    sim_time_t wait = t->t_done - t->t_created;
-    if (!w->mem_merged) { /* its own request */
-        if (!w->mem_store)
-            c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
-        c->task_sm_wait += wait;
-    } else {
-        for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
-            core_t *k = &u->gpu->cores[__builtin_ctz(m)];
-            k->r[w->mem_reg] = (uint8_t)t->data; /* merged requests are ld's */
-            k->task_sm_wait += wait;
-        }
-    }
     c->task_sm_ops++;
     c->task_sm_conflict += t->t_granted - c->req_arrive;
     w->mem_max = tmax(w->mem_max, t->t_done);
     w->mem_wait &= (uint16_t)~(1u << l);
     if (!w->mem_wait)
         mem_complete(u, w, w->mem_max);
+}
+
+/* S8 broadcast: the answer to lane l's request is every lane's it serves
+ * (a separate function, so that the common answer saves fewer registers). */
+static __attribute__((noinline)) void answer_merged(simt_t *u, simt_warp_t *w, unsigned l,
+                                                    const txn_t *t)
+{
+    for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
+        core_t *k = &u->gpu->cores[__builtin_ctz(m)];
+        k->r[w->mem_reg] = (uint8_t)t->data; /* merged requests are ld's */
+        k->task_sm_wait += t->t_done - t->t_created;
+    }
+    answered(u, w, &u->gpu->cores[l], l, t);
+}
+
+NO_SLP void simt_on_answer(void *unit, txn_t *t)
+{
+    simt_t *u = unit;
+    unsigned l = t->core;
+    assert(u->lane_warp[l] >= 0);
+    simt_warp_t *w = &u->w[u->lane_warp[l]];
+    assert(w->mem_wait >> l & 1);
+    if (w->mem_merged) {
+        answer_merged(u, w, l, t);
+        return;
+    }
+    core_t *c = &u->gpu->cores[l]; /* its own request */
+    if (!w->mem_store)
+        c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
+    c->task_sm_wait += t->t_done - t->t_created;
+    answered(u, w, c, l, t);
 }
 
 void simt_on_answer_ivl(void *unit, txn_t *t)

@@ -73,6 +73,9 @@ typedef struct simt {
     uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
     uint64_t budget;          /* ro: D12/S10 per lane per task */
     sim_time_t period;        /* ro: one cycle in ps */
+    unsigned period_shift;    /* ro: period = odd << period_shift (cycles_in) */
+    uint64_t period_low, period_inv, period_max; /* ro: low bits mask, odd^-1 mod 2^64,
+                                                    UINT64_MAX / period */
     sim_time_t lat_ps[ISA_CLASS_ST + 1]; /* ro: fixed latencies by class (ld/st: sm.req) */
     sim_time_t op_lat_ps[16]; /* ro: by opcode, when lat_fixed */
     const lat_t *lat[ISA_CLASS_ST + 1];  /* ro */
