@@ -83,7 +83,7 @@ static void request(core_t *c)
     c->end_after_answer = s->finished;
     t->t_created = t->t_sent = c->run.t;
     c->req_arrive = c->run.t + latency(c, ISA_CLASS_LD);
-    link_send(&c->mem, t, c->req_arrive);
+    link_send_usual(&c->mem, t, c->req_arrive, sm_on_request); /* gpu.c wires the SM */
 }
 
 /* The task ended at run.t: READY reaches the TS ts.ready cycles later (T5). */

@@ -4,11 +4,11 @@
 # runs.wall_s, merged_runs): what scripts/determinism.sh and
 # scripts/rows-identical.sh compare between two builds. Every table is
 # listed, so a table added to the schema is compared without editing this
-# file. Packed relations are dumped through their views (sm_accesses, and
-# events: a table before schema version 9, a view of event_packs and
-# event_names since), not as their packs, so that two builds whose packing
-# differs but whose rows are the same dump alike — and a file of version 8
-# against one of version 9. Usage: scripts/dump-rows.sh DB
+# file. Packed relations are dumped through their views (sm_accesses; events
+# and simt_issue: tables before schema versions 9 and 10, views of their
+# packs and dictionaries since), not as their packs, so that two builds whose
+# packing differs but whose rows are the same dump alike — and a file of an
+# older version against one of the current. Usage: scripts/dump-rows.sh DB
 set -eu
 db=$1
 sqlite3 "$db" "
@@ -19,8 +19,10 @@ sqlite3 "$db" "
 for table in $(sqlite3 "$db" "SELECT name FROM sqlite_master
                               WHERE (type = 'table' AND name NOT IN ('runs', 'params',
                                      'merged_runs', 'sm_access_packs', 'event_packs',
-                                     'event_names') AND name NOT LIKE 'sqlite%')
-                                 OR (type = 'view' AND name = 'events') ORDER BY name"); do
+                                     'event_names', 'simt_issue_packs', 'simt_op_names')
+                                     AND name NOT LIKE 'sqlite%')
+                                 OR (type = 'view' AND name IN ('events', 'simt_issue'))
+                              ORDER BY name"); do
     columns=$(sqlite3 "$db" "SELECT count(*) FROM pragma_table_info('$table')")
     echo "-- $table"
     sqlite3 "$db" "SELECT * FROM \"$table\" ORDER BY $(seq -s, 1 "$columns")"

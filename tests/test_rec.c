@@ -19,6 +19,7 @@
 #include "analysis/store/sha256.h"
 #include "events/base/err.h"
 #include "model/gpu_trace.h"
+#include "model/isa.h"
 #include "tests/testutil.h"
 
 #define P 1000 /* the clock period of the test runs */
@@ -744,6 +745,58 @@ static void test_event_packs(void)
                                   " ON e.seq = p.seq0"), 6);
 }
 
+/* The packed SIMT issue port (schema version 10) reads back through the
+ * simt_issue view exactly as fed: 5000 issues, a time that is not a whole
+ * cycle (a pack in ps), then masks and active lanes that vary widely with
+ * times far apart (radices past 62 bits: new packs), and every mnemonic,
+ * including one the ISA does not have. */
+static void test_simt_issue_packs(void)
+{
+    enum { N = 5000 };
+    static gpu_tr_simt_issue_t in[N];
+    fx_t f;
+    fx_open(&f, "sipacks.db", REC_EVENTS, 0, 0);
+    sim_time_t t = 2 * P;
+    for (unsigned i = 0; i < N; i++) {
+        t += (i % 2) * P + (i >= 4200) * 5000 * P; /* then far apart: t needs 22 bits */
+        gpu_tr_simt_issue_t x = {
+            .time_ps = i == 3000 ? t + 7 : t, .frame = (uint8_t)(3 + i % 5),
+            .slot = (uint8_t)(i % 16), .op = (uint8_t)(i % 17), .order = (uint8_t)((i + 1) % 2),
+            .depth = (uint8_t)(1 + i % 3), .eligible = (uint8_t)(i % 6),
+            .active = (uint16_t)(i >= 4200 ? i * 2654435761u : 0xffff),
+            .mask = (uint16_t)(i >= 4200 ? i * 40503u | i * 2654435761u : 0xffff)};
+        in[i] = x;
+        tr(&f, GPU_TR_SIMT_ISSUE, &x);
+    }
+    fx_done(&f);
+    sqlite3 *db = ro(f.path);
+    sqlite3_stmt *st = q(db, "SELECT time_ps, frame, slot, op, ord, depth, eligible, active,"
+                             " mask, lanes FROM simt_issue ORDER BY time_ps, ord, frame, slot");
+    unsigned n = 0, bad = 0;
+    for (; sqlite3_step(st) == SQLITE_ROW && n < N; n++) {
+        const gpu_tr_simt_issue_t *x = &in[n];
+        const char *op = (const char *)sqlite3_column_text(st, 3);
+        bad += (sim_time_t)sqlite3_column_int64(st, 0) != x->time_ps ||
+               sqlite3_column_int(st, 1) != x->frame || sqlite3_column_int(st, 2) != x->slot ||
+               !op || strcmp(op, isa_mnemonic((isa_op_t)x->op)) != 0 ||
+               sqlite3_column_int(st, 4) != x->order || sqlite3_column_int(st, 5) != x->depth ||
+               sqlite3_column_int(st, 6) != x->eligible ||
+               sqlite3_column_int(st, 7) != x->active || sqlite3_column_int(st, 8) != x->mask ||
+               sqlite3_column_int(st, 9) != __builtin_popcount(x->active);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    CU_ASSERT_EQUAL(n, N);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT sum(n) FROM simt_issue_packs"), N);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM simt_op_names"), 17);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM simt_issue_packs WHERE scale_ps = 1"), 1);
+    /* 0-2999 (the odd time ends it), 3000 alone in ps (3001 is earlier),
+     * 3001-4199, then several packs of the varied masks */
+    CU_ASSERT(q_int(f.path, "SELECT count(*) FROM simt_issue_packs") > 5);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT max(n) FROM simt_issue_packs"), 3000);
+}
+
 static void test_window(void)
 {
     fx_t f;
@@ -1054,7 +1107,7 @@ int main(void)
         TEST(test_pack_radix_overflow), TEST(test_pack_huge_interval),
         TEST(test_pack_bank_maps),     TEST(test_levels),
         TEST(test_event_log_from_sim), TEST(test_window),
-        TEST(test_event_packs),
+        TEST(test_event_packs),        TEST(test_simt_issue_packs),
         TEST_END};
     static const test_case_t files[] = {
         TEST(test_two_runs_and_reopen_append), TEST(test_foreign_file_refused),

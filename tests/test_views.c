@@ -554,9 +554,9 @@ static void test_stopped_run_partial_records(void)
 
 /* Turns a current file into one of version `to` (1 to 8) as those
  * versions wrote it: no views (version 6 had all but latest_ok_runs; a
- * reader or a migration gives a file every view either way); below 9 the
- * event log a table of one row per event (its rows those of the events
- * view); below 6 no SIMT tables; below 5 no intervals; below 3
+ * reader or a migration gives a file every view either way); below 10 the
+ * SIMT issue port and below 9 the event log tables of one row each (their
+ * rows those of the simt_issue and events views); below 6 no SIMT tables; below 5 no intervals; below 3
  * also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
@@ -568,15 +568,25 @@ static void downgrade(const char *db, int to)
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
     }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE ev AS SELECT * FROM events;"
-                                    " DROP VIEW events; DROP TABLE event_packs;"
-                                    " DROP TABLE event_names;"
-                                    " CREATE TABLE events(run_id INTEGER NOT NULL REFERENCES runs"
-                                    " ON DELETE CASCADE, seq INTEGER NOT NULL,"
-                                    " time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);"
-                                    " INSERT INTO events SELECT * FROM temp.ev;"
-                                    " CREATE INDEX events_run ON events(run_id, seq);",
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE si AS SELECT * FROM simt_issue;"
+                                    " DROP VIEW simt_issue; DROP TABLE simt_issue_packs;"
+                                    " DROP TABLE simt_op_names;"
+                                    " CREATE TABLE simt_issue(run_id INTEGER NOT NULL REFERENCES"
+                                    " runs ON DELETE CASCADE, time_ps INTEGER NOT NULL,"
+                                    " frame INTEGER NOT NULL, slot INTEGER NOT NULL, op TEXT,"
+                                    " ord INTEGER, depth INTEGER, eligible INTEGER,"
+                                    " active INTEGER, mask INTEGER, lanes INTEGER);"
+                                    " INSERT INTO simt_issue SELECT * FROM temp.si;",
                                  NULL, NULL, NULL), SQLITE_OK);
+    const char *events_v8 =
+        "CREATE TEMP TABLE ev AS SELECT * FROM events; DROP VIEW events;"
+        " DROP TABLE event_packs; DROP TABLE event_names;"
+        " CREATE TABLE events(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+        " seq INTEGER NOT NULL, time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);"
+        " INSERT INTO events SELECT * FROM temp.ev;"
+        " CREATE INDEX events_run ON events(run_id, seq);";
+    CU_ASSERT_EQUAL(sqlite3_exec(h, to < 9 ? events_v8 : "DROP VIEW events", NULL, NULL, NULL),
+                    SQLITE_OK);
     if (to < 6)
         CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_warps; DROP TABLE simt_mem;"
                                         " DROP TABLE simt_issue;", NULL, NULL, NULL), SQLITE_OK);
@@ -605,9 +615,10 @@ static void downgrade(const char *db, int to)
 /* Every database has the views and the current schema version; a file of
  * version 1 (before the views), 2 (before typed params, stop_ps and races),
  * 3 and 4 (before intervals), 5 (before the SIMT tables), 6 (before
- * latest_ok_runs), 7 or 8 (before the packed event log) is migrated when a
- * run is added, and read as the current version when it is not; its
- * events rows read the same before and after. */
+ * latest_ok_runs), 7 or 8 (before the packed event log) or 9 (before the
+ * packed SIMT issue port) is migrated when a run is added, and read as the
+ * current version when it is not; its events and simt_issue rows read the
+ * same before and after. */
 static void test_views_in_every_database_and_migration(void)
 {
     for (int from = 1; from < DB_SCHEMA_VERSION; from++) {
@@ -629,6 +640,8 @@ static void test_views_in_every_database_and_migration(void)
         diag_t d = {0};
         int64_t version = 0, n = -1;
         sqlite3 *h = db_open_read(db, &version, &d);
+        if (!h)
+            fprintf(stderr, "version %d: %s\n", from, d.msg);
         CU_ASSERT_PTR_NOT_NULL_FATAL(h);
         CU_ASSERT_EQUAL(version, from);
         CU_ASSERT_EQUAL(db_query_int(h, "SELECT stop_ps FROM run_summary", &n), SQLITE_OK);
@@ -645,11 +658,12 @@ static void test_views_in_every_database_and_migration(void)
                                         " WHERE core_model = 'mimd'", &n), SQLITE_OK);
         CU_ASSERT_EQUAL(n, 1);
         CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM events", &n), SQLITE_OK);
-        CU_ASSERT_EQUAL(n, q_int(db, "SELECT count(*) FROM main.events"));
+        CU_ASSERT_EQUAL(n, q_int(db, from < 9 ? "SELECT count(*) FROM main.events"
+                                              : "SELECT sum(n) FROM event_packs"));
         sqlite3_close(h);
         record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
         CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
-        long long views = 2; /* sm_accesses, events */
+        long long views = 3; /* sm_accesses, events, simt_issue */
         for (const char *const *v = rec_view_names; *v; v++)
             views++;
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"),
@@ -672,6 +686,42 @@ static void test_views_in_every_database_and_migration(void)
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
                                   " AND name = 'events'"), 1);
     }
+}
+
+/* A SIMT run's issue port and event log read the same from a file of
+ * version 8 (both tables of one row each) read without migrating, and after
+ * the migration that packs them. */
+static void test_packed_relations_migrate(void)
+{
+    char db[512];
+    fresh_db("migrate-simt.db", db, sizeof db);
+    CU_ASSERT_EQUAL_FATAL(record(db, test_src_path("examples/simt_diverge.s"),
+                                 "-s record.level=events -s core.model=simt"
+                                 " -s simt.issue_width=2"), 0);
+    static char issues[8192], events[8192];
+    snprintf(issues, sizeof issues, "%s", rows(db, "SELECT * FROM simt_issue ORDER BY time_ps, ord"));
+    snprintf(events, sizeof events, "%s", rows(db, "SELECT * FROM events ORDER BY seq"));
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_issue") >= 5);
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_issue_packs") >= 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(issues, "bnz"));
+    downgrade(db, 8);
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM simt_issue ORDER BY time_ps, ord"), issues);
+    diag_t d = {0};
+    int64_t version = 0, n = -1;
+    sqlite3 *h = db_open_read(db, &version, &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    CU_ASSERT_EQUAL(version, 8);
+    CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM simt_issue WHERE lanes > 0", &n),
+                    SQLITE_OK);
+    CU_ASSERT_EQUAL(n, q_int(db, "SELECT count(*) FROM main.simt_issue"));
+    sqlite3_close(h);
+    record_src(db, "warp.s", ".group cores=0x1\n ready\n", NULL);
+    CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM simt_issue WHERE run_id = 1"
+                                    " ORDER BY time_ps, ord"), issues);
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM events WHERE run_id = 1 ORDER BY seq"),
+                           events);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_issue_packs WHERE n <> 1"), 0);
 }
 
 /* VM steps of `SELECT * FROM view WHERE run_id = 1`. */
@@ -892,6 +942,7 @@ int main(void)
         TEST_END};
     static const test_case_t files[] = {
         TEST(test_stopped_run_partial_records),  TEST(test_views_in_every_database_and_migration),
+        TEST(test_packed_relations_migrate),
         TEST(test_bank_count_and_mapping_in_every_reader),
         TEST(test_view_cost_independent_of_other_runs), TEST(test_schema_doc_queries_run),
         TEST_END};

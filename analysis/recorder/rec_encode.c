@@ -115,3 +115,5 @@ size_t rec_encode_events(const rec_evpack_t *p, char *out)
     o[-1] = ']';
     return (size_t)(o - out);
 }
+
+char *rec_put_u64(char *out, uint64_t v) { return put_u64(out, v); }

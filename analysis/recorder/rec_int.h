@@ -1,8 +1,9 @@
 /* rec_int.h — the recorder's internals (private to analysis/recorder/ and
  * its tests), shared by rec.c (the API and a run's life), rec_hook.c (the
  * trace hook, on the simulation's thread), rec_writer.c (the writer thread), rec_pack.c (access
- * packing, on the writer thread), rec_events.c (event log packing, on the
- * writer thread) and rec_encode.c (the packs' text).
+ * packing, on the writer thread), rec_events.c and rec_simt.c (event log
+ * and SIMT issue port packing, on the writer thread) and rec_encode.c (the
+ * packs' text).
  * Invariant: between rec_begin_run() and rec_end_run() the SQLite
  * connection and the packs belong to the writer thread alone; outside a run
  * the connection belongs to the caller's thread alone. */
@@ -39,7 +40,7 @@ typedef enum rec_row_kind {
     REC_ROW_ODD_ACCESS,       /* u.access: an access rec_acc_t cannot hold */
     REC_ROW_SIMT_WARP,        /* u.warp → simt_warps */
     REC_ROW_SIMT_MEM,         /* u.smem → simt_mem */
-    REC_ROW_SIMT_ISSUE,       /* u.issue → simt_issue */
+    REC_ROW_SIMT_ISSUE,       /* u.issue → simt_issue_packs (rec_simt.c) */
 } rec_row_kind_t;
 
 /* A row handed to the writer. Strings live in the batch's text arena. */
@@ -159,6 +160,26 @@ typedef struct rec_evpack {
     rec_ev_raw_t *raw;        /* EVPACK_MAX entries */
 } rec_evpack_t;
 
+/* The fields of a SIMT issue in a pack (store/sipack.h): frame, slot, op,
+ * ord, depth, eligible, active, mask, lanes. */
+#define REC_SI_FIELDS 9
+
+typedef struct rec_si_raw {
+    uint32_t t;               /* (time - base_ps) / scale_ps */
+    uint16_t f[REC_SI_FIELDS];
+} rec_si_raw_t;
+
+/* The open SIMT issue pack (n = 0: none). */
+typedef struct rec_sipack {
+    uint32_t n;
+    sim_time_t base_ps;
+    uint64_t scale_ps;
+    uint32_t tmax;
+    uint16_t lo[REC_SI_FIELDS], hi[REC_SI_FIELDS]; /* each field's range */
+    rec_si_raw_t *raw;        /* SIPACK_MAX entries */
+    bool op_seen[256];        /* the run's simt_op_names has the op */
+} rec_sipack_t;
+
 /* An event name the hook has seen: its pointer, a copy of its text (a
  * pointer may be reused for another name) and its id. */
 typedef struct rec_name {
@@ -237,6 +258,7 @@ typedef struct rec_writer {
     sim_time_t span_ps;       /* REC_SPAN_MAX cycles, at most 2^32 - 1 ps */
     char *text;               /* a pack's text while its row is written */
     rec_evpack_t evp;         /* the open event pack (rec_events.c) */
+    rec_sipack_t sip;         /* the open SIMT issue pack (rec_simt.c) */
 } rec_writer_t;
 
 struct rec {
@@ -295,6 +317,16 @@ void rec_events_free(rec_writer_t *w);
 bool rec_writer_put_events(rec_writer_t *w, const rec_evpack_t *p, const char *data,
                            size_t len);
 
+/* rec_simt.c (writer thread), as rec_events.c for the SIMT issue port; the
+ * rows of simt_issue_packs and simt_op_names (rec_writer.c). */
+bool rec_simt_issue_put(rec_writer_t *w, const gpu_tr_simt_issue_t *i);
+bool rec_simt_flush(rec_writer_t *w);
+int rec_simt_reset(rec_writer_t *w);
+void rec_simt_free(rec_writer_t *w);
+bool rec_writer_put_issues(rec_writer_t *w, const rec_sipack_t *p,
+                           const uint64_t unit[REC_SI_FIELDS + 1], const char *data, size_t len);
+bool rec_writer_put_op(rec_writer_t *w, unsigned id, const char *name);
+
 /* rec_hook.c: forgets the run's event names (between runs, at close). */
 void rec_names_clear(rec_names_t *d);
 
@@ -307,6 +339,8 @@ size_t rec_encode_one(unsigned banks, unsigned bank, unsigned addr, unsigned val
                       unsigned flags, char *out);
 /* The data of an event pack (at most n * 18 + 2 bytes; store/evpack.h). */
 size_t rec_encode_events(const rec_evpack_t *p, char *out);
+/* The decimal digits of v at out; returns their end. */
+char *rec_put_u64(char *out, uint64_t v);
 
 /* Does [s, e) overlap the window [from, to)? An instant (s = e) must lie in
  * it; e = SIM_TIME_NEVER is an interval still open. */

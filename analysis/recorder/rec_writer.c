@@ -1,6 +1,7 @@
 /* rec_writer.c — the writer thread: takes full batches from a bounded queue
  * and writes each in one transaction with prepared INSERTs (packing the SM
- * accesses and the kernel's events on the way, rec_pack.c, rec_events.c), so that this work overlaps the
+ * accesses, the kernel's events and the SIMT issue port on the way,
+ * rec_pack.c, rec_events.c, rec_simt.c), so that this work overlaps the
  * simulation. Invariant: each of the REC_BATCHES batches is always in
  * exactly one place — the producer's hand, the queue, the writer's hand, or
  * the spare list — so memory is bounded and the producer blocks (never
@@ -13,7 +14,6 @@
 
 #include "analysis/recorder/rec_int.h"
 #include "analysis/store/tables.h"
-#include "model/isa.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -53,7 +53,8 @@ static int bind_text(sqlite3_stmt *st, int i, const rec_batch_t *b, uint32_t off
 #define EN(name, type) EN_##name,
 #define SW(name, type) SW_##name,
 #define SM(name, type) SM_##name,
-#define SI(name, type) SI_##name,
+#define SIP(name, type) SIP_##name,
+#define SON(name, type) SON_##name,
 enum { P_RUN_ID = 1 }; /* run_id: parameter 1 of every INSERT (DB_INSERT_SQL) */
 enum { FR_run_id = 1, DB_FRAMES(FR, DB_NONE) };
 enum { ST_run_id = 1, DB_STALLS(ST, DB_NONE) };
@@ -64,7 +65,8 @@ enum { EP_run_id = 1, DB_EVENT_PACKS(EP, DB_NONE) };
 enum { EN_run_id = 1, DB_EVENT_NAMES(EN, DB_NONE) };
 enum { SW_run_id = 1, DB_SIMT_WARPS(SW, DB_NONE) };
 enum { SM_run_id = 1, DB_SIMT_MEM(SM, DB_NONE) };
-enum { SI_run_id = 1, DB_SIMT_ISSUE(SI, DB_NONE) };
+enum { SIP_run_id = 1, DB_SIMT_ISSUE_PACKS(SIP, DB_NONE) };
+enum { SON_run_id = 1, DB_SIMT_OP_NAMES(SON, DB_NONE) };
 
 static int bind_frame(sqlite3_stmt *st, const gpu_tr_frame_t *f)
 {
@@ -174,21 +176,6 @@ static int bind_simt_mem(sqlite3_stmt *st, const gpu_tr_simt_mem_t *m)
     return rc;
 }
 
-static int bind_simt_issue(sqlite3_stmt *st, const gpu_tr_simt_issue_t *i)
-{
-    int rc = bind_time(st, SI_time_ps, i->time_ps);
-    rc |= sqlite3_bind_int(st, SI_frame, i->frame);
-    rc |= sqlite3_bind_int(st, SI_slot, i->slot);
-    rc |= sqlite3_bind_text(st, SI_op, isa_mnemonic((isa_op_t)i->op), -1, SQLITE_STATIC);
-    rc |= sqlite3_bind_int(st, SI_ord, i->order);
-    rc |= sqlite3_bind_int(st, SI_depth, i->depth);
-    rc |= sqlite3_bind_int(st, SI_eligible, i->eligible);
-    rc |= sqlite3_bind_int(st, SI_active, i->active);
-    rc |= sqlite3_bind_int(st, SI_mask, i->mask);
-    rc |= sqlite3_bind_int(st, SI_lanes, __builtin_popcount(i->active));
-    return rc;
-}
-
 /* The bindings of a row bound for a table (not REC_ROW_ODD_ACCESS or
  * REC_ROW_TASK_END, which only the packer takes). */
 static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row)
@@ -204,8 +191,6 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
         return bind_simt_warp(st, &row->u.warp);
     case REC_ROW_SIMT_MEM:
         return bind_simt_mem(st, &row->u.smem);
-    case REC_ROW_SIMT_ISSUE:
-        return bind_simt_issue(st, &row->u.issue);
     case REC_ROW_COUNTER:
         return bind_text(st, CO_component, b, row->text_off, row->text_len) |
                sqlite3_bind_text(st, CO_name, b->text + row->text2_off, -1, SQLITE_STATIC) |
@@ -220,7 +205,7 @@ static const uint8_t table_of[] = {
     [REC_ROW_FRAME] = REC_T_FRAMES, [REC_ROW_STALL] = REC_T_STALLS,
     [REC_ROW_TASK] = REC_T_TASKS,   [REC_ROW_COUNTER] = REC_T_COUNTERS,
     [REC_ROW_EVENT_NAME] = REC_T_EVENT_NAMES, [REC_ROW_SIMT_WARP] = REC_T_SIMT_WARPS,
-    [REC_ROW_SIMT_MEM] = REC_T_SIMT_MEM, [REC_ROW_SIMT_ISSUE] = REC_T_SIMT_ISSUE,
+    [REC_ROW_SIMT_MEM] = REC_T_SIMT_MEM,
 };
 
 /* --- writing a batch ---------------------------------------------------- */
@@ -273,6 +258,33 @@ bool rec_writer_put_events(rec_writer_t *w, const rec_evpack_t *p, const char *d
     return step(w, st, rc, "writing the event log");
 }
 
+bool rec_writer_put_issues(rec_writer_t *w, const rec_sipack_t *p,
+                           const uint64_t unit[REC_SI_FIELDS + 1], const char *data, size_t len)
+{
+    sqlite3_stmt *st = w->ins[REC_T_SIMT_ISSUE_PACKS];
+    int rc = sqlite3_bind_int64(st, P_RUN_ID, w->run_id);
+    rc |= sqlite3_bind_int64(st, SIP_n, p->n);
+    rc |= bind_time(st, SIP_base_ps, p->base_ps);
+    rc |= sqlite3_bind_int64(st, SIP_scale_ps, (sqlite3_int64)p->scale_ps);
+    rc |= sqlite3_bind_int64(st, SIP_t_unit, (sqlite3_int64)unit[REC_SI_FIELDS]);
+    for (unsigned k = 0; k < REC_SI_FIELDS; k++) { /* f0, f_n, f_unit of each field */
+        rc |= sqlite3_bind_int(st, SIP_frame0 + 3 * (int)k, p->lo[k]);
+        rc |= sqlite3_bind_int(st, SIP_frame_n + 3 * (int)k, p->hi[k] - p->lo[k] + 1);
+        rc |= sqlite3_bind_int64(st, SIP_frame_unit + 3 * (int)k, (sqlite3_int64)unit[k]);
+    }
+    rc |= sqlite3_bind_text(st, SIP_data, data, (int)len, SQLITE_STATIC);
+    return step(w, st, rc, "writing the SIMT issue port");
+}
+
+bool rec_writer_put_op(rec_writer_t *w, unsigned id, const char *name)
+{
+    sqlite3_stmt *st = w->ins[REC_T_SIMT_OP_NAMES];
+    int rc = sqlite3_bind_int64(st, P_RUN_ID, w->run_id);
+    rc |= sqlite3_bind_int(st, SON_id, (int)id);
+    rc |= sqlite3_bind_text(st, SON_name, name, -1, SQLITE_STATIC);
+    return step(w, st, rc, "writing the SIMT issue port");
+}
+
 static bool write_row(rec_writer_t *w, const rec_batch_t *b, const rec_row_t *row)
 {
     switch (row->kind) {
@@ -280,6 +292,8 @@ static bool write_row(rec_writer_t *w, const rec_batch_t *b, const rec_row_t *ro
         return rec_pack_end_task(w, row->u.task.core, row->u.task.frame);
     case REC_ROW_ODD_ACCESS:
         return rec_pack_odd(w, &row->u.access);
+    case REC_ROW_SIMT_ISSUE:
+        return rec_simt_issue_put(w, &row->u.issue);
     case REC_ROW_TASK:
         if (!rec_pack_end_task(w, row->u.task.core, row->u.task.frame))
             return false;
@@ -325,7 +339,8 @@ static void write_batch(rec_writer_t *w, const rec_batch_t *b)
         fail(w, "BEGIN IMMEDIATE");
         return;
     }
-    if (!(b ? write_all(w, b) : rec_pack_flush(w) && rec_events_flush(w))) {
+    if (!(b ? write_all(w, b)
+            : rec_pack_flush(w) && rec_events_flush(w) && rec_simt_flush(w))) {
         sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
         return;
     }
@@ -463,6 +478,7 @@ void rec_writer_destroy(rec_writer_t *w)
     }
     rec_pack_free(w);
     rec_events_free(w);
+    rec_simt_free(w);
     if (w->db) {
         pthread_cond_destroy(&w->cv_free);
         pthread_cond_destroy(&w->cv_work);
@@ -475,7 +491,7 @@ int rec_writer_start(rec_writer_t *w, int64_t run_id, uint64_t period_ps, rec_ba
                      diag_t *diag)
 {
     if (alloc_batches(w) != TESS_OK || rec_pack_reset(w, period_ps) != TESS_OK ||
-        rec_events_reset(w) != TESS_OK)
+        rec_events_reset(w) != TESS_OK || rec_simt_reset(w) != TESS_OK)
         return diag_fail(diag, TESS_ENOMEM, "%s: out of memory for the writer's batches",
                          w->path);
     w->run_id = run_id;

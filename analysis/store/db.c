@@ -96,7 +96,7 @@ int db_check_path(const char *path, bool may_create, diag_t *diag)
 #define SHAPE(table, LIST, key) {#table, {"run_id", LIST(COL_NAME_ENTRY, COL_NAME_ENTRY) NULL}},
 static const struct shape {
     const char *table;
-    const char *cols[24];
+    const char *cols[40];
 } shapes[] = {DB_TABLES(SHAPE)};
 
 /* Does `schema`.`table` have `col`? SQLITE_OK, or the error. */
@@ -119,7 +119,8 @@ static const struct added {
     int64_t since;
 } added[] = {{"runs", "stop_ps", 3},   {"races", NULL, 3},     {"intervals", NULL, 5},
                 {"simt_warps", NULL, 6}, {"simt_mem", NULL, 6}, {"simt_issue", NULL, 6},
-                {"event_packs", NULL, 9}, {"event_names", NULL, 9}};
+                {"event_packs", NULL, 9}, {"event_names", NULL, 9},
+                {"simt_issue_packs", NULL, 10}, {"simt_op_names", NULL, 10}};
 
 static bool not_yet(const char *table, const char *col, int64_t version)
 {

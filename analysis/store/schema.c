@@ -73,6 +73,26 @@ static const char migrate_v9[] =
     " LEFT JOIN event_names AS nm ON nm.run_id = e.run_id AND nm.name = e.name;"
     "DROP TABLE main.events;";
 
+/* Version 10: the SIMT issue port packed (store/sipack.h); the simt_issue
+ * view shows the same rows as the table did. Each old row becomes a pack of
+ * one issue (every radix 1: its values are the packs' field minima), its
+ * mnemonic an entry of its run's dictionary. */
+#define MIGRATED_FIELD(f) ", " f ", 1, 1"
+static const char migrate_v10[] =
+    CREATE_TABLE(simt_issue_packs, DB_SIMT_ISSUE_PACKS, DB_RUN_FK)
+    CREATE_TABLE(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)
+    "INSERT INTO simt_op_names(run_id, id, name)"
+    " SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY op), op"
+    " FROM (SELECT DISTINCT run_id, op FROM main.simt_issue WHERE op IS NOT NULL);"
+    "INSERT INTO simt_issue_packs(run_id" DB_SIMT_ISSUE_PACKS(DB_COL_NAME, DB_NONE) ")"
+    " SELECT s.run_id, 1, s.time_ps, 1, 1" MIGRATED_FIELD("s.frame") MIGRATED_FIELD("s.slot")
+    MIGRATED_FIELD("coalesce(o.id, 0)") MIGRATED_FIELD("s.ord") MIGRATED_FIELD("s.depth")
+    MIGRATED_FIELD("s.eligible") MIGRATED_FIELD("s.active") MIGRATED_FIELD("s.mask")
+    MIGRATED_FIELD("s.lanes") ", '[0]'"
+    " FROM main.simt_issue AS s"
+    " LEFT JOIN simt_op_names AS o ON o.run_id = s.run_id AND o.name = s.op;"
+    "DROP TABLE main.simt_issue;";
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
@@ -81,11 +101,12 @@ static const char migrate_v9[] =
  * bank count, run_summary.banks; version 5 the intervals table; version 6
  * the SIMT tables; version 7 only a view: latest_ok_runs (sweep resume);
  * version 8 only views: mean latencies in cycles beside their _ps columns;
- * version 9 the packed event log. */
+ * version 9 the packed event log; version 10 the packed SIMT issue port. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
                                                            [5] = migrate_v6, [6] = NULL,
-                                                           [7] = NULL, [8] = migrate_v9};
+                                                           [7] = NULL, [8] = migrate_v9,
+                                                           [9] = migrate_v10};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -147,7 +168,8 @@ static const char index_sql[] =
 
     "CREATE INDEX IF NOT EXISTS simt_warps_run ON simt_warps(run_id, frame);"
     "CREATE INDEX IF NOT EXISTS simt_mem_run ON simt_mem(run_id, frame);"
-    "CREATE INDEX IF NOT EXISTS simt_issue_run ON simt_issue(run_id, time_ps);";
+    "CREATE INDEX IF NOT EXISTS simt_issue_packs_run ON simt_issue_packs(run_id, base_ps);"
+    "CREATE INDEX IF NOT EXISTS simt_op_names_run ON simt_op_names(run_id, id);";
 
 static const char *const insert_sql[REC_TABLES] = {
     [REC_T_FRAMES] = DB_INSERT_SQL(frames, DB_FRAMES),
@@ -159,7 +181,8 @@ static const char *const insert_sql[REC_TABLES] = {
     [REC_T_EVENT_NAMES] = DB_INSERT_SQL(event_names, DB_EVENT_NAMES),
     [REC_T_SIMT_WARPS] = DB_INSERT_SQL(simt_warps, DB_SIMT_WARPS),
     [REC_T_SIMT_MEM] = DB_INSERT_SQL(simt_mem, DB_SIMT_MEM),
-    [REC_T_SIMT_ISSUE] = DB_INSERT_SQL(simt_issue, DB_SIMT_ISSUE),
+    [REC_T_SIMT_ISSUE_PACKS] = DB_INSERT_SQL(simt_issue_packs, DB_SIMT_ISSUE_PACKS),
+    [REC_T_SIMT_OP_NAMES] = DB_INSERT_SQL(simt_op_names, DB_SIMT_OP_NAMES),
 };
 
 const char *schema_insert(rec_table_t table) { return insert_sql[table]; }

@@ -82,7 +82,8 @@
 /* SIMT (core.model = simt, SIMT-SPEC "Counting", version 6): one warp per
  * row at level tasks (gpu_tr_simt_warp_t; stall_*_cycles by reason), one
  * warp ld/st per row at level mem (gpu_tr_simt_mem_t), one issued warp
- * instruction per row at level events (gpu_tr_simt_issue_t). */
+ * instruction per row at level events (gpu_tr_simt_issue_t): a table up to
+ * version 9, since then the simt_issue view's columns. */
 #define DB_SIMT_WARPS(C, G)                                                      \
     C(frame, "INTEGER NOT NULL") C(mask, "INTEGER") C(lanes, "INTEGER")          \
     C(start_ps, "INTEGER") C(end_ps, "INTEGER")                                  \
@@ -105,6 +106,21 @@
     C(depth, "INTEGER") C(eligible, "INTEGER") C(active, "INTEGER")              \
     C(mask, "INTEGER") C(lanes, "INTEGER")
 
+/* The issued warp instructions, packed (version 10; the layout:
+ * store/sipack.h): the simt_issue view expands them (its columns are
+ * DB_SIMT_ISSUE's). Each field f of an issue has its pack's smallest value
+ * f0, radix f_n and place value f_unit; simt_op_names is the run's
+ * dictionary of mnemonics. */
+#define DB_SI_FIELD(C, f) C(f##0, "INTEGER") C(f##_n, "INTEGER NOT NULL") C(f##_unit, "INTEGER NOT NULL")
+#define DB_SIMT_ISSUE_PACKS(C, G)                                                \
+    C(n, "INTEGER NOT NULL") C(base_ps, "INTEGER") C(scale_ps, "INTEGER NOT NULL") \
+    C(t_unit, "INTEGER NOT NULL") DB_SI_FIELD(C, frame) DB_SI_FIELD(C, slot)     \
+    DB_SI_FIELD(C, op) DB_SI_FIELD(C, ord) DB_SI_FIELD(C, depth)                 \
+    DB_SI_FIELD(C, eligible) DB_SI_FIELD(C, active) DB_SI_FIELD(C, mask)         \
+    DB_SI_FIELD(C, lanes) C(data, "TEXT NOT NULL")
+
+#define DB_SIMT_OP_NAMES(C, G) C(id, "INTEGER NOT NULL") C(name, "TEXT NOT NULL")
+
 /* Every table, in creation order: X(name, LIST, run_id's type). */
 #define DB_TABLES(X)                                                             \
     X(runs, DB_RUNS, "INTEGER PRIMARY KEY")                                      \
@@ -120,7 +136,8 @@
     X(intervals, DB_INTERVALS, DB_RUN_FK)                                        \
     X(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)                                      \
     X(simt_mem, DB_SIMT_MEM, DB_RUN_FK)                                          \
-    X(simt_issue, DB_SIMT_ISSUE, DB_RUN_FK)
+    X(simt_issue_packs, DB_SIMT_ISSUE_PACKS, DB_RUN_FK)                          \
+    X(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)
 
 /* Helpers for the lists: nothing; a column's name as text; "?" for it. */
 #define DB_NONE(name, type)

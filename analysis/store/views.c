@@ -1,5 +1,6 @@
 /* views.c — the SQL of the analysis views (docs/SCHEMA.md, "Analysis
- * views") and of sm_accesses and events (the packed relations expanded).
+ * views") and of sm_accesses, events and simt_issue (the packed relations
+ * expanded).
  * Each view is written once, as a SELECT, in one list; schema.c creates them in the file (a new file, or after a version
  * bump, when every view is dropped and re-created) or as TEMP views of a
  * read-only connection to an older file. Invariant: every view keeps run_id as a
@@ -60,6 +61,21 @@
     " FROM event_packs AS p JOIN json_each(p.data) AS j"                         \
     " LEFT JOIN event_names AS nm ON nm.run_id = p.run_id"                       \
     " AND nm.id = j.value % p.names_n"
+
+/* simt_issue: the SIMT issue port, one row per issue of the packs (the
+ * layout: sipack.h), its mnemonic from the run's dictionary. One SELECT, as
+ * sm_accesses. */
+#define SI_FIELD(f) " p." #f "0 + j.value / p." #f "_unit % p." #f "_n"
+#define SIMT_ISSUE                                                               \
+    "SELECT p.run_id AS run_id,"                                                 \
+    " p.base_ps + p.scale_ps * (j.value / p.t_unit) AS time_ps,"                 \
+    SI_FIELD(frame) " AS frame," SI_FIELD(slot) " AS slot, o.name AS op,"        \
+    SI_FIELD(ord) " AS ord," SI_FIELD(depth) " AS depth,"                        \
+    SI_FIELD(eligible) " AS eligible," SI_FIELD(active) " AS active,"            \
+    SI_FIELD(mask) " AS mask," SI_FIELD(lanes) " AS lanes"                       \
+    " FROM simt_issue_packs AS p JOIN json_each(p.data) AS j"                    \
+    " LEFT JOIN simt_op_names AS o ON o.run_id = p.run_id"                       \
+    " AND o.id =" SI_FIELD(op)
 
 /* ps → cycles of the run's clock: an integer when exact (always, with the
  * model's whole-cycle latencies), else a real; NULL stays NULL. */
@@ -433,7 +449,8 @@
     V("simt_replays", SIMT_REPLAYS)
 
 /* Every view of the file: the one list (docs/SCHEMA.md, "Schema evolution"). */
-#define DB_VIEWS(V) V("sm_accesses", SM_ACCESSES) V("events", EVENTS) REC_VIEWS(V)
+#define DB_VIEWS(V)                                                              \
+    V("sm_accesses", SM_ACCESSES) V("events", EVENTS) V("simt_issue", SIMT_ISSUE) REC_VIEWS(V)
 
 #define VIEW_ENTRY(name, select) {name, select},
 #define VIEW_NAME(name, select) name,

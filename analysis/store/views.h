@@ -1,10 +1,10 @@
 /* views.h — the views shipped in every statistics database (docs/SCHEMA.md):
- * sm_accesses and events (the packs decoded) and the analysis views (schema version 2,
- * "Analysis views"): task latency and its parts, core and bank utilisation,
- * bank conflicts, why frames waited, parallelism over time, one summary row
- * per run and latency percentiles. Invariant: the views only read the
- * recorded relations; every number they give is a function of what one run
- * recorded, selected by run_id. */
+ * sm_accesses, events and simt_issue (the packs decoded) and the analysis
+ * views (schema version 2, "Analysis views"): task latency and its parts,
+ * core and bank utilisation, bank conflicts, why frames waited, parallelism
+ * over time, one summary row per run and latency percentiles. Invariant:
+ * the views only read the recorded relations; every number they give is a
+ * function of what one run recorded, selected by run_id. */
 #ifndef TESSERA_VIEWS_H
 #define TESSERA_VIEWS_H
 
@@ -17,7 +17,7 @@ typedef struct db_view {
  * with {NULL, NULL}: the one list schema.c creates them from. */
 extern const db_view_t db_views[];
 
-/* The names of the analysis views (db_views but sm_accesses and events), NULL-terminated. */
+/* The names of the analysis views (db_views but the packed relations' views), NULL-terminated. */
 extern const char *const rec_view_names[];
 
 #endif
