@@ -17,8 +17,11 @@
 
 #define ROUNDS 20
 
+#define HANG_S 60 /* a process still alive this long after its signal hangs */
+
 /* Starts `tessera run` on the benchmark into db, signals it after `delay_ms`,
- * returns its exit status (-1: killed by a signal). */
+ * returns its exit status (-1: killed by a signal, -2: still running HANG_S
+ * seconds after the signal, then killed). */
 static int run_and_signal(const char *db, int sig, unsigned delay_ms)
 {
     pid_t pid = fork();
@@ -32,7 +35,14 @@ static int run_and_signal(const char *db, int sig, unsigned delay_ms)
     nanosleep(&ts, NULL);
     kill(pid, sig);
     int status;
-    waitpid(pid, &status, 0);
+    for (int waited_ms = 0; waitpid(pid, &status, WNOHANG) == 0; waited_ms += 10) {
+        if (waited_ms >= HANG_S * 1000) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -2;
+        }
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    }
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -69,10 +79,23 @@ static void test_signals_at_random_moments_keep_the_database_sound(void)
     CU_ASSERT_EQUAL_FATAL(test_run_tessera(cmd, NULL), 0);
     uint64_t seed = 0x5eed;
     unsigned interrupted = 0;
+    int64_t hung_runs = 0, hung_interrupted = 0; /* rows a hung attempt left (see below) */
     for (int i = 0; i < ROUNDS; i++) {
         int sig = i % 2 ? SIGTERM : SIGINT;
         unsigned delay = 20 + (unsigned)(test_rand(&seed) % 700);
+        int64_t runs0 = test_db_int(db_path, "SELECT count(*) FROM runs");
+        int64_t int0 = test_db_int(db_path, "SELECT count(*) FROM runs WHERE status='interrupted'");
         int rc = run_and_signal(db_path, sig, delay);
+        if (rc == -2) {
+            hung_runs += test_db_int(db_path, "SELECT count(*) FROM runs") - runs0;
+            hung_interrupted +=
+                test_db_int(db_path, "SELECT count(*) FROM runs WHERE status='interrupted'") - int0;
+            /* once more before it counts: in the sanitizer build LeakSanitizer's
+               stop-the-world at exit hangs now and then (google/sanitizers#1330),
+               which is not the command's; a hang of its own repeats */
+            fprintf(stderr, "round %d: hung once, run again\n", i);
+            rc = run_and_signal(db_path, sig, delay);
+        }
         /* 4 = interrupted; 0 when the run happened to finish before the signal */
         if (rc != 4 && rc != 0)
             fprintf(stderr, "round %d: signal %d after %u ms gave exit %d (-1: killed)\n", i, sig,
@@ -85,9 +108,9 @@ static void test_signals_at_random_moments_keep_the_database_sound(void)
     char *ok = test_db_text(db_path, "PRAGMA integrity_check");
     CU_ASSERT_STRING_EQUAL(ok ? ok : "", "ok");
     free(ok);
-    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs"), ROUNDS + 1);
+    CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs"), ROUNDS + 1 + hung_runs);
     CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs WHERE status='interrupted'"),
-                    interrupted);
+                    interrupted + hung_interrupted);
     CU_ASSERT_EQUAL(test_db_int(db_path, "SELECT count(*) FROM runs WHERE status='interrupted' AND "
                               "error NOT LIKE 'interrupted by signal%'"),
                     0);

@@ -29,6 +29,15 @@ case_() {
     snapshot > before.lst.txt
     timeout -s KILL 30 "$@" > out.txt 2> err.txt
     got=$?
+    if [ "$got" = 137 ]; then
+        # a hang is run once more before it counts: in the sanitizer build,
+        # LeakSanitizer's stop-the-world at exit hangs now and then (a tracer
+        # child and the process yielding forever; google/sanitizers#1330),
+        # which is not the model's; a hang of tessera's own repeats
+        echo "again $name: hung once"
+        timeout -s KILL 30 "$@" > out.txt 2> err.txt
+        got=$?
+    fi
     snapshot > after.lst.txt
     why=""
     [ "$got" = "$want" ] || why="exit $got, expected $want"
@@ -87,9 +96,9 @@ case_ asm-symlink-zero 2 "limit for an assembly source" - "$T" asm zero.s -o z.t
 case_ config-urandom 2 "rnd.ini: larger than the limit for a configuration file" - "$T" run a.s --no-db --config rnd.ini
 case_ config-dev-zero 2 "limit for a configuration file" - "$T" config --config /dev/zero
 case_ mem-directory 5 "Is a directory" - "$T" iss a.s --mem .
-case_ fifo-config-sigint 4 "interrupted while reading" - timeout --preserve-status -s INT 3 "$T" run a.s --no-db --config fifo
+case_ fifo-config-sigint 4 "interrupted while reading" - timeout -k 20 --preserve-status -s INT 3 "$T" run a.s --no-db --config fifo
 mv fifo fifo.s 2>/dev/null; mkfifo fifo
-case_ fifo-program-sigterm-s 4 "interrupted while reading" - timeout --preserve-status -s TERM 3 "$T" run fifo.s --no-db
+case_ fifo-program-sigterm-s 4 "interrupted while reading" - timeout -k 20 --preserve-status -s TERM 3 "$T" run fifo.s --no-db
 
 echo "== class 4: configuration silently dropped"
 printf '[sm] bank = 4\n' > c1.ini
@@ -148,12 +157,14 @@ awk 'BEGIN { print ".group cores=0x0001"; for (i = 0; i < 100000; i++) print "l"
 case_ hundred-thousand-labels 0 "" many.tm "$T" asm many.s -o many.tm
 # a sweep point killed by SIGSEGV is a crash (exit 9) naming the signal, not "interrupted"
 # (ASan would catch the SIGSEGV itself and exit 1: let the signal kill the point)
+# one point that loops until the largest budget (an hour) or a minute of wall time: it is
+# still running when the signal comes, however fast the machine (bench.s at level events
+# was long enough until the event log was packed)
+printf '.group cores=0x0001\nl0: set_const r9, 1\n    bnz l0, r9\n    ready\n' > forever.s
 ASAN_OPTIONS="${ASAN_OPTIONS:-}:handle_segv=0" \
-    "$T" sweep "$SRC/examples/bench.s" -s sm.bank=1 -s record.level=events --jobs 1 --db crash.db \
-    > crash.out 2> crash.err &
+    "$T" sweep forever.s -s sm.bank=1 -s core.budget=1099511627776 -s sim.wall_limit=60 \
+    --jobs 1 --db crash.db > crash.out 2> crash.err &
 sp=$!
-# one point that records every event: it runs for many seconds, so it is still running when
-# the signal comes, whatever the machine's load
 sleep 2   # past its database's creation: a shard killed before it has a schema is not merged (exit 6)
 child=""
 for _ in $(seq 1 100); do child=$(pgrep -P $sp | head -1); [ -n "$child" ] && break; sleep 0.05; done
