@@ -105,7 +105,7 @@ isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
     const isa_decoded_t *restrict code = run->code;
     const uint64_t *restrict lat = run->lat;
     const isa_decoded_t *s = &code[run->ip], *from;
-    uint64_t t = run->t, left = run->budget - run->n, div0 = 0;
+    uint64_t t = run->t, left = run->budget - run->n;
     isa_step_t *last = &run->last;
     isa_stop_t stop;
     unsigned cls = ISA_CLASS_ALU; /* of the last instruction run: none ran yet */
@@ -124,7 +124,8 @@ isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
     goto *op_code[s->op];
 #define WORK(LABEL, OP, CLS)                                                                \
     LABEL:                                                                                  \
-        div0 += reg_work(r, core_id, OP, s->a, s->b, s->c);                                 \
+        if (reg_work(r, core_id, OP, s->a, s->b, s->c))                                     \
+            run->div_by_zero++; /* D8 (only a div can) */                                   \
         t += lat[CLS];                                                                      \
         NEXT();
     WORK(op_nop, ISA_NOP, ISA_CLASS_ALU)
@@ -196,7 +197,6 @@ out:
     run->ip = (unsigned)(s - code);
     run->t = t;
     run->n = run->budget - left;
-    run->div_by_zero += div0;
     return stop;
 }
 
