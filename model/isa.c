@@ -247,16 +247,15 @@ uint16_t isa_bnz_taken(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decod
     return (uint16_t)taken;
 }
 
-void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d,
+void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d, unsigned want,
                    isa_mem_lanes_t *out)
 {
     unsigned sync = 0, a = d.a, b = d.b, c = d.c;
-    FOR_LANES(lanes, l, {
-        const uint8_t *r = regs[l];
-        out->addr[l] = mem_addr(r, a, b);
-        out->value[l] = r[c];                 /* st: the byte to store (read at issue, D10) */
-        sync |= (unsigned)mem_sync(r, b) << l;
-    });
+    FOR_LANES(lanes, l, out->addr[l] = mem_addr(regs[l], a, b););
+    if (want & ISA_MEM_VALUE) /* st: the byte to store (read at issue, D10) */
+        FOR_LANES(lanes, l, out->value[l] = regs[l][c];);
+    if (want & ISA_MEM_SYNC)
+        FOR_LANES(lanes, l, sync |= (unsigned)mem_sync(regs[l], b) << l;);
     out->sync = (uint16_t)sync;
 }
 

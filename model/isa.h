@@ -177,10 +177,13 @@ typedef struct isa_mem_lanes {
                                  when the caller enables atomics) */
 } isa_mem_lanes_t;
 
-/* A ld/st `d` on the lanes of `lanes`: their addresses, store bytes and sync
- * marks (entries of other lanes are left as they were). A ld's destination
- * is d.c on every lane. */
-void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d,
+/* A ld/st `d` on the lanes of `lanes`: their addresses, and what `want`
+ * asks for of ISA_MEM_VALUE (the store bytes) and ISA_MEM_SYNC (the sync
+ * marks; out->sync is 0 when not asked for). Entries of other lanes, and
+ * store bytes not asked for, are left as they were. A ld's destination is
+ * d.c on every lane. */
+enum { ISA_MEM_VALUE = 1, ISA_MEM_SYNC = 2 };
+void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d, unsigned want,
                    isa_mem_lanes_t *out /* OUT */);
 
 /* Completes a ld described by `step` with the byte read from memory. */

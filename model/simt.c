@@ -382,10 +382,11 @@ static NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w
                                                 unsigned pc, isa_decoded_t d, sim_time_t now)
 {
     struct gpu *g = u->gpu;
-    isa_mem_lanes_t *ops = &w->mem_ops;
-    isa_mem_lanes(u->regs, active, d, ops);
     bool store = d.op == ISA_ST;
-    uint16_t sync = u->atomics ? ops->sync : 0;
+    isa_mem_lanes_t *ops = &w->mem_ops; /* a ld's t->data is the SM's to set */
+    isa_mem_lanes(u->regs, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
+                  ops);
+    uint16_t sync = ops->sync;
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
@@ -429,21 +430,31 @@ static NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w
     bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
     sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
     uint16_t flags = store ? GPU_TXN_STORE : 0;
-    for (uint16_t m = send; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        core_t *c = &g->cores[l];
-        txn_t *t = c->req;
-        t->addr = ops->addr[l];
-        t->flags = flags;
-        if (__builtin_expect(sync >> l & 1, 0))
-            t->flags |= GPU_TXN_SYNC;
-        t->data = ops->value[l];
-        t->t_created = t->t_sent = now;
-        if (__builtin_expect(!fixed, 0))
-            arrive = now + latency(u, ISA_CLASS_LD);
-        c->req_arrive = arrive;
-        link_send(&c->mem, t, arrive); /* to the SM, in the machine's timing mode */
+    /* each request as the lane's core would send it; the loop is written
+       twice so that the usual one (no sync lane, a fixed latency) tests
+       neither per lane */
+#define SEND(l, FLAGS, ARRIVE)                                                               \
+    do {                                                                                    \
+        core_t *c = &g->cores[l];                                                           \
+        txn_t *t = c->req;                                                                  \
+        t->addr = ops->addr[l];                                                             \
+        t->flags = (FLAGS);                                                                 \
+        t->data = ops->value[l];                                                            \
+        t->t_created = t->t_sent = now;                                                     \
+        c->req_arrive = (ARRIVE);                                                           \
+        link_send(&c->mem, t, c->req_arrive); /* to the SM, in the machine's timing mode */ \
+    } while (0)
+    if (fixed && !sync) {
+        for (uint16_t m = send; m; m &= m - 1)
+            SEND((unsigned)__builtin_ctz(m), flags, arrive);
+    } else {
+        for (uint16_t m = send; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            SEND(l, (uint16_t)(flags | (sync >> l & 1 ? GPU_TXN_SYNC : 0)),
+                 fixed ? arrive : now + latency(u, ISA_CLASS_LD));
+        }
     }
+#undef SEND
 }
 
 /* Runs a non-memory instruction on the active lanes (one decode for all:
