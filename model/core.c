@@ -11,6 +11,7 @@
 
 #include "events/base/err.h"
 #include "model/gpu_impl.h"
+#include "model/isa_ops.h"
 
 static void step_cb(sim_t *sim, sim_event_t *ev);
 
@@ -210,7 +211,8 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
 /* Runs instructions from run.ip at run.t until the core must wait for
  * something outside it (an SM answer, READY) — or, stepped, for its next
  * event. Decoupled with fixed latencies (the hot path) that is one isa_run
- * up to the budget or the end of the slice (isa_run inlined: flatten). */
+ * up to the budget or the end of the slice, with isa_run's body included
+ * (model/isa_run_body.h: no call per access; flatten inlines the rest). */
 __attribute__((flatten)) static void advance(core_t *c)
 {
     if (__builtin_expect(c->one_by_one, 0)) {
@@ -224,7 +226,12 @@ __attribute__((flatten)) static void advance(core_t *c)
         return;
     }
     run->budget = c->budget < slice_end ? c->budget : slice_end;
-    isa_stop_t stop = isa_run(c->r, c->id, run);
+    isa_stop_t stop;
+    {
+        uint8_t *restrict r = c->r;
+        unsigned core_id = c->id;
+#include "model/isa_run_body.h" /* isa_run without a call */
+    }
     if (__builtin_expect(stop == ISA_STOP_MEMORY, 1))
         request(c);
     else if (stop == ISA_STOP_FINISHED)

@@ -1,6 +1,9 @@
-/* isa.c — the semantics of the 16 opcodes (spec §4, D6–D11, D16). Every
- * executor calls isa_exec(); no other file knows what an opcode does. */
+/* isa.c — the semantics of the 16 opcodes (spec §4, D6–D11, D16): isa_run,
+ * isa_exec and the SIMT unit's lane operations, built from the pieces of
+ * isa_ops.h and the run loop of isa_run_body.h; no other file knows what an
+ * opcode does. */
 #include "model/isa.h"
+#include "model/isa_ops.h"
 
 #include <string.h>
 
@@ -14,189 +17,21 @@ static const struct {
 #undef OP_INFO
 };
 
-/* op_info[].cls as bytes: read on every executed instruction */
-static const uint8_t op_class[ISA_OPS_COUNT] = {
-#define OP_CLASS(id, code, nm, fmt, cl) [ISA_##id] = cl,
-    ISA_OPS(OP_CLASS)
-#undef OP_CLASS
-};
-
 const char *isa_mnemonic(isa_op_t op) { return op_info[op & 0xf].name; }
 isa_format_t isa_format(isa_op_t op) { return op_info[op & 0xf].format; }
 isa_class_t isa_class(isa_op_t op) { return op_info[op & 0xf].cls; }
 
-/* The semantics of every opcode, once: the loop of isa_run. isa_exec is a
- * run of one instruction. Each case does its register work (D10: sources are
- * read before destinations are written), adds its latency and leaves the
+/* The semantics of every opcode, once: the loop of isa_run
+ * (model/isa_run_body.h, which the core's advance also includes: a function
+ * with computed gotos is never inlined). isa_exec is a run of one
+ * instruction. Each instruction does its register work (D10: sources are
+ * read before destinations are written), adds its latency and goes to the
  * next slot; falling off slot 15 ends the task (D11). */
-
-/* D13: byte address {R[b][3:0], R[a][7:0]}; D16: R[b][7:6] == 01 marks a sync access. */
-static inline uint16_t mem_addr(const uint8_t *r, unsigned a, unsigned b)
-{
-    return (uint16_t)(((r[b] & 0xfu) << 8) | r[a]);
-}
-
-static inline bool mem_sync(const uint8_t *r, unsigned b) { return (r[b] >> 6) == 1; }
-
-static inline void mem_operands(const uint8_t *r, unsigned a, unsigned b, isa_step_t *mem)
-{
-    mem->addr = mem_addr(r, a, b);
-    mem->sync = mem_sync(r, b);
-}
-
-/* bnz: if R[a] ≠ 0, IP ← target. */
-static inline bool bnz_taken(const uint8_t *r, unsigned a) { return r[a] != 0; }
-
-/* The register work of one instruction that is not ld, st, bnz or ready
- * (D6–D10): the one definition of those opcodes, inlined with a constant op
- * into isa_run's loop and isa_exec_lanes's. Returns 1 for a div by zero (D8). */
-static inline __attribute__((always_inline)) unsigned reg_work(uint8_t *restrict r,
-                                                              unsigned core_id, unsigned op,
-                                                              unsigned a, unsigned b, unsigned c)
-{
-    switch (op) {
-    case ISA_ADD: r[c] = (uint8_t)(r[a] + r[b]); break;                     /* mod 256 */
-    case ISA_SUB: r[c] = (uint8_t)(r[a] - r[b]); break;                     /* mod 256 */
-    case ISA_MUL: {
-        unsigned p = (unsigned)r[a] * r[b];                                   /* 16-bit product */
-        r[c] = (uint8_t)p;
-        r[(c + 1) & 0xf] = (uint8_t)(p >> 8);                                 /* c = 15 → R0 */
-        break;
-    }
-    case ISA_DIV:
-        if (r[b] == 0) {                                                      /* D8 */
-            r[c] = 0xff;
-            return 1;
-        }
-        r[c] = (uint8_t)(r[a] / r[b]);
-        break;
-    case ISA_CMPGE: r[c] = r[a] >= r[b]; break;                              /* D6: unsigned */
-    case ISA_RSHFT: r[c] = (uint8_t)(r[a] >> (b & 7)); break;                /* D7 */
-    case ISA_LSHFT: r[c] = (uint8_t)(r[a] << (b & 7)); break;                /* D7 */
-    case ISA_AND: r[c] = r[a] & r[b]; break;
-    case ISA_OR: r[c] = r[a] | r[b]; break;
-    case ISA_XOR: r[c] = r[a] ^ r[b]; break;
-    case ISA_SET_CONST:                                                       /* D9 */
-        r[c] = c < 8 ? (uint8_t)(core_id & 0xf) : (uint8_t)(a << 4 | b);      /* const[7:0] */
-        break;
-    default: break;                                                           /* nop */
-    }
-    return 0;
-}
-
-/* isa_run is threaded: every instruction ends by jumping straight to the
- * next one's code (`goto *op_code[next op]`), so there is no loop head with a
- * shared dispatch and no per-instruction test of the slot: the decoded task
- * has a 17th slot (ISA_OP_END, isa_decode_task) whose code ends the task
- * (D11: left slot 15). The budget counts down from budget - n and is the one
- * test left per instruction. `s` is the slot running; `from`, set on the way
- * out, the slot of the last instruction run (its class goes to last->cls). */
 isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
 {
-    static const void *const op_code[ISA_OPS_COUNT + 1] = {
-        [ISA_NOP] = &&op_nop,     [ISA_ADD] = &&op_add,     [ISA_SUB] = &&op_sub,
-        [ISA_MUL] = &&op_mul,     [ISA_DIV] = &&op_div,     [ISA_CMPGE] = &&op_cmpge,
-        [ISA_RSHFT] = &&op_rshft, [ISA_LSHFT] = &&op_lshft, [ISA_AND] = &&op_and,
-        [ISA_OR] = &&op_or,       [ISA_XOR] = &&op_xor,     [ISA_LD] = &&op_ld,
-        [ISA_SET_CONST] = &&op_set_const, [ISA_ST] = &&op_st, [ISA_BNZ] = &&op_bnz,
-        [ISA_READY] = &&op_ready, [ISA_OP_END] = &&op_end,
-    };
     uint8_t *restrict r = r_;
-    const isa_decoded_t *restrict code = run->code;
-    const uint64_t *restrict lat = run->lat;
-    const isa_decoded_t *s = &code[run->ip], *from;
-    uint64_t t = run->t, left = run->budget - run->n;
-    isa_step_t *last = &run->last;
     isa_stop_t stop;
-    unsigned cls = ISA_CLASS_ALU; /* of the last instruction run: none ran yet */
-    if (left == 0) {
-        stop = ISA_STOP_BUDGET;
-        goto out_none;
-    }
-/* the next instruction in sequence, or the budget's stop */
-#define NEXT()                                                                              \
-    do {                                                                                    \
-        s++;                                                                                \
-        if (__builtin_expect(--left == 0, 0))                                               \
-            goto budget_seq;                                                                \
-        goto *op_code[s->op];                                                               \
-    } while (0)
-    goto *op_code[s->op];
-#define WORK(LABEL, OP, CLS)                                                                \
-    LABEL:                                                                                  \
-        if (reg_work(r, core_id, OP, s->a, s->b, s->c))                                     \
-            run->div_by_zero++; /* D8 (only a div can) */                                   \
-        t += lat[CLS];                                                                      \
-        NEXT();
-    WORK(op_nop, ISA_NOP, ISA_CLASS_ALU)
-    WORK(op_add, ISA_ADD, ISA_CLASS_ALU)
-    WORK(op_sub, ISA_SUB, ISA_CLASS_ALU)
-    WORK(op_mul, ISA_MUL, ISA_CLASS_MUL)
-    WORK(op_div, ISA_DIV, ISA_CLASS_DIV)
-    WORK(op_cmpge, ISA_CMPGE, ISA_CLASS_ALU)
-    WORK(op_rshft, ISA_RSHFT, ISA_CLASS_ALU)
-    WORK(op_lshft, ISA_LSHFT, ISA_CLASS_ALU)
-    WORK(op_and, ISA_AND, ISA_CLASS_ALU)
-    WORK(op_or, ISA_OR, ISA_CLASS_ALU)
-    WORK(op_xor, ISA_XOR, ISA_CLASS_ALU)
-    WORK(op_set_const, ISA_SET_CONST, ISA_CLASS_ALU)
-#undef WORK
-op_bnz:
-    t += lat[ISA_CLASS_BRANCH];
-    if (bnz_taken(r, s->a)) {                                          /* taken: IP ← target */
-        const isa_decoded_t *bnz = s;
-        s = &code[s->b];
-        if (__builtin_expect(--left == 0, 0)) {
-            from = bnz;
-            goto budget;
-        }
-        goto *op_code[s->op];
-    }
-    NEXT();                          /* not taken in slot 15: the task ends (D11) */
-op_ld:
-    mem_operands(r, s->a, s->b, last);
-    last->reg = s->c;
-    cls = ISA_CLASS_LD;
-    goto memory;
-op_st:
-    mem_operands(r, s->a, s->b, last);
-    last->value = r[s->c];
-    cls = ISA_CLASS_ST;
-memory:                                  /* the latency is the memory system's */
-    left--;
-    last->cls = (uint8_t)cls;
-    last->finished = s == &code[ISA_SLOTS - 1];
-    stop = ISA_STOP_MEMORY;
-    goto out;
-op_ready:                                                              /* IP ← 0 */
-    t += lat[ISA_CLASS_READY];
-    left--;
-    from = s;
-    goto finished;
-op_end:                                                    /* D11: left slot 15 */
-    from = s - 1;
-    goto finished;
-budget_seq:
-    from = s - 1;
-budget:
-    if (s->op == ISA_OP_END)  /* the instruction that reached the budget left slot 15 */
-        goto finished;
-    stop = ISA_STOP_BUDGET;
-    goto out_ran;
-finished:
-    stop = ISA_STOP_FINISHED;
-    last->finished = true;
-out_ran:
-    cls = op_class[from->op];
-out_none:
-    last->cls = (uint8_t)cls;
-    if (stop == ISA_STOP_BUDGET)
-        last->finished = false;
-out:
-#undef NEXT
-    run->ip = (unsigned)(s - code);
-    run->t = t;
-    run->n = run->budget - left;
+#include "model/isa_run_body.h"
     return stop;
 }
 
