@@ -213,7 +213,7 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
  * event. Decoupled with fixed latencies (the hot path) that is one isa_run
  * up to the budget or the end of the slice, with isa_run's body included
  * (model/isa_run_body.h: no call per access; flatten inlines the rest). */
-__attribute__((flatten)) static void advance(core_t *c)
+__attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c)
 {
     if (__builtin_expect(c->one_by_one, 0)) {
         advance_one_by_one(c);

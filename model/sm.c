@@ -313,7 +313,7 @@ static inline void grant_one(sm_t *sm, bank_t *b, sim_time_t now)
                                                 again within, due after now */
 }
 
-static void grant_cb(sim_t *sim, sim_event_t *ev)
+static GPU_NO_SLP void grant_cb(sim_t *sim, sim_event_t *ev)
 {
     sm_t *sm = ev->data;
     sim_time_t now = sim_now(sim), at = SIM_TIME_NEVER;
