@@ -16,15 +16,6 @@
 
 #define NEVER SIM_TIME_NEVER
 
-/* GCC's basic-block vectoriser packs neighbouring counters and fields of the
- * hot paths into SSE registers, at more instructions than it saves
- * (measured with callgrind on bench.s: the answer alone 48 -> 41). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
-#else
-#define NO_SLP
-#endif
-
 static void issue_cb(sim_t *sim, sim_event_t *ev);
 
 static const uint64_t no_latency[ISA_CLASS_ST + 1]; /* isa_run adds nothing: time is ours */
@@ -378,8 +369,9 @@ static __attribute__((noinline)) unsigned bank_replays(struct gpu *g, uint16_t s
 /* S8: sends the active lanes' requests of a ld/st issued at `now`. The
  * warp's state says what is in flight before the first request leaves, so
  * that an answer may come back within a send. */
-static NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w, uint16_t active,
-                                                unsigned pc, isa_decoded_t d, sim_time_t now)
+static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w,
+                                                            uint16_t active, unsigned pc,
+                                                            isa_decoded_t d, sim_time_t now)
 {
     struct gpu *g = u->gpu;
     bool store = d.op == ISA_ST;
@@ -818,7 +810,7 @@ static __attribute__((noinline)) void answer_merged(simt_t *u, simt_warp_t *w, u
     answered(u, w, &u->gpu->cores[l], l, t);
 }
 
-NO_SLP void simt_on_answer(void *unit, txn_t *t)
+GPU_NO_SLP void simt_on_answer(void *unit, txn_t *t)
 {
     simt_t *u = unit;
     unsigned l = t->core;
