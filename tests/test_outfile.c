@@ -347,6 +347,34 @@ static void test_check_refuses_inputs_and_clashes(void)
     CU_ASSERT_EQUAL(check(&fine, 1, &src, 1, &d), TESS_OK);
 }
 
+/* A database's journal that comes and goes while the check runs (another
+ * writer creating the same database, test_dbhostile's eight writers) is
+ * never an error: the check sees it there or not there. */
+static void test_check_while_a_journal_comes_and_goes(void)
+{
+    char db[512], journal[600];
+    snprintf(db, sizeof db, "%s", test_tmp_path("racing.db"));
+    snprintf(journal, sizeof journal, "%s-journal", db);
+    test_write_file(db, "x", 1);
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (;;) {
+            test_write_file(journal, "j", 1);
+            unlink(journal);
+        }
+    }
+    outfile_role_t dbr = {db, "the database", true};
+    diag_t d = {0};
+    int failures = 0;
+    for (int i = 0; i < 100000 && failures == 0; i++)
+        if (check(&dbr, 1, NULL, 0, &d) != TESS_OK)
+            failures++, fprintf(stderr, "\ncheck %d: %s\n", i, d.msg);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    unlink(journal);
+    CU_ASSERT_EQUAL(failures, 0);
+}
+
 /* With a file-size limit the write fails with EFBIG (SIGXFSZ ignored), the
  * old file stays whole and no temporary file is left. */
 static void test_file_size_limit(void)
@@ -383,6 +411,7 @@ static const test_case_t cases[] = {
     TEST(test_replace_keeps_mode_and_follows_links),
     TEST(test_devices_are_written_not_replaced),
     TEST(test_check_refuses_inputs_and_clashes),
+    TEST(test_check_while_a_journal_comes_and_goes),
     TEST(test_file_size_limit),
     TEST_END
 };

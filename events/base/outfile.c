@@ -148,7 +148,13 @@ static int ident_of(const char *path, const char *what, ident_t *id, diag_t *d)
     id->exists = stat(path, &id->st) == 0;
     if (id->exists) {
         id->canon = canonical(path);
-        return id->canon ? TESS_OK : fail_io(d, path, errno);
+        if (id->canon)
+            return TESS_OK;
+        if (errno != ENOENT)
+            return fail_io(d, path, errno);
+        /* It was removed between the two calls: another writer's SQLite
+         * journal comes and goes while that writer creates the database. */
+        memset(id, 0, sizeof *id);
     }
     char *target = follow_links(path), *dir = target ? dir_of(target) : NULL;
     char *rdir = dir ? canonical(dir) : NULL;
