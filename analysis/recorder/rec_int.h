@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "analysis/recorder/rec.h"
+#include "analysis/store/pack.h"
 #include "analysis/store/schema.h"
 #include "model/gpu_trace.h"
 #include "model/tm.h"
@@ -23,6 +24,7 @@
 #define REC_PACK_MAX 4096          /* accesses per sm_access_packs row at most */
 #define REC_SPAN_MAX 1000          /* request times of a pack span fewer cycles */
 #define REC_RADIX_MAX 21           /* bytes of one access in a pack's data at most */
+#define REC_TEXT_SLACK 8           /* bytes after a pack's text the digit writer may scribble on */
 #define REC_BATCH_ROWS 8192        /* rows per batch */
 #define REC_BATCH_ACCS 65536       /* SM accesses per batch */
 #define REC_BATCH_EVS 65536        /* kernel events per batch */
@@ -99,7 +101,7 @@ typedef struct rec_batch {
 } rec_batch_t;
 
 /* One sm_access_packs row. Its data is a JSON array with one integer per
- * access in the layout of store/pack.h; t, a, g, d as in rec_raw_t. */
+ * access in the layout of store/pack.h; t, a, g, d as in rec_times_t. */
 typedef struct rec_pack_row {
     uint8_t frame, core;      /* the core task */
     uint16_t part;            /* 0, 1, … within the core task */
@@ -120,26 +122,33 @@ typedef struct rec_pack_row {
 #define REC_DT_WAIT 2u
 #define REC_DT_DONE 4u
 
-/* One access of an open pack, in units of the pack's scale. */
-typedef struct rec_raw {
+/* The times of one access of an open pack, in units of the pack's scale:
+ * one 16-byte entry, so that the pack's ranges are taken at its close four
+ * at a time (rec_pack.c). */
+typedef struct rec_times {
     uint32_t t;               /* request - base */
     uint32_t a;               /* arrive - request */
     uint32_t g;               /* grant - arrive: the wait for the bank */
     uint32_t d;               /* done - grant */
-    uint16_t addr;
-    uint8_t bank, value;
-    uint8_t flags;            /* is_store | sync << 1 */
-} rec_raw_t;
+} rec_times_t;
 
-/* One core's open pack. */
+/* The rest of an access of an open pack: the bank above bit 32, below it
+ * the low digits of its integer (store/pack.h), addr * PACK_ADDR_UNIT +
+ * value * PACK_FLAGS_N + flags (flags: is_store | sync << 1). */
+#define REC_LOW(bank, addr, value, flags)                                                   \
+    ((uint64_t)(bank) << 32 | ((uint32_t)(addr) * PACK_ADDR_UNIT + (uint32_t)(value) *     \
+                               PACK_FLAGS_N + (uint32_t)(flags)))
+
+/* One core's open pack: its entries in two arrays (times, low digits).
+ * The ranges and the bank map are found when it closes; only the latest
+ * done time is kept on the way. */
 typedef struct rec_pack {
     rec_pack_row_t row;       /* what the row will say (n = 0: no pack open) */
     int task_frame;           /* frame of the core's current task, -1 none */
     uint16_t next_part;       /* part number of the next pack of the task */
     uint32_t task_n;          /* accesses of the task packed so far */
-    uint32_t tmax, gmin, gmax, amin, amax, dmin, dmax; /* ranges of the entries */
-    bool bank_hi, bank_lo;    /* every bank was the high, the interleaved one */
-    rec_raw_t *raw;           /* REC_PACK_MAX entries */
+    rec_times_t *times;       /* REC_PACK_MAX entries */
+    uint64_t *low;            /* REC_PACK_MAX entries (REC_LOW) */
 } rec_pack_t;
 
 /* One event of the open event pack (store/evpack.h). */
@@ -205,6 +214,7 @@ typedef struct rec_div {
     unsigned shift;           /* trailing zero bits of d */
     uint64_t inv;             /* inverse of d's odd part modulo 2^64 */
     uint64_t max;             /* UINT64_MAX / d's odd part */
+    uint64_t max_d;           /* UINT64_MAX / d */
 } rec_div_t;
 
 static inline void rec_div_init(rec_div_t *d, uint64_t s)
@@ -219,6 +229,16 @@ static inline void rec_div_init(rec_div_t *d, uint64_t s)
         x *= 2 - s * x;
     d->inv = x;
     d->max = UINT64_MAX / s;
+    d->max_d = d->max >> d->shift;
+}
+
+/* For many values at once: v is a multiple of d iff the rotation of v * inv
+ * by `shift` bits is at most max_d, which is then the quotient (Hacker's
+ * Delight, 10-16): a multiply and a rotate. */
+static inline uint64_t rec_div_rotated(const rec_div_t *d, uint64_t v)
+{
+    uint64_t x = v * d->inv;
+    return x >> d->shift | x << ((64 - d->shift) & 63);
 }
 
 /* Is v a multiple of d? Then *q = v / d. */
@@ -295,10 +315,12 @@ bool rec_writer_failed(rec_writer_t *w);
 bool rec_writer_put_pack(rec_writer_t *w, const rec_pack_row_t *row, const char *data,
                          size_t len);
 
-/* rec_pack.c (writer thread): packs one access; packs one that rec_acc_t
+/* rec_pack.c (writer thread): packs one access (or n); packs one that rec_acc_t
  * cannot hold; closes a core's pack at the end of its task; closes every
  * open pack (end of run). false once an INSERT failed. */
 bool rec_pack_access(rec_writer_t *w, const rec_acc_t *a);
+/* Packs n accesses in order (what rec_pack_access does to each). */
+bool rec_pack_accesses(rec_writer_t *w, const rec_acc_t *a, size_t n);
 bool rec_pack_odd(rec_writer_t *w, const gpu_tr_access_t *a);
 bool rec_pack_end_task(rec_writer_t *w, unsigned core, unsigned frame);
 bool rec_pack_flush(rec_writer_t *w);
@@ -331,10 +353,12 @@ bool rec_writer_put_op(rec_writer_t *w, unsigned id, const char *name);
 void rec_names_clear(rec_names_t *d);
 
 /* rec_encode.c: the data of a pack from its raw entries and planned
- * radices (at most n * REC_RADIX_MAX + 2 bytes), and of a pack of one access
+ * radices (at most n * REC_RADIX_MAX + 2 bytes, and up to REC_TEXT_SLACK bytes
+ * after them may be written), and of a pack of one access
  * whose times are all in the row (at most REC_RADIX_MAX + 2). Return the
  * length. */
-size_t rec_encode_pack(const rec_pack_row_t *row, const rec_raw_t *raw, char *out);
+size_t rec_encode_pack(const rec_pack_row_t *row, const rec_times_t *times, const uint64_t *low,
+                       char *out);
 size_t rec_encode_one(unsigned banks, unsigned bank, unsigned addr, unsigned value,
                       unsigned flags, char *out);
 /* The data of an event pack (at most n * 18 + 2 bytes; store/evpack.h). */

@@ -312,15 +312,14 @@ static bool write_all(rec_writer_t *w, const rec_batch_t *b)
     size_t ai = 0;
     for (size_t i = 0; i < b->nrows; i++) {
         const rec_row_t *row = &b->rows[i];
-        for (; ai < row->acc_index; ai++)
-            if (!rec_pack_access(w, &b->acc[ai]))
-                return false;
+        if (row->acc_index > ai && !rec_pack_accesses(w, &b->acc[ai], row->acc_index - ai))
+            return false;
+        ai = row->acc_index > ai ? row->acc_index : ai;
         if (!write_row(w, b, row))
             return false;
     }
-    for (; ai < b->nacc; ai++)
-        if (!rec_pack_access(w, &b->acc[ai]))
-            return false;
+    if (b->nacc > ai && !rec_pack_accesses(w, &b->acc[ai], b->nacc - ai))
+        return false;
     for (size_t i = 0; i < b->nev; i++) /* their names came with the rows */
         if (!rec_events_put(w, &b->ev[i]))
             return false;
