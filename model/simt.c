@@ -1,6 +1,7 @@
 /* simt.c — the SIMT unit (SIMT-SPEC S1–S10; see simt.h). Lanes execute
- * through isa_run (the only home of instruction semantics), one decoded
- * instruction per warp issue; the stack, post-dominators, scoreboard sets
+ * through isa.c's lane operations (isa_exec_lanes and its kin, built from
+ * the same definitions as isa_run), one decoded instruction per warp issue
+ * on the lanes' registers laid out by register (simt_t.rf); the stack, post-dominators, scoreboard sets
  * and scheduler order come from simt_flow.c. Times an instruction completes
  * at are known at issue except for ld/st, whose completion is the last
  * lane's answer; SIM_TIME_NEVER stands for "not known yet". */
@@ -15,6 +16,8 @@
 #include "model/gpu_impl.h"
 
 #define NEVER SIM_TIME_NEVER
+
+_Static_assert(ISA_LANES == GPU_CORES, "a warp's lanes are the group's cores");
 
 static void issue_cb(sim_t *sim, sim_event_t *ev);
 
@@ -64,7 +67,8 @@ simt_t *simt_create(struct gpu *g)
     sim_event_init(&u->issue_ev, issue_cb, u, GPU_PRIO_CORE, "simt.issue");
     for (unsigned c = 0; c < GPU_CORES; c++) {
         g->cores[c].run.lat = no_latency;
-        u->regs[c] = g->cores[c].r;
+        for (unsigned i = 0; i < ISA_REGS; i++) /* D4: as the cores hold them at the start */
+            u->rf.r[i][c] = g->cores[c].r[i];
     }
     return u;
 }
@@ -293,7 +297,7 @@ static void lane_start(simt_t *u, simt_warp_t *w, unsigned lane, const engine_ta
     c->frame = (uint8_t)task->frame;
     c->req->frame = (uint16_t)task->frame;
     if (task->init >> lane & 1)
-        c->r[0] = task->r0[lane];
+        u->rf.r[0][lane] = task->r0[lane];
     c->run.code = w->code;
     c->run.n = 0;
     u->lane_n[lane] = 0;
@@ -376,7 +380,7 @@ static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_
     struct gpu *g = u->gpu;
     bool store = d.op == ISA_ST;
     isa_mem_lanes_t *ops = &w->mem_ops; /* a ld's t->data is the SM's to set */
-    isa_mem_lanes(u->regs, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
+    isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
                   ops);
     uint16_t sync = ops->sync;
     uint16_t send = active;
@@ -455,8 +459,8 @@ static uint16_t exec_lanes(simt_t *u, uint16_t active, isa_decoded_t d)
 {
     core_t *cores = u->gpu->cores;
     if (d.op == ISA_BNZ)
-        return isa_bnz_taken(u->regs, active, d);
-    for (uint16_t m = isa_exec_lanes(u->regs, active, d); m; m &= m - 1)
+        return isa_bnz_taken(&u->rf, active, d);
+    for (uint16_t m = isa_exec_lanes(&u->rf, active, d); m; m &= m - 1)
         cores[__builtin_ctz(m)].run.div_by_zero++;
     return 0;
 }
@@ -479,7 +483,8 @@ static __attribute__((noinline, cold)) void trace_insn(simt_t *u, const simt_war
     };
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        memcpy(regs[l], u->regs[l], ISA_REGS);
+        for (unsigned i = 0; i < ISA_REGS; i++)
+            regs[l][i] = u->rf.r[i][l];
         if (is_mem(d->op)) {
             r.addr[l] = w->mem_ops.addr[l];
             r.bank[l] = (uint8_t)sm_bank_of(&u->gpu->sm, w->mem_ops.addr[l]);
@@ -804,7 +809,7 @@ static __attribute__((noinline)) void answer_merged(simt_t *u, simt_warp_t *w, u
 {
     for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
         core_t *k = &u->gpu->cores[__builtin_ctz(m)];
-        k->r[w->mem_reg] = (uint8_t)t->data; /* merged requests are ld's */
+        u->rf.r[w->mem_reg][__builtin_ctz(m)] = (uint8_t)t->data; /* merged requests are ld's */
         k->task_sm_wait += t->t_done - t->t_created;
     }
     answered(u, w, &u->gpu->cores[l], l, t);
@@ -823,7 +828,7 @@ GPU_NO_SLP void simt_on_answer(void *unit, txn_t *t)
     }
     core_t *c = &u->gpu->cores[l]; /* its own request */
     if (!w->mem_store)
-        c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
+        u->rf.r[w->mem_reg][l] = (uint8_t)t->data; /* the byte read at the grant */
     c->task_sm_wait += t->t_done - t->t_created;
     answered(u, w, c, l, t);
 }
@@ -906,11 +911,12 @@ static void simt_counters(void *self)
             cycles ? t->warp_instructions * 1000000 / (cycles * u->width) : 0);
 }
 
-/* The lanes' state is their cores': these operations are the cores' engine's. */
+/* The lanes' registers are the unit's (rf); the rest of their state is their
+ * cores', and those operations are the cores' engine's. */
 static void simt_set_r0(void *self, unsigned core, uint8_t value)
 {
     simt_t *u = self;
-    u->lanes.ops->set_r0(u->lanes.self, core, value);
+    u->rf.r[0][core] = value;
 }
 
 static void simt_reported(void *self, unsigned core, sim_time_t ready_ps)
@@ -922,7 +928,9 @@ static void simt_reported(void *self, unsigned core, sim_time_t ready_ps)
 static void simt_regs(const void *self, arch_state_t *out)
 {
     const simt_t *u = self;
-    u->lanes.ops->regs(u->lanes.self, out);
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        for (unsigned i = 0; i < ISA_REGS; i++)
+            out->regs[c][i] = u->rf.r[i][c];
 }
 
 static void simt_stats(const void *self, gpu_stats_t *s)
