@@ -281,6 +281,11 @@ static void warp_init(simt_t *u, simt_warp_t *w, unsigned frame, uint16_t mask, 
     w->age = w->acct_ps = w->next_ok = w->prev_done = now;
     w->acct_reason = GPU_SIMT_STALL_ISSUE;
     isa_decode_frame(u->gpu->prog.tm.code[frame], w->code);
+    for (unsigned pc = 0; pc < ISA_SLOTS - 1; pc++) {
+        unsigned op = w->code[pc].op;
+        if (!is_mem(op) && op != ISA_READY)
+            w->alu_slots |= (uint16_t)(1u << pc);
+    }
     simt_ipdom(w->code, w->ipdom); /* S7: once per task */
     simt_stack_init(&w->st, mask);
 }
@@ -534,7 +539,8 @@ static __attribute__((noinline, cold)) bool budget_spent(simt_t *u, const simt_w
 /* Issues the warp's next instruction at `now` (the unit's time: sim_now or,
  * running ahead, later). Returns false when a lane's budget (S10) stopped
  * the run (only at sim_now: the unit does not run ahead near the budget). */
-static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, sim_time_t now)
+static __attribute__((noinline)) bool issue(simt_t *u, simt_warp_t *w, unsigned order,
+                                            unsigned eligible, sim_time_t now)
 {
     struct gpu *g = u->gpu;
     const simt_entry_t *top = simt_stack_top(&w->st);
@@ -714,6 +720,127 @@ static inline sim_time_t decide_one(simt_t *u, simt_warp_t *w, sim_time_t now)
  * this many at a time (the host loop gets control back in between). */
 #define SIMT_SLICE 4096
 
+/* --- a warp alone issuing register work back to back ------------------------ */
+
+/* True when the unit's configuration lets run_alu stand for decide_one: no
+ * scoreboard (a warp's next instruction waits for its previous one, S3),
+ * fixed latencies, decoupled mode, and nothing that records single issues
+ * (the issue trace, interval statistics, the instruction trace). */
+static bool plain_issue(const simt_t *u)
+{
+    return !u->stepped && !u->scoreboard && u->lat_fixed && !u->ivl && !u->itrace &&
+           !(u->gpu->trace & GPU_TRACE_ISSUE);
+}
+
+/* True when w, the only resident warp, issues at `now` an instruction that
+ * run_alu covers: every lane of the warp active (S10's uniform count), no
+ * lane near its budget, and register work or a bnz in a slot before 15 (no
+ * lane leaves, nothing is sent, nothing is scheduled: w->alu_slots). */
+static bool alu_next(const simt_t *u, const simt_warp_t *w, sim_time_t now)
+{
+    if (!has_next(w) || w->prev_done > now || u->near_budget)
+        return false;
+    const simt_entry_t *top = simt_stack_top(&w->st);
+    return top->mask == w->mask && (w->alu_slots >> top->pc & 1);
+}
+
+/* run_alu's bnz (S7), out of its loop: the stack's branch is long and rare
+ * beside register work. */
+static __attribute__((noinline)) void alu_bnz(simt_t *u, simt_warp_t *w, unsigned pc,
+                                              isa_decoded_t d, sim_time_t done)
+{
+    bool divergent;
+    uint16_t taken = isa_bnz_taken(&u->rf, w->mask, d);
+    w->bnz_done = done;
+    simt_stack_branch(&w->st, pc, d.b, w->ipdom[pc], taken, &divergent); /* pc < 15: no
+                                                                            lane leaves */
+    w->rec.divergent_branches += divergent;
+}
+
+/* The decisions of cycle `now` and the following ones while alu_next holds
+ * for them and the unit may run ahead (decoupled mode, plain_issue): what
+ * decide_one does for such an instruction — issue, S6's last choice, the
+ * warp's accounting and its next decision — without its general tests. The
+ * earliest other event is read once (nothing here schedules one); the
+ * warp's counts and times are kept in locals and stored at the end, as the
+ * decisions one by one would have left them. When the unit may go on to a
+ * decision that is not this path's (a ld/st, a divergent path, slot 15),
+ * decide_one makes it here, as issue_cb's next turn would. *k counts the
+ * decisions of the event as issue_cb does; returns the next decision's
+ * time, which issue_cb then treats as after decide_one. */
+static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_warp_t *w, sim_time_t now,
+                                                   unsigned *k)
+{
+    const sim_time_t horizon = sim_next_time(u->sim), period = u->period;
+    /* issue_cb's limits: the slice (decisions of this event after this one),
+       and near_budget, false now (warp_instructions + 1 < budget), which
+       the issue making warp_instructions + 1 = budget sets */
+    const uint64_t slice = SIMT_SLICE - *k, room = u->budget - 1 - w->rec.warp_instructions;
+    const uint64_t limit = slice < room ? slice : room;
+    const sim_time_t mem_done = w->mem_done;
+    sim_time_t alu_done = w->alu_done, acct_ps = w->acct_ps, done, at;
+    unsigned reason = w->acct_reason;
+    uint64_t n = 0; /* instructions issued */
+    bool general = false; /* the next decision is decide_one's */
+    for (;;) {
+        unsigned pc = simt_stack_top(&w->st)->pc;
+        isa_decoded_t d = w->code[pc];
+        /* issue: as issue() for a non-memory instruction of every lane */
+        n++;
+        done = now + u->op_lat_ps[d.op];
+        alu_done = tmax(alu_done, done);
+        if (d.op == ISA_BNZ) {
+            alu_bnz(u, w, pc, d, done);
+        } else {
+            uint16_t div0 = isa_exec_lanes(&u->rf, w->mask, d);
+            if (__builtin_expect(div0 != 0, 0))
+                for (uint16_t m = div0; m; m &= m - 1)
+                    u->gpu->cores[__builtin_ctz(m)].run.div_by_zero++;
+            simt_stack_advance(&w->st, pc + 1);
+        }
+        /* settle_warp, issued: account(now), then the next decision */
+        if (now > acct_ps)
+            w->rec.stall_cycles[reason] += cycles_in(u, now - acct_ps);
+        sim_time_t cycle = now + period;
+        acct_ps = cycle;
+        at = has_next(w) ? tmax(done, cycle) : NEVER;
+        if (at != cycle)
+            reason = mem_done > cycle ? GPU_SIMT_STALL_MEMORY : GPU_SIMT_STALL_EXECUTE;
+        if (mem_done > now && mem_done < at)
+            at = mem_done;
+        /* issue_cb's test (at >= horizon also when at is NEVER) */
+        if (n >= limit || at >= horizon || done > at)
+            break;
+        /* the unit goes on to decide `at`: here if alu_next holds for it,
+           else by decide_one, as issue_cb would next */
+        const simt_entry_t *top = simt_stack_top(&w->st);
+        if (top->mask != w->mask || !(w->alu_slots >> top->pc & 1)) {
+            general = true;
+            break;
+        }
+        now = at;
+    }
+    *k += (unsigned)(n - 1);
+    w->rec.warp_instructions += n;
+    w->uniform_n += n;
+    w->rec.lane_instructions += n * w->nlanes;
+    u->issue_cycles += n;
+    u->near_budget = n >= room;
+    u->last.age[0] = w->age; /* issue_alone */
+    u->last.n = 1;
+    u->last_eval = now;
+    w->next_ok = now + period;
+    w->alu_done = alu_done;
+    w->prev_done = done;
+    w->acct_ps = acct_ps;
+    w->acct_reason = (uint8_t)reason;
+    if (!general)
+        return at;
+    ++*k; /* issue_cb's next turn: nothing to close out, w is alone (no lane left) */
+    u->last_eval = at;
+    return decide_one(u, w, at);
+}
+
 /* True when the unit may decide cycle `next` now: decoupled mode, nothing
  * else is scheduled before or at it (so nothing can change what it sees),
  * and no lane is near its budget (the watchdog fires at its own time). */
@@ -729,6 +856,7 @@ static void issue_cb(sim_t *sim, sim_event_t *ev)
 {
     simt_t *u = ev->data;
     sim_time_t now = sim_now(sim);
+    bool plain = plain_issue(u);
     for (unsigned k = 0;; k++) {
         u->last_eval = now;
         for (uint16_t m = u->drained; m; m &= m - 1) {
@@ -738,7 +866,8 @@ static void issue_cb(sim_t *sim, sim_event_t *ev)
         }
         sim_time_t next;
         if (u->live && !(u->live & (u->live - 1))) {
-            next = decide_one(u, &u->w[__builtin_ctz(u->live)], now);
+            simt_warp_t *w = &u->w[__builtin_ctz(u->live)];
+            next = plain && alu_next(u, w, now) ? run_alu(u, w, now, &k) : decide_one(u, w, now);
         } else {
             uint16_t eligible = eligible_warps(u, now);
             uint16_t issued = decide(u, now, eligible);

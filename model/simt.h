@@ -44,6 +44,7 @@ typedef struct simt_warp {
     sim_time_t end;           /* the latest finish time of its lanes so far */
     isa_decoded_t code[ISA_SLOTS];
     uint8_t ipdom[ISA_SLOTS]; /* S7, computed once at start */
+    uint16_t alu_slots;       /* slots run_alu may issue: before 15, not ld/st/ready */
     simt_stack_t st;
     /* issue state (S3, S4); SIM_TIME_NEVER = an in-flight ld/st, time unknown */
     sim_time_t next_ok;       /* S4: last issue + 1 cycle */
