@@ -757,6 +757,28 @@ static __attribute__((noinline)) void alu_bnz(simt_t *u, simt_warp_t *w, unsigne
     w->rec.divergent_branches += divergent;
 }
 
+/* decide_one for w, the only resident warp, eligible at `now` with a ld/st
+ * of every lane in a slot before 15 next, under plain_issue and with no lane
+ * near its budget: issue(), issue_alone and settle_warp without the tests
+ * that do not apply then. */
+static inline sim_time_t mem_alone(simt_t *u, simt_warp_t *w, sim_time_t now)
+{
+    unsigned pc = simt_stack_top(&w->st)->pc;
+    w->rec.warp_instructions++;
+    u->near_budget |= w->rec.warp_instructions + 1 >= u->budget;
+    w->uniform_n++;
+    w->rec.lane_instructions += w->nlanes;
+    w->next_ok = now + u->period;
+    issue_mem(u, w, w->mask, pc, w->code[pc], now);
+    simt_stack_advance(&w->st, pc + 1);
+    u->last.age[0] = w->age;
+    u->last.n = 1;
+    u->issue_cycles++;
+    if (sim_stop_reason(u->sim) != SIM_END_NONE)
+        return NEVER;
+    return settle_warp(u, w, now, true, true);
+}
+
 /* The decisions of cycle `now` and the following ones while alu_next holds
  * for them and the unit may run ahead (decoupled mode, plain_issue): what
  * decide_one does for such an instruction — issue, S6's last choice, the
@@ -838,6 +860,9 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
         return at;
     ++*k; /* issue_cb's next turn: nothing to close out, w is alone (no lane left) */
     u->last_eval = at;
+    const simt_entry_t *top = simt_stack_top(&w->st);
+    if (top->mask == w->mask && top->pc < ISA_SLOTS - 1 && is_mem(w->code[top->pc].op))
+        return mem_alone(u, w, at);
     return decide_one(u, w, at);
 }
 
