@@ -734,11 +734,12 @@ static bool plain_issue(const simt_t *u)
 
 /* True when w, the only resident warp, issues at `now` an instruction that
  * run_alu covers: every lane of the warp active (S10's uniform count), no
- * lane near its budget, and register work or a bnz in a slot before 15 (no
- * lane leaves, nothing is sent, nothing is scheduled: w->alu_slots). */
+ * lane near its budget, no ld/st completing later, and register work or a
+ * bnz in a slot before 15 (no lane leaves, nothing is sent, nothing is
+ * scheduled: w->alu_slots). */
 static bool alu_next(const simt_t *u, const simt_warp_t *w, sim_time_t now)
 {
-    if (!has_next(w) || w->prev_done > now || u->near_budget)
+    if (!has_next(w) || w->prev_done > now || w->mem_done > now || u->near_budget)
         return false;
     const simt_entry_t *top = simt_stack_top(&w->st);
     return top->mask == w->mask && (w->alu_slots >> top->pc & 1);
@@ -799,7 +800,6 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
        the issue making warp_instructions + 1 = budget sets */
     const uint64_t slice = SIMT_SLICE - *k, room = u->budget - 1 - w->rec.warp_instructions;
     const uint64_t limit = slice < room ? slice : room;
-    const sim_time_t mem_done = w->mem_done;
     sim_time_t alu_done = w->alu_done, acct_ps = w->acct_ps, done, at;
     unsigned reason = w->acct_reason;
     uint64_t n = 0; /* instructions issued */
@@ -826,12 +826,12 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
         sim_time_t cycle = now + period;
         acct_ps = cycle;
         at = has_next(w) ? tmax(done, cycle) : NEVER;
-        if (at != cycle)
-            reason = mem_done > cycle ? GPU_SIMT_STALL_MEMORY : GPU_SIMT_STALL_EXECUTE;
-        if (mem_done > now && mem_done < at)
-            at = mem_done;
-        /* issue_cb's test (at >= horizon also when at is NEVER) */
-        if (n >= limit || at >= horizon || done > at)
+        if (at != cycle) /* wait_reason: mem_done <= now (alu_next) */
+            reason = GPU_SIMT_STALL_EXECUTE;
+        /* (settle_warp's mem_done test does not apply: mem_done <= now) */
+        /* issue_cb's test (at >= horizon also when at is NEVER); alu_next's
+           prev_done <= at holds (at >= done), and mem_done <= at */
+        if (n >= limit || at >= horizon)
             break;
         /* the unit goes on to decide `at`: here if alu_next holds for it,
            else by decide_one, as issue_cb would next */
