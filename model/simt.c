@@ -376,8 +376,10 @@ static __attribute__((noinline)) unsigned bank_replays(struct gpu *g, uint16_t s
 }
 
 /* S8: sends the active lanes' requests of a ld/st issued at `now`. The
- * warp's state says what is in flight before the first request leaves, so
- * that an answer may come back within a send. */
+ * warp's state says what is in flight before the first request leaves; its
+ * bank figures (requests, banks touched, replays) are counted as the
+ * requests leave and set after the last, before any answer (the SM answers
+ * in its own event, never within a request). */
 static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w,
                                                             uint16_t active, unsigned pc,
                                                             isa_decoded_t d, sim_time_t now)
@@ -392,37 +394,14 @@ static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
         send = merge_lanes(w, active, sync, ops->addr);
-    /* S8: replays = the most requests to one bank, less one */
-    unsigned requests = 0, banks, most;
-    uint64_t seen = 0, twice = 0; /* banks touched; touched more than once */
-    for (uint16_t m = send; m; m &= m - 1) {
-        uint64_t bit = UINT64_C(1) << sm_bank_of(&g->sm, ops->addr[__builtin_ctz(m)]);
-        twice |= seen & bit;
-        seen |= bit;
-        requests++;
-    }
-    if (!twice) { /* every request to its own bank: no replay */
-        banks = requests;
-        most = 1;
-    } else if (!(seen & (seen - 1))) { /* all to one bank */
-        banks = 1;
-        most = requests;
-    } else {
-        most = bank_replays(g, send, ops->addr, &banks) + 1;
-    }
     w->mem_store = store;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
     w->mem_lanes = active;
     w->mem_issue = now;
     w->mem_max = 0;
-    w->mem_requests = (uint8_t)requests;
-    w->mem_banks = (uint8_t)banks;
-    w->mem_replays = (uint8_t)(most - 1);
     w->mem_wait = send;
     w->rec.mem_instructions++;
-    w->rec.requests += w->mem_requests;
-    w->rec.replays += w->mem_replays;
     w->prev_done = w->mem_done = NEVER;
     if (!store) {
         w->reg_done[d.c] = NEVER;
@@ -431,13 +410,19 @@ static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_
     bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
     sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
     uint16_t flags = store ? GPU_TXN_STORE : 0;
-    /* each request as the lane's core would send it; the loop is written
-       twice so that the usual one (no sync lane, a fixed latency) tests
-       neither per lane */
+    unsigned requests = 0, banks, most;
+    uint64_t seen = 0, twice = 0; /* banks touched; touched more than once */
+    /* each request as the lane's core would send it, and its bank; the loop
+       is written twice so that the usual one (no sync lane, a fixed latency)
+       tests neither per lane */
 #define SEND(l, FLAGS, ARRIVE)                                                               \
     do {                                                                                    \
         core_t *c = &g->cores[l];                                                           \
         txn_t *t = c->req;                                                                  \
+        uint64_t bit = UINT64_C(1) << sm_bank_of(&g->sm, ops->addr[l]);                     \
+        twice |= seen & bit;                                                                \
+        seen |= bit;                                                                        \
+        requests++;                                                                         \
         t->addr = ops->addr[l];                                                             \
         t->flags = (FLAGS);                                                                 \
         t->data = ops->value[l];                                                            \
@@ -456,6 +441,21 @@ static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_
         }
     }
 #undef SEND
+    /* S8: replays = the most requests to one bank, less one */
+    if (!twice) { /* every request to its own bank: no replay */
+        banks = requests;
+        most = 1;
+    } else if (!(seen & (seen - 1))) { /* all to one bank */
+        banks = 1;
+        most = requests;
+    } else {
+        most = bank_replays(g, send, ops->addr, &banks) + 1;
+    }
+    w->mem_requests = (uint8_t)requests;
+    w->mem_banks = (uint8_t)banks;
+    w->mem_replays = (uint8_t)(most - 1);
+    w->rec.requests += w->mem_requests;
+    w->rec.replays += w->mem_replays;
 }
 
 /* Runs a non-memory instruction on the active lanes (one decode for all:
