@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "events/base/err.h"
 #include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
@@ -311,6 +312,36 @@ static void test_level_tasks(void)
     free(svg);
 }
 
+/* A stopped run is drawn to the last time it recorded: core 1 exceeds its
+ * budget of 8 instructions at cycle 14 (the watchdog: stop_ps 14000), while
+ * core 0's ld is still in flight — requested at cycle 10 (three set_const,
+ * a bnz not taken, then the ld at 10: one cycle each), granted when it
+ * reaches bank 0 at 11, answered 40 + 40 cycles later at 91 (sm.bank 40,
+ * sm.resp 40). Neither task finished, so only the access says 91. */
+static void test_stopped_run_ends_at_its_last_access(void)
+{
+    static const char src[] = ".group cores=0x0003 fence=no\n set_const r7, id\n"
+                              " set_const r9, 0\n set_const r11, 1\n bnz far, r7\n"
+                              " ld [r9, r9], r10\nloop0:\n bnz loop0, r11\nfar:\nloop:\n"
+                              " bnz loop, r11\n ready\n";
+    char db[1024], prog[1100], args[3072];
+    snprintf(db, sizeof db, "%s", test_tmp_path("stopped.db"));
+    snprintf(prog, sizeof prog, "%s.s", db);
+    unlink(db);
+    CU_ASSERT_EQUAL_FATAL(test_write_file(prog, src, strlen(src)), 0);
+    snprintf(args, sizeof args, "run '%s' --quiet --db '%s' -s core.budget=8 -s sm.bank=40"
+             " -s sm.resp=40", prog, db);
+    CU_ASSERT_EQUAL_FATAL(test_run_tessera(args, NULL), TESS_EWATCHDOG);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT stop_ps FROM runs"), 14000);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM core_tasks WHERE finish_ps IS NULL"), 2);
+    char *svg = NULL;
+    CU_ASSERT_EQUAL(timeline(db, "", "stopped.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "run 1 · watchdog · level mem · cycles 0–91 of 91"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "core 0: cycles 10–91 (1)"));
+    free(svg);
+}
+
 static void test_stdout_and_program_name_escaped(void)
 {
     const char *db = record("a&b.db", NULL, ".group cores=1\n  set_const r8, 1\n", NULL);
@@ -539,7 +570,8 @@ int main(void)
         TEST(test_example1_labels),       TEST(test_example1_cf_markers),
         TEST(test_axis_in_cycles),        TEST(test_exact_bank_intervals),
         TEST(test_many_accesses_are_aggregated), TEST(test_window), TEST(test_recording_window),
-        TEST(test_level_tasks),           TEST(test_stdout_and_program_name_escaped),
+        TEST(test_level_tasks),           TEST(test_stopped_run_ends_at_its_last_access),
+        TEST(test_stdout_and_program_name_escaped),
         TEST(test_bench_shapes_inside),   TEST(test_shapes_inside),
         TEST_END};
     static const test_case_t errors[] = {

@@ -724,6 +724,150 @@ static void test_packed_relations_migrate(void)
     CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_issue_packs WHERE n <> 1"), 0);
 }
 
+/* A SIMT run at level events with seven issue packs, two warps issuing in
+ * the same cycles (simt.issue_width = 2): packs end mid-cycle, so an issue
+ * at a pack's base_ps may sit at the end of the pack before. */
+static const char window_src[] =
+    ".group cores=0x00ff fence=no\n set_const r7, id\n set_const r10, 1\n set_const r8, 12\n"
+    "o1:\n set_const r9, 0\ni1:\n ld [r9, r7], r1\n add r1, r10, r1\n st [r9, r7], r1\n"
+    " sub r9, r10, r9\n bnz i1, r9\n sub r8, r10, r8\n bnz o1, r8\n ready\n"
+    ".group cores=0xff00 fence=no\n set_const r7, id\n set_const r10, 1\n set_const r8, 12\n"
+    "o2:\n set_const r9, 0\ni2:\n add r9, r7, r3\n xor r3, r10, r3\n sub r9, r10, r9\n"
+    " bnz i2, r9\n sub r8, r10, r8\n bnz o2, r8\n ready\n";
+
+/* The window's rows by db_simt_issue_window and by the view: *n_window and
+ * *n_view rows; the result counts the window's rows the view lacks. */
+static long long window_vs_view(sqlite3 *h, long long t0, long long t1, long long *n_window,
+                                long long *n_view)
+{
+    static const char filter[] =
+        "SELECT * FROM simt_issue WHERE run_id = ?1 AND time_ps >= ?2 AND time_ps < ?3";
+    char *sql = sqlite3_mprintf("SELECT (SELECT count(*) FROM (%s)), (SELECT count(*) FROM (%s)),"
+                                " (SELECT count(*) FROM (SELECT * FROM (%s) EXCEPT %s))",
+                                db_simt_issue_window, filter, db_simt_issue_window, filter);
+    sqlite3_stmt *st = prep(h, sql);
+    sqlite3_free(sql);
+    sqlite3_bind_int64(st, 1, 1);
+    sqlite3_bind_int64(st, 2, t0);
+    sqlite3_bind_int64(st, 3, t1);
+    long long missing = -1;
+    *n_window = *n_view = -1;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *n_window = sqlite3_column_int64(st, 0);
+        *n_view = sqlite3_column_int64(st, 1);
+        missing = sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    return missing;
+}
+
+/* Splits the first pack of `db` after an issue that shares its cycle with
+ * the next (as a full pack can end mid-cycle): the pack before then ends
+ * with an issue at the new pack's base_ps. Returns that base_ps, or -1. */
+static long long split_pack_mid_cycle(const char *db)
+{
+    sqlite3 *h = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *st = prep(h, "SELECT j.key FROM simt_issue_packs AS p, json_each(p.data) AS j"
+                               " WHERE p.rowid = (SELECT min(rowid) FROM simt_issue_packs)"
+                               " AND j.key > 0 AND j.value / p.t_unit = (SELECT k.value /"
+                               " p.t_unit FROM json_each(p.data) AS k WHERE k.key = j.key - 1)"
+                               " ORDER BY j.key LIMIT 1");
+    long long at = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    CU_ASSERT_FATAL(at > 0);
+    /* the new pack: the issues from `at`, times counted from the first of them */
+    char *sql = sqlite3_mprintf(
+        "CREATE TEMP TABLE one AS SELECT * FROM simt_issue_packs"
+        " WHERE rowid = (SELECT min(rowid) FROM simt_issue_packs);"
+        "CREATE TEMP TABLE cut AS SELECT j.value / o.t_unit AS dt FROM one AS o,"
+        " json_each(o.data) AS j WHERE j.key = %lld;"
+        "INSERT INTO simt_issue_packs SELECT * FROM one;"
+        "UPDATE simt_issue_packs SET n = n - %lld,"
+        " base_ps = base_ps + scale_ps * (SELECT dt FROM cut),"
+        " data = (SELECT json_group_array(j.value - (SELECT dt FROM cut) * t_unit) FROM"
+        " json_each(simt_issue_packs.data) AS j WHERE j.key >= %lld)"
+        " WHERE rowid = (SELECT max(rowid) FROM simt_issue_packs);"
+        "UPDATE simt_issue_packs SET n = %lld, data = (SELECT json_group_array(j.value) FROM"
+        " json_each(simt_issue_packs.data) AS j WHERE j.key < %lld)"
+        " WHERE rowid = (SELECT min(rowid) FROM simt_issue_packs);",
+        at, at, at, at, at);
+    CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_free(sql);
+    sqlite3_close(h);
+    return q_int(db, "SELECT max(base_ps) FROM simt_issue_packs WHERE rowid ="
+                     " (SELECT max(rowid) FROM simt_issue_packs)");
+}
+
+/* The timeline and the Perfetto trace read a window of the issue port from
+ * the packs that hold it (db_simt_issue_window): the same rows as the view
+ * filtered on time_ps, for windows starting and ending on, just before and
+ * after every pack's first issue; and on a file of version 8 (issues one
+ * row each) the timeline draws the same picture. */
+static void test_simt_issue_window_reads_its_packs(void)
+{
+    char db[512];
+    fresh_db("issue-window.db", db, sizeof db);
+    record_src(db, "issue-window.s", window_src,
+               "-s record.level=events -s core.model=simt -s simt.issue_width=2");
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_issue_packs") >= 5);
+    static char before[1 << 16];
+#define ISSUE_SUMS "SELECT count(*), sum(time_ps), sum(frame), sum(ord), sum(active * time_ps)," \
+                   " sum(length(op) * time_ps), sum(depth + eligible + lanes) FROM simt_issue"
+    snprintf(before, sizeof before, "%s", rows(db, ISSUE_SUMS));
+    long long split = split_pack_mid_cycle(db);
+    CU_ASSERT_STRING_EQUAL(rows(db, ISSUE_SUMS), before);
+#undef ISSUE_SUMS
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_issue WHERE time_ps = %lld", split), 2);
+    sqlite3 *h = ro(db);
+    sqlite3_stmt *bases = prep(h, "SELECT DISTINCT base_ps FROM simt_issue_packs ORDER BY base_ps");
+    const long long p = 1000, far = INT64_MAX;
+    int checked = 0;
+    while (sqlite3_step(bases) == SQLITE_ROW) {
+        long long b = sqlite3_column_int64(bases, 0);
+        long long win[][2] = {{b, b + p},     {b - p, b + p}, {b - 3 * p, b},
+                              {b + p, b + 9 * p}, {b - 1, b + 1}, {b, far}, {0, b}};
+        for (size_t k = 0; k < sizeof win / sizeof win[0]; k++) {
+            long long nw = 0, nv = 0;
+            CU_ASSERT_EQUAL(window_vs_view(h, win[k][0], win[k][1], &nw, &nv), 0);
+            CU_ASSERT_EQUAL(nw, nv);
+            if (nw != nv)
+                fprintf(stderr, "\nwindow [%lld, %lld): %lld rows, the view %lld\n",
+                        win[k][0], win[k][1], nw, nv);
+            checked++;
+        }
+        long long nw = 0, nv = 0; /* a pack's first cycle always has issues */
+        window_vs_view(h, b, b + p, &nw, &nv);
+        CU_ASSERT(nw >= 1);
+    }
+    sqlite3_finalize(bases);
+    long long nw = 0, nv = 0;
+    CU_ASSERT_EQUAL(window_vs_view(h, 0, far, &nw, &nv), 0);
+    CU_ASSERT_EQUAL(nw, q_int(db, "SELECT count(*) FROM simt_issue"));
+    sqlite3_close(h);
+    CU_ASSERT(checked >= 35);
+    /* the timeline of a window across a pack boundary, version 10 and 8 */
+    long long b = q_int(db, "SELECT max(base_ps) FROM simt_issue_packs");
+    char args[2048], *out = NULL, svg10[600], svg8[600];
+    snprintf(svg10, sizeof svg10, "%s", test_tmp_path("window10.svg"));
+    snprintf(svg8, sizeof svg8, "%s", test_tmp_path("window8.svg"));
+    snprintf(args, sizeof args, "timeline '%s' -o '%s' --from-ps %lld --to-ps %lld", db, svg10,
+             b - 40 * p, b + 40 * p);
+    CU_ASSERT_EQUAL(test_run_tessera(args, &out), 0);
+    free(out), out = NULL;
+    downgrade(db, 8);
+    snprintf(args, sizeof args, "timeline '%s' -o '%s' --from-ps %lld --to-ps %lld", db, svg8,
+             b - 40 * p, b + 40 * p);
+    CU_ASSERT_EQUAL(test_run_tessera(args, &out), 0);
+    free(out);
+    char *a = (char *)test_read_file(svg10, NULL), *c = (char *)test_read_file(svg8, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL(strstr(a, "issue port"));
+    CU_ASSERT_STRING_EQUAL(a, c);
+    free(a), free(c);
+}
+
 /* VM steps of `SELECT * FROM view WHERE run_id = 1`. */
 static long long steps(const char *db, const char *view)
 {
@@ -943,6 +1087,7 @@ int main(void)
     static const test_case_t files[] = {
         TEST(test_stopped_run_partial_records),  TEST(test_views_in_every_database_and_migration),
         TEST(test_packed_relations_migrate),
+        TEST(test_simt_issue_window_reads_its_packs),
         TEST(test_bank_count_and_mapping_in_every_reader),
         TEST(test_view_cost_independent_of_other_runs), TEST(test_schema_doc_queries_run),
         TEST_END};

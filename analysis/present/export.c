@@ -462,15 +462,11 @@ static void json_tail(json_t *j, const exp_stats_t *st)
  * active lanes fewer than the warp's), else "issue". */
 static int json_issue(json_t *j, diag_t *d)
 {
-    sqlite3_stmt *st = tl_run_prepare(
-        j->run,
-        "SELECT ord, time_ps, frame, op, active, mask, lanes, depth, eligible FROM simt_issue"
-        " WHERE run_id = ?1 AND time_ps >= ?2 AND time_ps < ?3 ORDER BY ord, time_ps",
-        d);
+    sqlite3_stmt *st = tl_run_issue_window(
+        j->run, "ord, time_ps, frame, op, active, mask, lanes, depth, eligible", "ord, time_ps",
+        j->w.t0, j->w.t1, d);
     if (!st)
-        return TESS_EDB;
-    sqlite3_bind_int64(st, 2, j->w.t0);
-    sqlite3_bind_int64(st, 3, j->w.t1);
+        return d && d->code ? d->code : TESS_EDB;
     int step, last_ord = -1;
     char name[48], args[160];
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {

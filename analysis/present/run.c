@@ -15,6 +15,7 @@
 
 #include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
+#include "analysis/store/views.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -22,6 +23,7 @@
 
 struct tl_run {
     sqlite3 *db;
+    int64_t version;          /* the file's schema version */
     char *path;
     tl_info_t info;
     char *program, *status, *started_at, *level_name;
@@ -40,12 +42,18 @@ int tl_run_issue_slots(tl_run_t *r, unsigned *slots, diag_t *d)
     *slots = 0;
     if (r->info.level < REC_EVENTS)
         return TESS_OK;
-    /* the configured width (an idle slot is worth seeing), else the slots used */
-    sqlite3_stmt *st = tl_run_prepare(r, "SELECT CASE WHEN EXISTS (SELECT 1 FROM simt_issue"
-                                         " WHERE run_id = ?1) THEN max(coalesce((SELECT value"
-                                         " FROM params WHERE run_id = ?1 AND key ="
-                                         " 'simt.issue_width'), 1), (SELECT max(ord) + 1 FROM"
-                                         " simt_issue WHERE run_id = ?1)) ELSE 0 END", d);
+    /* the configured width (an idle slot is worth seeing), else the slots
+       used; since version 10 from the packs' ranges (ord0 + ord_n - 1 is a
+       pack's largest ord: sipack.h) instead of decoding every issue */
+#define ISSUE_SLOTS(table, max_ord)                                              \
+    "SELECT CASE WHEN EXISTS (SELECT 1 FROM " table " WHERE run_id = ?1) THEN"   \
+    " max(coalesce((SELECT value FROM params WHERE run_id = ?1 AND key ="        \
+    " 'simt.issue_width'), 1), (SELECT max(" max_ord ") + 1 FROM " table         \
+    " WHERE run_id = ?1)) ELSE 0 END"
+    sqlite3_stmt *st = tl_run_prepare(r, r->version >= 10
+                                             ? ISSUE_SLOTS("simt_issue_packs", "ord0 + ord_n - 1")
+                                             : ISSUE_SLOTS("simt_issue", "ord"), d);
+#undef ISSUE_SLOTS
     if (!st)
         return TESS_EDB;
     int step = sqlite3_step(st);
@@ -69,6 +77,27 @@ sqlite3_stmt *tl_run_prepare(tl_run_t *r, const char *sql, diag_t *d)
         return NULL;
     }
     sqlite3_bind_int64(st, 1, r->info.run_id);
+    return st;
+}
+
+sqlite3_stmt *tl_run_issue_window(tl_run_t *r, const char *cols, const char *order, int64_t t0,
+                                  int64_t t1, diag_t *d)
+{
+    /* since version 10 the issues are packed: read only the window's packs */
+    const char *from = r->version >= 10 ? db_simt_issue_window
+                                        : "SELECT * FROM simt_issue WHERE run_id = ?1"
+                                          " AND time_ps >= ?2 AND time_ps < ?3";
+    char *sql = sqlite3_mprintf("SELECT %s FROM (%s) ORDER BY %s", cols, from, order);
+    if (!sql) {
+        diag_fail(d, TESS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    sqlite3_stmt *st = tl_run_prepare(r, sql, d);
+    sqlite3_free(sql);
+    if (st) {
+        sqlite3_bind_int64(st, 2, t0);
+        sqlite3_bind_int64(st, 3, t1);
+    }
     return st;
 }
 
@@ -102,7 +131,7 @@ static int64_t query_one(tl_run_t *r, const char *sql, int64_t dflt, diag_t *d, 
 
 static int open_db(tl_run_t *r, const char *path, diag_t *d)
 {
-    r->db = db_open_read(path, NULL, d);
+    r->db = db_open_read(path, &r->version, d);
     return r->db ? TESS_OK : d && d->code ? d->code : TESS_EDB;
 }
 
@@ -318,7 +347,9 @@ static void settle_end(tl_run_t *r)
         bump(end, r->frames[i].issue), bump(end, r->frames[i].complete);
     for (unsigned i = 0; i < r->n_stalls; i++)
         bump(end, r->stalls[i].to);
-    if (r->info.level >= REC_MEM)
+    /* a finished run ('ok') answered every access before its task finished:
+       only a stopped one needs the scan of every pack row */
+    if (r->info.level >= REC_MEM && strcmp(r->status, "ok") != 0)
         bump(end, query_one(r, "SELECT max(end_ps) FROM sm_access_packs WHERE run_id = ?1", 0,
                             NULL, &rc));
     if (*end == 0)

@@ -109,6 +109,12 @@ int tl_run_fail(tl_run_t *run, const char *what, diag_t *diag);
 int64_t tl_col_time(struct sqlite3_stmt *st, int col);
 bool tl_grow(void **array, unsigned *cap, unsigned n, size_t size);
 
+/* Prepares "SELECT cols FROM simt_issue … ORDER BY order" for the run's
+ * issues with t0 <= time_ps < t1, reading only the packs of that window
+ * (a file of schema version 10 or later); NULL on failure, said in diag. */
+struct sqlite3_stmt *tl_run_issue_window(tl_run_t *run, const char *cols, const char *order,
+                                         int64_t t0, int64_t t1, diag_t *diag);
+
 #define EXP_ALL_ACCESSES UINT64_MAX
 
 /* --- SM accesses, streamed --------------------------------------------------------- */

@@ -527,14 +527,10 @@ static void write_bus(svg_t *s)
  * issued in that slot. */
 static int write_issue(svg_t *s, diag_t *d)
 {
-    sqlite3_stmt *st = tl_run_prepare(s->run,
-                                      "SELECT time_ps, frame, op, active, mask, ord FROM"
-                                      " simt_issue WHERE run_id = ?1 AND time_ps >= ?2"
-                                      " AND time_ps < ?3 ORDER BY time_ps, ord", d);
+    sqlite3_stmt *st = tl_run_issue_window(s->run, "time_ps, frame, op, active, mask, ord",
+                                           "time_ps, ord", s->t0, s->t1, d);
     if (!st)
-        return TESS_EDB;
-    sqlite3_bind_int64(st, 2, s->t0);
-    sqlite3_bind_int64(st, 3, s->t1);
+        return d && d->code ? d->code : TESS_EDB;
     FILE *f = s->out;
     fputs("<g class=\"simt-issue\">\n", f);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">issue port</text>\n",

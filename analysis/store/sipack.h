@@ -10,7 +10,8 @@
  * over the fields frame, slot, op, ord, depth, eligible, active, mask, lanes
  * in that order, with t = (time_ps - base_ps) / scale_ps (scale_ps the clock period,
  * or 1 when a time of the pack is not a whole cycle after base_ps), f0 the
- * smallest value of field f in the pack and f_n the radix of f - f0. The
+ * smallest value of field f in the pack and f_n the radix of f - f0: the
+ * largest value less f0, plus one (readers take f0 + f_n - 1 as the largest). The
  * row stores each field's place value f_unit (lanes_unit = 1, each unit the
  * next one times the next radix, t_unit the first one times frame_n), so
  * that the view decodes every field alike:

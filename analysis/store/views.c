@@ -77,6 +77,19 @@
     " LEFT JOIN simt_op_names AS o ON o.run_id = p.run_id"                       \
     " AND o.id =" SI_FIELD(op)
 
+/* simt_issue of run ?1 in the window [?2, ?3): the view's SELECT over the
+ * packs that can hold such issues only. Packs are in issue order, each from
+ * its base_ps up to the next one's, so the first that can is the last to
+ * start before ?2 (an earlier one ends by its successor's base_ps); the
+ * index on (run_id, base_ps) finds them without decoding the others. */
+#define SIMT_ISSUE_WINDOW                                                        \
+    "SELECT * FROM (" SIMT_ISSUE " WHERE p.run_id = ?1 AND p.base_ps < ?3"       \
+    " AND p.base_ps >= coalesce((SELECT max(w.base_ps) FROM simt_issue_packs"    \
+    " AS w WHERE w.run_id = ?1 AND w.base_ps < ?2), -1))"                         \
+    " WHERE time_ps >= ?2 AND time_ps < ?3"
+
+const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
+
 /* ps → cycles of the run's clock: an integer when exact (always, with the
  * model's whole-cycle latencies), else a real; NULL stays NULL. */
 #define CYC(x) "CASE WHEN (" x ") % period_ps = 0 THEN (" x ") / period_ps" \

@@ -20,4 +20,9 @@ extern const db_view_t db_views[];
 /* The names of the analysis views (db_views but the packed relations' views), NULL-terminated. */
 extern const char *const rec_view_names[];
 
+/* The rows of the simt_issue view (its columns) of run ?1 whose time_ps is
+ * in [?2, ?3), reading only the packs that hold them: for a window of a
+ * long run, where the view would decode every pack. */
+extern const char db_simt_issue_window[];
+
 #endif
