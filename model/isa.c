@@ -6,6 +6,9 @@
 #include "model/isa_ops.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static const struct {
     const char *name;
@@ -35,63 +38,99 @@ isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
     return stop;
 }
 
-uint16_t isa_exec_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d)
+/* The lanes of `v` that are not 0, as a mask (bit l = lane l): one
+ * compare and a byte mask with SSE2. */
+static inline uint16_t nonzero_lanes(const uint8_t v[ISA_LANES])
+{
+#if defined(__SSE2__)
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)v);
+    return (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128()));
+#else
+    unsigned m = 0;
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        m |= (unsigned)(v[l] != 0) << l;
+    return (uint16_t)m;
+#endif
+}
+
+/* dst[l] = v[l] for the lanes of `lanes`: 16 bytes at once for a whole warp. */
+static inline void write_lanes(uint8_t *restrict dst, const uint8_t *restrict v, uint16_t lanes)
+{
+    if (lanes == 0xffff) {
+        memcpy(dst, v, ISA_LANES);
+        return;
+    }
+    for (uint16_t m = lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        dst[l] = v[l];
+    }
+}
+
+/* Every lane's value of the instruction (isa_ops.h's functions on each lane's
+ * sources: loops the compiler vectorises), then the active lanes' writes:
+ * sources are read before any destination is written (D10). */
+uint16_t isa_exec_lanes(isa_lane_regs_t *rf, uint16_t lanes, isa_decoded_t d)
 {
     unsigned a = d.a, b = d.b, c = d.c;
+    const uint8_t *x = rf->r[a], *y = rf->r[b];
+    uint8_t v[ISA_LANES], hi[ISA_LANES], zero[ISA_LANES];
     uint16_t div0 = 0;
+#define EACH_LANE(EXPR)                                                                         for (unsigned l = 0; l < ISA_LANES; l++)                                                        v[l] = (EXPR);                                                                          break
     switch (d.op) {
-#define LANES(OP)                                                                           \
-    case OP:                                                                                \
-        if (lanes == 0xffff) { /* a whole warp of 16: a loop the compiler unrolls */        \
-            for (unsigned l = 0; l < ISA_SLOTS; l++)                                        \
-                div0 |= (uint16_t)(reg_work(regs[l], l, OP, a, b, c) << l);                 \
-            break;                                                                          \
-        }                                                                                   \
-        for (uint16_t m = lanes; m; m &= m - 1) {                                           \
-            unsigned l = (unsigned)__builtin_ctz(m);                                        \
-            div0 |= (uint16_t)(reg_work(regs[l], l, OP, a, b, c) << l);                     \
-        }                                                                                   \
+    case ISA_ADD: EACH_LANE(add_of(x[l], y[l]));
+    case ISA_SUB: EACH_LANE(sub_of(x[l], y[l]));
+    case ISA_CMPGE: EACH_LANE(cmpge_of(x[l], y[l]));
+    case ISA_RSHFT: EACH_LANE(rshft_of(x[l], b));
+    case ISA_LSHFT: EACH_LANE(lshft_of(x[l], b));
+    case ISA_AND: EACH_LANE(and_of(x[l], y[l]));
+    case ISA_OR: EACH_LANE(or_of(x[l], y[l]));
+    case ISA_XOR: EACH_LANE(xor_of(x[l], y[l]));
+    case ISA_SET_CONST: EACH_LANE(set_const_of(l, a, b, c));
+    case ISA_MUL:
+        for (unsigned l = 0; l < ISA_LANES; l++) {
+            unsigned p = mul_of(x[l], y[l]);
+            v[l] = (uint8_t)p;
+            hi[l] = (uint8_t)(p >> 8);
+        }
+        write_lanes(rf->r[mul_high_reg(c)], hi, lanes);
         break;
-    LANES(ISA_ADD) LANES(ISA_SUB) LANES(ISA_MUL) LANES(ISA_DIV) LANES(ISA_CMPGE)
-    LANES(ISA_RSHFT) LANES(ISA_LSHFT) LANES(ISA_AND) LANES(ISA_OR) LANES(ISA_XOR)
-    LANES(ISA_SET_CONST)
-#undef LANES
-    default: break; /* nop; the others are not register work */
+    case ISA_DIV:
+        for (unsigned l = 0; l < ISA_LANES; l++) {
+            v[l] = div_of(x[l], y[l]);
+            zero[l] = div0_of(y[l]);
+        }
+        div0 = nonzero_lanes(zero) & lanes;
+        break;
+    default: return 0; /* nop; the others are not register work */
     }
+#undef EACH_LANE
+    write_lanes(rf->r[c], v, lanes);
     return div0;
 }
 
-/* Runs BODY for each lane l of `lanes`; a whole warp of 16 as a loop the
- * compiler unrolls (the common case: no divergence). */
-#define FOR_LANES(lanes, l, BODY)                                                           \
-    do {                                                                                    \
-        if ((lanes) == 0xffff) {                                                            \
-            for (unsigned l = 0; l < ISA_SLOTS; l++) { BODY }                               \
-        } else {                                                                            \
-            for (uint16_t m_ = (lanes); m_; m_ &= m_ - 1) {                                 \
-                unsigned l = (unsigned)__builtin_ctz(m_);                                   \
-                BODY                                                                        \
-            }                                                                               \
-        }                                                                                   \
-    } while (0)
-
-uint16_t isa_bnz_taken(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d)
+uint16_t isa_bnz_taken(const isa_lane_regs_t *rf, uint16_t lanes, isa_decoded_t d)
 {
-    unsigned taken = 0, a = d.a;
-    FOR_LANES(lanes, l, taken |= (unsigned)bnz_taken(regs[l], a) << l;);
-    return (uint16_t)taken;
+    uint8_t taken[ISA_LANES];
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        taken[l] = taken_of(rf->r[d.a][l]);
+    return nonzero_lanes(taken) & lanes;
 }
 
-void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d, unsigned want,
+void isa_mem_lanes(const isa_lane_regs_t *rf, uint16_t lanes, isa_decoded_t d, unsigned want,
                    isa_mem_lanes_t *out)
 {
-    unsigned sync = 0, a = d.a, b = d.b, c = d.c;
-    FOR_LANES(lanes, l, out->addr[l] = mem_addr(regs[l], a, b););
+    const uint8_t *x = rf->r[d.a], *y = rf->r[d.b];
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        out->addr[l] = addr_of(x[l], y[l]);
     if (want & ISA_MEM_VALUE) /* st: the byte to store (read at issue, D10) */
-        FOR_LANES(lanes, l, out->value[l] = regs[l][c];);
-    if (want & ISA_MEM_SYNC)
-        FOR_LANES(lanes, l, sync |= (unsigned)mem_sync(regs[l], b) << l;);
-    out->sync = (uint16_t)sync;
+        memcpy(out->value, rf->r[d.c], ISA_LANES);
+    out->sync = 0;
+    if (want & ISA_MEM_SYNC) {
+        uint8_t sync[ISA_LANES];
+        for (unsigned l = 0; l < ISA_LANES; l++)
+            sync[l] = sync_of(y[l]);
+        out->sync = nonzero_lanes(sync) & lanes;
+    }
 }
 
 void isa_exec(uint8_t r[ISA_REGS], unsigned core_id, unsigned ip, uint16_t word,

@@ -161,29 +161,39 @@ typedef enum isa_stop {
 isa_stop_t isa_run(uint8_t r[ISA_REGS], unsigned core_id, isa_run_t *run);
 
 /* One decoded instruction on several cores at once (the lanes of a SIMT
- * warp, SIMT-SPEC S1): regs[l] is the register file of lane l, whose core id
- * is l. isa_exec_lanes does the register work of an instruction other than
- * ld, st, bnz and ready (those have no register work: their effect is the
+ * warp, SIMT-SPEC S1). Their register files are laid out by register:
+ * r[i][l] is lane l's R[i] (lane l's core id is l), so that one register of
+ * every lane is 16 adjacent bytes and an instruction's register work is a
+ * few vector operations on the host. */
+#define ISA_LANES 16 /* lanes of a warp: one per core of the group */
+typedef struct isa_lane_regs {
+    _Alignas(16) uint8_t r[ISA_REGS][ISA_LANES];
+} isa_lane_regs_t;
+
+/* isa_exec_lanes does the register work of an instruction other than ld,
+ * st, bnz and ready (those have no register work: their effect is the
  * caller's) on every lane of `lanes`, with the semantics of isa_run, and
  * returns the lanes whose div by zero wrote 0xFF (D8). isa_bnz_taken
- * returns the lanes of `lanes` on which the bnz `d` is taken. */
-uint16_t isa_exec_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d);
-uint16_t isa_bnz_taken(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d);
+ * returns the lanes of `lanes` on which the bnz `d` is taken. Registers of
+ * other lanes are not written. */
+uint16_t isa_exec_lanes(isa_lane_regs_t *rf, uint16_t lanes, isa_decoded_t d);
+uint16_t isa_bnz_taken(const isa_lane_regs_t *rf, uint16_t lanes, isa_decoded_t d);
 /* The operands of a ld/st on several lanes, as isa_run reads them. */
 typedef struct isa_mem_lanes {
-    uint16_t addr[ISA_SLOTS]; /* lane l's byte address {R[b][3:0], R[a][7:0]} (D13) */
-    uint8_t value[ISA_SLOTS]; /* st: the byte lane l stores (read at issue, D10) */
+    uint16_t addr[ISA_LANES]; /* lane l's byte address {R[b][3:0], R[a][7:0]} (D13) */
+    uint8_t value[ISA_LANES]; /* st: the byte lane l stores (read at issue, D10) */
     uint16_t sync;            /* the lanes whose R[b][7:6] = 01 (D16; meaningful only
                                  when the caller enables atomics) */
 } isa_mem_lanes_t;
 
 /* A ld/st `d` on the lanes of `lanes`: their addresses, and what `want`
  * asks for of ISA_MEM_VALUE (the store bytes) and ISA_MEM_SYNC (the sync
- * marks; out->sync is 0 when not asked for). Entries of other lanes, and
- * store bytes not asked for, are left as they were. A ld's destination is
- * d.c on every lane. */
+ * marks of `lanes`; out->sync is 0 when not asked for). Entries of other
+ * lanes are their registers' too (every lane is computed at once); store
+ * bytes not asked for are left as they were. A ld's destination is d.c on
+ * every lane. */
 enum { ISA_MEM_VALUE = 1, ISA_MEM_SYNC = 2 };
-void isa_mem_lanes(uint8_t *const regs[ISA_SLOTS], uint16_t lanes, isa_decoded_t d, unsigned want,
+void isa_mem_lanes(const isa_lane_regs_t *rf, uint16_t lanes, isa_decoded_t d, unsigned want,
                    isa_mem_lanes_t *out /* OUT */);
 
 /* Completes a ld described by `step` with the byte read from memory. */

@@ -1,6 +1,7 @@
 /* simt.c — the SIMT unit (SIMT-SPEC S1–S10; see simt.h). Lanes execute
- * through isa_run (the only home of instruction semantics), one decoded
- * instruction per warp issue; the stack, post-dominators, scoreboard sets
+ * through isa.c's lane operations (isa_exec_lanes and its kin, built from
+ * the same definitions as isa_run), one decoded instruction per warp issue
+ * on the lanes' registers laid out by register (simt_t.rf); the stack, post-dominators, scoreboard sets
  * and scheduler order come from simt_flow.c. Times an instruction completes
  * at are known at issue except for ld/st, whose completion is the last
  * lane's answer; SIM_TIME_NEVER stands for "not known yet". */
@@ -15,6 +16,8 @@
 #include "model/gpu_impl.h"
 
 #define NEVER SIM_TIME_NEVER
+
+_Static_assert(ISA_LANES == GPU_CORES, "a warp's lanes are the group's cores");
 
 static void issue_cb(sim_t *sim, sim_event_t *ev);
 
@@ -64,7 +67,8 @@ simt_t *simt_create(struct gpu *g)
     sim_event_init(&u->issue_ev, issue_cb, u, GPU_PRIO_CORE, "simt.issue");
     for (unsigned c = 0; c < GPU_CORES; c++) {
         g->cores[c].run.lat = no_latency;
-        u->regs[c] = g->cores[c].r;
+        for (unsigned i = 0; i < ISA_REGS; i++) /* D4: as the cores hold them at the start */
+            u->rf.r[i][c] = g->cores[c].r[i];
     }
     return u;
 }
@@ -277,6 +281,11 @@ static void warp_init(simt_t *u, simt_warp_t *w, unsigned frame, uint16_t mask, 
     w->age = w->acct_ps = w->next_ok = w->prev_done = now;
     w->acct_reason = GPU_SIMT_STALL_ISSUE;
     isa_decode_frame(u->gpu->prog.tm.code[frame], w->code);
+    for (unsigned pc = 0; pc < ISA_SLOTS - 1; pc++) {
+        unsigned op = w->code[pc].op;
+        if (!is_mem(op) && op != ISA_READY)
+            w->alu_slots |= (uint16_t)(1u << pc);
+    }
     simt_ipdom(w->code, w->ipdom); /* S7: once per task */
     simt_stack_init(&w->st, mask);
 }
@@ -293,7 +302,7 @@ static void lane_start(simt_t *u, simt_warp_t *w, unsigned lane, const engine_ta
     c->frame = (uint8_t)task->frame;
     c->req->frame = (uint16_t)task->frame;
     if (task->init >> lane & 1)
-        c->r[0] = task->r0[lane];
+        u->rf.r[0][lane] = task->r0[lane];
     c->run.code = w->code;
     c->run.n = 0;
     u->lane_n[lane] = 0;
@@ -367,8 +376,10 @@ static __attribute__((noinline)) unsigned bank_replays(struct gpu *g, uint16_t s
 }
 
 /* S8: sends the active lanes' requests of a ld/st issued at `now`. The
- * warp's state says what is in flight before the first request leaves, so
- * that an answer may come back within a send. */
+ * warp's state says what is in flight before the first request leaves; its
+ * bank figures (requests, banks touched, replays) are counted as the
+ * requests leave and set after the last, before any answer (the SM answers
+ * in its own event, never within a request). */
 static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_t *w,
                                                             uint16_t active, unsigned pc,
                                                             isa_decoded_t d, sim_time_t now)
@@ -376,44 +387,21 @@ static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_
     struct gpu *g = u->gpu;
     bool store = d.op == ISA_ST;
     isa_mem_lanes_t *ops = &w->mem_ops; /* a ld's t->data is the SM's to set */
-    isa_mem_lanes(u->regs, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
+    isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
                   ops);
     uint16_t sync = ops->sync;
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
         send = merge_lanes(w, active, sync, ops->addr);
-    /* S8: replays = the most requests to one bank, less one */
-    unsigned requests = 0, banks, most;
-    uint64_t seen = 0, twice = 0; /* banks touched; touched more than once */
-    for (uint16_t m = send; m; m &= m - 1) {
-        uint64_t bit = UINT64_C(1) << sm_bank_of(&g->sm, ops->addr[__builtin_ctz(m)]);
-        twice |= seen & bit;
-        seen |= bit;
-        requests++;
-    }
-    if (!twice) { /* every request to its own bank: no replay */
-        banks = requests;
-        most = 1;
-    } else if (!(seen & (seen - 1))) { /* all to one bank */
-        banks = 1;
-        most = requests;
-    } else {
-        most = bank_replays(g, send, ops->addr, &banks) + 1;
-    }
     w->mem_store = store;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
     w->mem_lanes = active;
     w->mem_issue = now;
     w->mem_max = 0;
-    w->mem_requests = (uint8_t)requests;
-    w->mem_banks = (uint8_t)banks;
-    w->mem_replays = (uint8_t)(most - 1);
     w->mem_wait = send;
     w->rec.mem_instructions++;
-    w->rec.requests += w->mem_requests;
-    w->rec.replays += w->mem_replays;
     w->prev_done = w->mem_done = NEVER;
     if (!store) {
         w->reg_done[d.c] = NEVER;
@@ -422,13 +410,19 @@ static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_
     bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
     sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
     uint16_t flags = store ? GPU_TXN_STORE : 0;
-    /* each request as the lane's core would send it; the loop is written
-       twice so that the usual one (no sync lane, a fixed latency) tests
-       neither per lane */
+    unsigned requests = 0, banks, most;
+    uint64_t seen = 0, twice = 0; /* banks touched; touched more than once */
+    /* each request as the lane's core would send it, and its bank; the loop
+       is written twice so that the usual one (no sync lane, a fixed latency)
+       tests neither per lane */
 #define SEND(l, FLAGS, ARRIVE)                                                               \
     do {                                                                                    \
         core_t *c = &g->cores[l];                                                           \
         txn_t *t = c->req;                                                                  \
+        uint64_t bit = UINT64_C(1) << sm_bank_of(&g->sm, ops->addr[l]);                     \
+        twice |= seen & bit;                                                                \
+        seen |= bit;                                                                        \
+        requests++;                                                                         \
         t->addr = ops->addr[l];                                                             \
         t->flags = (FLAGS);                                                                 \
         t->data = ops->value[l];                                                            \
@@ -447,6 +441,21 @@ static GPU_NO_SLP __attribute__((noinline)) void issue_mem(simt_t *u, simt_warp_
         }
     }
 #undef SEND
+    /* S8: replays = the most requests to one bank, less one */
+    if (!twice) { /* every request to its own bank: no replay */
+        banks = requests;
+        most = 1;
+    } else if (!(seen & (seen - 1))) { /* all to one bank */
+        banks = 1;
+        most = requests;
+    } else {
+        most = bank_replays(g, send, ops->addr, &banks) + 1;
+    }
+    w->mem_requests = (uint8_t)requests;
+    w->mem_banks = (uint8_t)banks;
+    w->mem_replays = (uint8_t)(most - 1);
+    w->rec.requests += w->mem_requests;
+    w->rec.replays += w->mem_replays;
 }
 
 /* Runs a non-memory instruction on the active lanes (one decode for all:
@@ -455,8 +464,8 @@ static uint16_t exec_lanes(simt_t *u, uint16_t active, isa_decoded_t d)
 {
     core_t *cores = u->gpu->cores;
     if (d.op == ISA_BNZ)
-        return isa_bnz_taken(u->regs, active, d);
-    for (uint16_t m = isa_exec_lanes(u->regs, active, d); m; m &= m - 1)
+        return isa_bnz_taken(&u->rf, active, d);
+    for (uint16_t m = isa_exec_lanes(&u->rf, active, d); m; m &= m - 1)
         cores[__builtin_ctz(m)].run.div_by_zero++;
     return 0;
 }
@@ -479,7 +488,8 @@ static __attribute__((noinline, cold)) void trace_insn(simt_t *u, const simt_war
     };
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        memcpy(regs[l], u->regs[l], ISA_REGS);
+        for (unsigned i = 0; i < ISA_REGS; i++)
+            regs[l][i] = u->rf.r[i][l];
         if (is_mem(d->op)) {
             r.addr[l] = w->mem_ops.addr[l];
             r.bank[l] = (uint8_t)sm_bank_of(&u->gpu->sm, w->mem_ops.addr[l]);
@@ -529,7 +539,8 @@ static __attribute__((noinline, cold)) bool budget_spent(simt_t *u, const simt_w
 /* Issues the warp's next instruction at `now` (the unit's time: sim_now or,
  * running ahead, later). Returns false when a lane's budget (S10) stopped
  * the run (only at sim_now: the unit does not run ahead near the budget). */
-static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, sim_time_t now)
+static __attribute__((noinline)) bool issue(simt_t *u, simt_warp_t *w, unsigned order,
+                                            unsigned eligible, sim_time_t now)
 {
     struct gpu *g = u->gpu;
     const simt_entry_t *top = simt_stack_top(&w->st);
@@ -709,6 +720,152 @@ static inline sim_time_t decide_one(simt_t *u, simt_warp_t *w, sim_time_t now)
  * this many at a time (the host loop gets control back in between). */
 #define SIMT_SLICE 4096
 
+/* --- a warp alone issuing register work back to back ------------------------ */
+
+/* True when the unit's configuration lets run_alu stand for decide_one: no
+ * scoreboard (a warp's next instruction waits for its previous one, S3),
+ * fixed latencies, decoupled mode, and nothing that records single issues
+ * (the issue trace, interval statistics, the instruction trace). */
+static bool plain_issue(const simt_t *u)
+{
+    return !u->stepped && !u->scoreboard && u->lat_fixed && !u->ivl && !u->itrace &&
+           !(u->gpu->trace & GPU_TRACE_ISSUE);
+}
+
+/* True when w, the only resident warp, issues at `now` an instruction that
+ * run_alu covers: every lane of the warp active (S10's uniform count), no
+ * lane near its budget, no ld/st completing later, and register work or a
+ * bnz in a slot before 15 (no lane leaves, nothing is sent, nothing is
+ * scheduled: w->alu_slots). */
+static bool alu_next(const simt_t *u, const simt_warp_t *w, sim_time_t now)
+{
+    if (!has_next(w) || w->prev_done > now || w->mem_done > now || u->near_budget)
+        return false;
+    const simt_entry_t *top = simt_stack_top(&w->st);
+    return top->mask == w->mask && (w->alu_slots >> top->pc & 1);
+}
+
+/* run_alu's bnz (S7), out of its loop: the stack's branch is long and rare
+ * beside register work. */
+static __attribute__((noinline)) void alu_bnz(simt_t *u, simt_warp_t *w, unsigned pc,
+                                              isa_decoded_t d, sim_time_t done)
+{
+    bool divergent;
+    uint16_t taken = isa_bnz_taken(&u->rf, w->mask, d);
+    w->bnz_done = done;
+    simt_stack_branch(&w->st, pc, d.b, w->ipdom[pc], taken, &divergent); /* pc < 15: no
+                                                                            lane leaves */
+    w->rec.divergent_branches += divergent;
+}
+
+/* decide_one for w, the only resident warp, eligible at `now` with a ld/st
+ * of every lane in a slot before 15 next, under plain_issue and with no lane
+ * near its budget: issue(), issue_alone and settle_warp without the tests
+ * that do not apply then. */
+static inline sim_time_t mem_alone(simt_t *u, simt_warp_t *w, sim_time_t now)
+{
+    unsigned pc = simt_stack_top(&w->st)->pc;
+    w->rec.warp_instructions++;
+    u->near_budget |= w->rec.warp_instructions + 1 >= u->budget;
+    w->uniform_n++;
+    w->rec.lane_instructions += w->nlanes;
+    w->next_ok = now + u->period;
+    issue_mem(u, w, w->mask, pc, w->code[pc], now);
+    simt_stack_advance(&w->st, pc + 1);
+    u->last.age[0] = w->age;
+    u->last.n = 1;
+    u->issue_cycles++;
+    if (sim_stop_reason(u->sim) != SIM_END_NONE)
+        return NEVER;
+    return settle_warp(u, w, now, true, true);
+}
+
+/* The decisions of cycle `now` and the following ones while alu_next holds
+ * for them and the unit may run ahead (decoupled mode, plain_issue): what
+ * decide_one does for such an instruction — issue, S6's last choice, the
+ * warp's accounting and its next decision — without its general tests. The
+ * earliest other event is read once (nothing here schedules one); the
+ * warp's counts and times are kept in locals and stored at the end, as the
+ * decisions one by one would have left them. When the unit may go on to a
+ * decision that is not this path's (a ld/st, a divergent path, slot 15),
+ * decide_one makes it here, as issue_cb's next turn would. *k counts the
+ * decisions of the event as issue_cb does; returns the next decision's
+ * time, which issue_cb then treats as after decide_one. */
+static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_warp_t *w, sim_time_t now,
+                                                   unsigned *k)
+{
+    const sim_time_t horizon = sim_next_time(u->sim), period = u->period;
+    /* issue_cb's limits: the slice (decisions of this event after this one),
+       and near_budget, false now (warp_instructions + 1 < budget), which
+       the issue making warp_instructions + 1 = budget sets */
+    const uint64_t slice = SIMT_SLICE - *k, room = u->budget - 1 - w->rec.warp_instructions;
+    const uint64_t limit = slice < room ? slice : room;
+    sim_time_t alu_done = w->alu_done, acct_ps = w->acct_ps, done, at;
+    unsigned reason = w->acct_reason;
+    uint64_t n = 0; /* instructions issued */
+    bool general = false; /* the next decision is decide_one's */
+    for (;;) {
+        unsigned pc = simt_stack_top(&w->st)->pc;
+        isa_decoded_t d = w->code[pc];
+        /* issue: as issue() for a non-memory instruction of every lane */
+        n++;
+        done = now + u->op_lat_ps[d.op];
+        alu_done = tmax(alu_done, done);
+        if (d.op == ISA_BNZ) {
+            alu_bnz(u, w, pc, d, done);
+        } else {
+            uint16_t div0 = isa_exec_lanes(&u->rf, w->mask, d);
+            if (__builtin_expect(div0 != 0, 0))
+                for (uint16_t m = div0; m; m &= m - 1)
+                    u->gpu->cores[__builtin_ctz(m)].run.div_by_zero++;
+            simt_stack_advance(&w->st, pc + 1);
+        }
+        /* settle_warp, issued: account(now), then the next decision */
+        if (now > acct_ps)
+            w->rec.stall_cycles[reason] += cycles_in(u, now - acct_ps);
+        sim_time_t cycle = now + period;
+        acct_ps = cycle;
+        at = has_next(w) ? tmax(done, cycle) : NEVER;
+        if (at != cycle) /* wait_reason: mem_done <= now (alu_next) */
+            reason = GPU_SIMT_STALL_EXECUTE;
+        /* (settle_warp's mem_done test does not apply: mem_done <= now) */
+        /* issue_cb's test (at >= horizon also when at is NEVER); alu_next's
+           prev_done <= at holds (at >= done), and mem_done <= at */
+        if (n >= limit || at >= horizon)
+            break;
+        /* the unit goes on to decide `at`: here if alu_next holds for it,
+           else by decide_one, as issue_cb would next */
+        const simt_entry_t *top = simt_stack_top(&w->st);
+        if (top->mask != w->mask || !(w->alu_slots >> top->pc & 1)) {
+            general = true;
+            break;
+        }
+        now = at;
+    }
+    *k += (unsigned)(n - 1);
+    w->rec.warp_instructions += n;
+    w->uniform_n += n;
+    w->rec.lane_instructions += n * w->nlanes;
+    u->issue_cycles += n;
+    u->near_budget = n >= room;
+    u->last.age[0] = w->age; /* issue_alone */
+    u->last.n = 1;
+    u->last_eval = now;
+    w->next_ok = now + period;
+    w->alu_done = alu_done;
+    w->prev_done = done;
+    w->acct_ps = acct_ps;
+    w->acct_reason = (uint8_t)reason;
+    if (!general)
+        return at;
+    ++*k; /* issue_cb's next turn: nothing to close out, w is alone (no lane left) */
+    u->last_eval = at;
+    const simt_entry_t *top = simt_stack_top(&w->st);
+    if (top->mask == w->mask && top->pc < ISA_SLOTS - 1 && is_mem(w->code[top->pc].op))
+        return mem_alone(u, w, at);
+    return decide_one(u, w, at);
+}
+
 /* True when the unit may decide cycle `next` now: decoupled mode, nothing
  * else is scheduled before or at it (so nothing can change what it sees),
  * and no lane is near its budget (the watchdog fires at its own time). */
@@ -724,6 +881,7 @@ static void issue_cb(sim_t *sim, sim_event_t *ev)
 {
     simt_t *u = ev->data;
     sim_time_t now = sim_now(sim);
+    bool plain = plain_issue(u);
     for (unsigned k = 0;; k++) {
         u->last_eval = now;
         for (uint16_t m = u->drained; m; m &= m - 1) {
@@ -733,7 +891,8 @@ static void issue_cb(sim_t *sim, sim_event_t *ev)
         }
         sim_time_t next;
         if (u->live && !(u->live & (u->live - 1))) {
-            next = decide_one(u, &u->w[__builtin_ctz(u->live)], now);
+            simt_warp_t *w = &u->w[__builtin_ctz(u->live)];
+            next = plain && alu_next(u, w, now) ? run_alu(u, w, now, &k) : decide_one(u, w, now);
         } else {
             uint16_t eligible = eligible_warps(u, now);
             uint16_t issued = decide(u, now, eligible);
@@ -804,7 +963,7 @@ static __attribute__((noinline)) void answer_merged(simt_t *u, simt_warp_t *w, u
 {
     for (uint16_t m = w->fanout[l]; m; m &= m - 1) {
         core_t *k = &u->gpu->cores[__builtin_ctz(m)];
-        k->r[w->mem_reg] = (uint8_t)t->data; /* merged requests are ld's */
+        u->rf.r[w->mem_reg][__builtin_ctz(m)] = (uint8_t)t->data; /* merged requests are ld's */
         k->task_sm_wait += t->t_done - t->t_created;
     }
     answered(u, w, &u->gpu->cores[l], l, t);
@@ -823,7 +982,7 @@ GPU_NO_SLP void simt_on_answer(void *unit, txn_t *t)
     }
     core_t *c = &u->gpu->cores[l]; /* its own request */
     if (!w->mem_store)
-        c->r[w->mem_reg] = (uint8_t)t->data; /* the byte read at the grant */
+        u->rf.r[w->mem_reg][l] = (uint8_t)t->data; /* the byte read at the grant */
     c->task_sm_wait += t->t_done - t->t_created;
     answered(u, w, c, l, t);
 }
@@ -906,11 +1065,12 @@ static void simt_counters(void *self)
             cycles ? t->warp_instructions * 1000000 / (cycles * u->width) : 0);
 }
 
-/* The lanes' state is their cores': these operations are the cores' engine's. */
+/* The lanes' registers are the unit's (rf); the rest of their state is their
+ * cores', and those operations are the cores' engine's. */
 static void simt_set_r0(void *self, unsigned core, uint8_t value)
 {
     simt_t *u = self;
-    u->lanes.ops->set_r0(u->lanes.self, core, value);
+    u->rf.r[0][core] = value;
 }
 
 static void simt_reported(void *self, unsigned core, sim_time_t ready_ps)
@@ -922,7 +1082,9 @@ static void simt_reported(void *self, unsigned core, sim_time_t ready_ps)
 static void simt_regs(const void *self, arch_state_t *out)
 {
     const simt_t *u = self;
-    u->lanes.ops->regs(u->lanes.self, out);
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        for (unsigned i = 0; i < ISA_REGS; i++)
+            out->regs[c][i] = u->rf.r[i][c];
 }
 
 static void simt_stats(const void *self, gpu_stats_t *s)

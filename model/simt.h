@@ -1,8 +1,11 @@
 /* simt.h — the SIMT unit (SIMT-SPEC S1–S10): with core.model = simt it
  * stands in place of the 16 cores between the TS and the SM. Each task is a
- * warp whose lanes are the group's cores; lane i keeps core i's register file
- * and task bookkeeping (core_t, so READY, core-task records, counters and
- * the final state read exactly as for cores). One issue event per cycle in
+ * warp whose lanes are the group's cores; lane i keeps core i's task
+ * bookkeeping (core_t, so READY, core-task records and counters read exactly
+ * as for cores); the lanes' registers are the unit's, laid out by register
+ * (simt_t.rf: one register of every lane side by side, so that one host
+ * vector operation does a warp instruction's register work), and the engine's
+ * regs() and set_r0() read and write them there. One issue event per cycle in
  * which something can change decides, after everything else at that
  * picosecond, which warps issue (S5, S6). In decoupled mode the unit goes
  * on deciding later cycles within one event while nothing else is scheduled
@@ -41,6 +44,7 @@ typedef struct simt_warp {
     sim_time_t end;           /* the latest finish time of its lanes so far */
     isa_decoded_t code[ISA_SLOTS];
     uint8_t ipdom[ISA_SLOTS]; /* S7, computed once at start */
+    uint16_t alu_slots;       /* slots run_alu may issue: before 15, not ld/st/ready */
     simt_stack_t st;
     /* issue state (S3, S4); SIM_TIME_NEVER = an in-flight ld/st, time unknown */
     sim_time_t next_ok;       /* S4: last issue + 1 cycle */
@@ -81,7 +85,8 @@ typedef struct simt {
     const lat_t *lat[ISA_CLASS_ST + 1];  /* ro */
     rng_t rng;                /* latency draws of the unit */
     int8_t lane_warp[ISA_REGS];/* the slot of each lane's warp, -1: none */
-    uint8_t *regs[ISA_REGS];  /* ro: each lane's register file (its core's) */
+    isa_lane_regs_t rf;       /* the lanes' register files, by register (isa.h): the
+                                 machine's registers, read through the engine's regs() */
     uint16_t live;            /* slots of w[] that are live */
     uint16_t drained;         /* of which: every lane has finished (lanes == 0), to close out */
     bool near_budget;         /* a live warp has issued budget - 1 instructions or more */
