@@ -745,10 +745,9 @@ static bool alu_next(const simt_t *u, const simt_warp_t *w, sim_time_t now)
     return top->mask == w->mask && (w->alu_slots >> top->pc & 1);
 }
 
-/* run_alu's bnz (S7), out of its loop: the stack's branch is long and rare
- * beside register work. */
-static __attribute__((noinline)) void alu_bnz(simt_t *u, simt_warp_t *w, unsigned pc,
-                                              isa_decoded_t d, sim_time_t done)
+/* run_alu's bnz (S7): the lanes' test and the stack's branch (run_alu's
+ * flatten inlines both). */
+static void alu_bnz(simt_t *u, simt_warp_t *w, unsigned pc, isa_decoded_t d, sim_time_t done)
 {
     bool divergent;
     uint16_t taken = isa_bnz_taken(&u->rf, w->mask, d);
