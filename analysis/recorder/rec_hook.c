@@ -84,9 +84,12 @@ static inline void on_access(rec_t *rec, const gpu_tr_access_t *a)
         return;
     }
     rec_batch_t *b = rec->cur;
-    b->acc[b->nacc++] = (rec_acc_t){req, (uint32_t)da, (uint32_t)dg, (uint32_t)dd,
-                                    a->addr, a->frame, a->core, a->bank, a->value,
-                                    (uint8_t)((a->is_store & 1) | (a->sync & 1) << 1)};
+    rec_acc_t *e = &b->acc[b->nacc++];
+    e->request_ps = req;
+    e->arrive_dt = (uint32_t)da;
+    e->grant_dt = (uint32_t)dg;
+    e->done_dt = (uint32_t)dd;
+    memcpy(&e->frame, &a->frame, REC_ACC_SMALL);
     rec->counts.bytes_queued += sizeof(rec_acc_t);
 }
 

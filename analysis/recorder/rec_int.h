@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "analysis/recorder/rec.h"
 #include "analysis/store/pack.h"
@@ -69,16 +70,34 @@ typedef struct rec_row {
 } rec_row_t;
 
 /* An SM access as the hook hands it over: times known, ordered, below 2^63,
- * the three intervals below 2^32 ps (else it is a REC_ROW_ODD_ACCESS). */
+ * the three intervals below 2^32 ps (else it is a REC_ROW_ODD_ACCESS). The
+ * small fields are laid out as the first eight bytes of gpu_tr_access_t, so
+ * that the hook copies them with one load and one store (REC_ACC_SMALL). */
 typedef struct rec_acc {
     sim_time_t request_ps;
     uint32_t arrive_dt;       /* arrive - request */
     uint32_t grant_dt;        /* grant - arrive */
     uint32_t done_dt;         /* done - grant */
+    uint8_t frame, core;
+    uint8_t is_store, sync;   /* as the trace record has them (bit 0 counts) */
+    uint8_t bank, value;
     uint16_t addr;
-    uint8_t frame, core, bank, value;
-    uint8_t flags;            /* is_store | sync << 1 */
 } rec_acc_t;
+
+#define REC_ACC_SMALL 8 /* bytes from frame to addr, in both records */
+#define REC_ACC_SAME_(f) (offsetof(rec_acc_t, f) - offsetof(rec_acc_t, frame) ==        \
+                          offsetof(gpu_tr_access_t, f) - offsetof(gpu_tr_access_t, frame))
+_Static_assert(REC_ACC_SAME_(core) && REC_ACC_SAME_(is_store) && REC_ACC_SAME_(sync) &&
+                   REC_ACC_SAME_(bank) && REC_ACC_SAME_(value) && REC_ACC_SAME_(addr) &&
+                   offsetof(gpu_tr_access_t, addr) + sizeof(uint16_t) == REC_ACC_SMALL &&
+                   offsetof(gpu_tr_access_t, frame) == 0,
+               "rec_acc_t's small fields copy gpu_tr_access_t's");
+
+/* An access's flags digit (store/pack.h): is_store | sync << 1. */
+static inline unsigned rec_acc_flags(const rec_acc_t *a)
+{
+    return (a->is_store & 1u) | (a->sync & 1u) << 1;
+}
 
 /* A kernel event as the hook hands it over: its name an id of the run's
  * dictionary (rec_t.names; 0: no name), defined by an earlier

@@ -69,12 +69,14 @@ static void pack_open(rec_pack_t *p, unsigned frame, unsigned core, sim_time_t b
 static inline void store(rec_pack_t *p, uint32_t n, const rec_acc_t *a, uint64_t t, uint64_t da,
                          uint64_t dg, uint64_t dd, sim_time_t done)
 {
+    uint64_t low = REC_LOW(a->bank, a->addr, a->value, rec_acc_flags(a)); /* before the
+        stores, which could alias *a as far as the compiler knows */
     rec_times_t *e = &p->times[n];
     e->t = (uint32_t)t;
     e->a = (uint32_t)da;
     e->g = (uint32_t)dg;
     e->d = (uint32_t)dd;
-    p->low[n] = REC_LOW(a->bank, a->addr, a->value, a->flags);
+    p->low[n] = low;
     p->row.end_ps = done > p->row.end_ps ? done : p->row.end_ps;
     p->row.n = n + 1;
 }
