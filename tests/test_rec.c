@@ -4,7 +4,8 @@
  * and its status transitions, params, every table and the sm_accesses view
  * (every field of every access back exactly), pack splitting, levels, the
  * window, appending, refusing foreign files, writer failure, a killed run,
- * SHA-256 vectors and the example queries of docs/SCHEMA.md. */
+ * SHA-256 vectors, the packer's digit writer and exact division, and the
+ * example queries of docs/SCHEMA.md. */
 #include <signal.h>
 #include <stdarg.h>
 #include <sqlite3.h>
@@ -1094,6 +1095,67 @@ static void test_schema_doc_queries(void)
     CU_ASSERT_EQUAL(failed, 0);
 }
 
+/* --- the packer's arithmetic ---------------------------------------------- */
+
+/* The digit writer (eight digits at a time) against printf: the edges of
+ * every digit count and a pseudo-random sweep of every magnitude. */
+static void test_put_u64_matches_printf(void)
+{
+    char got[40], want[40];
+    uint64_t x = UINT64_C(88172645463325252), bad = 0;
+    for (unsigned i = 0; i < 2000000; i++) {
+        uint64_t v;
+        if (i < 64 * 3) { /* 10^k - 1, 10^k, 10^k + 1 and their neighbours in 2^k */
+            uint64_t p = 1;
+            for (unsigned k = 0; k < i / 3 % 20; k++)
+                p *= 10;
+            v = i < 60 ? p - 1 + i % 3 : (UINT64_C(1) << (i / 3 % 64)) - 1 + i % 3;
+        } else {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v = x >> (x % 64);
+        }
+        char buf[40];
+        memset(buf, 'x', sizeof buf);
+        char *end = rec_put_u64(buf, v);
+        memcpy(got, buf, (size_t)(end - buf));
+        got[end - buf] = 0;
+        snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+        bad += strcmp(got, want) != 0;
+    }
+    char *end = rec_put_u64(got, UINT64_MAX);
+    *end = 0;
+    CU_ASSERT_STRING_EQUAL(got, "18446744073709551615");
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* The packer's exact division: rec_div_rotated is at most max_d exactly for
+ * the multiples of the divisor, and then their quotient; rec_div_exact the
+ * same for one value. */
+static void test_div_rotated_exact(void)
+{
+    static const uint64_t divisors[] = {1, 2, 3, 625, 1000, 1024, 999, 4096000,
+                                        1000000007, UINT64_C(3) << 40, UINT64_C(1) << 63};
+    uint64_t x = 1234567, bad = 0;
+    for (size_t k = 0; k < sizeof divisors / sizeof divisors[0]; k++) {
+        uint64_t p = divisors[k];
+        rec_div_t d;
+        rec_div_init(&d, p);
+        for (unsigned i = 0; i < 200000; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            uint64_t v = i % 3 == 0 ? x : i % 3 == 1 ? (x % 100000) * p : (x % 100000) * p + x % p;
+            uint64_t q = rec_div_rotated(&d, v), q1 = 0;
+            bool multiple = v % p == 0, exact = rec_div_exact(&d, v, &q1);
+            bad += (q <= d.max_d) != multiple || (multiple && q != v / p);
+            bad += exact != multiple || (multiple && q1 != v / p);
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 int main(void)
 {
     static const test_case_t sha[] = {
@@ -1115,7 +1177,10 @@ int main(void)
         TEST(test_bad_options),                TEST(test_writer_failure),
         TEST(test_killed_run),                 TEST(test_schema_doc_queries),
         TEST_END};
-    static const test_suite_t suites[] = {
-        {"sha256", sha}, {"rec_tables", tables}, {"rec_files", files}, {NULL, NULL}};
+    static const test_case_t arith[] = {
+        TEST(test_put_u64_matches_printf), TEST(test_div_rotated_exact), TEST_END};
+    static const test_suite_t suites[] = {{"sha256", sha},     {"rec_arith", arith},
+                                          {"rec_tables", tables}, {"rec_files", files},
+                                          {NULL, NULL}};
     return test_run_suites(suites);
 }
