@@ -27,6 +27,8 @@ struct sim {
     uint64_t events_run;      /* events executed so far */
     sim_event_t *running;     /* the event whose callback runs, or NULL */
     evq_key_t run_key;        /* its new key if it scheduled itself again, else 0 */
+    sim_time_t until;         /* the running sim_run call's time bound */
+    size_t run_left;          /* events that call may still run besides the running one */
     sim_end_t stop;           /* requested stop, SIM_END_NONE when none */
     bool yield;               /* sim_yield(): end the current sim_run call */
     bool event_log;           /* emit SIM_TRACE_EVENT per event */
@@ -222,6 +224,22 @@ void sim_cancel(sim_t *sim, sim_event_t *ev)
     }
 }
 
+bool sim_continue(sim_t *sim, sim_event_t *ev, sim_time_t at)
+{
+    assert(ev == sim->running && !ev->slot && at > sim->now);
+    /* q.n == 1: the running event's root is all the queue holds */
+    if (sim->q.n != 1 || at > sim->until || !sim->run_left ||
+        (sim->stop != SIM_END_NONE) | sim->yield | (sim->event_log && sim->hook))
+        return false;
+    assert(sim->seq <= EVQ_SEQ_MAX);
+    sim->seq++;                     /* numbered as sim_schedule would have */
+    ev->time = at;
+    sim->now = at;
+    sim->run_left--;
+    sim->events_run++;
+    return true;
+}
+
 /* ---- the run loop ----------------------------------------------------- */
 
 static void log_event(sim_t *sim, const sim_event_t *ev)
@@ -264,9 +282,11 @@ run_loop(sim_t *sim, sim_time_t until, size_t max_events, bool logged)
      * limit since events at SIM_TIME_NEVER never run. */
     if (until == SIM_TIME_NEVER)
         until--;
+    sim->until = until;
     while (n < max_events && evq_key_time(q->key[0]) <= until) {
+        sim->run_left = max_events - n - 1;
         run_one(sim, q, logged);
-        n++;
+        n = max_events - sim->run_left; /* with the runs sim_continue made */
         if (__builtin_expect((sim->stop != SIM_END_NONE) | sim->yield, 0))
             break;
     }

@@ -323,27 +323,38 @@ static inline void grant_one(sm_t *sm, bank_t *b, sim_time_t now)
                                                 again within, due after now */
 }
 
+/* The SM event: every bank due now grants. When the next of them is due
+ * before anything else happens (sim_continue), it goes on at that time in
+ * place: a bank that many requesters contend for grants at successive
+ * picoseconds, each a grant of its own. */
 static GPU_NO_SLP void grant_cb(sim_t *sim, sim_event_t *ev)
 {
     sm_t *sm = ev->data;
-    sim_time_t now = sim_now(sim), at = SIM_TIME_NEVER;
-    sm->granting = true;
-    sm->posted_min = SIM_TIME_NEVER;
-    /* `at` gathers min(next) on the way; requests posted meanwhile (the
-       answered cores run on within the grant) gather theirs in posted_min */
-    for (uint64_t m = sm->active; m; m &= m - 1) {
-        unsigned id = (unsigned)__builtin_ctzll(m);
-        sim_time_t next = sm->next[id];
-        if (next == now) {
-            bank_t *b = &sm->banks[id];
-            grant_one(sm, b, now);
-            next = sm->next[id] = bank_next(b, now);
-            assert(next > now);
-            if (next == SIM_TIME_NEVER)
-                sm->active &= ~(UINT64_C(1) << id);
+    sim_time_t now = sim_now(sim), at;
+    for (;;) {
+        at = SIM_TIME_NEVER;
+        sm->granting = true;
+        sm->posted_min = SIM_TIME_NEVER;
+        /* `at` gathers min(next) on the way; requests posted meanwhile (the
+           answered cores run on within the grant) gather theirs in posted_min */
+        for (uint64_t m = sm->active; m; m &= m - 1) {
+            unsigned id = (unsigned)__builtin_ctzll(m);
+            sim_time_t next = sm->next[id];
+            if (next == now) {
+                bank_t *b = &sm->banks[id];
+                grant_one(sm, b, now);
+                next = sm->next[id] = bank_next(b, now);
+                assert(next > now);
+                if (next == SIM_TIME_NEVER)
+                    sm->active &= ~(UINT64_C(1) << id);
+            }
+            at = next < at ? next : at;
         }
-        at = next < at ? next : at;
+        sm->granting = false;
+        at = at < sm->posted_min ? at : sm->posted_min;
+        if (at == SIM_TIME_NEVER || !sim_continue(sim, ev, at))
+            break;
+        now = at;
     }
-    sm->granting = false;
-    sm_reschedule(sm, at < sm->posted_min ? at : sm->posted_min);
+    sm_reschedule(sm, at);
 }
