@@ -69,10 +69,10 @@ static __attribute__((noinline, cold)) void race_request(core_t *c, const isa_st
                 s->sync && c->atomics, s->addr);
 }
 
-/* Sends the SM request of the ld/st that stopped the run; it starts at run.t. */
-static void request(core_t *c)
+/* Sends the SM request of the ld/st `s` that stopped the run; it starts at
+ * run.t. */
+static void request(core_t *c, const isa_step_t *s)
 {
-    const isa_step_t *s = &c->run.last;
     txn_t *t = c->req;
     t->addr = s->addr;
     t->flags = (uint16_t)((s->cls == ISA_CLASS_ST ? GPU_TXN_STORE : 0) |
@@ -192,7 +192,7 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
         if (run->n != before && (c->gpu->ivl[0] || c->gpu->ivl[1]))
             gpu_ivl_add(c->gpu, IVL_CORE_INSTR, c->id, started, run->n - before);
         if (stop == ISA_STOP_MEMORY) {
-            request(c);
+            request(c, &run->last);
             return;
         }
         if (!c->lat_fixed)
@@ -227,13 +227,15 @@ __attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c)
     }
     run->budget = c->budget < slice_end ? c->budget : slice_end;
     isa_stop_t stop;
+    isa_step_t step; /* the ld/st that stops the run, in registers on its way to request() */
     {
         uint8_t *restrict r = c->r;
         unsigned core_id = c->id;
+        isa_step_t *last = &step;
 #include "model/isa_run_body.h" /* isa_run without a call */
     }
     if (__builtin_expect(stop == ISA_STOP_MEMORY, 1))
-        request(c);
+        request(c, &step);
     else if (stop == ISA_STOP_FINISHED)
         finish(c);
     else if (run->n == c->budget)

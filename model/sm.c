@@ -244,13 +244,28 @@ static void trace_access(bank_t *b, const txn_t *t)
     sim_trace(b->sm->sim, GPU_TR_ACCESS, &r);
 }
 
-/* Draws the service and answer latencies of one grant (sm.bank, sm.resp). */
-static __attribute__((noinline)) void drawn_latencies(bank_t *b, sim_time_t *service,
-                                                      sim_time_t *resp)
+/* The service and answer latencies of one grant (sm.bank, sm.resp), drawn
+ * (returned, not written through pointers: the fixed latencies' locals
+ * then stay in registers). */
+typedef struct grant_lat {
+    sim_time_t service, resp;
+} grant_lat_t;
+
+static __attribute__((noinline)) grant_lat_t drawn_latencies(bank_t *b)
 {
     struct gpu *g = b->sm->gpu;
-    *service = gpu_cycles(g, lat_sample(&g->desc.sm_bank, &b->rng));
-    *resp = gpu_cycles(g, lat_sample(&g->desc.sm_resp, &b->rng));
+    grant_lat_t l;
+    l.service = gpu_cycles(g, lat_sample(&g->desc.sm_bank, &b->rng));
+    l.resp = gpu_cycles(g, lat_sample(&g->desc.sm_resp, &b->rng));
+    return l;
+}
+
+/* A grant that found its request waiting: the bank's conflict figures. */
+static void count_wait(bank_t *b, sim_time_t wait)
+{
+    b->conflicts++;
+    b->wait_ps += wait;
+    b->max_wait_ps = wait > b->max_wait_ps ? wait : b->max_wait_ps;
 }
 
 /* What interval statistics see of a grant. */
@@ -288,18 +303,17 @@ static inline void serve(sm_t *sm, bank_t *b, txn_t *t, sim_time_t arrived, sim_
         t->data = *byte;
     if (sm->atomics)
         update_lock(b, t);
-    sim_time_t service = sm->bank_ps, resp = sm->resp_ps;
+    grant_lat_t lat = {sm->bank_ps, sm->resp_ps};
     if (__builtin_expect(!sm->lat_fixed, 0))
-        drawn_latencies(b, &service, &resp);
-    sim_time_t wait = now - arrived;
+        lat = drawn_latencies(b);
+    sim_time_t service = lat.service, wait = now - arrived;
     t->t_granted = now;
-    t->t_done = now + service + resp;
+    t->t_done = now + service + lat.resp;
     b->free_ps = now + service;
     b->accesses++;
-    b->conflicts += wait > 0;
-    b->wait_ps += wait;
-    b->max_wait_ps = wait > b->max_wait_ps ? wait : b->max_wait_ps;
     b->busy_ps += service;
+    if (wait) /* most grants find their request just arrived */
+        count_wait(b, wait);
     if (__builtin_expect(sm->observed, 0))
         observe(b, t, now, service, wait);
 }
@@ -311,9 +325,8 @@ static inline void grant_one(sm_t *sm, bank_t *b, sim_time_t now)
     assert(m && b->free_ps <= now);
     unsigned c = m & (m - 1) ? arbitrate(b, m, now) : (unsigned)__builtin_ctz(m);
     assert(c < GPU_CORES && b->arrive[c] <= now);
-    txn_t *t = b->req[c];
+    txn_t *t = b->req[c]; /* req[c] stays as it is: only pending cores' are read */
     sim_time_t arrived = b->arrive[c];
-    b->req[c] = NULL;
     b->pending &= (uint16_t)~(1u << c);
     if (arrived == b->min_arrive)
         bank_min_arrive(b);
