@@ -66,6 +66,8 @@ void tessera_free(tessera_t *t)
         return;
     if (t->sim)
         sim_set_hook(t->sim, NULL, NULL); /* the recorder goes first */
+    if (t->gpu)
+        gpu_set_access_sink(t->gpu, NULL);
     rec_close(t->rec);
     gpu_destroy(t->gpu);
     race_destroy(t->races);
@@ -245,8 +247,10 @@ static int begin_recording(tessera_t *t)
     }
     tess_free(config);
     free_params(&p);
-    if (rc == TESS_OK)
+    if (rc == TESS_OK) {
         gpu_set_trace(t->gpu, rec_attach(t->rec, t->sim));
+        gpu_set_access_sink(t->gpu, rec_access_sink(t->rec));
+    }
     return rc;
 }
 

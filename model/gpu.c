@@ -168,6 +168,8 @@ void gpu_set_trace(gpu_t *g, unsigned mask)
     sm_observed(g);
 }
 
+void gpu_set_access_sink(gpu_t *g, gpu_access_sink_t *sink) { g->access_sink = sink; }
+
 void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
 {
     g->engine.ops->itrace(g->engine.self, fn, user);

@@ -136,6 +136,11 @@ void gpu_destroy(gpu_t *gpu);
 
 /* Which gpu_trace.h records to report (GPU_TRACE_* bits); 0 = none (default). */
 void gpu_set_trace(gpu_t *gpu, unsigned mask);
+/* With GPU_TRACE_ACCESSES, appends the SM accesses to `sink` (gpu_trace.h)
+ * instead of reporting them through the trace hook; NULL (the default):
+ * through the hook. The caller keeps the sink alive while it is set. */
+struct gpu_access_sink;
+void gpu_set_access_sink(gpu_t *gpu, struct gpu_access_sink *sink);
 
 /* Reports every instruction the engine executes from now on to fn(user,
  * record) (model/itrace.h); NULL turns it off. Timestamps are unchanged.

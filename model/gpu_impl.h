@@ -55,6 +55,7 @@ struct gpu {
     gpu_desc_t desc;          /* ro */
     program_t prog;           /* ro: the program and initial SM */
     unsigned trace;           /* GPU_TRACE_* bits wanted by the hook */
+    gpu_access_sink_t *access_sink; /* where GPU_TR_ACCESS records go, NULL: the hook */
     race_det_t *races;        /* rw: the race detector fed by the cores, or NULL */
     ivl_t *ivl[2];            /* rw: interval statistics and the window's, or NULL */
     uint8_t outcome;          /* gpu_outcome_t once decided */

@@ -94,6 +94,20 @@ typedef struct gpu_tr_access {
     sim_time_t done_ps;       /* the answer reached the core */
 } gpu_tr_access_t;
 
+/* An access sink (gpu_set_access_sink): a consumer of GPU_TR_ACCESS records
+ * in bulk gives the model an array to append them to, instead of one trace
+ * hook call per access — recording every access (level mem) spent about as
+ * much of the simulation's thread on the hook's call and dispatch and on a
+ * record built to be copied as on storing it. The model writes each access
+ * at *next and advances next, first calling full(sink) when next == end;
+ * full must leave next < end. Appending is ordered with the records that
+ * still go through the hook, which may look at next to know how many
+ * accesses came before them. */
+typedef struct gpu_access_sink {
+    gpu_tr_access_t *next, *end;
+    void (*full)(struct gpu_access_sink *sink);
+} gpu_access_sink_t;
+
 /* SIMT-SPEC "Counting": a warp's stall reasons. Every resident cycle in
  * which the warp does not issue has exactly one. */
 #define GPU_SIMT_STALL_LIST(X)                                                              \

@@ -226,7 +226,8 @@ static void update_lock(bank_t *b, const txn_t *t)
     }
 }
 
-static void trace_access(bank_t *b, const txn_t *t)
+/* The access record through the trace hook. */
+static __attribute__((noinline)) void trace_access_hook(bank_t *b, const txn_t *t)
 {
     gpu_tr_access_t r = {
         .frame = (uint8_t)t->frame,
@@ -242,6 +243,38 @@ static void trace_access(bank_t *b, const txn_t *t)
         .done_ps = t->t_done,
     };
     sim_trace(b->sm->sim, GPU_TR_ACCESS, &r);
+}
+
+/* The access record, written field by field into the access sink when
+ * there is one (no call, no dispatch, no copy: level mem records every
+ * access), else through the trace hook. Everything is loaded after the
+ * call that makes room and before the first store: the record's byte fields
+ * could alias the transaction as far as the compiler knows. */
+static inline void trace_access(struct gpu *g, bank_t *b, const txn_t *t)
+{
+    gpu_access_sink_t *sink = g->access_sink;
+    if (!sink) {
+        trace_access_hook(b, t);
+        return;
+    }
+    if (__builtin_expect(sink->next == sink->end, 0))
+        sink->full(sink); /* first, so that nothing lives across the call */
+    uint8_t frame = (uint8_t)t->frame, core = (uint8_t)t->core, bank = b->id;
+    uint8_t value = (uint8_t)t->data, flags = (uint8_t)t->flags;
+    uint16_t addr = (uint16_t)t->addr;
+    sim_time_t req = t->t_created, arr = t->t_arrived, grant = t->t_granted, done = t->t_done;
+    gpu_tr_access_t *r = sink->next++;
+    r->frame = frame;
+    r->core = core;
+    r->is_store = (flags & GPU_TXN_STORE) != 0;
+    r->sync = (flags & GPU_TXN_SYNC) != 0;
+    r->bank = bank;
+    r->value = value;
+    r->addr = addr;
+    r->request_ps = req;
+    r->arrive_ps = arr;
+    r->grant_ps = grant;
+    r->done_ps = done;
 }
 
 /* The service and answer latencies of one grant (sm.bank, sm.resp), drawn
@@ -288,7 +321,7 @@ static __attribute__((noinline, cold)) void observe(bank_t *b, const txn_t *t, s
     if (g->ivl[0] || g->ivl[1])
         observe_ivl(g, b, now, service, wait);
     if (g->trace & GPU_TRACE_ACCESSES)
-        trace_access(b, t);
+        trace_access(g, b, t);
 }
 
 /* Performs `t`, which arrived at `arrived`, now (T7: the read or write takes

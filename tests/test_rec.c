@@ -449,6 +449,72 @@ static void test_accesses_roundtrip(void)
                            "1:1000:NULL 1:-5:2000");
 }
 
+/* What the model does with an access sink (model/sm.c, gpu_trace.h). */
+static void sink_put(gpu_access_sink_t *s, const gpu_tr_access_t *a)
+{
+    if (s->next == s->end)
+        s->full(s);
+    CU_ASSERT_FATAL(s->next < s->end);
+    *s->next++ = *a;
+}
+
+/* The access sink: the model appends its records to the batch itself. The
+ * same accesses as through the hook (the irregular ones, the times near
+ * 2^62, interleaved cores), in batches that fill (full swaps them), a
+ * task's row between accesses cutting its pack where it was recorded, an
+ * access of no core dropped, the counts during the run, and records
+ * appended outside a run dropped. No sink where a window filters or the
+ * level records no accesses. */
+static void test_access_sink(void)
+{
+    enum { N = 3 * REC_BATCH_ACCS + RT_N, BEFORE = 1000 };
+    static gpu_tr_access_t want[N];
+    roundtrip_stream(want);
+    for (size_t i = RT_N; i < N; i++) /* core 4, frames 3 and 4: three batches more */
+        want[i] = mk_access(i < RT_N + BEFORE ? 3 : 4, 4, 100 * P + 2 * P * i,
+                            (unsigned)(i % SM_BYTES));
+    fx_t f;
+    fx_open(&f, "sink.db", REC_MEM, 0, 0);
+    gpu_access_sink_t *s = rec_access_sink(f.rec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    for (size_t i = 0; i < 4096; i++) {
+        sink_put(s, &want[i]);
+        if (i + 4096 < RT_N)
+            sink_put(s, &want[i + 4096]);
+    }
+    gpu_tr_access_t nobody = mk_access(3, GPU_CORES, 100 * P, 1);
+    sink_put(s, &nobody);
+    for (size_t i = RT_N; i < N; i++) {
+        sink_put(s, &want[i]);
+        if (i == RT_N + BEFORE - 1) /* through the hook, after frame 3's accesses */
+            tr_task(&f, 3, 4, 0, 99 * P);
+    }
+    rec_counts_t k;
+    rec_get_counts(f.rec, &k);
+    CU_ASSERT_EQUAL(k.accesses, N + 1); /* handed over: the writer drops the one of no core */
+    CU_ASSERT_EQUAL(fx_end(&f, "ok", NULL), TESS_OK);
+    check_accesses(f.path, want, N);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT sum(n) FROM sm_access_packs WHERE frame = 3"
+                                  " AND core = 4"), BEFORE);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT sum(n) FROM sm_access_packs WHERE frame = 4"
+                                  " AND core = 4"), N - RT_N - BEFORE);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM core_tasks"), 1);
+    /* outside the run: dropped, whatever the number */
+    for (size_t i = 0; i < 5 * REC_DISCARD; i++)
+        sink_put(s, &want[i]);
+    rec_get_counts(f.rec, &k);
+    CU_ASSERT_EQUAL(k.accesses, N + 1);
+    fx_close(&f);
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM sm_accesses"), N);
+
+    rec_t *r = open_at(test_tmp_path("sink-window.db"), REC_MEM, 10 * P, 0);
+    CU_ASSERT_PTR_NULL(rec_access_sink(r));
+    rec_close(r);
+    r = open_at(test_tmp_path("sink-tasks.db"), REC_TASKS, 0, 0);
+    CU_ASSERT_PTR_NULL(rec_access_sink(r));
+    rec_close(r);
+}
+
 /* A pack holds at most REC_PACK_MAX accesses (here 0.2 cycles apart, so in
  * picoseconds, within the span limit). */
 static void test_pack_split_count(void)
@@ -1164,7 +1230,8 @@ int main(void)
         TEST(test_runs_row),           TEST(test_params),
         TEST(test_status_transitions), TEST(test_frames),
         TEST(test_stalls),             TEST(test_core_tasks),
-        TEST(test_accesses_roundtrip), TEST(test_pack_split_count),
+        TEST(test_accesses_roundtrip), TEST(test_access_sink),
+        TEST(test_pack_split_count),
         TEST(test_pack_split_span),    TEST(test_pack_varying_latency),
         TEST(test_pack_radix_overflow), TEST(test_pack_huge_interval),
         TEST(test_pack_bank_maps),     TEST(test_levels),

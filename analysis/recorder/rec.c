@@ -31,7 +31,15 @@ int rec_level_from_name(const char *name)
     return -1;
 }
 
-void rec_get_counts(const rec_t *rec, rec_counts_t *out) { *out = rec->counts; }
+void rec_get_counts(const rec_t *rec, rec_counts_t *out)
+{
+    *out = rec->counts;
+    if (rec->in_run) { /* the current batch's accesses, counted when it is handed over */
+        size_t n = (size_t)(rec->sink.next - rec->cur->acc);
+        out->accesses += n;
+        out->bytes_queued += n * sizeof(gpu_tr_access_t);
+    }
+}
 
 /* --- opening ---------------------------------------------------------------- */
 
@@ -61,6 +69,7 @@ rec_t *rec_open(const char *path, const rec_opts_t *opts, diag_t *diag)
     }
     rec->opts = *opts;
     rec->windowed = opts->from_ps != 0 || opts->to_ps != 0;
+    rec_sink_idle(rec);
     rec->db = schema_open_write(path, diag);
     if (!rec->db)
         goto fail;
@@ -299,10 +308,16 @@ int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id, diag_
     memset(&rec->counts, 0, sizeof rec->counts);
     rec_names_clear(&rec->names); /* ids are per run: event_names is keyed by run_id */
     rec->dropping = false;
+    rec_sink_start(rec);
     rec->in_run = true;
     if (run_id)
         *run_id = rec->run_id;
     return TESS_OK;
+}
+
+gpu_access_sink_t *rec_access_sink(rec_t *rec)
+{
+    return rec->opts.level >= REC_MEM && !rec->windowed ? &rec->sink : NULL;
 }
 
 unsigned rec_attach(rec_t *rec, sim_t *sim)
@@ -325,9 +340,11 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
 {
     assert(rec->in_run && "rec_end_run: no run in progress");
     diag_t wd = {0};
+    rec_seal(rec);
     int wrc = rec_writer_finish(&rec->w, rec->cur, &wd);
     rec->cur = NULL;
     rec->in_run = false;
+    rec_sink_idle(rec);
     const char *status = end && end->status ? end->status : "error";
     const char *error = end ? end->error : "the run's end was not reported";
     char msg[sizeof wd.msg + 32];

@@ -13,6 +13,7 @@
 
 #include "events/sim.h"
 #include "events/base/diag.h"
+#include "model/gpu_trace.h"
 #include "model/ivl.h"
 #include "model/rec_level.h"
 #include "model/race.h"
@@ -55,6 +56,11 @@ int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id /* OUT
 /* Attaches the recorder to `sim` as its trace hook (and turns the event log
  * on at REC_EVENTS). Returns the gpu_set_trace() mask the level needs. */
 unsigned rec_attach(rec_t *rec, sim_t *sim);
+/* Where the model should append the SM accesses (gpu_set_access_sink), or
+ * NULL: through the hook (the level records none, or a window filters
+ * them). Valid while the recorder is open; outside a run what is appended
+ * is dropped. */
+gpu_access_sink_t *rec_access_sink(rec_t *rec);
 
 /* How a run ended. */
 typedef struct rec_run_end {

@@ -1,7 +1,10 @@
-/* rec_hook.c — the trace hook, on the simulation's thread: turns gpu_trace.h
- * records into rows of the current batch, SM accesses into 32-byte rec_acc_t
- * entries and the kernel's events into 24-byte rec_ev_t entries appended in
- * order (everything else about those two is done by the writer thread:
+/* rec_hook.c — the trace hook and the access sink, on the simulation's
+ * thread: turns gpu_trace.h records into rows of the current batch and the
+ * kernel's events into 24-byte rec_ev_t entries appended in order; the SM
+ * accesses are the model's own records, which it appends to the batch
+ * through the access sink (gpu_trace.h; the hook appends them the same way
+ * when a window filters them or a caller feeds the hook itself), unchecked
+ * (everything else about accesses and events is done by the writer thread:
  * rec_pack.c, rec_events.c). An event's name becomes an id of the run's
  * dictionary, found by the name's pointer (the model's names are string
  * constants) and checked against a copy of its text, so that a pointer
@@ -9,24 +12,70 @@
  * row ahead of the events that use it. Invariant: a record reaches the batch
  * only during a run, at a level that records its relation, inside the
  * recording window, and while the writer has not failed; rows and accesses
- * keep the order of the records (acc_index), events theirs. */
+ * keep the order of the records (acc_index), events theirs. During a run
+ * the sink points into the current batch (its next is the batch's count of
+ * accesses, rec_batch_t.nacc being set when the batch is handed over);
+ * outside, at a small discard area. */
 #include <stdint.h>
 #include <string.h>
 
 #include "analysis/recorder/rec_int.h"
 #include "events/base/alloc.h"
 
+/* Accesses appended to the current batch (during a run). */
+static inline size_t appended(const rec_t *rec)
+{
+    return (size_t)(rec->sink.next - rec->cur->acc);
+}
+
+void rec_seal(rec_t *rec)
+{
+    size_t n = appended(rec);
+    rec->cur->nacc = n;
+    rec->counts.accesses += n;
+    rec->counts.bytes_queued += n * sizeof(gpu_tr_access_t);
+}
+
+void rec_sink_start(rec_t *rec)
+{
+    rec->sink.next = rec->cur->acc;
+    rec->sink.end = rec->cur->acc + REC_BATCH_ACCS;
+}
+
 /* The current batch, swapped for an empty one when it lacks the room. */
 static rec_batch_t *room_for(rec_t *rec, size_t rows, size_t accs, size_t evs, size_t text)
 {
     rec_batch_t *b = rec->cur;
-    if (REC_BATCH_ROWS - b->nrows < rows || REC_BATCH_ACCS - b->nacc < accs ||
+    if (REC_BATCH_ROWS - b->nrows < rows || REC_BATCH_ACCS - appended(rec) < accs ||
         REC_BATCH_EVS - b->nev < evs || REC_BATCH_TEXT - b->len < text) {
+        rec_seal(rec);
         b = rec->cur = rec_writer_swap(&rec->w, b);
+        rec_sink_start(rec);
         if (rec_writer_failed(&rec->w))
             rec->dropping = true;
     }
     return b;
+}
+
+/* The model's sink is full: the next batch, or (the writer failed, or no
+ * run) room that is dropped. */
+static void sink_full(gpu_access_sink_t *sink)
+{
+    rec_t *rec = (rec_t *)(void *)((char *)sink - offsetof(rec_t, sink));
+    if (!rec->in_run) {
+        rec_sink_idle(rec);
+    } else if (rec->dropping) {
+        sink->next = rec->cur->acc;
+    } else {
+        room_for(rec, 0, 1, 0, 0);
+    }
+}
+
+void rec_sink_idle(rec_t *rec)
+{
+    rec->sink.full = sink_full;
+    rec->sink.next = rec->discard;
+    rec->sink.end = rec->discard + REC_DISCARD;
 }
 
 /* A new row with `text` bytes of room for its strings. */
@@ -35,7 +84,7 @@ static rec_row_t *add_row(rec_t *rec, unsigned kind, size_t text)
     rec_batch_t *b = room_for(rec, 1, 0, 0, text);
     rec_row_t *row = &b->rows[b->nrows++];
     row->kind = (uint8_t)kind;
-    row->acc_index = (uint32_t)b->nacc;
+    row->acc_index = (uint32_t)appended(rec);
     row->text_off = (uint32_t)b->len;
     row->text_len = UINT32_MAX;
     rec->counts.bytes_queued += sizeof *row;
@@ -55,42 +104,16 @@ static uint32_t put_str(rec_t *rec, const char *s, size_t n)
     return off;
 }
 
-/* An access rec_acc_t cannot hold, as a row of its own. */
-static __attribute__((noinline, cold)) void on_odd_access(rec_t *rec, const gpu_tr_access_t *a)
-{
-    add_row(rec, REC_ROW_ODD_ACCESS, 0)->u.access = *a;
-}
-
-/* Swaps the current batch once its accesses are full. */
-static __attribute__((noinline)) void accs_full(rec_t *rec) { room_for(rec, 0, 1, 0, 0); }
-
-/* The hot path of level mem, once per SM access: inlined into rec_hook
- * ahead of everything else, the rare cases out of line, so that the call
- * saves no registers (it was 93 host instructions per access with every
- * record kind in one function). */
+/* An access that comes through the hook (a window filters them, or the
+ * caller feeds the hook), appended as the model appends to the sink. */
 static inline void on_access(rec_t *rec, const gpu_tr_access_t *a)
 {
-    if (a->core >= GPU_CORES || !rec_keep(rec, a->request_ps, a->done_ps))
+    if (!rec_keep(rec, a->request_ps, a->done_ps))
         return;
-    if (__builtin_expect(rec->cur->nacc == REC_BATCH_ACCS, 0))
-        accs_full(rec); /* first, so that nothing lives across the call */
-    sim_time_t req = a->request_ps, arr = a->arrive_ps, grant = a->grant_ps, done = a->done_ps;
-    rec->counts.accesses++;
-    uint64_t da = arr - req, dg = grant - arr, dd = done - grant;
-    if (__builtin_expect(req > arr || arr > grant || grant > done ||
-                             done > (sim_time_t)INT64_MAX || (da | dg | dd) > UINT32_MAX,
-                         0)) {
-        on_odd_access(rec, a);
-        return;
-    }
-    rec_batch_t *b = rec->cur;
-    rec_acc_t *e = &b->acc[b->nacc++];
-    e->request_ps = req;
-    e->arrive_dt = (uint32_t)da;
-    e->grant_dt = (uint32_t)dg;
-    e->done_dt = (uint32_t)dd;
-    memcpy(&e->frame, &a->frame, REC_ACC_SMALL);
-    rec->counts.bytes_queued += sizeof(rec_acc_t);
+    gpu_access_sink_t *s = &rec->sink;
+    if (__builtin_expect(s->next == s->end, 0))
+        sink_full(s);
+    *s->next++ = *a;
 }
 
 static void on_task(rec_t *rec, const gpu_tr_core_task_t *t)

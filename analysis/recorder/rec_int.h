@@ -1,6 +1,6 @@
 /* rec_int.h — the recorder's internals (private to analysis/recorder/ and
  * its tests), shared by rec.c (the API and a run's life), rec_hook.c (the
- * trace hook, on the simulation's thread), rec_writer.c (the writer thread), rec_pack.c (access
+ * trace hook and the access sink, on the simulation's thread), rec_writer.c (the writer thread), rec_pack.c (access
  * packing, on the writer thread), rec_events.c and rec_simt.c (event log
  * and SIMT issue port packing, on the writer thread) and rec_encode.c (the
  * packs' text).
@@ -43,7 +43,6 @@ typedef enum rec_row_kind {
     REC_ROW_TASK_END,         /* u.task: ends the core's pack, not recorded */
     REC_ROW_COUNTER,          /* u.counter → counters */
     REC_ROW_EVENT_NAME,       /* u.name_id, text → event_names */
-    REC_ROW_ODD_ACCESS,       /* u.access: an access rec_acc_t cannot hold */
     REC_ROW_SIMT_WARP,        /* u.warp → simt_warps */
     REC_ROW_SIMT_MEM,         /* u.smem → simt_mem */
     REC_ROW_SIMT_ISSUE,       /* u.issue → simt_issue_packs (rec_simt.c) */
@@ -60,7 +59,6 @@ typedef struct rec_row {
         gpu_tr_frame_t frame;
         gpu_tr_stall_t stall;
         gpu_tr_core_task_t task;
-        gpu_tr_access_t access;
         uint64_t counter;     /* the counter's value */
         uint32_t name_id;     /* an event name's id in the run's dictionary */
         gpu_tr_simt_warp_t warp;
@@ -69,34 +67,21 @@ typedef struct rec_row {
     } u;
 } rec_row_t;
 
-/* An SM access as the hook hands it over: times known, ordered, below 2^63,
- * the three intervals below 2^32 ps (else it is a REC_ROW_ODD_ACCESS). The
- * small fields are laid out as the first eight bytes of gpu_tr_access_t, so
- * that the hook copies them with one load and one store (REC_ACC_SMALL). */
-typedef struct rec_acc {
-    sim_time_t request_ps;
-    uint32_t arrive_dt;       /* arrive - request */
-    uint32_t grant_dt;        /* grant - arrive */
-    uint32_t done_dt;         /* done - grant */
-    uint8_t frame, core;
-    uint8_t is_store, sync;   /* as the trace record has them (bit 0 counts) */
-    uint8_t bank, value;
-    uint16_t addr;
-} rec_acc_t;
-
-#define REC_ACC_SMALL 8 /* bytes from frame to addr, in both records */
-#define REC_ACC_SAME_(f) (offsetof(rec_acc_t, f) - offsetof(rec_acc_t, frame) ==        \
-                          offsetof(gpu_tr_access_t, f) - offsetof(gpu_tr_access_t, frame))
-_Static_assert(REC_ACC_SAME_(core) && REC_ACC_SAME_(is_store) && REC_ACC_SAME_(sync) &&
-                   REC_ACC_SAME_(bank) && REC_ACC_SAME_(value) && REC_ACC_SAME_(addr) &&
-                   offsetof(gpu_tr_access_t, addr) + sizeof(uint16_t) == REC_ACC_SMALL &&
-                   offsetof(gpu_tr_access_t, frame) == 0,
-               "rec_acc_t's small fields copy gpu_tr_access_t's");
-
 /* An access's flags digit (store/pack.h): is_store | sync << 1. */
-static inline unsigned rec_acc_flags(const rec_acc_t *a)
+static inline unsigned rec_acc_flags(const gpu_tr_access_t *a)
 {
     return (a->is_store & 1u) | (a->sync & 1u) << 1;
+}
+
+/* Can the packer hold the access's times: ordered, below 2^63, each of the
+ * three intervals below 2^32 ps? (Differences taken modulo 2^64: with request
+ * and done below 2^63, three below 2^32 make request <= arrive <= grant <=
+ * done.) Anything else is packed alone (rec_pack_odd). */
+static inline bool rec_acc_regular(const gpu_tr_access_t *a)
+{
+    uint64_t da = a->arrive_ps - a->request_ps, dg = a->grant_ps - a->arrive_ps;
+    uint64_t dd = a->done_ps - a->grant_ps;
+    return !((da | dg | dd) >> 32 | (a->request_ps | a->done_ps) >> 63);
 }
 
 /* A kernel event as the hook hands it over: its name an id of the run's
@@ -110,11 +95,12 @@ typedef struct rec_ev {
 } rec_ev_t;
 
 /* Rows, accesses, events and strings, written by the writer in one
- * transaction. */
+ * transaction. The accesses are the trace's records as the model appended
+ * them (rec_t.sink), unchecked: the writer checks them (rec_pack.c). */
 typedef struct rec_batch {
     rec_row_t *rows;          /* REC_BATCH_ROWS of them */
     size_t nrows;
-    rec_acc_t *acc;           /* REC_BATCH_ACCS of them */
+    gpu_tr_access_t *acc;     /* REC_BATCH_ACCS of them */
     size_t nacc;
     rec_ev_t *ev;             /* REC_BATCH_EVS of them */
     size_t nev;
@@ -303,7 +289,12 @@ typedef struct rec_writer {
     rec_sipack_t sip;         /* the open SIMT issue pack (rec_simt.c) */
 } rec_writer_t;
 
+#define REC_DISCARD 16 /* accesses appended to nowhere outside a run */
+
 struct rec {
+    gpu_access_sink_t sink;   /* the current batch's free accesses (next: the batch's nacc);
+                                 outside a run, discard */
+    gpu_tr_access_t discard[REC_DISCARD];
     sqlite3 *db;
     char *path;               /* as given to rec_open */
     rec_opts_t opts;          /* level and window */
@@ -337,12 +328,13 @@ bool rec_writer_failed(rec_writer_t *w);
 bool rec_writer_put_pack(rec_writer_t *w, const rec_pack_row_t *row, const char *data,
                          size_t len);
 
-/* rec_pack.c (writer thread): packs one access (or n); packs one that rec_acc_t
- * cannot hold; closes a core's pack at the end of its task; closes every
- * open pack (end of run). false once an INSERT failed. */
-bool rec_pack_access(rec_writer_t *w, const rec_acc_t *a);
+/* rec_pack.c (writer thread): packs one access (or n; an access of no core,
+ * core >= GPU_CORES, is dropped); packs one that is not rec_acc_regular;
+ * closes a core's pack at the end of its task; closes every open pack (end
+ * of run). false once an INSERT failed. */
+bool rec_pack_access(rec_writer_t *w, const gpu_tr_access_t *a);
 /* Packs n accesses in order (what rec_pack_access does to each). */
-bool rec_pack_accesses(rec_writer_t *w, const rec_acc_t *a, size_t n);
+bool rec_pack_accesses(rec_writer_t *w, const gpu_tr_access_t *a, size_t n);
 bool rec_pack_odd(rec_writer_t *w, const gpu_tr_access_t *a);
 bool rec_pack_end_task(rec_writer_t *w, unsigned core, unsigned frame);
 bool rec_pack_flush(rec_writer_t *w);
@@ -371,6 +363,13 @@ bool rec_writer_put_issues(rec_writer_t *w, const rec_sipack_t *p,
                            const uint64_t unit[REC_SI_FIELDS + 1], const char *data, size_t len);
 bool rec_writer_put_op(rec_writer_t *w, unsigned id, const char *name);
 
+/* rec_hook.c: the sink at the discard area (outside a run; sets its full
+ * callback), at the current batch's start (a run begins); seal sets the
+ * current batch's nacc from the sink and counts its accesses (before the
+ * batch is handed over). */
+void rec_sink_idle(rec_t *rec);
+void rec_sink_start(rec_t *rec);
+void rec_seal(rec_t *rec);
 /* rec_hook.c: forgets the run's event names (between runs, at close). */
 void rec_names_clear(rec_names_t *d);
 

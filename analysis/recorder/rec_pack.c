@@ -26,9 +26,9 @@
  * - A BLOB of varints is smaller still (~7 bytes) and cheaper to make, but
  *   plain SQL cannot expand it: the view would need a loadable extension and
  *   the stock sqlite3 shell could not read the file.
- * - The hook (simulation thread) only appends a 32-byte rec_acc_t to the
- *   batch (~6-15 ns); packing and text are made here, on the writer thread,
- *   so that the two threads' loads balance.
+ * - The model (simulation thread) only appends its 48-byte trace record to
+ *   the batch (the access sink, rec_hook.c); the checks, packing and text are
+ *   made here, on the writer thread, so that the two threads' loads balance.
  * - Per access the packer does as little as it can (193 -> 84 host
  *   instructions, callgrind on bench.s): a fast path for an access that
  *   joins its core's open pack (append_fast: the times divided by the period
@@ -66,7 +66,8 @@ static void pack_open(rec_pack_t *p, unsigned frame, unsigned core, sim_time_t b
 /* Stores an access that fits the open pack (t, da, dg, dd in its scale;
  * done its done time). The fields are stored one by one, and read back only
  * when the pack closes, long after. */
-static inline void store(rec_pack_t *p, uint32_t n, const rec_acc_t *a, uint64_t t, uint64_t da,
+static inline void store(rec_pack_t *p, uint32_t n, const gpu_tr_access_t *a, uint64_t t,
+                         uint64_t da,
                          uint64_t dg, uint64_t dd, sim_time_t done)
 {
     uint64_t low = REC_LOW(a->bank, a->addr, a->value, rec_acc_flags(a)); /* before the
@@ -81,11 +82,12 @@ static inline void store(rec_pack_t *p, uint32_t n, const rec_acc_t *a, uint64_t
     p->row.n = n + 1;
 }
 
-/* Adds `a` to the open pack, or says why it does not fit (nothing added). */
-static int append(const rec_writer_t *w, rec_pack_t *p, const rec_acc_t *a)
+/* Adds `a` (rec_acc_regular) to the open pack, or says why it does not fit
+ * (nothing added). */
+static int append(const rec_writer_t *w, rec_pack_t *p, const gpu_tr_access_t *a)
 {
-    uint64_t t = a->request_ps - p->row.base_ps, da = a->arrive_dt, dg = a->grant_dt;
-    uint64_t dd = a->done_dt;
+    uint64_t t = a->request_ps - p->row.base_ps, da = a->arrive_ps - a->request_ps;
+    uint64_t dg = a->grant_ps - a->arrive_ps, dd = a->done_ps - a->grant_ps;
     if (a->request_ps < p->row.base_ps || t >= w->span_ps)
         return FIT_SPAN;
     if (p->row.scale_ps != 1) {
@@ -94,27 +96,31 @@ static int append(const rec_writer_t *w, rec_pack_t *p, const rec_acc_t *a)
               (int)rec_div_exact(d, dg, &dg) & (int)rec_div_exact(d, dd, &dd)))
             return FIT_SCALE;
     }
-    store(p, p->row.n, a, t, da, dg, dd,
-          a->request_ps + a->arrive_dt + a->grant_dt + a->done_dt);
+    store(p, p->row.n, a, t, da, dg, dd, a->done_ps);
     return FIT_OK;
 }
 
-/* The common case, what rec_pack_access does when the access belongs to
- * its core's open pack, within its span, every time a multiple of its
- * scale: the four quotients checked at once (or'ed below the bound of one,
- * a sufficient test; anything else takes the exact path). d and span are
- * the writer's, copied to locals by the caller (stores to the pack could
- * alias them). false: nothing done. */
-static inline bool append_fast(rec_writer_t *w, const rec_acc_t *a, const rec_div_t *d,
+/* The common case, what rec_pack_access does when the access is regular
+ * (rec_acc_regular: the three intervals below 2^32, done below 2^63; the
+ * request then is too, as it is within the span of a pack's base) and
+ * belongs to its core's open pack, within its span, every time a multiple
+ * of its scale: the four quotients checked at once (or'ed below the bound
+ * of one, a sufficient test; anything else takes the exact path). d and
+ * span are the writer's, copied to locals by the caller (stores to the pack
+ * could alias them). false: nothing done. */
+static inline bool append_fast(rec_writer_t *w, const gpu_tr_access_t *a, const rec_div_t *d,
                                uint64_t span)
 {
-    rec_pack_t *p = &w->packs[a->core];
-    uint32_t n = p->row.n;
-    sim_time_t req = a->request_ps;
-    uint64_t t = req - p->row.base_ps, da = a->arrive_dt, dg = a->grant_dt, dd = a->done_dt;
-    if (!n || p->task_frame != (int)a->frame || t >= span || n >= REC_PACK_MAX - 1)
+    unsigned core = a->core;
+    if (core >= GPU_CORES)
         return false;
-    sim_time_t done = req + da + dg + dd;
+    rec_pack_t *p = &w->packs[core];
+    uint32_t n = p->row.n;
+    sim_time_t req = a->request_ps, arr = a->arrive_ps, grant = a->grant_ps, done = a->done_ps;
+    uint64_t t = req - p->row.base_ps, da = arr - req, dg = grant - arr, dd = done - grant;
+    if (!n || p->task_frame != (int)a->frame || t >= span || n >= REC_PACK_MAX - 1 ||
+        ((da | dg | dd) >> 32 | done >> 63))
+        return false;
     if (p->row.scale_ps != 1) {
         t = rec_div_rotated(d, t);
         da = rec_div_rotated(d, da);
@@ -252,8 +258,12 @@ static rec_pack_t *pack_of(rec_writer_t *w, unsigned core, unsigned frame, bool 
     return p;
 }
 
-bool rec_pack_access(rec_writer_t *w, const rec_acc_t *a)
+bool rec_pack_access(rec_writer_t *w, const gpu_tr_access_t *a)
 {
+    if (a->core >= GPU_CORES) /* no core's: nothing to pack it with (the hook dropped these) */
+        return true;
+    if (!rec_acc_regular(a))
+        return rec_pack_odd(w, a);
     bool ok;
     rec_pack_t *p = pack_of(w, a->core, a->frame, &ok);
     if (!p->row.n)
@@ -273,7 +283,7 @@ bool rec_pack_access(rec_writer_t *w, const rec_acc_t *a)
 
 /* The exact path out of line, so that the fast loop keeps its values in
  * registers (inlined, it cost ~100 host instructions an access in spills). */
-static __attribute__((noinline)) bool pack_slow(rec_writer_t *w, const rec_acc_t *a)
+static __attribute__((noinline)) bool pack_slow(rec_writer_t *w, const gpu_tr_access_t *a)
 {
     return rec_pack_access(w, a);
 }
@@ -283,7 +293,7 @@ static __attribute__((noinline)) bool pack_slow(rec_writer_t *w, const rec_acc_t
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-slp-vectorize")))
 #endif
-bool rec_pack_accesses(rec_writer_t *w, const rec_acc_t *a, size_t n)
+bool rec_pack_accesses(rec_writer_t *w, const gpu_tr_access_t *a, size_t n)
 {
     const rec_div_t d = w->period_div;
     const uint64_t span = w->span_ps;

@@ -176,8 +176,8 @@ static int bind_simt_mem(sqlite3_stmt *st, const gpu_tr_simt_mem_t *m)
     return rc;
 }
 
-/* The bindings of a row bound for a table (not REC_ROW_ODD_ACCESS or
- * REC_ROW_TASK_END, which only the packer takes). */
+/* The bindings of a row bound for a table (not REC_ROW_TASK_END or
+ * REC_ROW_SIMT_ISSUE, which only packers take). */
 static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row)
 {
     switch (row->kind) {
@@ -290,8 +290,6 @@ static bool write_row(rec_writer_t *w, const rec_batch_t *b, const rec_row_t *ro
     switch (row->kind) {
     case REC_ROW_TASK_END:
         return rec_pack_end_task(w, row->u.task.core, row->u.task.frame);
-    case REC_ROW_ODD_ACCESS:
-        return rec_pack_odd(w, &row->u.access);
     case REC_ROW_SIMT_ISSUE:
         return rec_simt_issue_put(w, &row->u.issue);
     case REC_ROW_TASK:
