@@ -159,7 +159,7 @@ void gpu_destroy(gpu_t *g)
 /* The SM looks at each grant only when someone wants it. */
 static void sm_observed(gpu_t *g)
 {
-    g->sm.observed = (g->trace & GPU_TRACE_ACCESSES) || g->ivl[0] || g->ivl[1];
+    sm_set_observed(&g->sm, (g->trace & GPU_TRACE_ACCESSES) || g->ivl[0] || g->ivl[1]);
 }
 
 void gpu_set_trace(gpu_t *g, unsigned mask)

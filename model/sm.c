@@ -43,6 +43,13 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
         sm->next[i] = SIM_TIME_NEVER;
     }
     sim_event_init(&sm->grant_ev, grant_cb, sm, GPU_PRIO_SM_GRANT, "sm.grant");
+    sm_set_observed(sm, false);
+}
+
+void sm_set_observed(sm_t *sm, bool on)
+{
+    sm->observed = on;
+    sm->plain = !sm->atomics && sm->lat_fixed && !on;
 }
 
 unsigned sm_bank_of(const sm_t *sm, unsigned addr) { return sm->bank_of[addr % SM_BYTES]; }
@@ -327,17 +334,19 @@ static __attribute__((noinline, cold)) void observe(bank_t *b, const txn_t *t, s
 /* Performs `t`, which arrived at `arrived`, now (T7: the read or write takes
  * effect at the grant). The fields are read into locals first: the
  * transaction could alias the bank as far as the compiler knows. */
-static inline void serve(sm_t *sm, bank_t *b, txn_t *t, sim_time_t arrived, sim_time_t now)
+static inline __attribute__((always_inline)) void serve_as(sm_t *sm, bank_t *b, txn_t *t,
+                                                           sim_time_t arrived, sim_time_t now,
+                                                           bool plain)
 {
     uint8_t *byte = &sm->mem[t->addr];
     if (t->flags & GPU_TXN_STORE)
         *byte = (uint8_t)t->data;
     else
         t->data = *byte;
-    if (sm->atomics)
+    if (!plain && sm->atomics)
         update_lock(b, t);
     grant_lat_t lat = {sm->bank_ps, sm->resp_ps};
-    if (__builtin_expect(!sm->lat_fixed, 0))
+    if (!plain && !sm->lat_fixed)
         lat = drawn_latencies(b);
     sim_time_t service = lat.service, wait = now - arrived;
     t->t_granted = now;
@@ -347,8 +356,18 @@ static inline void serve(sm_t *sm, bank_t *b, txn_t *t, sim_time_t arrived, sim_
     b->busy_ps += service;
     if (wait) /* most grants find their request just arrived */
         count_wait(b, wait);
-    if (__builtin_expect(sm->observed, 0))
+    if (!plain && sm->observed)
         observe(b, t, now, service, wait);
+}
+
+/* serve_as, written out once for the plain SM (sm->plain: no atomics, fixed
+ * latencies, nobody observing), which then tests none of them per grant. */
+static inline void serve(sm_t *sm, bank_t *b, txn_t *t, sim_time_t arrived, sim_time_t now)
+{
+    if (__builtin_expect(sm->plain, 1))
+        serve_as(sm, b, t, arrived, now, true);
+    else
+        serve_as(sm, b, t, arrived, now, false);
 }
 
 /* Bank b grants one of the requests that have arrived by now. */

@@ -65,7 +65,9 @@ typedef struct sm {
     sim_event_t grant_ev;     /* serves every bank whose next[] is now */
     bool granting;            /* grant_ev's callback runs (it reschedules at its end) */
     bool observed;            /* interval statistics or the access trace want each grant
-                                 (gpu_set_trace, gpu_set_intervals keep it) */
+                                 (gpu_set_trace, gpu_set_intervals keep it: sm_set_observed) */
+    bool plain;               /* no atomics, fixed latencies, not observed: a grant
+                                 tests none of the three (kept by sm_set_observed) */
     sim_time_t posted_min;    /* while granting: the earliest next[] a request set */
     bank_t banks[SM_BANKS_MAX]; /* the first nbanks are used */
     link_t answer[GPU_CORES]; /* to each requester id, wired by sm_attach */
@@ -75,6 +77,9 @@ void sm_init(sm_t *sm, struct gpu *gpu, const uint8_t initial[SM_BYTES]);
 
 /* The bank serving byte address `addr` under the configured mapping. */
 unsigned sm_bank_of(const sm_t *sm, unsigned addr);
+
+/* Whether each grant is observed (interval statistics, the access trace). */
+void sm_set_observed(sm_t *sm, bool on);
 
 /* Wires the answers to requester `id` (0..GPU_CORES-1: a core, a lane):
  * recv(owner, txn) gets each served request with t_granted and t_done set,
