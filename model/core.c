@@ -256,7 +256,8 @@ __attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c, const txn_t *
     }
     run->budget = c->budget < slice_end ? c->budget : slice_end;
     isa_stop_t stop;
-    isa_step_t step; /* the ld/st that stops the run, in registers on its way to request() */
+    isa_step_t step; /* the ld/st that stops the run: a local, not run.last, on its way
+                        to request() (no store the compiler must keep for others) */
     {
         uint8_t *restrict r = c->r;
         unsigned core_id = c->id;

@@ -4,7 +4,7 @@
  * In scope before it: uint8_t *restrict r (the register file), unsigned
  * core_id, isa_run_t *run, isa_step_t *last (where the instruction that
  * stopped the run is described: &run->last for isa_run, a local of the
- * core's advance, which hands it to its request in registers); after it,
+ * core's advance, which hands it to its request); after it,
  * isa_stop_t stop holds how the run ended and *run and *last are updated as
  * isa_run describes. The opcodes' register work,
  * operands and classes are model/isa_ops.h's; the run's control is here,
