@@ -81,12 +81,15 @@ static inline uint16_t grantable(const bank_t *b)
 
 static sim_time_t max_time(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
 
-/* When bank b can next grant: max(now, bank free, earliest grantable
- * arrival), or SIM_TIME_NEVER. Without a lock every pending request is
- * grantable and the earliest arrival is kept (min_arrive): O(1). */
+/* When bank b, which has just granted, can next grant: max(bank free,
+ * earliest grantable arrival), or SIM_TIME_NEVER (the grant set free_ps to
+ * now + service, so now need not be looked at). Without a lock every pending
+ * request is grantable and the earliest arrival is kept (min_arrive): O(1). */
 static sim_time_t bank_next(const bank_t *b, sim_time_t now)
 {
-    sim_time_t from = max_time(b->free_ps, now);
+    assert(b->free_ps >= now);
+    (void)now;
+    sim_time_t from = b->free_ps;
     if (__builtin_expect(b->lock_core < 0, 1))
         return b->pending ? max_time(from, b->min_arrive) : SIM_TIME_NEVER;
     uint16_t m = grantable(b);
@@ -145,8 +148,8 @@ void sm_on_request(void *self, txn_t *t)
     b->min_arrive = t->t_arrived < b->min_arrive ? t->t_arrived : b->min_arrive;
     if (blocked(b, t))
         return;
-    sim_time_t now = sim_now(sm->sim);
-    sim_time_t at = max_time(max_time(t->t_arrived, b->free_ps), now);
+    assert(t->t_arrived >= sim_now(sm->sim)); /* so the grant is not before now */
+    sim_time_t at = max_time(t->t_arrived, b->free_ps);
     if (at >= sm->next[id])
         return;
     sm->next[id] = at;
