@@ -27,6 +27,10 @@ struct sim {
     uint64_t events_run;      /* events executed so far */
     sim_event_t *running;     /* the event whose callback runs, or NULL */
     evq_key_t run_key;        /* its new key if it scheduled itself again, else 0 */
+    sim_time_t cont_until;    /* the latest time sim_continue may move to: the running
+                                 sim_run call's bound, 0 once a stop or a yield is
+                                 asked or when that call logs events (one test) */
+    size_t run_left;          /* events that call may still run besides the running one */
     sim_end_t stop;           /* requested stop, SIM_END_NONE when none */
     bool yield;               /* sim_yield(): end the current sim_run call */
     bool event_log;           /* emit SIM_TRACE_EVENT per event */
@@ -127,6 +131,7 @@ static void fail(sim_t *sim, const char *fmt, ...)
     vsnprintf(sim->errmsg, sizeof sim->errmsg, fmt, ap);
     va_end(ap);
     sim->stop = SIM_END_ERROR;      /* overrides any earlier request */
+    sim->cont_until = 0;
 }
 
 void sim_stop(sim_t *sim, sim_end_t why)
@@ -134,11 +139,16 @@ void sim_stop(sim_t *sim, sim_end_t why)
     assert(why != SIM_END_NONE);
     if (sim->stop == SIM_END_NONE)
         sim->stop = why;
+    sim->cont_until = 0;
 }
 
 sim_end_t sim_stop_reason(const sim_t *sim) { return sim->stop; }
 
-void sim_yield(sim_t *sim) { sim->yield = true; }
+void sim_yield(sim_t *sim)
+{
+    sim->yield = true;
+    sim->cont_until = 0;
+}
 
 void sim_clear_stop(sim_t *sim)
 {
@@ -222,6 +232,21 @@ void sim_cancel(sim_t *sim, sim_event_t *ev)
     }
 }
 
+bool sim_continue(sim_t *sim, sim_event_t *ev, sim_time_t at)
+{
+    assert(ev == sim->running && !ev->slot && at > sim->now);
+    /* q.n == 1: the running event's root is all the queue holds */
+    if (sim->q.n != 1 || at > sim->cont_until || !sim->run_left)
+        return false;
+    assert(sim->seq <= EVQ_SEQ_MAX);
+    sim->seq++;                     /* numbered as sim_schedule would have */
+    ev->time = at;
+    sim->now = at;
+    sim->run_left--;
+    sim->events_run++;
+    return true;
+}
+
 /* ---- the run loop ----------------------------------------------------- */
 
 static void log_event(sim_t *sim, const sim_event_t *ev)
@@ -264,9 +289,11 @@ run_loop(sim_t *sim, sim_time_t until, size_t max_events, bool logged)
      * limit since events at SIM_TIME_NEVER never run. */
     if (until == SIM_TIME_NEVER)
         until--;
+    sim->cont_until = logged || sim->yield ? 0 : until; /* logged: each event as it pops */
     while (n < max_events && evq_key_time(q->key[0]) <= until) {
+        sim->run_left = max_events - n - 1;
         run_one(sim, q, logged);
-        n++;
+        n = max_events - sim->run_left; /* with the runs sim_continue made */
         if (__builtin_expect((sim->stop != SIM_END_NONE) | sim->yield, 0))
             break;
     }

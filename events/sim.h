@@ -77,6 +77,17 @@ sim_time_t sim_next_time(const sim_t *sim);
  * SIM_TIME_NEVER stays pending and never runs. */
 void sim_schedule(sim_t *sim, sim_event_t *ev, sim_time_t at);
 static inline void sim_schedule_in(sim_t *sim, sim_event_t *ev, sim_time_t delay);
+/* For the running event's callback, which would schedule its event again at
+ * `at` (> now): when nothing else is pending and the running sim_run call
+ * would run it next (within its time bound and event count, no stop, yield
+ * or event log), the kernel starts that next run now — time moves to `at`,
+ * it counts as an event run, its sequence number is taken — and returns
+ * true: the callback goes on as that run, in place, without the queue.
+ * Otherwise it returns false and changes nothing (the caller schedules).
+ * Either way the same events run at the same times in the same order; a
+ * component whose event serves many instants one after another (the SM's
+ * grants of a contended bank) saves the queue's round trip per instant. */
+bool sim_continue(sim_t *sim, sim_event_t *ev, sim_time_t at);
 /* Removes a pending event; does nothing when it is not pending. */
 void sim_cancel(sim_t *sim, sim_event_t *ev);
 

@@ -14,6 +14,8 @@
 #include "model/isa_ops.h"
 
 static void step_cb(sim_t *sim, sim_event_t *ev);
+static void advance(core_t *c, const txn_t *answered);
+static void answered_one_by_one(core_t *c, const txn_t *t);
 
 int core_init(core_t *c, struct gpu *g, unsigned id)
 {
@@ -69,10 +71,10 @@ static __attribute__((noinline, cold)) void race_request(core_t *c, const isa_st
                 s->sync && c->atomics, s->addr);
 }
 
-/* Sends the SM request of the ld/st that stopped the run; it starts at run.t. */
-static void request(core_t *c)
+/* Sends the SM request of the ld/st `s` that stopped the run; it starts at
+ * run.t. */
+static void request(core_t *c, const isa_step_t *s)
 {
-    const isa_step_t *s = &c->run.last;
     txn_t *t = c->req;
     t->addr = s->addr;
     t->flags = (uint16_t)((s->cls == ISA_CLASS_ST ? GPU_TXN_STORE : 0) |
@@ -192,7 +194,7 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
         if (run->n != before && (c->gpu->ivl[0] || c->gpu->ivl[1]))
             gpu_ivl_add(c->gpu, IVL_CORE_INSTR, c->id, started, run->n - before);
         if (stop == ISA_STOP_MEMORY) {
-            request(c);
+            request(c, &run->last);
             return;
         }
         if (!c->lat_fixed)
@@ -208,18 +210,45 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
     }
 }
 
+/* What an SM answer `t` changes in the core before it runs on: the ld's
+ * register, the task's access figures, its local time. */
+static inline __attribute__((always_inline)) void take_answer(core_t *c, const txn_t *t)
+{
+    /* t_arrived belongs to the last hop (the answer, in stepped mode) */
+    if (!(t->flags & GPU_TXN_STORE))
+        c->r[c->ld_reg] = (uint8_t)t->data; /* the byte read at the grant */
+    c->task_sm_ops++;
+    c->task_sm_wait += t->t_done - t->t_created;
+    c->task_sm_conflict += t->t_granted - c->req_arrive;
+    c->run.t = t->t_done;
+}
+
 /* Runs instructions from run.ip at run.t until the core must wait for
  * something outside it (an SM answer, READY) — or, stepped, for its next
- * event. Decoupled with fixed latencies (the hot path) that is one isa_run
- * up to the budget or the end of the slice, with isa_run's body included
- * (model/isa_run_body.h: no call per access; flatten inlines the rest). */
-__attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c)
+ * event; first, when `answered` is not NULL, takes that SM answer (the
+ * decoupled core's answer receiver is this function: one frame for the
+ * answer and the run that follows it). Decoupled with fixed latencies (the
+ * hot path) that is one isa_run up to the budget or the end of the slice,
+ * with isa_run's body included (model/isa_run_body.h: no call per access;
+ * flatten inlines the rest). */
+__attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c, const txn_t *answered)
 {
     if (__builtin_expect(c->one_by_one, 0)) {
-        advance_one_by_one(c);
+        if (answered)
+            answered_one_by_one(c, answered);
+        else
+            advance_one_by_one(c);
         return;
     }
     isa_run_t *run = &c->run;
+    if (answered) { /* decoupled, untraced, no interval statistics: one_by_one is off */
+        take_answer(c, answered);
+        if (c->end_after_answer) {
+            finish(c); /* T6: a ld/st in slot 15 ends the task when its answer arrives */
+            return;
+        }
+        run->ip++;
+    }
     uint64_t slice_end = run->n + CORE_SLICE;
     if (run->n == c->budget) {
         over_budget(c);
@@ -227,13 +256,15 @@ __attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c)
     }
     run->budget = c->budget < slice_end ? c->budget : slice_end;
     isa_stop_t stop;
+    isa_step_t step; /* the ld/st that stops the run, in registers on its way to request() */
     {
         uint8_t *restrict r = c->r;
         unsigned core_id = c->id;
+        isa_step_t *last = &step;
 #include "model/isa_run_body.h" /* isa_run without a call */
     }
     if (__builtin_expect(stop == ISA_STOP_MEMORY, 1))
-        request(c);
+        request(c, &step);
     else if (stop == ISA_STOP_FINISHED)
         finish(c);
     else if (run->n == c->budget)
@@ -251,7 +282,7 @@ static void step_cb(sim_t *sim, sim_event_t *ev)
     core_t *c = ev->data;
     assert(c->run.t == sim_now(sim));
     (void)sim;
-    advance(c);
+    advance(c, NULL);
 }
 
 /* Continues after something that ended at run.t. */
@@ -260,7 +291,7 @@ static void resume(core_t *c)
     if (c->stepped)
         sim_schedule(c->sim, &c->step_ev, c->run.t);
     else
-        advance(c);
+        advance(c, NULL);
 }
 
 void core_on_start(void *core, txn_t *t)
@@ -291,21 +322,16 @@ static __attribute__((noinline, cold)) void ivl_wait(core_t *c, const txn_t *t)
     gpu_ivl_span(c->gpu, IVL_CORE_WAIT, c->id, t->t_created, t->t_done);
 }
 
-/* An SM answer; `traced` is a constant of each caller, so the untraced
- * receiver has no trace code at all (the answer link is rewired when the
- * trace is turned on: core_set_itrace). */
-static inline __attribute__((always_inline)) void on_answer(core_t *c, txn_t *t, bool traced)
+/* An SM answer to a core that runs one instruction at a time (stepped,
+ * drawn latencies, traced, interval statistics); `traced` is a constant of
+ * each caller, so the untraced receiver has no trace code at all (the
+ * answer link is rewired when the trace is turned on: core_set_itrace). */
+static inline __attribute__((always_inline)) void on_answer(core_t *c, const txn_t *t,
+                                                            bool traced)
 {
-    /* t_arrived belongs to the last hop (the answer, in stepped mode) */
-    sim_time_t wait = t->t_done - t->t_created, conflict = t->t_granted - c->req_arrive;
-    if (!(t->flags & GPU_TXN_STORE))
-        c->r[c->ld_reg] = (uint8_t)t->data; /* the byte read at the grant */
-    c->task_sm_ops++;
-    c->task_sm_wait += wait;
-    if (c->one_by_one && (c->gpu->ivl[0] || c->gpu->ivl[1])) /* interval statistics set it */
+    take_answer(c, t);
+    if (c->gpu->ivl[0] || c->gpu->ivl[1]) /* interval statistics set one_by_one */
         ivl_wait(c, t);
-    c->task_sm_conflict += conflict;
-    c->run.t = t->t_done;
     if (traced)
         trace_insn(c, c->run.ip, t->t_created, t);
     if (c->end_after_answer) {
@@ -316,7 +342,12 @@ static inline __attribute__((always_inline)) void on_answer(core_t *c, txn_t *t,
     resume(c);
 }
 
-void core_on_answer(void *core, txn_t *t) { on_answer(core, t, false); }
+static __attribute__((noinline)) void answered_one_by_one(core_t *c, const txn_t *t)
+{
+    on_answer(c, t, false);
+}
+
+void core_on_answer(void *core, txn_t *t) { advance(core, t); }
 
 void core_on_answer_traced(void *core, txn_t *t) { on_answer(core, t, true); }
 

@@ -42,7 +42,9 @@ typedef struct core {
                                            decoded for isa_run (isa_decode_task) */
     isa_run_t run;            /* where the task is: run.ip, run.t (local time: when the
                                  next instruction starts), run.n (its instructions so
-                                 far); run.div_by_zero counts over the whole run */
+                                 far); run.div_by_zero counts over the whole run;
+                                 run.last is set by isa_run (one at a time) only:
+                                 advance's own run keeps its ld/st in a local */
     sim_event_t step_ev;      /* stepped: the next instruction; both: the watchdog */
     txn_t *req;               /* this core's SM request (one outstanding at a time),
                                  taken from the pool once and reused */

@@ -33,6 +33,7 @@ isa_class_t isa_class(isa_op_t op) { return op_info[op & 0xf].cls; }
 isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
 {
     uint8_t *restrict r = r_;
+    isa_step_t *last = &run->last;
     isa_stop_t stop;
 #include "model/isa_run_body.h"
     return stop;

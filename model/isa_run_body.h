@@ -2,8 +2,11 @@
  * inside a function, so that a caller on the hot path (the core's advance)
  * runs it without a call — GCC never inlines a function with computed gotos.
  * In scope before it: uint8_t *restrict r (the register file), unsigned
- * core_id, isa_run_t *run; after it, isa_stop_t stop holds how the run ended
- * and *run is updated as isa_run describes. The opcodes' register work,
+ * core_id, isa_run_t *run, isa_step_t *last (where the instruction that
+ * stopped the run is described: &run->last for isa_run, a local of the
+ * core's advance, which hands it to its request in registers); after it,
+ * isa_stop_t stop holds how the run ended and *run and *last are updated as
+ * isa_run describes. The opcodes' register work,
  * operands and classes are model/isa_ops.h's; the run's control is here,
  * once. No include guard: each including function gets its own copy.
  *
@@ -26,7 +29,6 @@
     const uint64_t *restrict lat = run->lat;
     const isa_decoded_t *s = &code[run->ip], *from;
     uint64_t t = run->t, left = run->budget - run->n;
-    isa_step_t *last = &run->last;
     unsigned cls = ISA_CLASS_ALU; /* of the last instruction run: none ran yet */
     if (left == 0) {
         stop = ISA_STOP_BUDGET;

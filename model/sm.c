@@ -277,13 +277,28 @@ static inline void trace_access(struct gpu *g, bank_t *b, const txn_t *t)
     r->done_ps = done;
 }
 
-/* Draws the service and answer latencies of one grant (sm.bank, sm.resp). */
-static __attribute__((noinline)) void drawn_latencies(bank_t *b, sim_time_t *service,
-                                                      sim_time_t *resp)
+/* The service and answer latencies of one grant (sm.bank, sm.resp), drawn
+ * (returned, not written through pointers: the fixed latencies' locals
+ * then stay in registers). */
+typedef struct grant_lat {
+    sim_time_t service, resp;
+} grant_lat_t;
+
+static __attribute__((noinline)) grant_lat_t drawn_latencies(bank_t *b)
 {
     struct gpu *g = b->sm->gpu;
-    *service = gpu_cycles(g, lat_sample(&g->desc.sm_bank, &b->rng));
-    *resp = gpu_cycles(g, lat_sample(&g->desc.sm_resp, &b->rng));
+    grant_lat_t l;
+    l.service = gpu_cycles(g, lat_sample(&g->desc.sm_bank, &b->rng));
+    l.resp = gpu_cycles(g, lat_sample(&g->desc.sm_resp, &b->rng));
+    return l;
+}
+
+/* A grant that found its request waiting: the bank's conflict figures. */
+static void count_wait(bank_t *b, sim_time_t wait)
+{
+    b->conflicts++;
+    b->wait_ps += wait;
+    b->max_wait_ps = wait > b->max_wait_ps ? wait : b->max_wait_ps;
 }
 
 /* What interval statistics see of a grant. */
@@ -321,18 +336,17 @@ static inline void serve(sm_t *sm, bank_t *b, txn_t *t, sim_time_t arrived, sim_
         t->data = *byte;
     if (sm->atomics)
         update_lock(b, t);
-    sim_time_t service = sm->bank_ps, resp = sm->resp_ps;
+    grant_lat_t lat = {sm->bank_ps, sm->resp_ps};
     if (__builtin_expect(!sm->lat_fixed, 0))
-        drawn_latencies(b, &service, &resp);
-    sim_time_t wait = now - arrived;
+        lat = drawn_latencies(b);
+    sim_time_t service = lat.service, wait = now - arrived;
     t->t_granted = now;
-    t->t_done = now + service + resp;
+    t->t_done = now + service + lat.resp;
     b->free_ps = now + service;
     b->accesses++;
-    b->conflicts += wait > 0;
-    b->wait_ps += wait;
-    b->max_wait_ps = wait > b->max_wait_ps ? wait : b->max_wait_ps;
     b->busy_ps += service;
+    if (wait) /* most grants find their request just arrived */
+        count_wait(b, wait);
     if (__builtin_expect(sm->observed, 0))
         observe(b, t, now, service, wait);
 }
@@ -344,9 +358,8 @@ static inline void grant_one(sm_t *sm, bank_t *b, sim_time_t now)
     assert(m && b->free_ps <= now);
     unsigned c = m & (m - 1) ? arbitrate(b, m, now) : (unsigned)__builtin_ctz(m);
     assert(c < GPU_CORES && b->arrive[c] <= now);
-    txn_t *t = b->req[c];
+    txn_t *t = b->req[c]; /* req[c] stays as it is: only pending cores' are read */
     sim_time_t arrived = b->arrive[c];
-    b->req[c] = NULL;
     b->pending &= (uint16_t)~(1u << c);
     if (arrived == b->min_arrive)
         bank_min_arrive(b);
@@ -356,27 +369,38 @@ static inline void grant_one(sm_t *sm, bank_t *b, sim_time_t now)
                                                 again within, due after now */
 }
 
+/* The SM event: every bank due now grants. When the next of them is due
+ * before anything else happens (sim_continue), it goes on at that time in
+ * place: a bank that many requesters contend for grants at successive
+ * picoseconds, each a grant of its own. */
 static GPU_NO_SLP void grant_cb(sim_t *sim, sim_event_t *ev)
 {
     sm_t *sm = ev->data;
-    sim_time_t now = sim_now(sim), at = SIM_TIME_NEVER;
-    sm->granting = true;
-    sm->posted_min = SIM_TIME_NEVER;
-    /* `at` gathers min(next) on the way; requests posted meanwhile (the
-       answered cores run on within the grant) gather theirs in posted_min */
-    for (uint64_t m = sm->active; m; m &= m - 1) {
-        unsigned id = (unsigned)__builtin_ctzll(m);
-        sim_time_t next = sm->next[id];
-        if (next == now) {
-            bank_t *b = &sm->banks[id];
-            grant_one(sm, b, now);
-            next = sm->next[id] = bank_next(b, now);
-            assert(next > now);
-            if (next == SIM_TIME_NEVER)
-                sm->active &= ~(UINT64_C(1) << id);
+    sim_time_t now = sim_now(sim), at;
+    for (;;) {
+        at = SIM_TIME_NEVER;
+        sm->granting = true;
+        sm->posted_min = SIM_TIME_NEVER;
+        /* `at` gathers min(next) on the way; requests posted meanwhile (the
+           answered cores run on within the grant) gather theirs in posted_min */
+        for (uint64_t m = sm->active; m; m &= m - 1) {
+            unsigned id = (unsigned)__builtin_ctzll(m);
+            sim_time_t next = sm->next[id];
+            if (next == now) {
+                bank_t *b = &sm->banks[id];
+                grant_one(sm, b, now);
+                next = sm->next[id] = bank_next(b, now);
+                assert(next > now);
+                if (next == SIM_TIME_NEVER)
+                    sm->active &= ~(UINT64_C(1) << id);
+            }
+            at = next < at ? next : at;
         }
-        at = next < at ? next : at;
+        sm->granting = false;
+        at = at < sm->posted_min ? at : sm->posted_min;
+        if (at == SIM_TIME_NEVER || !sim_continue(sim, ev, at))
+            break;
+        now = at;
     }
-    sm->granting = false;
-    sm_reschedule(sm, at < sm->posted_min ? at : sm->posted_min);
+    sm_reschedule(sm, at);
 }

@@ -640,6 +640,113 @@ static void test_trace_hook_and_event_log(void)
     sim_destroy(sim);
 }
 
+/* ---- sim_continue: a callback going on as its event's next run --------- */
+
+/* Runs every `step` ps up to `last`, going on in place when the kernel
+ * allows (sim_continue), else scheduling itself; counts callback entries. */
+typedef struct stepper {
+    sim_event_t ev;
+    log_t *log;
+    sim_time_t step, last;
+    unsigned entries;
+} stepper_t;
+
+static void stepper_cb(sim_t *sim, sim_event_t *ev)
+{
+    stepper_t *s = container_of(ev, stepper_t, ev);
+    s->entries++;
+    for (;;) {
+        log_t *log = s->log;
+        if (log->n < LOG_MAX) {
+            log->names[log->n] = ev->name;
+            log->times[log->n++] = sim_now(sim);
+        }
+        CU_ASSERT_FALSE(sim_event_pending(ev));
+        sim_time_t at = sim_now(sim) + s->step;
+        if (at > s->last)
+            return;
+        if (!sim_continue(sim, ev, at)) {
+            sim_schedule(sim, ev, at);
+            return;
+        }
+        CU_ASSERT_EQUAL(sim_now(sim), at);
+    }
+}
+
+static void stepper_init(stepper_t *s, log_t *log, sim_time_t step, sim_time_t last)
+{
+    memset(s, 0, sizeof *s);
+    sim_event_init(&s->ev, stepper_cb, NULL, 2, "s");
+    s->log = log;
+    s->step = step;
+    s->last = last;
+}
+
+static void test_continue_in_place(void)
+{
+    /* alone: one callback runs all of its instants, each counted as an event */
+    sim_t *sim = sim_create();
+    log_t log = {0};
+    stepper_t s;
+    stepper_init(&s, &log, 10, 50);
+    sim_schedule(sim, &s.ev, 10);
+    CU_ASSERT_EQUAL(sim_run(sim, SIM_TIME_NEVER, 100), 5);
+    CU_ASSERT_EQUAL(sim_events_run(sim), 5);
+    CU_ASSERT_EQUAL(s.entries, 1);
+    CU_ASSERT_EQUAL(sim_now(sim), 50);
+    CU_ASSERT_EQUAL(sim_pending(sim), 0);
+    CU_ASSERT_STRING_EQUAL(log_str(&log), "s@10 s@20 s@30 s@40 s@50");
+
+    /* another event pending: the stepper goes through the queue, so that
+       events of its time and earlier keep their order */
+    log = (log_t){0};
+    tev_t x, y;
+    tev_init(&x, &log, "x", 0);
+    tev_init(&y, &log, "y", 3); /* after s at the same time */
+    stepper_init(&s, &log, 10, 200);
+    sim_schedule(sim, &s.ev, 60);
+    sim_schedule(sim, &x.ev, 95);
+    sim_schedule(sim, &y.ev, 130);
+    CU_ASSERT_EQUAL(sim_run(sim, SIM_TIME_NEVER, 100), 17);
+    CU_ASSERT_STRING_EQUAL(log_str(&log), "s@60 s@70 s@80 s@90 x@95 s@100 s@110 s@120 s@130 "
+                                          "y@130 s@140 s@150 s@160 s@170 s@180 s@190 s@200");
+    CU_ASSERT_EQUAL(sim_events_run(sim), 5 + 17);
+    sim_destroy(sim);
+}
+
+static void test_continue_within_bounds(void)
+{
+    sim_t *sim = sim_create();
+    log_t log = {0};
+    stepper_t s;
+    stepper_init(&s, &log, 10, 100);
+    sim_schedule(sim, &s.ev, 10);
+    CU_ASSERT_EQUAL(sim_run(sim, 35, 100), 3);   /* the time bound */
+    CU_ASSERT_EQUAL(sim_now(sim), 30);
+    CU_ASSERT_EQUAL(sim_next_time(sim), 40);
+    CU_ASSERT_EQUAL(sim_run(sim, SIM_TIME_NEVER, 2), 2); /* the event count */
+    CU_ASSERT_EQUAL(sim_now(sim), 50);
+    CU_ASSERT_EQUAL(sim_next_time(sim), 60);
+    CU_ASSERT_EQUAL(sim_run(sim, SIM_TIME_NEVER, 100), 5);
+    CU_ASSERT_STRING_EQUAL(log_str(&log), "s@10 s@20 s@30 s@40 s@50 s@60 s@70 s@80 s@90 s@100");
+    CU_ASSERT_EQUAL(s.entries, 3);
+    CU_ASSERT_EQUAL(sim_events_run(sim), 10);
+
+    /* the event log sees every run: the kernel runs each through the queue */
+    trace_rec_t rec = {0};
+    sim_set_hook(sim, hook, &rec);
+    sim_set_event_log(sim, true);
+    log = (log_t){0};
+    stepper_init(&s, &log, 1, 103);
+    sim_schedule(sim, &s.ev, 101);
+    CU_ASSERT_EQUAL(sim_run(sim, SIM_TIME_NEVER, 100), 3);
+    CU_ASSERT_EQUAL(s.entries, 3);
+    CU_ASSERT_EQUAL(rec.n, 3);
+    CU_ASSERT_EQUAL(rec.evs[2].time, 103);
+    CU_ASSERT_EQUAL(rec.evs[2].seq, 12);
+    sim_destroy(sim);
+}
+
 /* ---- reservation and the out-of-memory path --------------------------- */
 
 static void kid_cb_noop(sim_t *sim, sim_event_t *ev) {}
@@ -848,6 +955,8 @@ static const test_case_t cases[] = {
     TEST(test_queries_inside_callback),
     TEST(test_run_time_and_count_limits),
     TEST(test_stop_returns_after_event_and_sticks),
+    TEST(test_continue_in_place),
+    TEST(test_continue_within_bounds),
     TEST(test_trace_hook_and_event_log),
     TEST(test_reserve_prevents_growth),
     TEST(test_reserve_covers_running_event),
