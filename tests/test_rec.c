@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -513,6 +514,49 @@ static void test_access_sink(void)
     r = open_at(test_tmp_path("sink-tasks.db"), REC_TASKS, 0, 0);
     CU_ASSERT_PTR_NULL(rec_access_sink(r));
     rec_close(r);
+}
+
+static long long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* The checkpointer (rec_ckpt.c), at an interval of 4 pages of 64 KiB: the
+ * WAL starts over again and again (its file, never shrunk before rec_close,
+ * stays near the bound instead of growing with the run's ~12 MB), the
+ * database has them by the run's end (SQLite's own checkpoint, every 16 MiB,
+ * would not have run), every access arrives, and at the close the WAL is
+ * emptied. */
+static void test_checkpointer(void)
+{
+    enum { N = 1 << 20, PAGE = 65536 };
+    const char *path = test_tmp_path("ckpt.db");
+    char wal[512];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    unlink(path);
+    unlink(wal);
+    fx_t f = {.path = path};
+    f.rec = open_at(path, REC_MEM, 0, 0);
+    f.rec->w.ckpt.bytes = 4 * PAGE;
+    diag_t d = {0};
+    CU_ASSERT_EQUAL_FATAL(rec_begin_run(f.rec, &info, &f.run, &d), TESS_OK);
+    f.sim = sim_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f.sim);
+    rec_attach(f.rec, f.sim);
+    for (unsigned i = 0; i < N; i++) {
+        gpu_tr_access_t a = mk_access(1, i % GPU_CORES, (sim_time_t)(i / GPU_CORES) * 3 * P,
+                                      (i * 2654435761u) % SM_BYTES);
+        tr_access(&f, &a);
+    }
+    CU_ASSERT_EQUAL(fx_end(&f, "ok", NULL), TESS_OK);
+    long long wal_max = file_size(wal), db_size = file_size(path);
+    CU_ASSERT(db_size > 8 * 1024 * 1024); /* checkpointed during the run (of ~12 MB) */
+    CU_ASSERT(wal_max > 0 && wal_max <= 48LL * (PAGE + 24));
+    fx_close(&f);
+    CU_ASSERT_EQUAL(file_size(wal) <= 0, 1); /* TRUNCATE at the close */
+    CU_ASSERT_EQUAL(q_int(path, "SELECT count(*) FROM sm_accesses"), N);
+    CU_ASSERT_EQUAL(q_int(path, "SELECT count(DISTINCT core) FROM sm_accesses"), GPU_CORES);
 }
 
 /* A pack holds at most REC_PACK_MAX accesses (here 0.2 cycles apart, so in
@@ -1230,7 +1274,7 @@ int main(void)
         TEST(test_runs_row),           TEST(test_params),
         TEST(test_status_transitions), TEST(test_frames),
         TEST(test_stalls),             TEST(test_core_tasks),
-        TEST(test_accesses_roundtrip), TEST(test_access_sink),
+        TEST(test_accesses_roundtrip), TEST(test_access_sink), TEST(test_checkpointer),
         TEST(test_pack_split_count),
         TEST(test_pack_split_span),    TEST(test_pack_varying_latency),
         TEST(test_pack_radix_overflow), TEST(test_pack_huge_interval),

@@ -1,12 +1,14 @@
 /* rec_int.h — the recorder's internals (private to analysis/recorder/ and
  * its tests), shared by rec.c (the API and a run's life), rec_hook.c (the
- * trace hook and the access sink, on the simulation's thread), rec_writer.c (the writer thread), rec_pack.c (access
- * packing, on the writer thread), rec_events.c and rec_simt.c (event log
- * and SIMT issue port packing, on the writer thread) and rec_encode.c (the
- * packs' text).
+ * trace hook and the access sink, on the simulation's thread), rec_writer.c
+ * (the writer thread), rec_pack.c (access packing, on the writer thread),
+ * rec_events.c and rec_simt.c (event log and SIMT issue port packing, on the
+ * writer thread), rec_encode.c (the packs' text) and rec_ckpt.c (the
+ * checkpointer thread).
  * Invariant: between rec_begin_run() and rec_end_run() the SQLite
- * connection and the packs belong to the writer thread alone; outside a run
- * the connection belongs to the caller's thread alone. */
+ * connection and the packs belong to the writer thread alone (the
+ * checkpointer has its own); outside a run the connection belongs to the
+ * caller's thread alone. */
 #ifndef TESSERA_REC_INT_H
 #define TESSERA_REC_INT_H
 
@@ -258,6 +260,37 @@ static inline bool rec_div_exact(const rec_div_t *d, uint64_t v, uint64_t *q)
     return *q <= d->max;
 }
 
+/* The checkpointer (rec_ckpt.c): a thread with its own connection that
+ * copies the WAL into the database during a run, asked by the writer's
+ * commits (SQLite's WAL hook). mu guards want, busy, copied and stop. */
+#define REC_CKPT_BYTES (16 << 20) /* a checkpoint every 16 MiB of WAL (64 measured the same) */
+
+typedef struct rec_ckpt {
+    sqlite3 *db;              /* its connection (opened at the first run), or NULL */
+    pthread_t thread;
+    bool running;             /* the thread was started and not joined */
+    bool locks;               /* mu and cv exist */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;        /* want or stop set; busy cleared */
+    bool want;                /* the writer asks for a checkpoint */
+    bool busy;                /* the checkpointer is copying */
+    int copied;               /* WAL pages its last pass had copied (0: none since the WAL
+                                 started over) */
+    bool stop;                /* the run ends: exit */
+    int interval;             /* bytes in pages */
+    int auto_interval;        /* REC_CKPT_BYTES in pages: SQLite's automatic checkpoint's */
+    size_t bytes;             /* a checkpoint every this many bytes of WAL (0:
+                                 REC_CKPT_BYTES; tests set less) */
+} rec_ckpt_t;
+
+/* Starts the checkpointer for a run on the writer's connection `wdb` (from
+ * the caller's thread, before the writer's first commit), or leaves SQLite's
+ * automatic checkpoint when it cannot; stop joins it and gives the automatic
+ * checkpoint back; free closes its connection (after the last run). */
+void rec_ckpt_start(rec_ckpt_t *c, sqlite3 *wdb);
+void rec_ckpt_stop(rec_ckpt_t *c, sqlite3 *wdb);
+void rec_ckpt_free(rec_ckpt_t *c);
+
 /* The writer thread, its bounded queue of full batches, and the packs. */
 typedef struct rec_writer {
     sqlite3 *db;              /* the recorder's connection */
@@ -287,6 +320,7 @@ typedef struct rec_writer {
     char *text;               /* a pack's text while its row is written */
     rec_evpack_t evp;         /* the open event pack (rec_events.c) */
     rec_sipack_t sip;         /* the open SIMT issue pack (rec_simt.c) */
+    rec_ckpt_t ckpt;          /* the checkpointer (rec_ckpt.c) */
 } rec_writer_t;
 
 #define REC_DISCARD 16 /* accesses appended to nowhere outside a run */

@@ -476,6 +476,7 @@ void rec_writer_destroy(rec_writer_t *w)
     rec_pack_free(w);
     rec_events_free(w);
     rec_simt_free(w);
+    rec_ckpt_free(&w->ckpt);
     if (w->db) {
         pthread_cond_destroy(&w->cv_free);
         pthread_cond_destroy(&w->cv_work);
@@ -507,10 +508,13 @@ int rec_writer_start(rec_writer_t *w, int64_t run_id, uint64_t period_ps, rec_ba
     sigset_t all, saved;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &saved);
+    rec_ckpt_start(&w->ckpt, w->db); /* its thread inherits the mask too */
     int started = pthread_create(&w->thread, NULL, writer_main, w);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
-    if (started != 0)
+    if (started != 0) {
+        rec_ckpt_stop(&w->ckpt, w->db);
         return diag_fail(diag, TESS_ENOMEM, "%s: cannot start the writer thread", w->path);
+    }
     w->running = true;
     *first = &w->store[0];
     return TESS_OK;
@@ -528,6 +532,7 @@ int rec_writer_finish(rec_writer_t *w, rec_batch_t *last, diag_t *diag)
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->thread, NULL);
     w->running = false;
+    rec_ckpt_stop(&w->ckpt, w->db);
     if (atomic_load(&w->failed))
         return diag_fail(diag, TESS_EDB, "%s", w->errmsg);
     return TESS_OK;

@@ -214,8 +214,8 @@ static int set_pragmas(sqlite3 *db, const char *path, diag_t *diag)
      * committed. 64 KiB pages (new files only): the ~2 KiB pack rows fill
      * them to ~98% (4 KiB pages hold one such row: 20 instead of 11.5 bytes
      * per access), and fewer, larger writes cost less. The WAL is
-     * checkpointed every 16 MiB (64 MiB measured the same; checkpoints on a
-     * thread of their own measured slower: docs/PERFORMANCE.md); the page
+     * checkpointed every 16 MiB (64 MiB measured the same; during a run the
+     * recorder's checkpointer thread does it instead, rec_ckpt.c); the page
      * cache is 16 MiB. */
     int64_t page = 0;
     int rc = db_exec(db, path, "PRAGMA page_size=65536", diag);
