@@ -285,11 +285,14 @@ typedef struct rec_ckpt {
 
 /* Starts the checkpointer for a run on the writer's connection `wdb` (from
  * the caller's thread, before the writer's first commit), or leaves SQLite's
- * automatic checkpoint when it cannot; stop joins it and gives the automatic
- * checkpoint back; free closes its connection (after the last run). */
+ * automatic checkpoint when it cannot; last asks for a pass over what the
+ * writer left (the writer has stopped; the run's end builds the indexes
+ * meanwhile); stop joins it and gives the automatic checkpoint back; free
+ * stops it if needed and closes its connection (after the last run). */
 void rec_ckpt_start(rec_ckpt_t *c, sqlite3 *wdb);
+void rec_ckpt_last(rec_ckpt_t *c);
 void rec_ckpt_stop(rec_ckpt_t *c, sqlite3 *wdb);
-void rec_ckpt_free(rec_ckpt_t *c);
+void rec_ckpt_free(rec_ckpt_t *c, sqlite3 *wdb);
 
 /* The writer thread, its bounded queue of full batches, and the packs. */
 typedef struct rec_writer {

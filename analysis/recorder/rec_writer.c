@@ -476,7 +476,7 @@ void rec_writer_destroy(rec_writer_t *w)
     rec_pack_free(w);
     rec_events_free(w);
     rec_simt_free(w);
-    rec_ckpt_free(&w->ckpt);
+    rec_ckpt_free(&w->ckpt, w->db);
     if (w->db) {
         pthread_cond_destroy(&w->cv_free);
         pthread_cond_destroy(&w->cv_work);
@@ -532,7 +532,7 @@ int rec_writer_finish(rec_writer_t *w, rec_batch_t *last, diag_t *diag)
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->thread, NULL);
     w->running = false;
-    rec_ckpt_stop(&w->ckpt, w->db);
+    rec_ckpt_last(&w->ckpt); /* copies while the caller builds the indexes */
     if (atomic_load(&w->failed))
         return diag_fail(diag, TESS_EDB, "%s", w->errmsg);
     return TESS_OK;
