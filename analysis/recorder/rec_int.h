@@ -32,6 +32,7 @@
 #define REC_BATCH_ACCS 65536       /* SM accesses per batch */
 #define REC_BATCH_EVS 65536        /* kernel events per batch */
 #define REC_BATCH_TEXT (256u << 10) /* string bytes per batch */
+#define REC_TXN_BATCHES 4          /* batches per transaction at most (rec_writer.c) */
 #define REC_BATCHES 8              /* batches in all: one filling, up to seven with the
                                       writer — enough for the simulation to run on through
                                       most of a checkpoint's fsync (3 measured 1.2x slower
