@@ -366,6 +366,7 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
     if (rc == TESS_OK)
         rc = update_run(rec, status, error, end ? end : &none, diag);
     int irc = schema_index(rec->db, rec->path, diag);
+    rec_ckpt_stop(&rec->w.ckpt, rec->db);
     return wrc != TESS_OK ? wrc : rc != TESS_OK ? rc : irc;
 }
 

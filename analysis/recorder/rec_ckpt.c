@@ -132,6 +132,16 @@ void rec_ckpt_start(rec_ckpt_t *c, sqlite3 *wdb)
     sqlite3_wal_hook(wdb, on_commit, c); /* instead of the automatic checkpoint */
 }
 
+void rec_ckpt_last(rec_ckpt_t *c)
+{
+    if (!c->running)
+        return;
+    pthread_mutex_lock(&c->mu);
+    c->want = true;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
 void rec_ckpt_stop(rec_ckpt_t *c, sqlite3 *wdb)
 {
     if (!c->running)
@@ -145,8 +155,9 @@ void rec_ckpt_stop(rec_ckpt_t *c, sqlite3 *wdb)
     sqlite3_wal_autocheckpoint(wdb, c->auto_interval); /* SQLite's own again (schema.c's) */
 }
 
-void rec_ckpt_free(rec_ckpt_t *c)
+void rec_ckpt_free(rec_ckpt_t *c, sqlite3 *wdb)
 {
+    rec_ckpt_stop(c, wdb);
     sqlite3_close(c->db);
     c->db = NULL;
     if (c->locks) {

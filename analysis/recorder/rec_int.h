@@ -32,6 +32,7 @@
 #define REC_BATCH_ACCS 65536       /* SM accesses per batch */
 #define REC_BATCH_EVS 65536        /* kernel events per batch */
 #define REC_BATCH_TEXT (256u << 10) /* string bytes per batch */
+#define REC_TXN_BATCHES 4          /* batches per transaction at most (rec_writer.c) */
 #define REC_BATCHES 8              /* batches in all: one filling, up to seven with the
                                       writer — enough for the simulation to run on through
                                       most of a checkpoint's fsync (3 measured 1.2x slower
@@ -285,11 +286,14 @@ typedef struct rec_ckpt {
 
 /* Starts the checkpointer for a run on the writer's connection `wdb` (from
  * the caller's thread, before the writer's first commit), or leaves SQLite's
- * automatic checkpoint when it cannot; stop joins it and gives the automatic
- * checkpoint back; free closes its connection (after the last run). */
+ * automatic checkpoint when it cannot; last asks for a pass over what the
+ * writer left (the writer has stopped; the run's end builds the indexes
+ * meanwhile); stop joins it and gives the automatic checkpoint back; free
+ * stops it if needed and closes its connection (after the last run). */
 void rec_ckpt_start(rec_ckpt_t *c, sqlite3 *wdb);
+void rec_ckpt_last(rec_ckpt_t *c);
 void rec_ckpt_stop(rec_ckpt_t *c, sqlite3 *wdb);
-void rec_ckpt_free(rec_ckpt_t *c);
+void rec_ckpt_free(rec_ckpt_t *c, sqlite3 *wdb);
 
 /* The writer thread, its bounded queue of full batches, and the packs. */
 typedef struct rec_writer {

@@ -1,5 +1,6 @@
 /* rec_writer.c — the writer thread: takes full batches from a bounded queue
- * and writes each in one transaction with prepared INSERTs (packing the SM
+ * and writes them in transactions of one to REC_TXN_BATCHES batches with
+ * prepared INSERTs (packing the SM
  * accesses, the kernel's events and the SIMT issue port on the way,
  * rec_pack.c, rec_events.c, rec_simt.c), so that this work overlaps the
  * simulation. Invariant: each of the REC_BATCHES batches is always in
@@ -324,27 +325,44 @@ static bool write_all(rec_writer_t *w, const rec_batch_t *b)
     return true;
 }
 
-/* One transaction per batch (b NULL: the packs still open, at the end); on
- * failure it is rolled back (earlier batches stay committed) and the
- * writer is marked failed. IMMEDIATE: the write lock is taken at once,
- * waiting for other writers of the file through the busy timeout (a
- * deferred one could fail with SQLITE_BUSY_SNAPSHOT when another process
- * commits between its first read and its first write). */
-static void write_batch(rec_writer_t *w, const rec_batch_t *b)
+/* Batches are written in transactions (BEGIN IMMEDIATE: the write lock is
+ * taken at once, waiting for other writers of the file through the busy
+ * timeout; a deferred one could fail with SQLITE_BUSY_SNAPSHOT when another
+ * process commits between its first read and its first write). A
+ * transaction holds one batch, or up to REC_TXN_BATCHES while more are
+ * queued (the writer is behind): each commit rewrites the table's last,
+ * partly filled page and its parents in the WAL (~2.5 of the ~14 pages of a
+ * batch at level mem), and every page is copied again at a checkpoint. On
+ * failure the transaction is rolled back (what was committed before stays)
+ * and the writer is marked failed. */
+static bool txn_begin(rec_writer_t *w)
 {
-    if (sqlite3_exec(w->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-        fail(w, "BEGIN IMMEDIATE");
-        return;
-    }
-    if (!(b ? write_all(w, b)
-            : rec_pack_flush(w) && rec_events_flush(w) && rec_simt_flush(w))) {
-        sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
-        return;
-    }
+    if (sqlite3_exec(w->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK)
+        return true;
+    fail(w, "BEGIN IMMEDIATE");
+    return false;
+}
+
+static void txn_rollback(rec_writer_t *w) { sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL); }
+
+static void txn_commit(rec_writer_t *w)
+{
     if (sqlite3_exec(w->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         fail(w, "COMMIT");
-        sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
+        txn_rollback(w);
     }
+}
+
+/* The packs still open, at the end, in a transaction of their own. */
+static void write_rest(rec_writer_t *w)
+{
+    if (!txn_begin(w))
+        return;
+    if (!(rec_pack_flush(w) && rec_events_flush(w) && rec_simt_flush(w))) {
+        txn_rollback(w);
+        return;
+    }
+    txn_commit(w);
 }
 
 /* --- the queue ----------------------------------------------------------- */
@@ -385,17 +403,39 @@ static void enqueue(rec_writer_t *w, rec_batch_t *b)
     pthread_cond_signal(&w->cv_work);
 }
 
+/* Are batches queued? */
+static bool queued(rec_writer_t *w)
+{
+    pthread_mutex_lock(&w->mu);
+    bool any = w->qcount > 0;
+    pthread_mutex_unlock(&w->mu);
+    return any;
+}
+
 static void *writer_main(void *arg)
 {
     rec_writer_t *w = arg;
-    rec_batch_t *b;
-    while ((b = take(w)) != NULL) {
-        if (!rec_writer_failed(w))
-            write_batch(w, b);
-        give_back(w, b);
+    unsigned open = 0; /* batches in the open transaction */
+    for (;;) {
+        if (open && (open == REC_TXN_BATCHES || !queued(w))) {
+            txn_commit(w);
+            open = 0;
+        }
+        rec_batch_t *b = take(w);
+        if (!b)
+            break;
+        if (!rec_writer_failed(w) && (open || txn_begin(w))) {
+            if (write_all(w, b)) {
+                open++;
+            } else {
+                txn_rollback(w);
+                open = 0;
+            }
+        }
+        give_back(w, b); /* nothing of it is referenced once written */
     }
     if (!rec_writer_failed(w))
-        write_batch(w, NULL);
+        write_rest(w);
     return NULL;
 }
 
@@ -476,7 +516,7 @@ void rec_writer_destroy(rec_writer_t *w)
     rec_pack_free(w);
     rec_events_free(w);
     rec_simt_free(w);
-    rec_ckpt_free(&w->ckpt);
+    rec_ckpt_free(&w->ckpt, w->db);
     if (w->db) {
         pthread_cond_destroy(&w->cv_free);
         pthread_cond_destroy(&w->cv_work);
@@ -532,7 +572,7 @@ int rec_writer_finish(rec_writer_t *w, rec_batch_t *last, diag_t *diag)
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->thread, NULL);
     w->running = false;
-    rec_ckpt_stop(&w->ckpt, w->db);
+    rec_ckpt_last(&w->ckpt); /* copies while the caller builds the indexes */
     if (atomic_load(&w->failed))
         return diag_fail(diag, TESS_EDB, "%s", w->errmsg);
     return TESS_OK;
