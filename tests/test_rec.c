@@ -858,6 +858,21 @@ static void test_event_packs(void)
                                   " ON e.seq = p.seq0"), 6);
 }
 
+/* The end of reading a SIMT pack table back through its view (st on db):
+ * n rows read, `bad` of them unlike what was fed, of `want`; the packs hold
+ * them all, one pack is in picoseconds and the largest holds max_n. */
+static void simt_read_back(sqlite3_stmt *st, sqlite3 *db, const fx_t *f, const char *packs,
+                           unsigned n, unsigned bad, unsigned want, long long max_n)
+{
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    CU_ASSERT_EQUAL(n, want);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(q_int(f->path, "SELECT sum(n) FROM %s", packs), want);
+    CU_ASSERT_EQUAL(q_int(f->path, "SELECT count(*) FROM %s WHERE scale_ps = 1", packs), 1);
+    CU_ASSERT_EQUAL(q_int(f->path, "SELECT max(n) FROM %s", packs), max_n);
+}
+
 /* The packed SIMT issue port (schema version 10) reads back through the
  * simt_issue view exactly as fed: 5000 issues, a time that is not a whole
  * cycle (a pack in ps), then masks and active lanes that vary widely with
@@ -897,17 +912,63 @@ static void test_simt_issue_packs(void)
                sqlite3_column_int(st, 7) != x->active || sqlite3_column_int(st, 8) != x->mask ||
                sqlite3_column_int(st, 9) != __builtin_popcount(x->active);
     }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    CU_ASSERT_EQUAL(n, N);
-    CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_EQUAL(q_int(f.path, "SELECT sum(n) FROM simt_issue_packs"), N);
+    /* 0-2999 (the odd time ends it), 3000 on in ps, then several packs of
+     * the varied masks */
+    simt_read_back(st, db, &f, "simt_issue_packs", n, bad, N, 3000);
     CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM simt_op_names"), 17);
-    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM simt_issue_packs WHERE scale_ps = 1"), 1);
-    /* 0-2999 (the odd time ends it), 3000 alone in ps (3001 is earlier),
-     * 3001-4199, then several packs of the varied masks */
     CU_ASSERT(q_int(f.path, "SELECT count(*) FROM simt_issue_packs") > 5);
-    CU_ASSERT_EQUAL(q_int(f.path, "SELECT max(n) FROM simt_issue_packs"), 3000);
+}
+
+/* The packed SIMT ld/st (schema version 11) read back through the simt_mem
+ * view exactly as fed: 5000 ld/st recorded in completion order (each pair
+ * in the reverse of issue order: a pack's base is its earliest issue, not
+ * its first), a latency that is not a whole cycle (a pack in ps), then lane
+ * masks that vary widely with issues far apart (radices past 62 bits and
+ * spans past 2^24 cycles: new packs). */
+static sim_time_t mem_issue(unsigned i)
+{
+    return 3 * P + i * P + (i >= 4200) * (i - 4199) * 5000 * P;
+}
+
+static void test_simt_mem_packs(void)
+{
+    enum { N = 5000 };
+    static gpu_tr_simt_mem_t in[N];
+    fx_t f;
+    fx_open(&f, "smpacks.db", REC_MEM, 0, 0);
+    for (unsigned i = 0; i < N; i++) {
+        sim_time_t issue = mem_issue(i ^ 1);
+        gpu_tr_simt_mem_t x = {
+            .frame = (uint8_t)(2 + i % 7), .slot = (uint8_t)(i % 16), .is_store = i % 3 == 0,
+            .requests = (uint8_t)(1 + i % 16), .replays = (uint8_t)(i % 4),
+            .banks = (uint8_t)(1 + i % 5),
+            .lanes = (uint16_t)(i >= 4200 ? i * 2654435761u : 0xffffu >> (i % 9)),
+            .issue_ps = issue, .done_ps = issue + (2 + i % 11) * P + (i == 2500) * 3};
+        in[i] = x;
+        tr(&f, GPU_TR_SIMT_MEM, &x);
+    }
+    fx_done(&f);
+    unsigned n = 0, bad = 0;
+    sqlite3 *db = ro(f.path);
+    sqlite3_stmt *st = q(db, "SELECT * FROM simt_mem ORDER BY issue_ps"); /* as DB_SIMT_MEM */
+    while (n < N && sqlite3_step(st) == SQLITE_ROW) {
+        const gpu_tr_simt_mem_t *x = &in[n++ ^ 1]; /* issue order */
+        const long long want[] = {1, x->frame, x->slot, 0, x->lanes,
+                                  __builtin_popcount(x->lanes), x->requests, x->replays,
+                                  x->banks, (long long)x->issue_ps, (long long)x->done_ps};
+        const char *op = (const char *)sqlite3_column_text(st, 3);
+        bad += !op || strcmp(op, x->is_store ? "st" : "ld") != 0;
+        for (int c = 1; c < 11; c++) /* run_id and op aside */
+            bad += c != 3 && sqlite3_column_int64(st, c) != want[c];
+    }
+    /* 0-2499 (the odd latency ends it), 2500 on in ps (until the issues
+     * span 2^24 ps), then several packs of the varied lanes */
+    simt_read_back(st, db, &f, "simt_mem_packs", n, bad, N, 2500);
+    CU_ASSERT(q_int(f.path, "SELECT count(*) FROM simt_mem_packs") > 3);
+    /* the first pack's base is its earliest issue: record 1's */
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT base_ps FROM simt_mem_packs ORDER BY rowid LIMIT 1"),
+                    (long long)mem_issue(0));
+    CU_ASSERT_EQUAL(q_int(f.path, "SELECT count(*) FROM simt_replays"), 8);
 }
 
 static void test_window(void)
@@ -1283,6 +1344,7 @@ int main(void)
         TEST(test_pack_bank_maps),     TEST(test_levels),
         TEST(test_event_log_from_sim), TEST(test_window),
         TEST(test_event_packs),        TEST(test_simt_issue_packs),
+        TEST(test_simt_mem_packs),
         TEST_END};
     static const test_case_t files[] = {
         TEST(test_two_runs_and_reopen_append), TEST(test_foreign_file_refused),

@@ -552,11 +552,12 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Turns a current file into one of version `to` (1 to 8) as those
+/* Turns a current file into one of version `to` (1 to 10) as those
  * versions wrote it: no views (version 6 had all but latest_ok_runs; a
- * reader or a migration gives a file every view either way); below 10 the
- * SIMT issue port and below 9 the event log tables of one row each (their
- * rows those of the simt_issue and events views); below 6 no SIMT tables; below 5 no intervals; below 3
+ * reader or a migration gives a file every view either way); below 11 the
+ * SIMT ld/st, below 10 the SIMT issue port and below 9 the event log tables
+ * of one row each (their rows those of the simt_mem, simt_issue and events
+ * views); below 6 no SIMT tables; below 5 no intervals; below 3
  * also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
@@ -567,6 +568,24 @@ static void downgrade(const char *db, int to)
         char sql[128];
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE sm AS SELECT * FROM simt_mem;"
+                                    " DROP VIEW simt_mem; DROP TABLE simt_mem_packs;"
+                                    " CREATE TABLE simt_mem(run_id INTEGER NOT NULL REFERENCES"
+                                    " runs ON DELETE CASCADE, frame INTEGER NOT NULL,"
+                                    " slot INTEGER NOT NULL, op TEXT NOT NULL, lanes INTEGER,"
+                                    " active INTEGER, requests INTEGER, replays INTEGER,"
+                                    " banks INTEGER, issue_ps INTEGER, done_ps INTEGER);"
+                                    " INSERT INTO simt_mem SELECT * FROM temp.sm;"
+                                    " CREATE INDEX simt_mem_run ON simt_mem(run_id, frame);",
+                                 NULL, NULL, NULL), SQLITE_OK);
+    if (to >= 10) {
+        char v[128];
+        snprintf(v, sizeof v, "DROP VIEW events; DROP VIEW simt_issue; PRAGMA user_version = %d",
+                 to);
+        CU_ASSERT_EQUAL(sqlite3_exec(h, v, NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(h);
+        return;
     }
     CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE si AS SELECT * FROM simt_issue;"
                                     " DROP VIEW simt_issue; DROP TABLE simt_issue_packs;"
@@ -615,10 +634,10 @@ static void downgrade(const char *db, int to)
 /* Every database has the views and the current schema version; a file of
  * version 1 (before the views), 2 (before typed params, stop_ps and races),
  * 3 and 4 (before intervals), 5 (before the SIMT tables), 6 (before
- * latest_ok_runs), 7 or 8 (before the packed event log) or 9 (before the
- * packed SIMT issue port) is migrated when a run is added, and read as the
- * current version when it is not; its events and simt_issue rows read the
- * same before and after. */
+ * latest_ok_runs), 7 or 8 (before the packed event log), 9 (before the
+ * packed SIMT issue port) or 10 (before the packed SIMT ld/st) is migrated
+ * when a run is added, and read as the current version when it is not; its
+ * events rows read the same before and after. */
 static void test_views_in_every_database_and_migration(void)
 {
     for (int from = 1; from < DB_SCHEMA_VERSION; from++) {
@@ -663,7 +682,7 @@ static void test_views_in_every_database_and_migration(void)
         sqlite3_close(h);
         record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
         CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
-        long long views = 3; /* sm_accesses, events, simt_issue */
+        long long views = 4; /* sm_accesses, events, simt_issue, simt_mem */
         for (const char *const *v = rec_view_names; *v; v++)
             views++;
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"),
@@ -688,40 +707,65 @@ static void test_views_in_every_database_and_migration(void)
     }
 }
 
-/* A SIMT run's issue port and event log read the same from a file of
- * version 8 (both tables of one row each) read without migrating, and after
- * the migration that packs them. */
+/* A SIMT run's ld/st, issue port and event log read the same from a file
+ * of version 8 (the three tables of one row each) or 10 (simt_mem a table)
+ * read without migrating, and after the migration that packs them. */
 static void test_packed_relations_migrate(void)
 {
-    char db[512];
-    fresh_db("migrate-simt.db", db, sizeof db);
-    CU_ASSERT_EQUAL_FATAL(record(db, test_src_path("examples/simt_diverge.s"),
-                                 "-s record.level=events -s core.model=simt"
-                                 " -s simt.issue_width=2"), 0);
-    static char issues[8192], events[8192];
-    snprintf(issues, sizeof issues, "%s", rows(db, "SELECT * FROM simt_issue ORDER BY time_ps, ord"));
-    snprintf(events, sizeof events, "%s", rows(db, "SELECT * FROM events ORDER BY seq"));
-    CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_issue") >= 5);
-    CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_issue_packs") >= 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(issues, "bnz"));
-    downgrade(db, 8);
-    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM simt_issue ORDER BY time_ps, ord"), issues);
-    diag_t d = {0};
-    int64_t version = 0, n = -1;
-    sqlite3 *h = db_open_read(db, &version, &d);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-    CU_ASSERT_EQUAL(version, 8);
-    CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM simt_issue WHERE lanes > 0", &n),
-                    SQLITE_OK);
-    CU_ASSERT_EQUAL(n, q_int(db, "SELECT count(*) FROM main.simt_issue"));
-    sqlite3_close(h);
-    record_src(db, "warp.s", ".group cores=0x1\n ready\n", NULL);
-    CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
-    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM simt_issue WHERE run_id = 1"
-                                    " ORDER BY time_ps, ord"), issues);
-    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM events WHERE run_id = 1 ORDER BY seq"),
-                           events);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_issue_packs WHERE n <> 1"), 0);
+    static const int versions[] = {8, 10};
+    for (size_t k = 0; k < sizeof versions / sizeof versions[0]; k++) {
+        int from = versions[k];
+        char db[512], name[32];
+        snprintf(name, sizeof name, "migrate-simt%d.db", from);
+        fresh_db(name, db, sizeof db);
+        CU_ASSERT_EQUAL_FATAL(record(db, test_src_path("examples/simt_diverge.s"),
+                                     "-s record.level=events -s core.model=simt"
+                                     " -s simt.issue_width=2"), 0);
+        static char issues[8192], events[8192], mems[8192];
+#define MEMS "SELECT * FROM simt_mem ORDER BY issue_ps, frame, slot"
+        snprintf(issues, sizeof issues, "%s",
+                 rows(db, "SELECT * FROM simt_issue ORDER BY time_ps, ord"));
+        snprintf(events, sizeof events, "%s", rows(db, "SELECT * FROM events ORDER BY seq"));
+        snprintf(mems, sizeof mems, "%s", rows(db, MEMS));
+        CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_issue") >= 5);
+        CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_issue_packs") >= 1);
+        CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_mem") >= 2);
+        CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_mem_packs") >= 1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(issues, "bnz"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(mems, ",st,65535,16,"));
+        downgrade(db, from);
+        if (from < 10) /* (a file of version 10 keeps its views: none here) */
+            CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM simt_issue ORDER BY time_ps, ord"),
+                                   issues);
+        CU_ASSERT_STRING_EQUAL(rows(db, MEMS), mems);
+        diag_t d = {0};
+        int64_t version = 0, n = -1;
+        sqlite3 *h = db_open_read(db, &version, &d);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+        CU_ASSERT_EQUAL(version, from);
+        CU_ASSERT_EQUAL(db_query_int(h, "SELECT count(*) FROM simt_issue WHERE lanes > 0", &n),
+                        SQLITE_OK);
+        CU_ASSERT_EQUAL(n, q_int(db, from < 10 ? "SELECT count(*) FROM main.simt_issue"
+                                               : "SELECT sum(n) FROM simt_issue_packs"));
+        CU_ASSERT_EQUAL(db_query_int(h, "SELECT sum(instructions) FROM simt_replays", &n),
+                        SQLITE_OK);
+        CU_ASSERT_EQUAL(n, q_int(db, "SELECT count(*) FROM main.simt_mem"));
+        sqlite3_close(h);
+        record_src(db, "warp.s", ".group cores=0x1\n ready\n", NULL);
+        CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+        CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM simt_issue WHERE run_id = 1"
+                                        " ORDER BY time_ps, ord"), issues);
+        CU_ASSERT_STRING_EQUAL(rows(db, "SELECT * FROM events WHERE run_id = 1 ORDER BY seq"),
+                               events);
+        CU_ASSERT_STRING_EQUAL(rows(db, MEMS), mems);
+#undef MEMS
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_issue_packs WHERE n <> 1"),
+                        from < 10 ? 0 : q_int(db, "SELECT count(*) FROM simt_issue_packs"
+                                                  " WHERE n <> 1 AND run_id = 1"));
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_mem_packs WHERE n <> 1"), 0);
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'simt_mem'"
+                                  " AND type = 'view'"), 1);
+    }
 }
 
 /* A SIMT run at level events with seven issue packs, two warps issuing in

@@ -2,8 +2,8 @@
  * its tests), shared by rec.c (the API and a run's life), rec_hook.c (the
  * trace hook and the access sink, on the simulation's thread), rec_writer.c
  * (the writer thread), rec_pack.c (access packing, on the writer thread),
- * rec_events.c and rec_simt.c (event log and SIMT issue port packing, on the
- * writer thread), rec_encode.c (the packs' text) and rec_ckpt.c (the
+ * rec_events.c and rec_simt.c (event log and SIMT issue port and ld/st
+ * packing, on the writer thread), rec_encode.c (the packs' text) and rec_ckpt.c (the
  * checkpointer thread).
  * Invariant: between rec_begin_run() and rec_end_run() the SQLite
  * connection and the packs belong to the writer thread alone (the
@@ -47,7 +47,7 @@ typedef enum rec_row_kind {
     REC_ROW_COUNTER,          /* u.counter → counters */
     REC_ROW_EVENT_NAME,       /* u.name_id, text → event_names */
     REC_ROW_SIMT_WARP,        /* u.warp → simt_warps */
-    REC_ROW_SIMT_MEM,         /* u.smem → simt_mem */
+    REC_ROW_SIMT_MEM,         /* u.smem → simt_mem_packs (rec_simt.c) */
     REC_ROW_SIMT_ISSUE,       /* u.issue → simt_issue_packs (rec_simt.c) */
 } rec_row_kind_t;
 
@@ -180,25 +180,39 @@ typedef struct rec_evpack {
     rec_ev_raw_t *raw;        /* EVPACK_MAX entries */
 } rec_evpack_t;
 
-/* The fields of a SIMT issue in a pack (store/sipack.h): frame, slot, op,
- * ord, depth, eligible, active, mask, lanes. */
-#define REC_SI_FIELDS 9
+/* An open pack of the SIMT unit's records (store/sipack.h; rec_simt.c): a
+ * time and up to REC_RP_FIELDS fields per entry, each field with the
+ * pack's range (n = 0: none open). Times are kept as offsets in scale_ps
+ * units from the first entry's, so that the pack's base, its earliest
+ * time, is known only when it closes; a field flagged in `durations` is a
+ * span of ps, kept in scale_ps units like the times. */
+#define REC_RP_FIELDS 9
 
-typedef struct rec_si_raw {
-    uint32_t t;               /* (time - base_ps) / scale_ps */
-    uint16_t f[REC_SI_FIELDS];
-} rec_si_raw_t;
+typedef struct rec_rp_raw {
+    int32_t t;                /* (time - first_ps) / scale_ps */
+    uint64_t f[REC_RP_FIELDS];
+} rec_rp_raw_t;
 
-/* The open SIMT issue pack (n = 0: none). */
-typedef struct rec_sipack {
+typedef struct rec_rpack {
     uint32_t n;
-    sim_time_t base_ps;
-    uint64_t scale_ps;
-    uint32_t tmax;
-    uint16_t lo[REC_SI_FIELDS], hi[REC_SI_FIELDS]; /* each field's range */
-    rec_si_raw_t *raw;        /* SIPACK_MAX entries */
-    bool op_seen[256];        /* the run's simt_op_names has the op */
-} rec_sipack_t;
+    unsigned fields;          /* fields per entry */
+    unsigned durations;       /* bit k: field k is a duration in ps */
+    rec_table_t table;        /* where its rows go */
+    const char *what;         /* for error messages */
+    sim_time_t first_ps;      /* the first entry's time */
+    uint64_t scale_ps;        /* unit of t and of durations: period_ps, or 1 */
+    int32_t tmin, tmax;       /* the entries' t range */
+    uint64_t lo[REC_RP_FIELDS], hi[REC_RP_FIELDS]; /* each field's range */
+    rec_rp_raw_t *raw;        /* SIPACK_MAX entries */
+} rec_rpack_t;
+
+/* The open SIMT pack of each kind, and the mnemonics the run's
+ * simt_op_names has. */
+typedef struct rec_simt_packs {
+    rec_rpack_t issue;        /* → simt_issue_packs */
+    rec_rpack_t mem;          /* → simt_mem_packs */
+    bool op_seen[256];
+} rec_simt_packs_t;
 
 /* An event name the hook has seen: its pointer, a copy of its text (a
  * pointer may be reused for another name) and its id. */
@@ -323,7 +337,7 @@ typedef struct rec_writer {
     sim_time_t span_ps;       /* REC_SPAN_MAX cycles, at most 2^32 - 1 ps */
     char *text;               /* a pack's text while its row is written */
     rec_evpack_t evp;         /* the open event pack (rec_events.c) */
-    rec_sipack_t sip;         /* the open SIMT issue pack (rec_simt.c) */
+    rec_simt_packs_t sip;     /* the open SIMT packs (rec_simt.c) */
     rec_ckpt_t ckpt;          /* the checkpointer (rec_ckpt.c) */
 } rec_writer_t;
 
@@ -391,14 +405,17 @@ void rec_events_free(rec_writer_t *w);
 bool rec_writer_put_events(rec_writer_t *w, const rec_evpack_t *p, const char *data,
                            size_t len);
 
-/* rec_simt.c (writer thread), as rec_events.c for the SIMT issue port; the
- * rows of simt_issue_packs and simt_op_names (rec_writer.c). */
+/* rec_simt.c (writer thread), as rec_events.c for the SIMT issue port and
+ * warp ld/st; the rows of simt_issue_packs, simt_mem_packs and
+ * simt_op_names (rec_writer.c). put_rpack's unit holds each field's place
+ * value, then t's. */
 bool rec_simt_issue_put(rec_writer_t *w, const gpu_tr_simt_issue_t *i);
+bool rec_simt_mem_put(rec_writer_t *w, const gpu_tr_simt_mem_t *m);
 bool rec_simt_flush(rec_writer_t *w);
 int rec_simt_reset(rec_writer_t *w);
 void rec_simt_free(rec_writer_t *w);
-bool rec_writer_put_issues(rec_writer_t *w, const rec_sipack_t *p,
-                           const uint64_t unit[REC_SI_FIELDS + 1], const char *data, size_t len);
+bool rec_writer_put_rpack(rec_writer_t *w, const rec_rpack_t *p, sim_time_t base_ps,
+                          const uint64_t unit[REC_RP_FIELDS + 1], const char *data, size_t len);
 bool rec_writer_put_op(rec_writer_t *w, unsigned id, const char *name);
 
 /* rec_hook.c: the sink at the discard area (outside a run; sets its full

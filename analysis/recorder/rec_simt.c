@@ -1,18 +1,25 @@
-/* rec_simt.c — packing the SIMT unit's issue port, on the writer thread:
- * issued warp instructions become simt_issue_packs rows of at most
- * SIPACK_MAX issues, each one integer of a JSON array that the simt_issue
- * view expands again (the layout: store/sipack.h), and each mnemonic met a
- * row of the run's simt_op_names. Invariant: the open pack's entries are in
- * issue order, each at or after base_ps and a whole number of scale_ps after
- * it, and the radices of its fields need at most SIPACK_BITS bits together;
- * an issue that does not fit starts a new pack.
+/* rec_simt.c — packing the SIMT unit's records, on the writer thread:
+ * issued warp instructions become simt_issue_packs rows and warp ld/st
+ * simt_mem_packs rows of at most SIPACK_MAX entries, each entry one integer
+ * of a JSON array that the simt_issue and simt_mem views expand again (the
+ * one layout of both: store/sipack.h), and each mnemonic met a row of the
+ * run's simt_op_names. Both kinds share one packer (rec_rpack_t): a time
+ * and a few small fields per entry. Invariant: the open pack's entries are
+ * in record order, each a whole number of scale_ps from the first one's
+ * time (so from the earliest's too) with durations in whole scale_ps, the
+ * times span less than 2^SIPACK_T_BITS units and the radices of t and the
+ * fields need at most SIPACK_BITS bits together; an entry that does not fit
+ * starts a new pack.
  *
- * Why (measured on examples/bench.s with core.model = simt, 3.15 M issues;
- * docs/PERFORMANCE.md): one INSERT per issue was ~3.7 s of the 6.3 s of a
- * run at level events. As with the accesses and the events the writer's
- * cost is per row and per byte; within a pack most fields take few values
- * (one warp's lanes, a handful of mnemonics, small stack depths), so the
- * radices are per pack, from each field's range. */
+ * Why (measured on examples/bench.s with core.model = simt, 3.15 M issues
+ * and 786 K warp ld/st; docs/PERFORMANCE.md): one INSERT per issue was
+ * ~3.7 s of the 6.3 s of a run at level events, one per ld/st ~1 us each at
+ * level mem. As with the accesses and the events the writer's cost is per
+ * row and per byte; within a pack most fields take few values (one warp's
+ * lanes, a handful of mnemonics, small stack depths, a few latencies), so
+ * the radices are per pack, from each field's range. The base is the
+ * earliest time, not the first: ld/st are recorded as they complete, not in
+ * issue order. */
 #include <string.h>
 
 #include "analysis/recorder/rec_int.h"
@@ -29,27 +36,50 @@ static inline unsigned radix_bits(uint64_t r)
     return r <= 1 ? 0 : 64u - (unsigned)__builtin_clzll(r - 1);
 }
 
-static void fields_of(const gpu_tr_simt_issue_t *i, uint16_t f[REC_SI_FIELDS])
+/* v in units of the pack's scale: false when it is not a whole number. */
+static bool scaled(const rec_writer_t *w, uint64_t scale, uint64_t v, uint64_t *q)
 {
-    f[0] = i->frame, f[1] = i->slot, f[2] = i->op, f[3] = i->order;
-    f[4] = i->depth, f[5] = i->eligible, f[6] = i->active, f[7] = i->mask;
-    f[8] = (uint16_t)__builtin_popcount(i->active);
+    if (scale == 1) {
+        *q = v;
+        return true;
+    }
+    return rec_div_exact(&w->period_div, v, q);
 }
 
-static int fit(const rec_writer_t *w, const rec_sipack_t *p, sim_time_t time,
-               const uint16_t f[REC_SI_FIELDS], uint64_t *t)
+/* The entry's durations in units of `scale`, in place; false when one is
+ * not a whole number of them. */
+static bool scale_durations(const rec_writer_t *w, const rec_rpack_t *p, uint64_t scale,
+                            uint64_t f[REC_RP_FIELDS])
 {
-    if (time < p->base_ps)
-        return FIT_NEW;
-    uint64_t dt = time - p->base_ps;
-    if (p->scale_ps != 1 && !rec_div_exact(&w->period_div, dt, &dt))
+    for (unsigned m = p->durations; m; m &= m - 1) {
+        unsigned k = (unsigned)__builtin_ctz(m);
+        if (!scaled(w, scale, f[k], &f[k]))
+            return false;
+    }
+    return true;
+}
+
+/* Does the entry at `time` with fields f (durations already in the pack's
+ * units) fit the open pack? Then *t is its time digit before the base. */
+static int fit(const rec_writer_t *w, const rec_rpack_t *p, sim_time_t time,
+               const uint64_t f[REC_RP_FIELDS], int32_t *t)
+{
+    bool later = time >= p->first_ps;
+    uint64_t d;
+    if (!scaled(w, p->scale_ps, later ? time - p->first_ps : p->first_ps - time, &d))
         return FIT_SCALE;
-    if (dt >> SIPACK_T_BITS)
+    if (d >> SIPACK_T_BITS)
         return FIT_NEW;
-    unsigned bits = radix_bits((dt > p->tmax ? dt : p->tmax) + 1);
-    for (unsigned k = 0; k < REC_SI_FIELDS; k++) {
-        unsigned lo = f[k] < p->lo[k] ? f[k] : p->lo[k];
-        unsigned hi = f[k] > p->hi[k] ? f[k] : p->hi[k];
+    int32_t dt = later ? (int32_t)d : -(int32_t)d;
+    int32_t tmin = dt < p->tmin ? dt : p->tmin, tmax = dt > p->tmax ? dt : p->tmax;
+    if ((uint32_t)(tmax - tmin) >> SIPACK_T_BITS)
+        return FIT_NEW;
+    unsigned bits = radix_bits((uint64_t)(tmax - tmin) + 1);
+    for (unsigned k = 0; k < p->fields; k++) {
+        uint64_t lo = f[k] < p->lo[k] ? f[k] : p->lo[k];
+        uint64_t hi = f[k] > p->hi[k] ? f[k] : p->hi[k];
+        if (hi - lo >= UINT64_C(1) << SIPACK_BITS)
+            return FIT_NEW;
         bits += radix_bits(hi - lo + 1u);
     }
     if (bits > SIPACK_BITS)
@@ -58,95 +88,141 @@ static int fit(const rec_writer_t *w, const rec_sipack_t *p, sim_time_t time,
     return FIT_OK;
 }
 
-static void open_pack(rec_sipack_t *p, sim_time_t time, const uint16_t f[REC_SI_FIELDS],
+static void open_pack(rec_rpack_t *p, sim_time_t time, const uint64_t f[REC_RP_FIELDS],
                       uint64_t scale)
 {
     p->n = 0;
-    p->base_ps = time;
+    p->first_ps = time;
     p->scale_ps = scale;
-    p->tmax = 0;
+    p->tmin = p->tmax = 0;
     memcpy(p->lo, f, sizeof p->lo);
     memcpy(p->hi, f, sizeof p->hi);
 }
 
-/* The place values: unit[k] of field k, unit[REC_SI_FIELDS] of t. */
-static void units(const rec_sipack_t *p, uint64_t unit[REC_SI_FIELDS + 1])
+/* The place values: unit[k] of field k, unit[fields] of t. */
+static void units(const rec_rpack_t *p, uint64_t unit[REC_RP_FIELDS + 1])
 {
     uint64_t u = 1;
-    for (unsigned k = REC_SI_FIELDS; k-- > 0;) {
+    for (unsigned k = p->fields; k-- > 0;) {
         unit[k] = u;
-        u *= (uint64_t)(p->hi[k] - p->lo[k]) + 1;
+        u *= p->hi[k] - p->lo[k] + 1;
     }
-    unit[REC_SI_FIELDS] = u;
+    unit[p->fields] = u;
 }
 
-static bool close_pack(rec_writer_t *w, rec_sipack_t *p)
+static bool close_pack(rec_writer_t *w, rec_rpack_t *p)
 {
-    uint64_t unit[REC_SI_FIELDS + 1];
+    uint64_t unit[REC_RP_FIELDS + 1];
     units(p, unit);
     char *o = w->text;
     *o++ = '[';
     for (uint32_t i = 0; i < p->n; i++) {
-        const rec_si_raw_t *e = &p->raw[i];
-        uint64_t q = (uint64_t)e->t * unit[REC_SI_FIELDS];
-        for (unsigned k = 0; k < REC_SI_FIELDS; k++)
-            q += (uint64_t)(e->f[k] - p->lo[k]) * unit[k];
+        const rec_rp_raw_t *e = &p->raw[i];
+        uint64_t q = (uint64_t)(uint32_t)(e->t - p->tmin) * unit[p->fields];
+        for (unsigned k = 0; k < p->fields; k++)
+            q += (e->f[k] - p->lo[k]) * unit[k];
         o = rec_put_u64(o, q);
         *o++ = ',';
     }
     o[-1] = ']';
-    bool ok = rec_writer_put_issues(w, p, unit, w->text, (size_t)(o - w->text));
+    sim_time_t base = p->tmin < 0 ? p->first_ps - (uint64_t)-(int64_t)p->tmin * p->scale_ps
+                                  : p->first_ps;
+    bool ok = rec_writer_put_rpack(w, p, base, unit, w->text, (size_t)(o - w->text));
     p->n = 0;
     return ok;
 }
 
-bool rec_simt_issue_put(rec_writer_t *w, const gpu_tr_simt_issue_t *i)
+/* Adds an entry at `time` with fields f (durations in ps) to pack p. */
+static bool put(rec_writer_t *w, rec_rpack_t *p, sim_time_t time, uint64_t f[REC_RP_FIELDS])
 {
-    rec_sipack_t *p = &w->sip;
     bool ok = true;
-    if (!p->op_seen[i->op]) {
-        ok = rec_writer_put_op(w, i->op, isa_mnemonic((isa_op_t)i->op));
-        p->op_seen[i->op] = true;
-    }
-    uint16_t f[REC_SI_FIELDS];
-    fields_of(i, f);
-    uint64_t t = 0;
-    int why = p->n ? fit(w, p, i->time_ps, f, &t) : FIT_NEW;
+    uint64_t g[REC_RP_FIELDS];
+    memcpy(g, f, sizeof g);
+    int32_t t = 0;
+    int why = p->n && scale_durations(w, p, p->scale_ps, g) ? fit(w, p, time, g, &t)
+              : p->n                                        ? FIT_SCALE
+                                                            : FIT_NEW;
     if (why != FIT_OK) {
         if (p->n)
-            ok &= close_pack(w, p);
-        open_pack(p, i->time_ps, f, why == FIT_SCALE ? 1 : w->period_ps);
+            ok = close_pack(w, p);
+        uint64_t scale = why == FIT_SCALE ? 1 : w->period_ps;
+        memcpy(g, f, sizeof g);
+        if (!scale_durations(w, p, scale, g))
+            scale_durations(w, p, scale = 1, g);
+        open_pack(p, time, g, scale);
         t = 0;
     }
-    rec_si_raw_t *e = &p->raw[p->n++];
-    e->t = (uint32_t)t;
-    memcpy(e->f, f, sizeof e->f);
-    p->tmax = t > p->tmax ? (uint32_t)t : p->tmax;
-    for (unsigned k = 0; k < REC_SI_FIELDS; k++) {
-        p->lo[k] = f[k] < p->lo[k] ? f[k] : p->lo[k];
-        p->hi[k] = f[k] > p->hi[k] ? f[k] : p->hi[k];
+    rec_rp_raw_t *e = &p->raw[p->n++];
+    e->t = t;
+    memcpy(e->f, g, sizeof e->f);
+    p->tmin = t < p->tmin ? t : p->tmin;
+    p->tmax = t > p->tmax ? t : p->tmax;
+    for (unsigned k = 0; k < p->fields; k++) {
+        p->lo[k] = g[k] < p->lo[k] ? g[k] : p->lo[k];
+        p->hi[k] = g[k] > p->hi[k] ? g[k] : p->hi[k];
     }
     if (p->n == SIPACK_MAX)
         ok &= close_pack(w, p);
     return ok;
 }
 
-bool rec_simt_flush(rec_writer_t *w)
+/* Issue fields: frame, slot, op, ord, depth, eligible, active, mask, lanes. */
+bool rec_simt_issue_put(rec_writer_t *w, const gpu_tr_simt_issue_t *i)
 {
-    return w->sip.n ? close_pack(w, &w->sip) : true;
+    bool ok = true;
+    if (!w->sip.op_seen[i->op]) {
+        ok = rec_writer_put_op(w, i->op, isa_mnemonic((isa_op_t)i->op));
+        w->sip.op_seen[i->op] = true;
+    }
+    uint64_t f[REC_RP_FIELDS] = {i->frame, i->slot,  i->op,   i->order,
+                                 i->depth, i->eligible, i->active, i->mask,
+                                 (uint64_t)__builtin_popcount(i->active)};
+    return put(w, &w->sip.issue, i->time_ps, f) && ok;
 }
 
-int rec_simt_reset(rec_writer_t *w)
+/* ld/st fields: frame, slot, op (0 ld, 1 st), lanes, active, requests,
+ * replays, banks, latency (done_ps - issue_ps: a duration); the time is
+ * issue_ps. The model's done_ps is never before issue_ps. */
+bool rec_simt_mem_put(rec_writer_t *w, const gpu_tr_simt_mem_t *m)
 {
-    w->sip.n = 0;
-    memset(w->sip.op_seen, 0, sizeof w->sip.op_seen);
-    if (!w->sip.raw && !(w->sip.raw = tess_malloc(SIPACK_MAX * sizeof *w->sip.raw)))
+    uint64_t f[REC_RP_FIELDS] = {m->frame, m->slot, m->is_store != 0,
+                                 m->lanes, (uint64_t)__builtin_popcount(m->lanes),
+                                 m->requests, m->replays, m->banks,
+                                 m->done_ps - m->issue_ps};
+    return put(w, &w->sip.mem, m->issue_ps, f);
+}
+
+bool rec_simt_flush(rec_writer_t *w)
+{
+    bool ok = w->sip.issue.n ? close_pack(w, &w->sip.issue) : true;
+    return ok && (w->sip.mem.n ? close_pack(w, &w->sip.mem) : true);
+}
+
+static int reset(rec_rpack_t *p, rec_table_t table, unsigned fields, unsigned durations,
+                 const char *what)
+{
+    p->n = 0;
+    p->table = table;
+    p->fields = fields;
+    p->durations = durations;
+    p->what = what;
+    if (!p->raw && !(p->raw = tess_malloc(SIPACK_MAX * sizeof *p->raw)))
         return TESS_ENOMEM;
     return TESS_OK;
 }
 
+int rec_simt_reset(rec_writer_t *w)
+{
+    memset(w->sip.op_seen, 0, sizeof w->sip.op_seen);
+    int rc = reset(&w->sip.issue, REC_T_SIMT_ISSUE_PACKS, 9, 0, "writing the SIMT issue port");
+    return rc == TESS_OK ? reset(&w->sip.mem, REC_T_SIMT_MEM_PACKS, 9, 1u << 8,
+                                 "writing the SIMT ld/st")
+                         : rc;
+}
+
 void rec_simt_free(rec_writer_t *w)
 {
-    tess_free(w->sip.raw);
-    w->sip.raw = NULL;
+    tess_free(w->sip.issue.raw);
+    tess_free(w->sip.mem.raw);
+    w->sip.issue.raw = w->sip.mem.raw = NULL;
 }

@@ -1,7 +1,7 @@
 /* rec_writer.c — the writer thread: takes full batches from a bounded queue
  * and writes them in transactions of one to REC_TXN_BATCHES batches with
  * prepared INSERTs (packing the SM
- * accesses, the kernel's events and the SIMT issue port on the way,
+ * accesses, the kernel's events and the SIMT issue port and ld/st on the way,
  * rec_pack.c, rec_events.c, rec_simt.c), so that this work overlaps the
  * simulation. Invariant: each of the REC_BATCHES batches is always in
  * exactly one place — the producer's hand, the queue, the writer's hand, or
@@ -53,8 +53,8 @@ static int bind_text(sqlite3_stmt *st, int i, const rec_batch_t *b, uint32_t off
 #define EP(name, type) EP_##name,
 #define EN(name, type) EN_##name,
 #define SW(name, type) SW_##name,
-#define SM(name, type) SM_##name,
 #define SIP(name, type) SIP_##name,
+#define SMP(name, type) SMP_##name,
 #define SON(name, type) SON_##name,
 enum { P_RUN_ID = 1 }; /* run_id: parameter 1 of every INSERT (DB_INSERT_SQL) */
 enum { FR_run_id = 1, DB_FRAMES(FR, DB_NONE) };
@@ -65,8 +65,12 @@ enum { CO_run_id = 1, DB_COUNTERS(CO, DB_NONE) };
 enum { EP_run_id = 1, DB_EVENT_PACKS(EP, DB_NONE) };
 enum { EN_run_id = 1, DB_EVENT_NAMES(EN, DB_NONE) };
 enum { SW_run_id = 1, DB_SIMT_WARPS(SW, DB_NONE) };
-enum { SM_run_id = 1, DB_SIMT_MEM(SM, DB_NONE) };
 enum { SIP_run_id = 1, DB_SIMT_ISSUE_PACKS(SIP, DB_NONE) };
+enum { SMP_run_id = 1, DB_SIMT_MEM_PACKS(SMP, DB_NONE) };
+/* The SIMT packs' rows share their layout but for the fields' names
+ * (store/sipack.h): rec_writer_put_rpack binds either by these numbers. */
+_Static_assert((int)SIP_frame0 == (int)SMP_frame0 && (int)SIP_data == (int)SMP_data,
+               "the SIMT packs' columns");
 enum { SON_run_id = 1, DB_SIMT_OP_NAMES(SON, DB_NONE) };
 
 static int bind_frame(sqlite3_stmt *st, const gpu_tr_frame_t *f)
@@ -162,23 +166,8 @@ static int bind_simt_warp(sqlite3_stmt *st, const gpu_tr_simt_warp_t *w)
     return rc;
 }
 
-static int bind_simt_mem(sqlite3_stmt *st, const gpu_tr_simt_mem_t *m)
-{
-    int rc = sqlite3_bind_int(st, SM_frame, m->frame);
-    rc |= sqlite3_bind_int(st, SM_slot, m->slot);
-    rc |= sqlite3_bind_text(st, SM_op, m->is_store ? "st" : "ld", 2, SQLITE_STATIC);
-    rc |= sqlite3_bind_int(st, SM_lanes, m->lanes);
-    rc |= sqlite3_bind_int(st, SM_active, __builtin_popcount(m->lanes));
-    rc |= sqlite3_bind_int(st, SM_requests, m->requests);
-    rc |= sqlite3_bind_int(st, SM_replays, m->replays);
-    rc |= sqlite3_bind_int(st, SM_banks, m->banks);
-    rc |= bind_time(st, SM_issue_ps, m->issue_ps);
-    rc |= bind_time(st, SM_done_ps, m->done_ps);
-    return rc;
-}
-
-/* The bindings of a row bound for a table (not REC_ROW_TASK_END or
- * REC_ROW_SIMT_ISSUE, which only packers take). */
+/* The bindings of a row bound for a table (not REC_ROW_TASK_END,
+ * REC_ROW_SIMT_ISSUE or REC_ROW_SIMT_MEM, which only packers take). */
 static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row)
 {
     switch (row->kind) {
@@ -190,8 +179,6 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
         return bind_task(st, &row->u.task);
     case REC_ROW_SIMT_WARP:
         return bind_simt_warp(st, &row->u.warp);
-    case REC_ROW_SIMT_MEM:
-        return bind_simt_mem(st, &row->u.smem);
     case REC_ROW_COUNTER:
         return bind_text(st, CO_component, b, row->text_off, row->text_len) |
                sqlite3_bind_text(st, CO_name, b->text + row->text2_off, -1, SQLITE_STATIC) |
@@ -206,7 +193,6 @@ static const uint8_t table_of[] = {
     [REC_ROW_FRAME] = REC_T_FRAMES, [REC_ROW_STALL] = REC_T_STALLS,
     [REC_ROW_TASK] = REC_T_TASKS,   [REC_ROW_COUNTER] = REC_T_COUNTERS,
     [REC_ROW_EVENT_NAME] = REC_T_EVENT_NAMES, [REC_ROW_SIMT_WARP] = REC_T_SIMT_WARPS,
-    [REC_ROW_SIMT_MEM] = REC_T_SIMT_MEM,
 };
 
 /* --- writing a batch ---------------------------------------------------- */
@@ -259,22 +245,23 @@ bool rec_writer_put_events(rec_writer_t *w, const rec_evpack_t *p, const char *d
     return step(w, st, rc, "writing the event log");
 }
 
-bool rec_writer_put_issues(rec_writer_t *w, const rec_sipack_t *p,
-                           const uint64_t unit[REC_SI_FIELDS + 1], const char *data, size_t len)
+bool rec_writer_put_rpack(rec_writer_t *w, const rec_rpack_t *p, sim_time_t base_ps,
+                          const uint64_t unit[REC_RP_FIELDS + 1], const char *data, size_t len)
 {
-    sqlite3_stmt *st = w->ins[REC_T_SIMT_ISSUE_PACKS];
+    sqlite3_stmt *st = w->ins[p->table];
     int rc = sqlite3_bind_int64(st, P_RUN_ID, w->run_id);
     rc |= sqlite3_bind_int64(st, SIP_n, p->n);
-    rc |= bind_time(st, SIP_base_ps, p->base_ps);
+    rc |= bind_time(st, SIP_base_ps, base_ps);
     rc |= sqlite3_bind_int64(st, SIP_scale_ps, (sqlite3_int64)p->scale_ps);
-    rc |= sqlite3_bind_int64(st, SIP_t_unit, (sqlite3_int64)unit[REC_SI_FIELDS]);
-    for (unsigned k = 0; k < REC_SI_FIELDS; k++) { /* f0, f_n, f_unit of each field */
-        rc |= sqlite3_bind_int(st, SIP_frame0 + 3 * (int)k, p->lo[k]);
-        rc |= sqlite3_bind_int(st, SIP_frame_n + 3 * (int)k, p->hi[k] - p->lo[k] + 1);
+    rc |= sqlite3_bind_int64(st, SIP_t_unit, (sqlite3_int64)unit[p->fields]);
+    for (unsigned k = 0; k < p->fields; k++) { /* f0, f_n, f_unit of each field */
+        rc |= bind_u64(st, SIP_frame0 + 3 * (int)k, p->lo[k]);
+        rc |= sqlite3_bind_int64(st, SIP_frame_n + 3 * (int)k,
+                                 (sqlite3_int64)(p->hi[k] - p->lo[k] + 1));
         rc |= sqlite3_bind_int64(st, SIP_frame_unit + 3 * (int)k, (sqlite3_int64)unit[k]);
     }
     rc |= sqlite3_bind_text(st, SIP_data, data, (int)len, SQLITE_STATIC);
-    return step(w, st, rc, "writing the SIMT issue port");
+    return step(w, st, rc, p->what);
 }
 
 bool rec_writer_put_op(rec_writer_t *w, unsigned id, const char *name)
@@ -293,6 +280,8 @@ static bool write_row(rec_writer_t *w, const rec_batch_t *b, const rec_row_t *ro
         return rec_pack_end_task(w, row->u.task.core, row->u.task.frame);
     case REC_ROW_SIMT_ISSUE:
         return rec_simt_issue_put(w, &row->u.issue);
+    case REC_ROW_SIMT_MEM:
+        return rec_simt_mem_put(w, &row->u.smem);
     case REC_ROW_TASK:
         if (!rec_pack_end_task(w, row->u.task.core, row->u.task.frame))
             return false;

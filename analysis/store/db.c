@@ -120,7 +120,8 @@ static const struct added {
 } added[] = {{"runs", "stop_ps", 3},   {"races", NULL, 3},     {"intervals", NULL, 5},
                 {"simt_warps", NULL, 6}, {"simt_mem", NULL, 6}, {"simt_issue", NULL, 6},
                 {"event_packs", NULL, 9}, {"event_names", NULL, 9},
-                {"simt_issue_packs", NULL, 10}, {"simt_op_names", NULL, 10}};
+                {"simt_issue_packs", NULL, 10}, {"simt_op_names", NULL, 10},
+                {"simt_mem_packs", NULL, 11}};
 
 static bool not_yet(const char *table, const char *col, int64_t version)
 {

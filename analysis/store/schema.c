@@ -93,6 +93,21 @@ static const char migrate_v10[] =
     " LEFT JOIN simt_op_names AS o ON o.run_id = s.run_id AND o.name = s.op;"
     "DROP TABLE main.simt_issue;";
 
+/* Version 11: the SIMT unit's warp ld/st packed in the same layout
+ * (store/sipack.h); the simt_mem view shows the same rows as the table did.
+ * Each old row becomes a pack of one ld/st (every radix 1, scale_ps 1: its
+ * values are the pack's field minima, its latency done_ps - issue_ps), in
+ * the table's order. */
+static const char migrate_v11[] =
+    CREATE_TABLE(simt_mem_packs, DB_SIMT_MEM_PACKS, DB_RUN_FK)
+    "INSERT INTO simt_mem_packs(run_id" DB_SIMT_MEM_PACKS(DB_COL_NAME, DB_NONE) ")"
+    " SELECT run_id, 1, issue_ps, 1, 1" MIGRATED_FIELD("frame") MIGRATED_FIELD("slot")
+    MIGRATED_FIELD("CASE op WHEN 'st' THEN 1 ELSE 0 END") MIGRATED_FIELD("lanes")
+    MIGRATED_FIELD("active") MIGRATED_FIELD("requests") MIGRATED_FIELD("replays")
+    MIGRATED_FIELD("banks") MIGRATED_FIELD("done_ps - issue_ps") ", '[0]'"
+    " FROM main.simt_mem ORDER BY rowid;"
+    "DROP TABLE main.simt_mem;";
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
@@ -101,12 +116,14 @@ static const char migrate_v10[] =
  * bank count, run_summary.banks; version 5 the intervals table; version 6
  * the SIMT tables; version 7 only a view: latest_ok_runs (sweep resume);
  * version 8 only views: mean latencies in cycles beside their _ps columns;
- * version 9 the packed event log; version 10 the packed SIMT issue port. */
+ * version 9 the packed event log; version 10 the packed SIMT issue port;
+ * version 11 the packed SIMT ld/st. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
                                                            [5] = migrate_v6, [6] = NULL,
                                                            [7] = NULL, [8] = migrate_v9,
-                                                           [9] = migrate_v10};
+                                                           [9] = migrate_v10,
+                                                           [10] = migrate_v11};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -167,7 +184,7 @@ static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS intervals_run ON intervals(run_id, kind, idx);"
 
     "CREATE INDEX IF NOT EXISTS simt_warps_run ON simt_warps(run_id, frame);"
-    "CREATE INDEX IF NOT EXISTS simt_mem_run ON simt_mem(run_id, frame);"
+    "CREATE INDEX IF NOT EXISTS simt_mem_packs_run ON simt_mem_packs(run_id, base_ps);"
     "CREATE INDEX IF NOT EXISTS simt_issue_packs_run ON simt_issue_packs(run_id, base_ps);"
     "CREATE INDEX IF NOT EXISTS simt_op_names_run ON simt_op_names(run_id, id);";
 
@@ -180,7 +197,7 @@ static const char *const insert_sql[REC_TABLES] = {
     [REC_T_EVENT_PACKS] = DB_INSERT_SQL(event_packs, DB_EVENT_PACKS),
     [REC_T_EVENT_NAMES] = DB_INSERT_SQL(event_names, DB_EVENT_NAMES),
     [REC_T_SIMT_WARPS] = DB_INSERT_SQL(simt_warps, DB_SIMT_WARPS),
-    [REC_T_SIMT_MEM] = DB_INSERT_SQL(simt_mem, DB_SIMT_MEM),
+    [REC_T_SIMT_MEM_PACKS] = DB_INSERT_SQL(simt_mem_packs, DB_SIMT_MEM_PACKS),
     [REC_T_SIMT_ISSUE_PACKS] = DB_INSERT_SQL(simt_issue_packs, DB_SIMT_ISSUE_PACKS),
     [REC_T_SIMT_OP_NAMES] = DB_INSERT_SQL(simt_op_names, DB_SIMT_OP_NAMES),
 };

@@ -18,7 +18,7 @@ typedef enum rec_table {
     REC_T_EVENT_PACKS,
     REC_T_EVENT_NAMES,
     REC_T_SIMT_WARPS,
-    REC_T_SIMT_MEM,
+    REC_T_SIMT_MEM_PACKS,
     REC_T_SIMT_ISSUE_PACKS,
     REC_T_SIMT_OP_NAMES,
     REC_TABLES

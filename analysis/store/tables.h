@@ -81,9 +81,10 @@
 
 /* SIMT (core.model = simt, SIMT-SPEC "Counting", version 6): one warp per
  * row at level tasks (gpu_tr_simt_warp_t; stall_*_cycles by reason), one
- * warp ld/st per row at level mem (gpu_tr_simt_mem_t), one issued warp
- * instruction per row at level events (gpu_tr_simt_issue_t): a table up to
- * version 9, since then the simt_issue view's columns. */
+ * warp ld/st per row at level mem (gpu_tr_simt_mem_t: a table up to version
+ * 10, since then the simt_mem view's columns), one issued warp instruction
+ * per row at level events (gpu_tr_simt_issue_t: a table up to version 9,
+ * since then the simt_issue view's columns). */
 #define DB_SIMT_WARPS(C, G)                                                      \
     C(frame, "INTEGER NOT NULL") C(mask, "INTEGER") C(lanes, "INTEGER")          \
     C(start_ps, "INTEGER") C(end_ps, "INTEGER")                                  \
@@ -112,12 +113,24 @@
  * f0, radix f_n and place value f_unit; simt_op_names is the run's
  * dictionary of mnemonics. */
 #define DB_SI_FIELD(C, f) C(f##0, "INTEGER") C(f##_n, "INTEGER NOT NULL") C(f##_unit, "INTEGER NOT NULL")
-#define DB_SIMT_ISSUE_PACKS(C, G)                                                \
+/* The columns of a SIMT pack table around its FIELDS (sipack.h). */
+#define DB_SIMT_PACK(C, FIELDS)                                                  \
     C(n, "INTEGER NOT NULL") C(base_ps, "INTEGER") C(scale_ps, "INTEGER NOT NULL") \
-    C(t_unit, "INTEGER NOT NULL") DB_SI_FIELD(C, frame) DB_SI_FIELD(C, slot)     \
-    DB_SI_FIELD(C, op) DB_SI_FIELD(C, ord) DB_SI_FIELD(C, depth)                 \
-    DB_SI_FIELD(C, eligible) DB_SI_FIELD(C, active) DB_SI_FIELD(C, mask)         \
-    DB_SI_FIELD(C, lanes) C(data, "TEXT NOT NULL")
+    C(t_unit, "INTEGER NOT NULL") FIELDS C(data, "TEXT NOT NULL")
+#define DB_SIMT_ISSUE_PACKS(C, G)                                                \
+    DB_SIMT_PACK(C, DB_SI_FIELD(C, frame) DB_SI_FIELD(C, slot) DB_SI_FIELD(C, op) \
+                 DB_SI_FIELD(C, ord) DB_SI_FIELD(C, depth) DB_SI_FIELD(C, eligible) \
+                 DB_SI_FIELD(C, active) DB_SI_FIELD(C, mask) DB_SI_FIELD(C, lanes))
+
+/* The warp ld/st, packed (version 11) in the same layout (store/sipack.h):
+ * the simt_mem view expands them (its columns are DB_SIMT_MEM's). The time
+ * digit is issue_ps; op is 0 (ld) or 1 (st), latency is done_ps - issue_ps
+ * in units of scale_ps. The leading columns and data are those of
+ * simt_issue_packs, in the same places (the writer binds both alike). */
+#define DB_SIMT_MEM_PACKS(C, G)                                                  \
+    DB_SIMT_PACK(C, DB_SI_FIELD(C, frame) DB_SI_FIELD(C, slot) DB_SI_FIELD(C, op) \
+                 DB_SI_FIELD(C, lanes) DB_SI_FIELD(C, active) DB_SI_FIELD(C, requests) \
+                 DB_SI_FIELD(C, replays) DB_SI_FIELD(C, banks) DB_SI_FIELD(C, latency))
 
 #define DB_SIMT_OP_NAMES(C, G) C(id, "INTEGER NOT NULL") C(name, "TEXT NOT NULL")
 
@@ -135,7 +148,7 @@
     X(races, DB_RACES, DB_RUN_FK)                                                \
     X(intervals, DB_INTERVALS, DB_RUN_FK)                                        \
     X(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)                                      \
-    X(simt_mem, DB_SIMT_MEM, DB_RUN_FK)                                          \
+    X(simt_mem_packs, DB_SIMT_MEM_PACKS, DB_RUN_FK)                              \
     X(simt_issue_packs, DB_SIMT_ISSUE_PACKS, DB_RUN_FK)                          \
     X(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)
 

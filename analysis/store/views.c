@@ -1,6 +1,6 @@
 /* views.c — the SQL of the analysis views (docs/SCHEMA.md, "Analysis
- * views") and of sm_accesses, events and simt_issue (the packed relations
- * expanded).
+ * views") and of sm_accesses, events, simt_issue and simt_mem (the packed
+ * relations expanded).
  * Each view is written once, as a SELECT, in one list; schema.c creates them in the file (a new file, or after a version
  * bump, when every view is dropped and re-created) or as TEMP views of a
  * read-only connection to an older file. Invariant: every view keeps run_id as a
@@ -89,6 +89,18 @@
     " WHERE time_ps >= ?2 AND time_ps < ?3"
 
 const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
+
+/* simt_mem: the SIMT unit's warp ld/st, one row per entry of the packs (the
+ * same layout: sipack.h); t is issue_ps, done_ps is latency units later. */
+#define SIMT_MEM_ISSUE_PS "p.base_ps + p.scale_ps * (j.value / p.t_unit"
+#define SIMT_MEM                                                                 \
+    "SELECT p.run_id AS run_id," SI_FIELD(frame) " AS frame," SI_FIELD(slot) " AS slot," \
+    " CASE" SI_FIELD(op) " WHEN 0 THEN 'ld' ELSE 'st' END AS op,"               \
+    SI_FIELD(lanes) " AS lanes," SI_FIELD(active) " AS active,"                  \
+    SI_FIELD(requests) " AS requests," SI_FIELD(replays) " AS replays,"          \
+    SI_FIELD(banks) " AS banks, " SIMT_MEM_ISSUE_PS ") AS issue_ps,"             \
+    " " SIMT_MEM_ISSUE_PS " +" SI_FIELD(latency) ") AS done_ps"                  \
+    " FROM simt_mem_packs AS p JOIN json_each(p.data) AS j"
 
 /* ps → cycles of the run's clock: an integer when exact (always, with the
  * model's whole-cycle latencies), else a real; NULL stays NULL. */
@@ -463,7 +475,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 
 /* Every view of the file: the one list (docs/SCHEMA.md, "Schema evolution"). */
 #define DB_VIEWS(V)                                                              \
-    V("sm_accesses", SM_ACCESSES) V("events", EVENTS) V("simt_issue", SIMT_ISSUE) REC_VIEWS(V)
+    V("sm_accesses", SM_ACCESSES) V("events", EVENTS) V("simt_issue", SIMT_ISSUE)        \
+    V("simt_mem", SIMT_MEM) REC_VIEWS(V)
 
 #define VIEW_ENTRY(name, select) {name, select},
 #define VIEW_NAME(name, select) name,

@@ -1,5 +1,5 @@
 /* views.h — the views shipped in every statistics database (docs/SCHEMA.md):
- * sm_accesses, events and simt_issue (the packs decoded) and the analysis
+ * sm_accesses, events, simt_issue and simt_mem (the packs decoded) and the analysis
  * views (schema version 2, "Analysis views"): task latency and its parts,
  * core and bank utilisation, bank conflicts, why frames waited, parallelism
  * over time, one summary row per run and latency percentiles. Invariant:
