@@ -4,7 +4,7 @@ command, without a browser: what the API answers equals what SQL says
 the counters), the hostile requests (path traversal, bad ids and windows,
 oversized and malformed requests, other methods, a foreign Host), many
 clients at once, a database being written while it is served, missing and
-corrupt files, an older schema version, the address and port options, and
+corrupt files (also removed or overwritten while served), an older schema version, the address and port options, and
 SIGINT/SIGTERM stopping it cleanly (exit 0), also in the middle of a
 request. Run by ctest (test `view_server`) with TESSERA_EXE set; the
 sanitizer build runs it too, so a sanitizer report fails the exit status.
@@ -438,6 +438,30 @@ class FilesTest(unittest.TestCase):
             status, d = s.api("/api/runs")
             self.assertEqual(len(d["runs"]), 13)
             self.assertEqual(s.api("/api/run/13/timeline?cols=50")[0], 200)
+        finally:
+            code, err = s.stop()
+        self.assertEqual(code, 0, err)
+
+    def test_file_removed_or_corrupted_while_served(self):
+        """The file goes away, or is overwritten with junk, under the server:
+        each request says so (5xx, JSON), and it serves again once the file is back."""
+        db = self.path("moving.db")
+        self.assertEqual(run("run", "examples/example1.s", "--db", db, "--quiet").returncode, 0)
+        s = Server(db)
+        try:
+            self.assertEqual(s.api("/api/run/1")[0], 200)
+            os.rename(db, db + ".away")
+            for path in ("/api/runs", "/api/run/1", "/api/run/1/timeline?cols=10"):
+                status, d = s.api(path)
+                self.assertGreaterEqual(status, 500, path)
+                self.assertIn("moving.db", d["error"])
+            self.assertEqual(s.get("/")[0], 200)  # the pages themselves are compiled in
+            with open(db, "wb") as f:
+                f.write(b"SQLite format 3\0" + os.urandom(4096))
+            status, d = s.api("/api/run/1")
+            self.assertGreaterEqual(status, 500)
+            os.replace(db + ".away", db)
+            self.assertEqual(s.api("/api/run/1")[0], 200)
         finally:
             code, err = s.stop()
         self.assertEqual(code, 0, err)
