@@ -110,7 +110,10 @@ char *asm_list_text(const asm_state_t *st)
         size_t len = r->line.len;
         while (len > 0 && (r->line.text[len - 1] == '\r' || r->line.text[len - 1] == ' '))
             len--;
-        put(&t, "%s%.*s\n", depth ? " " : "", (int)len, r->line.text);
+        put(&t, "%s%.*s", depth ? " " : "", (int)len, r->line.text);
+        while (!t.failed && t.n > 0 && t.s[t.n - 1] == ' ') /* no trailing blanks */
+            t.s[--t.n] = 0;
+        put(&t, "\n");
     }
     if (t.failed) {
         tess_free(t.s);
