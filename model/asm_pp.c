@@ -57,6 +57,17 @@ void *asm_pp_alloc(asm_pp_t *pp, asm_lex_t *lx, size_t n, int *rc)
 
 /* ---- readers --------------------------------------------------------- */
 
+/* A UTF-8 byte order mark (editors on Windows write one) is not part of a
+ * file's text; line 1's columns count after it. */
+static const char *skip_bom(const char *text, size_t *len)
+{
+    if (text && *len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+        *len -= 3;
+        return text + 3;
+    }
+    return text;
+}
+
 asm_pp_t *asm_pp_open(const char *src, size_t len, const char *file, bool no_include)
 {
     asm_pp_t *pp = tess_calloc(1, sizeof *pp);
@@ -64,6 +75,7 @@ asm_pp_t *asm_pp_open(const char *src, size_t len, const char *file, bool no_inc
         return NULL;
     pp->no_include = no_include;
     asm_reader_t *r = &pp->readers[pp->depth++];
+    src = skip_bom(src, &len);
     r->kind = 'f';
     r->text = src ? src : "";
     r->len = src ? len : 0;
@@ -424,7 +436,8 @@ static int dir_include(asm_pp_t *pp, asm_lex_t *lx, size_t at)
         return rc;
     }
     pp->bytes += len;
-    return asm_mac_push_file(pp, lx, at, path, text, len, real);
+    const char *start = skip_bom(text, &len);
+    return asm_mac_push_file(pp, lx, at, path, start, len, real);
 }
 
 /* ---- .if ------------------------------------------------------------- */

@@ -327,6 +327,14 @@ static void test_include(void)
     CU_ASSERT_EQUAL(asm_assemble_file(&out, test_tmp_path("inc/d0.s"), &d), TESS_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "d16.s:1:1: .include \""));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "d17.s\": files included more than 16 deep"));
+    /* a byte order mark starts an included file as it may the program (issue 26) */
+    write_text("inc/bom.s", "\xef\xbb\xbf.equ BOM, 1\n");
+    write_text("inc/usebom.s", "\xef\xbb\xbf.include \"bom.s\"\n.group cores=BOM\n  .word 1 <<\n");
+    diag_reset(&d);
+    CU_ASSERT_EQUAL(asm_assemble_file(&out, test_tmp_path("inc/usebom.s"), &d), TESS_EINPUT);
+    snprintf(want, sizeof want, "%s/usebom.s:3:13: expected instruction word (a number), found "
+             "end of line", dir);
+    CU_ASSERT_STRING_EQUAL(d.msg, want);
     /* a missing file */
     expect_err(".include \"no/such/file.s\"\n",
                "t.s:1:1: .include: cannot read 'no/such/file.s': No such file or directory");
