@@ -138,7 +138,8 @@ class Group:
 
     def word(self, value):
         """A raw instruction word (.word)."""
-        return self._p._emit("  .word %s" % _text(value, ".word value"))
+        self._p._emit("  .word %s" % _text(value, ".word value"))
+        return self
 
 
 class Program:
