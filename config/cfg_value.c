@@ -176,8 +176,20 @@ static int enum_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *
         return TESS_OK;
     }
     names_list(k->names, list, sizeof list);
-    return diag_fail(d, TESS_EINPUT, "%s: '%s' is not valid (expected %s)", k->info.key, text,
-                     list);
+    return diag_fail(d, TESS_EINPUT, "%s: '%s' is not valid (expected %s%s)", k->info.key, text,
+                     list, k->type == CFG_T_POLICY ? ", or plugin:PATH.so" : "");
+}
+
+/* A built-in name, or plugin:PATH (cfg_plugin.c). */
+static int policy_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *d)
+{
+    int rc;
+    if (cfg_policy_parse(k, cfg, text, &rc, d))
+        return rc;
+    rc = enum_parse(k, cfg, text, d);
+    if (rc == TESS_OK)
+        cfg_policy_clear(cfg, k->point);
+    return rc;
 }
 
 static const char *enum_format(const cfg_key_t *k, const cfg_t *cfg)
@@ -247,6 +259,7 @@ int cfg_value_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *d)
     case CFG_T_ENUM: return enum_parse(k, cfg, text, d);
     case CFG_T_BOOL: return bool_parse(k, cfg, text, d);
     case CFG_T_LAT: return lat_parse(k, cfg, text, d);
+    case CFG_T_POLICY: return policy_parse(k, cfg, text, d);
     }
     return diag_fail(d, TESS_EINPUT, "%s: the key table gives it no type", k->info.key);
 }
@@ -275,5 +288,10 @@ void cfg_value_format(const cfg_key_t *k, const cfg_t *cfg, char *buf, size_t n)
     case CFG_T_LAT:
         cfg_lat_format((const lat_t *)cfield(cfg, k), buf, n);
         break;
+    case CFG_T_POLICY: {
+        const char *plugin = cfg_policy_value(cfg, k->point);
+        snprintf(buf, n, "%s", plugin ? plugin : enum_format(k, cfg));
+        break;
+    }
     }
 }
