@@ -54,7 +54,9 @@ struct tessera_host {
     uint64_t (*random)(const tessera_host_t *h);
     /* Uniform in [0, n), n > 0, from the same stream, without modulo bias. */
     uint64_t (*random_below)(const tessera_host_t *h, uint64_t n);
-    /* Why create() failed (a bad parameter, ...): shown to the user. */
+    /* Why create() failed (a bad parameter, ...), or why a decision callback
+       cannot answer: its answer is then ignored and the run ends with status
+       error and this message (as after a wrong answer). */
     void (*fail)(const tessera_host_t *h, const char *message);
     void *impl;               /* private to Tessera */
 };
@@ -92,7 +94,7 @@ typedef struct tessera_arb_call {
 
 /* --- warp scheduler (simt.scheduler, S6) ------------------------------------ */
 
-/* One eligible warp (a warp that may issue now: S3, S4). */
+/* One resident warp with instructions left. */
 typedef struct tessera_warp {
     uint8_t slot;             /* the warp's slot: the index of its lowest lane */
     uint8_t frame;            /* the IF it runs */
@@ -100,23 +102,28 @@ typedef struct tessera_warp {
     uint8_t ip;               /* the slot of its next instruction, 0..15 */
     uint8_t opcode;           /* that instruction's opcode (spec section 5) */
     uint8_t is_mem;           /* 1: that instruction is a ld or st */
-    uint8_t reserved;
+    uint8_t mem_pending;      /* 1: its last ld/st has not completed by now */
     uint64_t age_ps;          /* when the warp started (S1: distinct, lower = older) */
-    uint64_t idle_cycles;     /* cycles since its last issue (since its start: none yet) */
+    uint64_t last_issue_ps;   /* when it last issued; age_ps when it has not yet */
     uint64_t issued;          /* warp instructions it has issued */
-    uint64_t mem_wait_cycles; /* cycles it has waited for the SM so far */
 } tessera_warp_t;
 
-/* The eligible warps of one issuing cycle (two or more), by slot; the
- * scheduler writes a permutation of 0..n-1 to order[]: the first
- * simt.issue_width of them issue. `last` lists the slots that issued in the
- * previous issuing cycle, in their order (n_last = 0: none yet). */
+/* An issuing cycle with two or more eligible warps (S3, S4: they may issue
+ * now), listed in warp[] by slot; the scheduler writes a permutation of
+ * 0..n-1 to order[]: the first simt.issue_width of them issue. waiting[]
+ * lists the other resident warps (they cannot issue now: S3, S4), by slot.
+ * `last` holds the slots that issued in the previous issuing cycle, in
+ * their order (n_last = 0: none yet). A cycle with one eligible warp issues
+ * it without asking (every order gives it); the warps' fields then tell
+ * what happened in between. */
 typedef struct tessera_sched_call {
     uint64_t now_ps;
     uint64_t cycle;
     unsigned width;           /* simt.issue_width */
     unsigned n;               /* entries of warp, >= 2 */
     const tessera_warp_t *warp;
+    unsigned n_waiting;       /* entries of waiting */
+    const tessera_warp_t *waiting;
     unsigned n_last;
     const uint8_t *last;      /* slots */
 } tessera_sched_call_t;

@@ -112,10 +112,10 @@ static const cfg_key_t keys[] = {
          "a byte from a core's ld_sync to its st_sync. off: bits [7:4] of the high-address "
          "register are ignored.")},
 
-    {KEY("simt", "scheduler"), ENUM(gpu.simt_scheduler, simt_sched_names, NULL),
-     DOC("rr", "", XENUM_JOIN(SIMT_SCHEDS),
-         "S6: which eligible warps issue." SIMT_SCHEDS(XENUM_DOC) " Only with core.model = "
-         "simt: a mimd run records it and ignores it.")},
+    {KEY("simt", "scheduler"), POLICY(gpu.simt_scheduler, simt_sched_names, GPU_POINT_SCHEDULER),
+     DOC("rr", "", (&(SIMT_SCHEDS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
+         "S6: which eligible warps issue." SIMT_SCHEDS(XENUM_DOC) PLUGIN_DOC " Only with "
+         "core.model = simt: a mimd run records it and ignores it.")},
     {KEY("simt", "issue_width"), UINT(gpu.simt_issue_width, 1, 16),
      DOC("1", "warps", "1..16",
          "S5: warp instructions issued per cycle, each from a different warp. Only with "

@@ -28,12 +28,13 @@ static void map_by_plugin(sm_t *sm, struct gpu *g)
 {
     policy_run_t *p = &g->policy[GPU_POINT_BANK_MAP];
     for (unsigned a = 0; a < SM_BYTES; a++) {
+        p->fail[0] = 0;
         unsigned bank = p->impl->bank_of(p->state, a, sm->nbanks);
-        if (bank >= sm->nbanks) {
+        if (bank >= sm->nbanks || p->fail[0]) {
             char what[96];
             snprintf(what, sizeof what, "address 0x%03x mapped to bank %u, not in 0..%u", a, bank,
                      sm->nbanks - 1u);
-            gpu_policy_error(g, p, "bank_of", 0, what);
+            gpu_policy_error(g, p, "bank_of", 0, p->fail[0] ? p->fail : what);
             bank = 0;
         }
         sm->bank_of[a] = (uint8_t)bank;
@@ -236,13 +237,14 @@ static __attribute__((noinline, cold)) unsigned arbitrate_plugin(bank_t *b, uint
     uint64_t cycle = now / g->desc.period_ps;
     tessera_arb_call_t call = {.now_ps = now, .cycle = cycle, .bank = b->id, .last = b->last,
                                .n = n, .req = req};
+    p->fail[0] = 0;
     int c = p->impl->arbitrate(p->state, &call);
-    if (c >= 0 && c < GPU_CORES && (arrived >> c & 1))
+    if (c >= 0 && c < GPU_CORES && (arrived >> c & 1) && !p->fail[0])
         return (unsigned)c;
     char what[128];
     snprintf(what, sizeof what, "bank %u granted requester %d, which is not among the %u waiting "
              "(the lowest of them stands in)", b->id, c, n);
-    gpu_policy_error(g, p, "arbitrate", cycle, what);
+    gpu_policy_error(g, p, "arbitrate", cycle, p->fail[0] ? p->fail : what);
     return (unsigned)__builtin_ctz(arrived);
 }
 

@@ -34,6 +34,8 @@ static const twin_t twins[] = {
     {"sm.arbiter", "fifo", PLUGIN("fifo"), "sm.bank_map=interleaved"},
     {"sm.bank_map", "interleaved", PLUGIN("interleaved"), "sm.arbiter=rr"},
     {"sm.bank_map", "xor", PLUGIN("xor"), "sm.banks=8"},
+    {"simt.scheduler", "oldest", PLUGIN("oldest"), "core.model=simt"},
+    {"simt.scheduler", "gto", PLUGIN("gto"), "core.model=simt"},
 };
 #define NTWINS (sizeof twins / sizeof twins[0])
 
@@ -56,7 +58,8 @@ static void run_into(const char *db, const char *prog, const char *mem, char **s
 }
 
 /* PROG under each twin, built-in into a.db and plugin into b.db, with the
- * extra settings `extra` (NULL-terminated). */
+ * extra settings `extra` (NULL-terminated; the scheduler twins set
+ * core.model = simt after them). */
 static void run_twins(const char *prog, const char *mem, const char *const *extra)
 {
     for (size_t i = 0; i < NTWINS; i++) {
@@ -85,7 +88,7 @@ static void assert_rows_identical(void)
     snprintf(cmd, sizeof cmd,
              "cd '%s' && sh '%s' a.db > a.txt && sh '%s' b.db"
              " | sed -e 's#plugin:[^|]*/examples/policies/\\([a-z_]*\\)\\.so#\\1#g'"
-             " -e '/^[0-9]*|sm\\.[a-z_]*\\.\\(plugin\\|sha256\\)|/d'"
+             " -e '/^[0-9]*|[a-z]*\\.[a-z_]*\\.\\(plugin\\|sha256\\)|/d'"
              " -e '/^; [a-z_]*: plugin [a-z_]*, sha256 /d' > b.txt"
              " && cmp a.txt b.txt && wc -l < a.txt",
              test_tmp_dir(), test_src_path("scripts/dump-rows.sh"),
@@ -106,7 +109,7 @@ static void assert_rows_identical(void)
 static void test_examples_rows_identical_to_builtins(void)
 {
     static const char *const decoupled[] = {NULL}, *const stepped[] = {"core.timing=stepped", NULL};
-    static const char *const simt[] = {"core.model=simt", "simt.scheduler=gto", NULL};
+    static const char *const simt[] = {"core.model=simt", "simt.issue_width=2", NULL};
     static const char *const atomics[] = {"sm.atomics=on", "core.timing=stepped", NULL};
     static const char *const progs[] = {"example1", "example2", "first", "histogram", "lock",
                                         "matadd", "matmul", "matmul4", "prefix", "prodcons",
@@ -141,11 +144,11 @@ static void test_random_programs_rows_identical_to_builtins(void)
     char tm[600], mem[600];
     snprintf(tm, sizeof tm, "%s", test_tmp_path("r.tm"));
     snprintf(mem, sizeof mem, "%s", test_tmp_path("r.mem"));
-    for (uint64_t seed = 1; seed <= 120; seed++) {
+    for (uint64_t seed = 1; seed <= 100; seed++) {
         write_random(seed, tm, mem);
         run_twins(tm, mem, decoupled);
         run_twins(tm, mem, stepped);
-        if (seed % 40 == 0)
+        if (seed % 25 == 0)
             assert_rows_identical(); /* smaller dumps */
     }
 }
@@ -207,6 +210,73 @@ static void test_lrg_follows_its_hand_computed_grants(void)
         grant_order(rr, got_rr);
         CU_ASSERT_STRING_EQUAL(got, "31023102");
         CU_ASSERT_STRING_EQUAL(got_rr, "31230120");
+    }
+}
+
+/* Three warps of 11 instructions each (set_const, set_const, 4 x (sub, bnz),
+ * ready; ALU latency 1: alone, a warp issues every cycle), on lanes 0-3
+ * (A, frame 1), 4-7 (B, frame 3) and 8-11 (C, frame 5), resident from 6, 10
+ * and 14 (each IF's code transfer takes the bus 4 cycles, as in SIMT-SPEC's
+ * E3). No memory: the active set changes only when a warp leaves.
+ * two_level with an active set of 2 (round-robin after the active warp that
+ * issued last; new warps queue oldest first):
+ *   6-9 A alone (4) · 10 first choice: queue A, B → active {A, B}; A issued
+ *   last → B · 11 A · 12 B · 13 A · 14 C queues (active full) · B at 14, 16,
+ *   18, 20, 22 and A at 15, 17, 19, 21, 23 — A's 11th (ready) at 23 · 24 A
+ *   gone: C joins the active set {B, C}; the last issue (A) is not active:
+ *   from its first, B · 25 C · 26 B · 27 C · 28 B · 29 C · 30 B (its 11th) ·
+ *   31-38 C alone (its 4th to 11th).
+ * Each frame completes 2 cycles after its ready issues (ready 1, T5 1): A
+ * at 25, B at 32, C at 40. rr rotates over all three from 14 (C gets the
+ * port at 15, not 25), so the three complete otherwise. */
+static const char *three_src =
+    ".group cores=0x000f fence=no\n set_const r8, 4\n set_const r9, 1\n"
+    "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n"
+    ".group cores=0x00f0 fence=no\n set_const r8, 4\n set_const r9, 1\n"
+    "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n"
+    ".group cores=0x0f00 fence=no\n set_const r8, 4\n set_const r9, 1\n"
+    "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n";
+
+/* The cycles frame f issued at, as "c,c,..." */
+static void issues_of(const h_run_t *r, unsigned f, char *out, size_t n)
+{
+    size_t at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < r->n_issues && at < n; i++)
+        if (r->issues[i].frame == f)
+            at += (size_t)snprintf(out + at, n - at, "%s%u", at ? "," : "",
+                                   (unsigned)(r->issues[i].time_ps / 1000));
+}
+
+static void test_two_level_follows_its_hand_computed_timeline(void)
+{
+    static const char *const timings[] = {"core.timing=decoupled", "core.timing=stepped"};
+    for (int i = 0; i < 2; i++) {
+        const char *two[] = {"core.model=simt", timings[i],
+                             "simt.scheduler=plugin:" PLUGIN("two_level"), NULL};
+        gpu_desc_t d = desc_with(two);
+        h_run_t *r = h_run_src(three_src, &d);
+        CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
+        CU_ASSERT_EQUAL(r->frames[1].start_ps, C(6));
+        CU_ASSERT_EQUAL(r->frames[3].start_ps, C(10));
+        CU_ASSERT_EQUAL(r->frames[5].start_ps, C(14));
+        char a[128], b[128], c[128];
+        issues_of(r, 1, a, sizeof a);
+        issues_of(r, 3, b, sizeof b);
+        issues_of(r, 5, c, sizeof c);
+        CU_ASSERT_STRING_EQUAL(a, "6,7,8,9,11,13,15,17,19,21,23");
+        CU_ASSERT_STRING_EQUAL(b, "10,12,14,16,18,20,22,24,26,28,30");
+        CU_ASSERT_STRING_EQUAL(c, "25,27,29,31,32,33,34,35,36,37,38");
+        CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(25));
+        CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(32));
+        CU_ASSERT_EQUAL(r->frames[5].complete_ps, C(40));
+        h_free(r);
+        const char *rr[] = {"core.model=simt", timings[i], "simt.scheduler=rr", NULL};
+        d = desc_with(rr);
+        r = h_run_src(three_src, &d);
+        issues_of(r, 5, c, sizeof c);
+        CU_ASSERT_STRING_NOT_EQUAL(c, "25,27,29,31,32,33,34,35,36,37,38");
+        h_free(r);
     }
 }
 
@@ -334,6 +404,27 @@ static void test_wrong_answer_ends_the_run_with_status_error(void)
                                     "key = 'plugin.wrong_answer.after'"), 2);
 }
 
+/* A scheduler's order that is not a permutation: the first choice of the
+ * three warps above is at cycle 10 (A and B eligible). */
+static void test_bad_order_ends_the_run_with_status_error(void)
+{
+    tessera_t *t = tessera_new();
+    CU_ASSERT_EQUAL(tessera_set(t, "core.model=simt"), TESS_OK);
+    CU_ASSERT_EQUAL(tessera_set(t, "simt.scheduler=plugin:" TPLUGIN("bad_order")), TESS_OK);
+    CU_ASSERT_EQUAL(tessera_load_source(t, three_src, "three.s"), TESS_OK);
+    CU_ASSERT_EQUAL(tessera_record(t, test_tmp_path("order.db")), TESS_OK);
+    CU_ASSERT_EQUAL(tessera_run(t, 0), TESS_EINPUT);
+    CU_ASSERT_STRING_EQUAL(tessera_status(t), "error");
+    CU_ASSERT_STRING_EQUAL(tessera_outcome_msg(t),
+                           "plugin bad_order (simt.scheduler): schedule at cycle 10: the order of "
+                           "the 2 eligible warps is not a permutation of 0..1 (the oldest stand "
+                           "in)");
+    tessera_free(t);
+    CU_ASSERT_EQUAL(test_db_int(test_tmp_path("order.db"), "PRAGMA integrity_check"), 1);
+    CU_ASSERT_EQUAL(test_db_int(test_tmp_path("order.db"),
+                                "SELECT count(*) FROM runs WHERE status = 'error'"), 1);
+}
+
 /* A bank out of range ends the run at cycle 0, before its first event. */
 static void test_bank_out_of_range_ends_the_run_at_cycle_0(void)
 {
@@ -430,6 +521,43 @@ static void test_resume_reruns_a_changed_plugin(void)
                                     "WHERE key = 'sm.arbiter.sha256'"), 2);
 }
 
+/* The Slurm path (docs/SWEEPS.md): a sweep over gto and a scheduler plugin
+ * named by a relative path, emitted in one directory and run as array tasks
+ * from another (scripts/slurm-sweep.sbatch with the index Slurm would set),
+ * then merged: every point records its scheduler, the plugin's absolute
+ * path, name and hash. (scripts/realtools.sh slurm runs the same sweep on a
+ * real single-node Slurm.) */
+static void test_slurm_sweep_over_a_scheduler_plugin(void)
+{
+    if (test_run_shell("command -v bash", NULL) != 0) {
+        fprintf(stderr, "\nSKIPPED: bash is not installed\n");
+        return;
+    }
+    char dir[600], cmd[4096], *out = NULL;
+    snprintf(dir, sizeof dir, "%s/study", test_tmp_dir());
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' && cd '%s' && cp '%s' . && '%s' sweep '%s' -s core.model=simt"
+             " -s simt.scheduler=gto,plugin:two_level.so --db '%s/pol.db' --emit > pol.cmds"
+             " && cd / && for i in 1 2; do SLURM_ARRAY_TASK_ID=$i bash '%s' '%s/pol.cmds'"
+             " || exit 1; done && cd '%s' && '%s' merge pol.db pol-shard-*.db",
+             dir, dir, PLUGIN("two_level"), TESSERA_BINARY, test_src_path("examples/stages.s"),
+             dir, test_src_path("scripts/slurm-sweep.sbatch"), dir, dir, TESSERA_BINARY);
+    CU_ASSERT_EQUAL(test_run_shell(cmd, &out), 0);
+    free(out);
+    char db[700], expect[2048], *sha = NULL;
+    snprintf(db, sizeof db, "%s/pol.db", dir);
+    snprintf(cmd, sizeof cmd, "sha256sum '%s/two_level.so' | cut -c1-64 | tr -d '\\n'", dir);
+    CU_ASSERT_EQUAL_FATAL(test_run_shell(cmd, &sha), 0);
+    char *rec = test_db_text(db, "SELECT group_concat(value, ' ') FROM (SELECT value FROM params"
+                                 " WHERE key LIKE 'simt.scheduler%' ORDER BY run_id, key)");
+    snprintf(expect, sizeof expect, "gto plugin:%s/two_level.so two_level %s", dir, sha);
+    CU_ASSERT_STRING_EQUAL(rec ? rec : "", expect);
+    free(rec);
+    free(sha);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs WHERE status = 'ok'"), 2);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT end_ps) FROM runs"), 2);
+}
+
 int main(void)
 {
     static const test_case_t rows[] = {
@@ -439,6 +567,7 @@ int main(void)
     };
     static const test_case_t literature[] = {
         TEST(test_lrg_follows_its_hand_computed_grants),
+        TEST(test_two_level_follows_its_hand_computed_timeline),
         TEST_END,
     };
     static const test_case_t errors[] = {
@@ -451,12 +580,14 @@ int main(void)
         TEST(test_changed_file_in_one_process_is_refused),
         TEST(test_wrong_answer_ends_the_run_with_status_error),
         TEST(test_bank_out_of_range_ends_the_run_at_cycle_0),
+        TEST(test_bad_order_ends_the_run_with_status_error),
         TEST_END,
     };
     static const test_case_t records[] = {
         TEST(test_run_records_name_path_and_sha256),
         TEST(test_config_round_trip_with_plugins),
         TEST(test_resume_reruns_a_changed_plugin),
+        TEST(test_slurm_sweep_over_a_scheduler_plugin),
         TEST_END,
     };
     static const test_suite_t suites[] = {
