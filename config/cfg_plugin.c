@@ -179,7 +179,8 @@ static int load(gpu_policies_t *sel, unsigned point, const char *key, const char
     if (rc != TESS_OK)
         return rc;
     memset(sel->value[point], 0, sizeof sel->value[point]);
-    snprintf(sel->value[point], sizeof sel->value[point], "plugin:%s", real);
+    snprintf(sel->value[point], sizeof sel->value[point], "plugin:%.*s",
+             (int)(sizeof sel->value[point] - sizeof "plugin:"), real); /* fits: checked above */
     memcpy(sel->sha256[point], sha, sizeof sel->sha256[point]);
     sel->impl[point] = e->impl;
     return TESS_OK;

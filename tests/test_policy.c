@@ -84,7 +84,7 @@ static void run_twins(const char *prog, const char *mem, const char *const *extr
  * rows and the config's comment on the plugin go. */
 static void assert_rows_identical(void)
 {
-    char cmd[2048], *out = NULL;
+    char cmd[8192], *out = NULL;
     snprintf(cmd, sizeof cmd,
              "cd '%s' && sh '%s' a.db > a.txt && sh '%s' b.db"
              " | sed -e 's#plugin:[^|]*/examples/policies/\\([a-z_]*\\)\\.so#\\1#g'"
@@ -285,7 +285,7 @@ static void test_two_level_follows_its_hand_computed_timeline(void)
 /* `tessera run` of matadd with ARGS: the exit code, the output in *out. */
 static int run_cli(const char *args, char **out)
 {
-    char cmd[2048];
+    char cmd[8192];
     snprintf(cmd, sizeof cmd, "run '%s' --no-db %s", test_src_path("examples/matadd.s"), args);
     return test_run_tessera(cmd, out);
 }
@@ -354,7 +354,7 @@ static void test_unknown_parameter_and_failed_create_are_refused(void)
  * under the old code (a process runs one version of a plugin). */
 static void test_changed_file_in_one_process_is_refused(void)
 {
-    char path[600], tmp[600], cmd[1600];
+    char path[600], tmp[600], cmd[8192];
     snprintf(path, sizeof path, "%s", test_tmp_path("mine.so"));
     snprintf(tmp, sizeof tmp, "%s", test_tmp_path("mine.tmp"));
     snprintf(cmd, sizeof cmd, "cp '%s' '%s'", PLUGIN("rr"), path);
@@ -451,7 +451,7 @@ static void test_run_records_name_path_and_sha256(void)
              "plugin.lrg.unused=1 --quiet", test_src_path("examples/matadd.s"), db, PLUGIN("fifo"));
     CU_ASSERT_EQUAL(test_run_tessera(args, &out), 0);
     free(out);
-    char cmd[1200];
+    char cmd[8192];
     snprintf(cmd, sizeof cmd, "sha256sum '%s' | cut -c1-64 | tr -d '\\n'", PLUGIN("fifo"));
     char *sha = NULL;
     CU_ASSERT_EQUAL_FATAL(test_run_shell(cmd, &sha), 0);
@@ -499,7 +499,7 @@ static void test_config_round_trip_with_plugins(void)
 static void test_resume_reruns_a_changed_plugin(void)
 {
     const char *db = test_tmp_path("resume.db");
-    char path[600], cmd[2400], *out = NULL;
+    char path[600], cmd[8192], *out = NULL;
     snprintf(path, sizeof path, "%s", test_tmp_path("version.so"));
     snprintf(cmd, sizeof cmd, "cp '%s' '%s'", PLUGIN("rr"), path);
     CU_ASSERT_EQUAL_FATAL(test_run_shell(cmd, NULL), 0);
@@ -533,7 +533,7 @@ static void test_slurm_sweep_over_a_scheduler_plugin(void)
         fprintf(stderr, "\nSKIPPED: bash is not installed\n");
         return;
     }
-    char dir[600], cmd[4096], *out = NULL;
+    char dir[600], cmd[8192], *out = NULL;
     snprintf(dir, sizeof dir, "%s/study", test_tmp_dir());
     snprintf(cmd, sizeof cmd,
              "mkdir -p '%s' && cd '%s' && cp '%s' . && '%s' sweep '%s' -s core.model=simt"

@@ -17,7 +17,8 @@ prototyping in a notebook (every decision is a call into Python: slow).
                                             order: a permutation of range(len(warps))
 
 Every call also has `host`: param(key) (plugin.NAME.KEY, NAME the callable's
-name), random() and random_below(n) (the plugin's stream, seeded by sim.seed),
+__name__; the keys it reads listed in its attribute `params`, e.g. fn.params =
+["weight"]), random() and random_below(n) (the plugin's stream, seeded by sim.seed),
 seed, banks. An exception in the callable ends the run with status error; run()
 then raises it again in the caller. The run records KEY = "python:QUALNAME"."""
 import ctypes
@@ -144,8 +145,10 @@ class Binding:
         arb = _ARBITRATE(self._arbitrate) if kind == 1 else _ARBITRATE()
         bank = _BANK_OF(self._bank_of) if kind == 2 else _BANK_OF()
         sched = _SCHEDULE(self._schedule) if kind == 3 else _SCHEDULE()
-        self._keep += [arb, bank, sched, self.name.encode()]
-        self.desc = Policy(ABI, kind, self._keep[-1], None, self._keep[0], self._keep[1],
+        keys = [k.encode() for k in getattr(fn, "params", ())] + [None]
+        params = (ctypes.c_char_p * len(keys))(*keys)
+        self._keep += [arb, bank, sched, params, self.name.encode()]
+        self.desc = Policy(ABI, kind, self._keep[-1], params, self._keep[0], self._keep[1],
                            arb, bank, sched)
 
     def _create(self, host, state):

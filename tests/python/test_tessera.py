@@ -400,6 +400,23 @@ class Policies(Base):
             self.assertEqual(conn.execute("SELECT status FROM runs").fetchone()[0], "error")
             self.assertGreater(conn.execute("SELECT count(*) FROM sm_accesses").fetchone()[0], 0)
 
+    def test_callable_reads_its_params_and_stream(self):
+        seen = []
+
+        def favour(call):
+            seen.append(call.host.param("core"))
+            ids = [r.requester for r in call.requests]
+            return 3 if 3 in ids else ids[call.host.random_below(len(ids))]
+        favour.params = ["core"]
+        runs = [tessera.run("examples/histogram.s", params={
+            "sm.arbiter": favour, "plugin.favour.core": 3}).end_ps for _ in range(2)]
+        self.assertEqual(runs[0], runs[1])  # the stream is seeded by sim.seed
+        self.assertEqual(set(seen), {"3"})
+        with self.assertRaises(tessera.InputError) as cm:
+            tessera.run("examples/histogram.s", params={"sm.arbiter": favour,
+                                                        "plugin.favour.other": 1})
+        self.assertIn("reads no such parameter (it reads: core)", str(cm.exception))
+
     def test_not_a_policy_key(self):
         with self.assertRaises(tessera.TesseraError):
             tessera.run("examples/first.s", sm_bank=lowest)
