@@ -236,7 +236,11 @@ async function simtPage(page) {
   const n = sql(studyDb, `SELECT count(*) AS n FROM simt_issue WHERE run_id = ${run}`)[0].n;
   const got = await page.evaluate(() => window.__drawn.timeline.issues);
   check(got === n, `SIMT: the issue port draws its ${n} issues`, got);
-  await hoverAndClick(page, studyDb, run, `SIMT run ${run}`);
+  const task = await hoverAndClick(page, studyDb, run, `SIMT run ${run}`);
+  const slots = await page.evaluate(() => window.__drawn.task.warp_slots);
+  const want = sql(studyDb, `SELECT slot, count(*) AS n FROM simt_issue WHERE run_id = ${run}
+    AND frame = ${task.frame} GROUP BY slot ORDER BY slot`).map(r => [r.slot, r.n]);
+  check(same(slots, want), 'SIMT: the task panel shows the warp\'s issues per slot', slots);
   await shot(page, 'view-simt.png');
   const summary = sql(studyDb, "SELECT run_id FROM runs WHERE level = 'summary'")[0].run_id;
   await open(page, `${studyUrl}/run/${summary}`);

@@ -394,6 +394,49 @@ static json_t *slot_profile(tl_run_t *run, int frame, int core, diag_t *d)
     return rows_json(run, st, "reading slot_profile", d);
 }
 
+/* A SIMT task (a warp): its simt_warps row and, per instruction slot, what
+ * the file recorded — issues and mean lanes (simt_issue, level events),
+ * ld/st, their mean latency and replays (simt_mem, level mem). The slot
+ * profile's stand-in where the file has no slot_profile view. NULL (d) on
+ * failure; JSON null for a MIMD run. */
+static json_t *warp_json(tl_run_t *run, int frame, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(run, "SELECT * FROM simt_warps WHERE run_id = ?1"
+                                           " AND frame = ?2", d);
+    if (!st)
+        return NULL;
+    sqlite3_bind_int(st, 2, frame);
+    json_t *warp = rows_json(run, st, "reading simt_warps", d);
+    if (warp && json_array_size(warp) == 0) {
+        json_decref(warp);
+        return json_null();
+    }
+    if (!warp)
+        return NULL;
+    st = tl_run_prepare(run,
+        "WITH m AS (SELECT slot, min(op) AS mem_op, count(*) AS mem, avg(done_ps - issue_ps)"
+        "  / (SELECT period_ps FROM runs WHERE run_id = ?1) AS mean_latency_cycles,"
+        "  sum(replays) AS replays FROM simt_mem WHERE run_id = ?1 AND frame = ?2 GROUP BY slot),"
+        " i AS (SELECT slot, min(op) AS op, count(*) AS issues, avg(lanes) AS mean_lanes"
+        "  FROM simt_issue WHERE run_id = ?1 AND frame = ?2 GROUP BY slot),"
+        " s AS (SELECT slot FROM i UNION SELECT slot FROM m)"
+        " SELECT s.slot, coalesce(i.op, m.mem_op) AS op, i.issues, i.mean_lanes, m.mem,"
+        " m.mean_latency_cycles, m.replays FROM s LEFT JOIN i USING (slot)"
+        " LEFT JOIN m USING (slot) ORDER BY s.slot", d);
+    if (st)
+        sqlite3_bind_int(st, 2, frame);
+    json_t *slots = st ? rows_json(run, st, "reading simt_issue and simt_mem", d) : NULL;
+    if (!slots) {
+        json_decref(warp);
+        return NULL;
+    }
+    json_t *o = json_pack("{s:O,s:o}", "row", json_array_get(warp, 0), "slots", slots);
+    json_decref(warp);
+    if (!o)
+        diag_fail(d, TESS_ENOMEM, "out of memory");
+    return o;
+}
+
 static void api_task(tl_run_t *run, const char *fr, const char *co, vw_arg_fn arg, void *user,
                      vw_reply_t *r)
 {
@@ -415,16 +458,18 @@ static void api_task(tl_run_t *run, const char *fr, const char *co, vw_arg_fn ar
     diag_t d = {0};
     json_t *acc = task_accesses(run, (int)frame, (int)core, t0, t1, &d);
     json_t *prof = acc ? slot_profile(run, (int)frame, (int)core, &d) : NULL;
-    if (!prof) {
-        json_decref(acc);
+    json_t *warp = prof ? warp_json(run, (int)frame, &d) : NULL;
+    if (!warp) {
+        json_decref(acc), json_decref(prof);
         return reply_diag(r, &d);
     }
-    reply_json(r, 200, json_pack("{s:[iiIIIIIIIb],s:o,s:o}", "task", (int)task->frame,
+    reply_json(r, 200, json_pack("{s:[iiIIIIIIIb],s:o,s:o,s:o}", "task", (int)task->frame,
                                  (int)task->core, (json_int_t)task->start,
                                  (json_int_t)task->finish, (json_int_t)task->ready,
                                  (json_int_t)task->instructions, (json_int_t)task->sm_ops,
                                  (json_int_t)task->sm_wait_ps, (json_int_t)task->sm_conflict_ps,
-                                 task->complete, "accesses", acc, "slot_profile", prof));
+                                 task->complete, "accesses", acc, "slot_profile", prof,
+                                 "warp", warp));
 }
 
 /* --- /api/compare/A/B --------------------------------------------------------------- */

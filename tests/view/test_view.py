@@ -250,6 +250,17 @@ class ViewTest(unittest.TestCase):
         self.assertAlmostEqual(sum(issued), len(issues), places=3)
         resident = sql(self.db, "SELECT sum(resident_cycles) FROM simt_warps WHERE run_id = ?", run_id)[0][0]
         self.assertAlmostEqual(sum(sum(s) for s in d["warps"]["cols"]), resident, delta=1e-3 * resident)
+        # a warp's task: its simt_warps row, its issues and ld/st per slot
+        status, t = self.srv.api(f"/api/run/{run_id}/task/1/0?from=0&to={end}")
+        self.assertEqual(status, 200, t)
+        self.assertEqual(t["warp"]["row"]["warp_instructions"], sql(
+            self.db, "SELECT warp_instructions FROM simt_warps WHERE run_id = ? AND frame = 1", run_id)[0][0])
+        self.assertEqual([(s["slot"], s["issues"]) for s in t["warp"]["slots"]], sql(
+            self.db, "SELECT slot, count(*) FROM simt_issue WHERE run_id = ? AND frame = 1"
+                     " GROUP BY slot ORDER BY slot", run_id))
+        self.assertEqual(sum(s["mem"] or 0 for s in t["warp"]["slots"]), sql(
+            self.db, "SELECT count(*) FROM simt_mem WHERE run_id = ? AND frame = 1", run_id)[0][0])
+        self.assertIsNone(self.srv.api("/api/run/1/task/1/0")[1]["warp"])
 
     def test_compare(self):
         status, d = self.srv.api("/api/compare/1/4")

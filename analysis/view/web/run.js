@@ -107,15 +107,29 @@ TS.taskPanel = async function (panel, run, tl, key) {
   if (d.slot_profile === null) {
     prof.append(TS.el('h3', { text: 'Slot profile' }), TS.el('p', { class: 'note', text:
       'This database has no slot_profile view (recorded by a Tessera without it), so where the ' +
-      'task\'s cycles went per instruction is not known; the figures above are its totals.' }));
+      'task\'s cycles went per instruction is not known; the figures above are its totals' +
+      (d.warp ? ', and below the warp\'s stall cycles and what was recorded per slot.' : '.') }));
   } else {
     const cols = d.slot_profile.length ? Object.keys(d.slot_profile[0]) : [];
     prof.append(TS.el('h3', { text: 'Slot profile: where its cycles went, per instruction' }),
       TS.table(cols, d.slot_profile.map(r => cols.map(k => r[k]))));
   }
   panel.append(prof);
+  if (d.warp) { // a SIMT task: the warp's row, and what the file recorded per slot
+    const w = d.warp.row, wk = TS.el('div', { class: 'kv', id: 'warp-row' });
+    for (const k of ['lanes', 'resident_cycles', 'issued_cycles', 'stall_memory_cycles',
+      'stall_execute_cycles', 'stall_issue_cycles', 'warp_instructions', 'divergent_branches',
+      'mem_instructions', 'replays'])
+      wk.append(TS.el('span', { text: k }), TS.el('span', { text: TS.fmt(w[k]) }));
+    const cols = ['slot', 'op', 'issues', 'mean_lanes', 'mem', 'mean_latency_cycles', 'replays'];
+    const slots = TS.table(cols, d.warp.slots.map(r => cols.map(k => r[k])));
+    slots.id = 'warp-slots';
+    panel.append(TS.el('h3', { text: 'The warp: where its cycles went' }), wk,
+      TS.el('h3', { text: 'Per instruction slot (simt_issue at level events, simt_mem at level mem)' }), slots);
+  }
   window.__drawn.task = { frame, core, from: tl.from, to: tl.to, accesses: a.rows.length,
-    accesses_total: a.total, slot_profile: d.slot_profile ? d.slot_profile.length : null };
+    accesses_total: a.total, slot_profile: d.slot_profile ? d.slot_profile.length : null,
+    warp_slots: d.warp ? d.warp.slots.map(r => [r.slot, r.issues]) : null };
 };
 
 // A plain table of rows (arrays) under a header.

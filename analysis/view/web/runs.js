@@ -130,7 +130,7 @@ TS.sweepPlot = function (box, d, rows, st, save) {
   }
   const L = 70, R = W - 230, T = 14, B = H - 40;
   const ys = pts.map(r => r[st.y]);
-  const y0 = Math.min(0, ...ys), y1 = Math.max(...ys, y0 + 1);
+  const y0 = Math.min(0, ...ys), top = Math.max(...ys, y0 + 1), y1 = top + (top - y0) * 0.05;
   const x0 = numX ? Math.min(...xs) : 0, x1 = numX ? Math.max(...xs, x0 + 1) : Math.max(1, xs.length - 1);
   const X = v => L + ((numX ? v : xs.indexOf(v)) - x0) / (x1 - x0 || 1) * (R - L);
   const Y = v => B - (v - y0) / (y1 - y0) * (B - T);
