@@ -99,15 +99,22 @@ static bool issue_phase(simt_t *u, sim_time_t now)
     uint8_t reason[SIMT_WARPS_MAX], slot[SIMT_WARPS_MAX], order[SIMT_WARPS_MAX];
     uint64_t age[SIMT_WARPS_MAX];
     unsigned n = 0;
+    uint16_t ready = 0;
     for (uint16_t m = u->live; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
         reason[i] = (uint8_t)blocked(u, &u->w[i], now);
         if (reason[i] == GPU_SIMT_STALLS) {
             age[n] = u->w[i].age;
             slot[n++] = (uint8_t)i;
+            ready |= (uint16_t)(1u << i);
         }
     }
-    simt_sched_order(u->sched, age, n, &u->last, order);
+    if (n <= 1) /* as decide(): one warp needs no order */
+        order[0] = 0;
+    else if (u->sched_plugin)
+        simt_order_by_plugin(u, now, ready, age, n, order);
+    else
+        simt_sched_order(u->sched, age, n, &u->last, order);
     unsigned issued = 0;
     bool ok = true;
     for (unsigned j = 0; j < n; j++) {
