@@ -17,6 +17,23 @@ static void step_cb(sim_t *sim, sim_event_t *ev);
 static void advance(core_t *c, const txn_t *answered);
 static void answered_one_by_one(core_t *c, const txn_t *t);
 
+/* A decoupled core hands control back to the event loop after this many
+ * instructions without an outside interaction, so that signals, wall-clock
+ * limits and progress lines are served during long local loops. It resumes
+ * at its own local time: the timestamps do not change. */
+#define CORE_SLICE (UINT64_C(1) << 20)
+
+/* The instructions of one slice (CORE_SLICE, fewer when an instruction may
+ * take up to `max_ps`): a slice advances the core's local time by at most
+ * 2^62 ps, so that a core that starts one before the end of simulated time
+ * (SIM_TIME_END, 2^63 ps) ends it without wrapping, and the kernel stops the
+ * run at its next event. */
+static uint64_t core_slice(sim_time_t max_ps)
+{
+    uint64_t fit = max_ps ? (UINT64_C(1) << 62) / max_ps : CORE_SLICE;
+    return fit < 1 ? 1 : fit < CORE_SLICE ? fit : CORE_SLICE;
+}
+
 int core_init(core_t *c, struct gpu *g, unsigned id)
 {
     const gpu_desc_t *d = &g->desc;
@@ -37,6 +54,7 @@ int core_init(core_t *c, struct gpu *g, unsigned id)
     c->one_by_one = c->stepped || !c->lat_fixed;
     for (unsigned k = 0; k < ISA_CLASS_COUNT && c->lat_fixed; k++)
         c->lat_ps[k] = gpu_cycles(g, c->lat[k]->lo);
+    c->slice = core_slice(gpu_cycles(g, LAT_MAX_CYCLES));
     c->run.code = c->code;
     c->run.lat = c->lat_ps;
     sim_event_init(&c->step_ev, step_cb, c, GPU_PRIO_CORE, "core.step");
@@ -164,18 +182,13 @@ static __attribute__((noinline, cold)) isa_stop_t traced_run(core_t *c)
     return stop;
 }
 
-/* A decoupled core hands control back to the event loop after this many
- * instructions without an outside interaction, so that signals, wall-clock
- * limits and progress lines are served during long local loops. It resumes
- * at its own local time: the timestamps do not change. */
-#define CORE_SLICE (UINT64_C(1) << 20)
 
 /* advance() one instruction at a time (stepped, drawn latencies, traced or
  * interval statistics): the general loop. */
 static __attribute__((noinline)) void advance_one_by_one(core_t *c)
 {
     isa_run_t *run = &c->run;
-    uint64_t slice_end = run->n + CORE_SLICE;
+    uint64_t slice_end = run->n + c->slice;
     for (;;) {
         if (run->n == c->budget) {
             over_budget(c);
@@ -249,7 +262,7 @@ __attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c, const txn_t *
         }
         run->ip++;
     }
-    uint64_t slice_end = run->n + CORE_SLICE;
+    uint64_t slice_end = run->n + c->slice;
     if (run->n == c->budget) {
         over_budget(c);
         return;

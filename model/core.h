@@ -30,6 +30,7 @@ typedef struct core {
     bool stepped;             /* ro: timing = stepped (one event per instruction) */
     bool atomics;             /* ro: D16 sync accesses are honoured */
     uint64_t budget;          /* ro: D12 instructions per task */
+    uint64_t slice;           /* ro: instructions run locally before yielding (core.c) */
     uint8_t id;               /* ro: core id 0..15 */
     bool busy;                /* a task is running (READY not yet sent) */
     bool end_after_answer;    /* the pending ld/st was the task's last instruction */
