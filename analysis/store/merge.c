@@ -196,16 +196,31 @@ static int open_output(merge_t *m, diag_t *diag)
 }
 
 /* The output as it is before anything is merged: a name SQLite keeps, and
- * missing, empty, or a Tessera database (read only). */
+ * missing, empty (a new file, or one another merge or run is creating this
+ * moment), or a Tessera database (read only, db_read_uri). */
 static int check_output(const char *path, diag_t *diag)
 {
     struct stat st;
     int rc = db_check_path(path, true, diag);
     if (rc != TESS_OK || stat(path, &st) != 0 || st.st_size == 0)
         return rc;
-    sqlite3 *db = db_open_read(path, NULL, diag);
+    bool rw = false;
+    char *uri = db_read_uri(path, false, &rw);
+    if (!uri)
+        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
+    sqlite3 *db = NULL;
+    int64_t version = 0;
+    rc = sqlite3_open_v2(uri, &db, (rw ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) |
+                                       SQLITE_OPEN_URI, NULL);
+    sqlite3_free(uri);
+    if (!db)
+        rc = diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
+    else if (rc != SQLITE_OK || sqlite3_busy_timeout(db, DB_MERGE_BUSY_MS) != SQLITE_OK)
+        rc = db_fail(db, path, "cannot open the database", diag);
+    else
+        rc = db_identity(db, "main", path, true, &version, diag);
     sqlite3_close(db);
-    return db ? TESS_OK : diag->code ? diag->code : TESS_EDB;
+    return rc;
 }
 
 merge_t *merge_open(const char *out_path, diag_t *diag)
