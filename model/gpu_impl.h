@@ -11,6 +11,7 @@
 #include "model/gpu.h"
 #include "model/gpu_trace.h"
 #include "model/ivl.h"
+#include "model/policy.h"
 #include "model/race.h"
 #include "model/sm.h"
 #include "model/ts.h"
@@ -59,13 +60,14 @@ struct gpu {
     race_det_t *races;        /* rw: the race detector fed by the cores, or NULL */
     ivl_t *ivl[2];            /* rw: interval statistics and the window's, or NULL */
     uint8_t outcome;          /* gpu_outcome_t once decided */
-    char errmsg[256];         /* why WATCHDOG or STUCK */
+    char errmsg[320];         /* why WATCHDOG, STUCK or POLICY_ERROR */
     txn_pool_t pool;          /* every transaction in flight */
     engine_t engine;          /* what runs the tasks (wired by gpu.c: the cores) */
     ts_t ts;
     sm_t sm;
     core_t cores[GPU_CORES];  /* reached only through `engine` and the wiring */
     struct simt *simt;        /* core.model = simt: the engine issuing for the lanes; else NULL */
+    policy_run_t policy[GPU_POINT_COUNT]; /* the plugins' runs (impl NULL: built in) */
 };
 
 /* Feeds both interval accumulators (gpu_set_intervals). */
