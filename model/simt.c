@@ -39,6 +39,7 @@ simt_t *simt_create(struct gpu *g)
     u->sched = d->simt_scheduler;
     u->width = d->simt_issue_width;
     u->budget = d->budget;
+    u->until = NEVER;
     u->stepped = d->timing == GPU_TIMING_STEPPED;
     u->period = d->period_ps;
     uint64_t odd = u->period;
@@ -724,12 +725,13 @@ static inline sim_time_t decide_one(simt_t *u, simt_warp_t *w, sim_time_t now)
 
 /* True when the unit's configuration lets run_alu stand for decide_one: no
  * scoreboard (a warp's next instruction waits for its previous one, S3),
- * fixed latencies, decoupled mode, and nothing that records single issues
- * (the issue trace, interval statistics, the instruction trace). */
+ * fixed latencies, decoupled mode, nothing that records single issues
+ * (the issue trace, interval statistics, the instruction trace), and no
+ * horizon (run_alu runs up to the next event only). */
 static bool plain_issue(const simt_t *u)
 {
     return !u->stepped && !u->scoreboard && u->lat_fixed && !u->ivl && !u->itrace &&
-           !(u->gpu->trace & GPU_TRACE_ISSUE);
+           !(u->gpu->trace & GPU_TRACE_ISSUE) && u->until == NEVER;
 }
 
 /* True when w, the only resident warp, issues at `now` an instruction that
@@ -867,10 +869,11 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
 
 /* True when the unit may decide cycle `next` now: decoupled mode, nothing
  * else is scheduled before or at it (so nothing can change what it sees),
- * and no lane is near its budget (the watchdog fires at its own time). */
+ * not after the run's horizon (gpu_set_horizon), and no lane is near its
+ * budget (the watchdog fires at its own time). */
 static bool may_run_ahead(const simt_t *u, sim_time_t next)
 {
-    return !u->stepped && next != NEVER && next < sim_next_time(u->sim) && !u->near_budget;
+    return !u->stepped && next < u->until && next < sim_next_time(u->sim) && !u->near_budget;
 }
 
 /* The issue decision of cycle `now`, then the next ones while the unit may
@@ -1100,6 +1103,25 @@ static void simt_itrace(void *self, itrace_fn fn, void *user)
     u->itrace_user = user;
 }
 
+/* The unit has decided issue up to last_eval and taken the answers that
+ * reached its lanes, each due at its warp's mem_max at the latest. */
+static sim_time_t simt_frontier(const void *self)
+{
+    const simt_t *u = self;
+    sim_time_t at = u->last_eval;
+    for (unsigned i = 0; i < SIMT_WARPS_MAX; i++)
+        at = tmax(at, u->w[i].mem_max);
+    return at;
+}
+
+/* may_run_ahead stops before `until`, run_alu is not used; the answers come
+ * as events (sm_bound). */
+static void simt_bound(void *self)
+{
+    simt_t *u = self;
+    u->until = u->gpu->horizon + 1; /* a horizon is finite */
+}
+
 static const engine_ops_t simt_ops = {
     .start = simt_start,
     .set_r0 = simt_set_r0,
@@ -1109,6 +1131,8 @@ static const engine_ops_t simt_ops = {
     .report_partial = simt_report_partial,
     .counters = simt_counters,
     .itrace = simt_itrace,
+    .frontier = simt_frontier,
+    .bound = simt_bound,
 };
 
 void simt_engine(engine_t *e, simt_t *u)
