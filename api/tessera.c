@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "events/driver.h"
@@ -167,6 +168,8 @@ int tessera_load_source(tessera_t *t, const char *source, const char *name)
 int tessera_record(tessera_t *t, const char *db_path)
 {
     int rc = enter(t, "tessera_record");
+    if (rc == TESS_OK && db_path)
+        rc = db_check_name(db_path, "the database", &t->diag);
     if (rc != TESS_OK)
         return rc;
     tess_free(t->db_path);
@@ -410,6 +413,11 @@ int tessera_run(tessera_t *t, unsigned flags)
                          .window = t->has_window ? &t->window : NULL,
                          .events = t->drive.events, .wall_s = t->drive.wall_s};
     rc = t->rec ? rec_end_run(t->rec, &end, &t->diag) : TESS_OK;
+    if (rc != TESS_OK && code == TESS_OK) {
+        /* the recorder stored it as 'error' (rec_end_run): so is it reported */
+        t->status = "error";
+        snprintf(t->outcome, sizeof t->outcome, "recording incomplete: %.280s", t->diag.msg);
+    }
     return code != TESS_OK ? code : rc;
 }
 

@@ -69,7 +69,9 @@ int tessera_load_source(tessera_t *t, const char *source, const char *name);
  * appended to otherwise) at the configured record.level; without this call
  * (or with NULL) nothing is recorded. tessera_run opens and checks the
  * database after the machine is built and before the first event, so a
- * rejected configuration never creates a database file. */
+ * rejected configuration never creates a database file. An empty path or
+ * ":memory:" (a database SQLite throws away at exit) is refused here:
+ * TESS_EUSAGE. */
 int tessera_record(tessera_t *t, const char *db_path);
 
 /* Feeds every SM access of the run to a race detector (model/race.h):

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/store/db.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "events/base/alloc.h"
@@ -236,6 +237,21 @@ static int add_set(cli_args_t *a, cli_opt_id_t opt, const char *value)
     return TESS_OK;
 }
 
+/* --db names a file SQLite keeps (not "" nor ":memory:", db_check_name)
+ * and is not given with --no-db, in either order: options that contradict
+ * each other are an error, not a silent choice. */
+static int check_db_options(const cli_spec_t *spec, const cli_args_t *a)
+{
+    if (cli_count(a, CLI_DB) && cli_count(a, CLI_NO_DB))
+        return cli_usage_error(spec, "--db and --no-db contradict each other: give one");
+    for (int i = 0; i < a->n_items; i++) {
+        diag_t d = {0};
+        if (a->items[i].opt == CLI_DB && db_check_name(a->items[i].value, "--db", &d) != TESS_OK)
+            return cli_usage_error(spec, "%s", d.msg);
+    }
+    return TESS_OK;
+}
+
 static int collect(const cli_spec_t *spec, int argc, char **argv, cli_args_t *out,
                    struct option *longs, const char *shorts)
 {
@@ -256,6 +272,9 @@ static int collect(const cli_spec_t *spec, int argc, char **argv, cli_args_t *ou
     }
     for (int i = optind; i < argc; i++)
         out->pos[out->n_pos++] = argv[i];
+    int rc = check_db_options(spec, out);
+    if (rc != TESS_OK)
+        return rc;
     if (spec->max_pos >= 0 && out->n_pos > spec->max_pos)
         return cli_usage_error(spec, "unexpected argument '%s'", out->pos[spec->max_pos]);
     if (out->n_pos < spec->min_pos)

@@ -74,7 +74,9 @@
     X(WHERE, "where", 0, "COND", "only the runs for which this SQL condition on run_summary's " \
       "columns holds (e.g. \"banks >= 8 AND bank_map <> 'high'\")")                         \
     X(SCRIPT, "script", 0, NULL, "print the gnuplot script instead of running gnuplot")      \
-    X(PROGRESS, "progress", 0, NULL, "print the progress line even when stderr is not a terminal")
+    X(PROGRESS, "progress", 0, NULL, "print the progress line even when stderr is not a terminal") \
+    X(PORT, "port", 0, "N", "the TCP port to listen on (0: any free port)")                   \
+    X(BIND, "bind", 0, "ADDR", "listen on this numeric address instead of 127.0.0.1")
 
 typedef enum cli_opt_id {
     CLI_NONE = 0, /* ends a list */

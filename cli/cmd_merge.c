@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/store/db.h"
 #include "analysis/store/merge.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
@@ -78,6 +79,10 @@ static int check_files(const char *out, char *const *shards, int n)
 static int merge_all(const char *out, char *const *shards, int n, bool quiet)
 {
     diag_t d = {0};
+    if (db_check_name(out, "OUT.db", &d) != TESS_OK) {
+        cli_error("%s", d.msg);
+        return d.code;
+    }
     int crc = check_files(out, shards, n);
     if (crc != TESS_OK)
         return crc;

@@ -11,7 +11,7 @@ const cli_command_t cli_commands[] = {
     {&cli_spec_config, cmd_config},     {&cli_spec_report, cmd_report},
     {&cli_spec_timeline, cmd_timeline}, {&cli_spec_export, cmd_export},
     {&cli_spec_sweep, cmd_sweep},       {&cli_spec_merge, cmd_merge},
-    {&cli_spec_plot, cmd_plot},
+    {&cli_spec_plot, cmd_plot},         {&cli_spec_view, cmd_view},
 };
 
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];

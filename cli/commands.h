@@ -33,6 +33,7 @@ CLI_COMMAND(export)
 CLI_COMMAND(sweep)
 CLI_COMMAND(merge)
 CLI_COMMAND(plot)
+CLI_COMMAND(view)
 #undef CLI_COMMAND
 
 /* Prints "tessera: " + the formatted message + newline on stderr. */

@@ -5,11 +5,16 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "events/base/err.h"
 
 void asm_lex_init(asm_lex_t *lx, const char *src, size_t len, const char *file, diag_t *diag)
 {
+    /* A UTF-8 byte order mark (editors on Windows write one) is not part of
+     * the program, as in a configuration file; line 1's columns count after it. */
+    if (src && len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0)
+        src += 3, len -= 3;
     lx->src = src;
     lx->len = src ? len : 0;
     lx->pos = lx->line_start = lx->line_end = 0;

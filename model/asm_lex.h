@@ -23,7 +23,8 @@ typedef struct asm_lex {
     diag_t *diag;      /* where errors and warnings go */
 } asm_lex_t;
 
-/* Starts before the first line of `src` (NULL is an empty source); `file`
+/* Starts before the first line of `src` (NULL is an empty source; a
+ * leading UTF-8 byte order mark is skipped); `file`
  * (NULL: "<asm>") and `diag` must outlive the cursor. Never fails. */
 void asm_lex_init(asm_lex_t *lx, const char *src, size_t len, const char *file, diag_t *diag);
 

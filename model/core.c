@@ -461,3 +461,45 @@ void core_report_partial(core_t *c)
         return;
     report(c, SIM_TIME_NEVER, false);
 }
+
+/* --- a lane of the SIMT unit ------------------------------------------------- */
+
+static const uint64_t no_latency[ISA_CLASS_COUNT]; /* isa_run adds nothing: time is the unit's */
+
+void core_as_lane(core_t *c) { c->run.lat = no_latency; }
+
+void core_lane_start(core_t *c, unsigned frame, const isa_decoded_t *code, sim_time_t now)
+{
+    assert(!c->busy);
+    c->busy = true;
+    c->reported = false;
+    c->frame = (uint8_t)frame;
+    c->run.code = code;
+    c->run.n = 0;
+    c->task_start = now;
+    c->task_sm_ops = 0;
+    c->task_sm_wait = c->task_sm_conflict = 0;
+    c->tasks++;
+}
+
+bool core_lane_finish(core_t *c, uint64_t n, sim_time_t f)
+{
+    struct gpu *g = c->gpu;
+    c->run.n = n;
+    c->busy = false;
+    c->task_finish = f;
+    c->busy_ps += f - c->task_start;
+    gpu_ivl_span(g, IVL_CORE_BUSY, c->id, c->task_start, f);
+    c->instructions += c->run.n;
+    c->sm_ops += c->task_sm_ops;
+    c->sm_wait_ps += c->task_sm_wait;
+    c->sm_conflict_ps += c->task_sm_conflict;
+    txn_t *t = gpu_txn(g, GPU_TXN_READY);
+    if (!t)
+        return false;
+    t->core = c->id;
+    t->frame = c->frame;
+    sim_time_t trip = gpu_cycles(g, lat_sample(&g->desc.ts_ready, &c->rng));
+    port_send(&c->ready_port, t, f - sim_now(c->sim) + trip);
+    return true;
+}

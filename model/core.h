@@ -123,4 +123,46 @@ static inline uint64_t core_instructions(const core_t *c)
     return c->instructions + (c->busy ? c->run.n : 0);
 }
 
+/* --- a lane of the SIMT unit (SIMT-SPEC S1) --------------------------------
+ * With core.model = simt the unit issues for the core, which keeps the
+ * lane's task bookkeeping (task records, counters, READY) exactly as for a
+ * core of its own; the unit calls these instead of touching the fields. */
+
+/* The core is a lane from now on: its own instruction loop adds no latency
+ * (the unit's time is the lane's). */
+void core_as_lane(core_t *c);
+
+/* The lane starts a task of `frame` at `now` whose code is `code` (the
+ * unit's decoded copy, for the watchdog's report). The core must be idle. */
+void core_lane_start(core_t *c, unsigned frame, const isa_decoded_t *code, sim_time_t now);
+
+/* The lane's task finished at `finish` (>= now) after `n` instructions: its
+ * totals are counted and its READY leaves for the TS at `finish` (plus
+ * ts.ready, drawn from the core's stream). Returns false when no
+ * transaction could be had for the READY (the run is already failing: the
+ * pool reports it); the totals are counted either way. */
+bool core_lane_finish(core_t *c, uint64_t n, sim_time_t finish);
+
+/* The lane's SM accesses: `ops` served requests, waiting `wait` ps from
+ * request to answer and `conflict` ps at the bank before the grant. */
+static inline void core_lane_access(core_t *c, unsigned ops, sim_time_t wait, sim_time_t conflict)
+{
+    c->task_sm_ops += ops;
+    c->task_sm_wait += wait;
+    c->task_sm_conflict += conflict;
+}
+
+/* The lane divided by zero (D7: counted over the run). */
+static inline void core_lane_div_by_zero(core_t *c) { c->run.div_by_zero++; }
+
+/* The running task's instructions so far are `n` (read by the counters). */
+static inline void core_lane_count(core_t *c, uint64_t n)
+{
+    if (c->busy)
+        c->run.n = n;
+}
+
+/* Register i of the core's file (D4: as it stands, e.g. before a run). */
+static inline uint8_t core_reg(const core_t *c, unsigned i) { return c->r[i]; }
+
 #endif

@@ -10,8 +10,8 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "model/gpu_impl.h"
-#include "model/simt.h"
-#include "model/simt_flow.h"
+#include "model/simt/sched.h"
+#include "model/simt/simt.h"
 
 const char *const gpu_policy_names[] = {GPU_POLICIES(XENUM_NAME)[GPU_POLICY_COUNT] = NULL};
 const char *const gpu_arbiter_names[] = {GPU_ARBITERS(XENUM_NAME)[GPU_ARB_COUNT] = NULL};
@@ -102,6 +102,8 @@ static void wire(gpu_t *g)
     if (g->simt)
         simt_engine(&g->engine, g->simt);
     ts_attach(&g->ts, &g->engine);
+    if (g->simt)
+        simt_wire(g->simt, sm_on_request, &g->sm);
     for (unsigned c = 0; c < GPU_CORES; c++) {
         core_wire(&g->cores[c], ts_on_ready, &g->ts, sm_on_request, &g->sm);
         if (g->simt)
@@ -189,9 +191,10 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
     for (unsigned c = 0; c < GPU_CORES; c++)
         g->cores[c].one_by_one |= intervals || window;
     if (g->simt) {
-        g->simt->ivl = intervals || window;
+        simt_set_intervals(g->simt, intervals || window);
         for (unsigned c = 0; c < GPU_CORES; c++)
-            sm_attach(&g->sm, c, g->simt->ivl ? simt_on_answer_ivl : simt_on_answer, g->simt);
+            sm_attach(&g->sm, c, intervals || window ? simt_on_answer_ivl : simt_on_answer,
+                      g->simt);
     }
     sm_observed(g);
 }

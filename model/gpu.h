@@ -93,7 +93,7 @@ typedef struct gpu_desc {
     bool atomics;             /* D16 */
     uint64_t seed;            /* sim.seed */
     uint8_t model;            /* gpu_model_t: core.model */
-    uint8_t simt_scheduler;   /* simt_sched_t (simt_flow.h): simt.scheduler, S6 */
+    uint8_t simt_scheduler;   /* simt_sched_t (simt/sched.h): simt.scheduler, S6 */
     uint8_t simt_issue_width; /* simt.issue_width 1..16, S5 */
     bool simt_scoreboard;     /* simt.scoreboard, S4 */
     bool simt_broadcast;      /* simt.broadcast, S8 */

@@ -73,4 +73,7 @@ bool ts_finished(const ts_t *ts);
 /* End of run: closes open stall intervals and reports unfinished frames. */
 void ts_report_partial(ts_t *ts);
 
+/* When the last READY arrived so far (the run's end: runs.end_ps). */
+static inline sim_time_t ts_last_ready(const ts_t *ts) { return ts->last_ready; }
+
 #endif

@@ -48,6 +48,9 @@ config/* :: ^<sqlite3\.h> :: - :: the configuration never includes SQLite
 analysis/* :: ^"(config|cli)/ :: - :: analysis reads the model and the database, not the configuration or the command
 analysis/store/* :: ^"(model|analysis/recorder|analysis/present)/ :: - :: the store is the lowest analysis module
 analysis/present/* :: ^"(model/|analysis/recorder/rec_int\.h) :: - :: presentation reads the database, never the recorder'"'"'s private header
+analysis/recorder/* :: ^("analysis/view/|<microhttpd\.h>|<jansson\.h>) :: - :: the library does not depend on the viewer'"'"'s HTTP server and JSON (analysis/view/)
+analysis/store/* :: ^("analysis/view/|<microhttpd\.h>|<jansson\.h>) :: - :: the library does not depend on the viewer'"'"'s HTTP server and JSON (analysis/view/)
+analysis/present/* :: ^("analysis/view/|<microhttpd\.h>|<jansson\.h>) :: - :: the library does not depend on the viewer'"'"'s HTTP server and JSON (analysis/view/)
 events/* :: ^"api/ :: - :: nothing below the run API includes it
 model/* :: ^"api/ :: - :: nothing below the run API includes it
 config/* :: ^"api/ :: - :: nothing below the run API includes it

@@ -5,6 +5,10 @@
 #               headless Debian chromium, with no import warning;
 #   svg         the timeline of examples/bench.s (shaded lanes), laid out by
 #               Chromium, has every shape inside the picture; rsvg-convert renders it;
+#   view        `tessera view` in headless chromium (scripts/view-check.js): every
+#               page of a study and of bench.s, zoomed, panned, hovered and a task
+#               clicked, what is drawn checked against SQL; VIEW_SHOTS=DIR keeps
+#               its screenshots there (docs/img for docs/VISUALS.md);
 #   slurm       a single-node Slurm started here runs the documented sweep
 #               (docs/SWEEPS.md: --emit, sbatch --array, merge job) and its
 #               time-limit signal (the point records 'interrupted', exit 4).
@@ -17,7 +21,7 @@ cd "$(dirname "$0")/.."
 src=$(pwd)
 build=$(cd "${1:-build}" && pwd)
 shift || true
-[ $# -gt 0 ] || set -- vcd speedscope svg slurm
+[ $# -gt 0 ] || set -- vcd speedscope svg view slurm
 work=$build/realtools
 export PATH="$build:$PATH"
 SPEEDSCOPE=speedscope@1.25.0
@@ -131,6 +135,67 @@ check_svg() {
     node "$src/scripts/chromium-check.js" svg "${svgs[@]}" > "$work/svg.log" 2>&1 \
         || { fail "svg:"; grep -v '^ok' "$work/svg.log" | head -40 >&2; return 0; }
     say "svg: ${#svgs[@]} pictures, every shape inside (Chromium); rsvg-convert rendered bench and $plots plots"
+}
+
+# --- tessera view: its servers on free ports, stopped by SIGINT (exit 0) ---
+
+view_pids=()
+stop_views() {
+    local p
+    for p in "${view_pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done
+}
+
+# Starts `tessera view DB --port 0` with its output in $work/view-NAME.*
+# (not in a subshell: its pid is this shell's child, for stop_views).
+start_view() {
+    local db=$1 name=$2
+    rm -f "$work/view-$name.out"
+    tessera view "$db" --port 0 > "$work/view-$name.out" 2> "$work/view-$name.err" &
+    view_pids+=($!)
+}
+
+# The address the server NAME printed, waiting up to 10 s for it.
+view_url() {
+    local k
+    for k in $(seq 100); do
+        grep -q 'http://' "$work/view-$1.out" 2>/dev/null && break
+        sleep 0.1
+    done
+    sed -n 's|.*\(http://[^/]*\)/.*|\1|p' "$work/view-$1.out"
+}
+
+check_view() {
+    need_browser
+    local study=$work/view-study.db
+    rm -f "$study"
+    tessera sweep "$src/examples/matmul.s" -s sm.arbiter=fixed,rr -s sm.bank=1,2,4 \
+        --db "$study" -j 2 > /dev/null 2>&1 || { fail "view: the study's sweep"; return 0; }
+    tessera run "$src/examples/simt_diverge.s" -s core.model=simt -s record.level=events \
+        --db "$study" --quiet && tessera run "$src/examples/example1.s" \
+        -s record.level=summary --db "$study" --quiet || { fail "view: the study's runs"; return 0; }
+    local bench su bu
+    bench=$(bench_db)
+    view_pids=()
+    trap stop_views EXIT
+    start_view "$study" study
+    start_view "$bench" bench
+    su=$(view_url study)
+    bu=$(view_url bench)
+    [ -n "$su" ] && [ -n "$bu" ] || { fail "view: no address printed"; stop_views; return 0; }
+    [ -z "${VIEW_SHOTS:-}" ] || mkdir -p "$VIEW_SHOTS"
+    node "$src/scripts/view-check.js" "$su" "$study" "$bu" "$bench" \
+        ${VIEW_SHOTS:+"$(cd "$VIEW_SHOTS" && pwd)"} > "$work/view.log" 2>&1 \
+        || { fail "view:"; grep -v '^ok' "$work/view.log" | head -40 >&2; }
+    stop_views
+    local p rc
+    for p in "${view_pids[@]}"; do
+        rc=0
+        wait "$p" || rc=$?
+        [ "$rc" -eq 0 ] || fail "view: the server (pid $p) exited $rc on SIGINT"
+    done
+    trap - EXIT
+    grep -q 'stopped (SIGINT)' "$work/view-study.err" || fail "view: no 'stopped' message"
+    say "view: $(grep -c '^ok' "$work/view.log") checks passed; $(grep '^info' "$work/view.log" | cut -c6-)"
 }
 
 # --- Slurm: munged, slurmctld and slurmd of our own, on private paths and ports ---
@@ -291,8 +356,9 @@ for check in "$@"; do
     vcd) check_vcd ;;
     speedscope) check_speedscope ;;
     svg) check_svg ;;
+    view) check_view ;;
     slurm) check_slurm ;;
-    *) echo "usage: scripts/realtools.sh [BUILD_DIR [vcd|speedscope|svg|slurm...]]" >&2; exit 1 ;;
+    *) echo "usage: scripts/realtools.sh [BUILD_DIR [vcd|speedscope|svg|view|slurm...]]" >&2; exit 1 ;;
     esac
     say "$check: $(($(date +%s) - start)) s"
 done

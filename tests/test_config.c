@@ -10,7 +10,7 @@
 
 #include "config/cfg.h"
 #include "events/base/err.h"
-#include "model/simt_flow.h"
+#include "model/simt/sched.h"
 #include "tests/testutil.h"
 
 /* --- helpers -------------------------------------------------------------- */
@@ -646,7 +646,7 @@ static lat_t lat_of(const char *value, int expect_rc)
     return c.gpu.ts_xfer;
 }
 
-/* Every choice of every enumeration list (model/gpu.h, model/simt_flow.h,
+/* Every choice of every enumeration list (model/gpu.h, model/simt/sched.h,
  * config/cfg.h) is accepted by its key, lands on its own value and prints
  * back as its name: a value added to a list is configurable without editing
  * the key table. */

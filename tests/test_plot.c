@@ -178,7 +178,11 @@ static void test_program_and_where_filters(void)
     free(s);
     static const struct { const char *opt, *msg; } bad[] = {
         {"--where 'nosuch > 1'", "--where \"nosuch > 1\": no such column: nosuch"},
-        {"--where '1); DROP TABLE runs; --'", "not several statements"},
+        {"--where '1); DROP TABLE runs; --'", "near \")\": syntax error"},
+        {"--where '1; DROP TABLE runs'", "not several statements"},
+        /* issue 26: out of the filter's parentheses; a comment eating them */
+        {"--where '1) OR (1'", "--where \"1) OR (1\": near \")\": syntax error"},
+        {"--where '1) --'", "--where \"1) --\": near \")\": syntax error"},
         {"--program other.s", "no run with status ok to plot among those --program/--where select"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

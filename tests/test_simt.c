@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/simt_flow.h"
+#include "model/simt/sched.h"
 #include "tests/harness.h"
 #include "tests/simt_programs.h"
 #include "tests/testutil.h"

@@ -4,7 +4,8 @@
  * expected values are worked out by hand beside each case. */
 #include <string.h>
 
-#include "model/simt_flow.h"
+#include "model/simt/sched.h"
+#include "model/simt/stack.h"
 #include "tests/testutil.h"
 
 #define X SIMT_EXIT

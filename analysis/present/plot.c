@@ -93,42 +93,85 @@ static int check_key(sqlite3 *db, plot_t *p, const char *opt, const char *key, d
     return TESS_OK;
 }
 
-/* --program and --where as one SQL fragment on run_summary AS s. --where is
- * checked to be one valid condition (the connection is read-only anyway). */
+/* Prepares `sql` (on run_summary AS s) and, with `run`, steps it through
+ * every row; "" when SQLite took it whole, else why not into msg. */
+static void try_sql(sqlite3 *db, plot_t *p, const char *sql, bool run, char *msg, size_t size)
+{
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, &tail) : SQLITE_NOMEM;
+    bool extra = rc == SQLITE_OK && tail && tail[strspn(tail, " \t\r\n\v\f")];
+    while (rc == SQLITE_OK && !extra && run && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        rc = SQLITE_OK;
+    if (rc == SQLITE_DONE)
+        rc = SQLITE_OK;
+    snprintf(msg, size, "%s",
+             extra              ? "one condition on run_summary's columns, not several statements"
+             : rc == SQLITE_OK  ? ""
+             : rc == SQLITE_NOMEM ? "out of memory"
+             : p->denied ? "not authorized (the condition may only read tables and views)"
+                         : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+}
+
+/* --where is one SQL expression: SQLite parses it as the whole WHERE clause
+ * of a statement, with nothing after it (no tail: no second statement; a
+ * trailing comment is fine), and again inside parentheses, where only an
+ * expression fits — so "1) OR (1" (no statement), "1 GROUP BY x" (not
+ * inside parentheses) and "1) --" (neither) are refused, and the
+ * parenthesised form, ANDed with the status test, selects exactly the runs
+ * the condition does. The parenthesised statement is then run on every row,
+ * so that what fails only when evaluated is an error of --where as well. */
+static int check_where(sqlite3 *db, plot_t *p, const char *cond, diag_t *d)
+{
+    char msg[256] = "";
+    char *bare = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE %s", cond);
+    try_sql(db, p, bare, false, msg, sizeof msg);
+    sqlite3_free(bare);
+    if (!msg[0]) {
+        char *wrapped = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE (%s\n)", cond);
+        try_sql(db, p, wrapped, true, msg, sizeof msg);
+        sqlite3_free(wrapped);
+    }
+    if (!strcmp(msg, "out of memory"))
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (msg[0])
+        return diag_fail(d, TESS_EINPUT, "--where \"%s\": %s", cond, msg);
+    return TESS_OK;
+}
+
+/* --program and --where as one SQL fragment on run_summary AS s (--where
+ * checked to be one condition first: check_where). */
 static int make_filter(sqlite3 *db, plot_t *p, diag_t *d)
 {
     const char *prog = p->opts.program, *cond = p->opts.where;
+    if (cond) {
+        int rc = check_where(db, p, cond, d);
+        if (rc != TESS_OK)
+            return rc;
+    }
     char *by_prog = prog ? sqlite3_mprintf(" AND (s.program IN (%Q, %Q || '.s') OR substr(s.program,"
                                            " -(length(%Q) + 1)) = '/' || %Q OR substr(s.program,"
                                            " -(length(%Q) + 3)) = '/' || %Q || '.s')",
                                            prog, prog, prog, prog, prog, prog)
                          : sqlite3_mprintf("");
-    char *by_cond = cond ? sqlite3_mprintf(" AND (%s)", cond) : sqlite3_mprintf("");
+    char *by_cond = cond ? sqlite3_mprintf(" AND (%s\n)", cond) : sqlite3_mprintf("");
     p->filter = by_prog && by_cond ? sqlite3_mprintf("%s%s", by_prog, by_cond) : NULL;
     sqlite3_free(by_prog), sqlite3_free(by_cond);
     if (!p->filter)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
-    if (!cond)
-        return TESS_OK;
-    char *sql = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE 1%s", p->filter);
-    if (!sql)
-        return diag_fail(d, TESS_ENOMEM, "out of memory");
-    sqlite3_stmt *st = NULL;
-    const char *tail = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
-    bool extra = rc == SQLITE_OK && tail && tail[strspn(tail, " \t\r\n")];
-    char msg[256];
-    snprintf(msg, sizeof msg, "%s", rc == SQLITE_OK ? ""
-                                    : p->denied ? "not authorized (the condition may only read "
-                                                  "tables and views)"
-                                                : sqlite3_errmsg(db));
-    sqlite3_finalize(st);
-    sqlite3_free(sql);
-    if (rc != SQLITE_OK || extra)
-        return diag_fail(d, TESS_EINPUT, "--where \"%s\": %s", cond,
-                         extra ? "one condition on run_summary's columns, not several statements"
-                               : msg);
     return TESS_OK;
+}
+
+/* A failure of a statement that carries the filter: --where's when there is
+ * one (exit 2, naming it), else the database's. */
+static int filter_fail(sqlite3 *db, plot_t *p, const char *what, diag_t *d)
+{
+    if (p->opts.where)
+        return diag_fail(d, TESS_EINPUT, "--where \"%s\": %s", p->opts.where,
+                         p->denied ? "not authorized (the condition may only read tables and "
+                                     "views)" : sqlite3_errmsg(db));
+    return db_fail(db, p->db_path, what, d);
 }
 
 static int check_runs(sqlite3 *db, plot_t *p, diag_t *d)
@@ -142,7 +185,7 @@ static int check_runs(sqlite3 *db, plot_t *p, diag_t *d)
     int rc = ok && other ? TESS_OK : diag_fail(d, TESS_ENOMEM, "out of memory");
     if (rc == TESS_OK && (count_of(db, ok, NULL, &p->ok_runs) ||
                           count_of(db, other, NULL, &p->other_runs)))
-        rc = db_fail(db, p->db_path, "reading run_summary", d);
+        rc = filter_fail(db, p, "reading run_summary", d);
     sqlite3_free(ok), sqlite3_free(other);
     if (rc != TESS_OK)
         return rc;
@@ -220,7 +263,7 @@ static int read_points(sqlite3 *db, plot_t *p, diag_t *d)
     if (err != TESS_OK)
         return err;
     if (rc != SQLITE_DONE)
-        return db_fail(db, p->db_path, "reading the sweep", d);
+        return filter_fail(db, p, "reading the sweep", d);
     if (p->n == 0)
         return diag_fail(d, TESS_EINPUT, "%s: no run with status ok has both %s and %s",
                          p->db_path, p->x_key, p->y_col);
@@ -284,7 +327,11 @@ static int place_points(plot_t *p, diag_t *d)
 static int read_only(void *denied, int action, const char *a, const char *b, const char *c,
                      const char *e)
 {
-    (void)a, (void)b, (void)c, (void)e;
+    (void)a, (void)c, (void)e;
+    if (action == SQLITE_FUNCTION && b && sqlite3_stricmp(b, "load_extension") == 0) {
+        *(bool *)denied = true;   /* off on this connection anyway: said plainly */
+        return SQLITE_DENY;
+    }
     if (action == SQLITE_SELECT || action == SQLITE_READ || action == SQLITE_FUNCTION ||
         action == SQLITE_RECURSIVE)
         return SQLITE_OK;

@@ -132,10 +132,15 @@ int64_t exp_bank_free(const tl_run_t *run, const exp_access_t *a);
 
 /* A stream of accesses. Which ones: those overlapping [from, to) (to 0: no
  * end), of one core task when frame and core are >= 0, and requested before
- * cut (0: no cut). Rows of one core task come in program order. */
+ * cut (0: no cut). Rows of one core task come in program order. A reader
+ * that knows which pack rows hold the window (the viewer keeps their times)
+ * gives their rowids' range [row_lo, row_hi] so that only those are read
+ * (row_hi 0: every pack of the run is looked at); packs then come in rowid
+ * order, a core task's still in program order (they were written so). */
 typedef struct exp_acc_filter {
     uint64_t from, to, cut;
     int frame, core;
+    int64_t row_lo, row_hi;
 } exp_acc_filter_t;
 typedef struct exp_acc_iter exp_acc_iter_t;
 

@@ -50,13 +50,18 @@ static int64_t window_end(uint64_t to) { return to ? (int64_t)to : FOREVER; }
 
 exp_acc_iter_t *exp_acc_begin(tl_run_t *r, const exp_acc_filter_t *f, diag_t *d)
 {
-    bool one = f->frame >= 0 && f->core >= 0;
-    char sql[512];
+    bool one = f->frame >= 0 && f->core >= 0, rows = f->row_hi > 0;
+    char sql[600];
+    /* with a rowid range, the rows in rowid order (+run_id: not through the
+       run's index, which would visit every pack of the run; no sort of the
+       packs' data); a core task's packs were written in order of part */
     snprintf(sql, sizeof sql,
              "SELECT frame, core, idx0, base_ps, scale_ps, bank_shift, arrive_dt, arrive_n,"
-             " wait_dt, wait_n, done_dt, done_n, data FROM sm_access_packs WHERE run_id = ?1"
-             " AND (base_ps IS NULL OR base_ps < ?3) AND (end_ps IS NULL OR end_ps > ?2)%s"
-             " ORDER BY frame, core, part", one ? " AND frame = ?4 AND core = ?5" : "");
+             " wait_dt, wait_n, done_dt, done_n, data FROM sm_access_packs WHERE %s = ?1"
+             " AND (base_ps IS NULL OR base_ps < ?3) AND (end_ps IS NULL OR end_ps > ?2)%s%s"
+             " ORDER BY %s", rows ? "+run_id" : "run_id",
+             one ? " AND frame = ?4 AND core = ?5" : "",
+             rows ? " AND rowid BETWEEN ?6 AND ?7" : "", rows ? "rowid" : "frame, core, part");
     exp_acc_iter_t *it = tess_calloc(1, sizeof *it);
     if (!it) {
         diag_fail(d, TESS_ENOMEM, "out of memory");
@@ -74,6 +79,8 @@ exp_acc_iter_t *exp_acc_begin(tl_run_t *r, const exp_acc_filter_t *f, diag_t *d)
     sqlite3_bind_int64(it->st, 3, it->end);
     if (one)
         sqlite3_bind_int(it->st, 4, f->frame), sqlite3_bind_int(it->st, 5, f->core);
+    if (rows)
+        sqlite3_bind_int64(it->st, 6, f->row_lo), sqlite3_bind_int64(it->st, 7, f->row_hi);
     return it;
 }
 

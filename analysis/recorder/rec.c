@@ -363,11 +363,19 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
         rc = insert_intervals(rec, end->intervals, "interval", stop, diag);
     if (rc == TESS_OK && end && end->window)
         rc = insert_intervals(rec, end->window, "window", stop, diag);
+    /* The indexes before the final status: a run whose end could not be
+     * recorded (a full disk while building them) is stored as 'error', never
+     * as 'ok' beside a failed command. */
     if (rc == TESS_OK)
-        rc = update_run(rec, status, error, end ? end : &none, diag);
-    int irc = schema_index(rec->db, rec->path, diag);
+        rc = schema_index(rec->db, rec->path, diag);
+    if (rc != TESS_OK && wrc == TESS_OK) {
+        snprintf(msg, sizeof msg, "recording incomplete: %s", diag ? diag->msg : "");
+        status = "error";
+        error = msg;
+    }
+    int urc = update_run(rec, status, error, end ? end : &none, rc == TESS_OK ? diag : NULL);
     rec_ckpt_stop(&rec->w.ckpt, rec->db);
-    return wrc != TESS_OK ? wrc : rc != TESS_OK ? rc : irc;
+    return wrc != TESS_OK ? wrc : rc != TESS_OK ? rc : urc;
 }
 
 void rec_close(rec_t *rec)

@@ -77,8 +77,11 @@ typedef struct rec_run_end {
     double wall_s;            /* wall-clock seconds of the simulation */
 } rec_run_end_t;
 
-/* Ends the run: waits for the writer, records the status, builds the indexes,
- * commits. Returns TESS_OK or TESS_EDB (what was committed before stays). */
+/* Ends the run: waits for the writer, builds the indexes, records the
+ * status, commits. Returns TESS_OK or TESS_EDB (what was committed before
+ * stays); when any of it failed, the run is stored as 'error' with
+ * "recording incomplete: …" (when even that cannot be written, it stays
+ * 'running', as a killed run does), never as end->status. */
 int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag);
 
 /* Closes the database (ending a run still open as 'error'). NULL is fine. */

@@ -71,9 +71,25 @@ static const char *kind_of(mode_t m)
                          : "not a regular file";
 }
 
+int db_check_name(const char *path, const char *what, diag_t *diag)
+{
+    if (!path[0])
+        return diag_fail(diag, TESS_EUSAGE,
+                         "%s: an empty path: SQLite would record into a temporary database "
+                         "deleted at exit; name a file", what);
+    if (!strcmp(path, ":memory:"))
+        return diag_fail(diag, TESS_EUSAGE,
+                         "%s ':memory:': SQLite's in-memory database, discarded at exit; name "
+                         "a file (./:memory: for a file of that name)", what);
+    return TESS_OK;
+}
+
 int db_check_path(const char *path, bool may_create, diag_t *diag)
 {
     struct stat st;
+    int named = may_create ? db_check_name(path, "the database", diag) : TESS_OK;
+    if (named != TESS_OK)
+        return named;
     if (stat(path, &st) != 0) {
         if (errno == ENOENT && may_create)
             return TESS_OK;

@@ -33,10 +33,18 @@ int db_exec(sqlite3 *db, const char *path, const char *sql, diag_t *diag);
  * SQLITE_OK, SQLITE_DONE when there is no row, or the error. */
 int db_query_int(sqlite3 *db, const char *sql, int64_t *out /* OUT */);
 
+/* A name SQLite would not take as a file: "" (a temporary database,
+ * deleted when closed) or ":memory:" (one in memory). Everything recorded
+ * into either is lost at exit, so a database is never written there:
+ * TESS_EUSAGE naming `what` (an option, "the database") and why; TESS_OK
+ * for any other name. */
+int db_check_name(const char *path, const char *what, diag_t *diag);
+
 /* A path a database may live at: an existing regular file, or (when
  * `may_create`) a name that does not exist yet. TESS_EIO naming the path
  * and what it is otherwise — a directory, a device, a FIFO, a socket — so
- * that SQLite never opens (nor puts a -journal beside) such a thing. */
+ * that SQLite never opens (nor puts a -journal beside) such a thing; with
+ * `may_create`, TESS_EUSAGE for a name db_check_name() refuses. */
 int db_check_path(const char *path, bool may_create, diag_t *diag);
 
 /* Checks that the database `schema` ("main", or an attached name) of `db`

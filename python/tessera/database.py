@@ -3,12 +3,38 @@ shipped views and tables as lists of dicts, or as pandas DataFrames (when
 pandas is installed) whose columns are typed as SQLite typed the values."""
 import os
 import sqlite3
+import urllib.parse
 
 from .errors import FileError, UsageError
 
 
 def _ident(name):
     return '"%s"' % name.replace('"', '""')
+
+
+def _writable(path):
+    """Can this process write the file and its directory (as db.c's writable())?"""
+    return os.access(path, os.W_OK) and os.access(os.path.dirname(os.path.abspath(path)),
+                                                 os.W_OK)
+
+
+def _uri(path):
+    """The URI that opens `path` as a file name, whatever its characters (a
+    '%', '?', '#' or a leading '//' is the file's, not URI syntax), chosen as
+    the C readers choose it (analysis/store/db.c, db_read_uri): read-write
+    with query_only where this process may write — SQLite then removes the
+    -wal and -shm it made when the connection closes — else read-only
+    through an existing -wal, else immutable."""
+    absolute = os.path.abspath(path)
+    if _writable(path):
+        mode = "mode=rw"
+    elif os.path.exists(path + "-wal") or os.path.exists(path + "-shm"):
+        mode = "mode=ro"
+    else:
+        mode = "mode=ro&immutable=1"
+    # "file://" + an empty authority, then the absolute path, every byte but
+    # the unreserved ones and '/' percent-encoded
+    return "file://%s?%s" % (urllib.parse.quote(os.fsencode(absolute), safe="/"), mode)
 
 
 class Database:
@@ -19,10 +45,15 @@ class Database:
 
     def __init__(self, path):
         self.path = os.fspath(path)
+        if isinstance(self.path, bytes):
+            self.path = os.fsdecode(self.path)
+        if "\0" in self.path:
+            raise FileError("%r: a path holds no NUL byte" % self.path, 5)
         if not os.path.isfile(self.path):
             raise FileError("%s: no such database" % self.path, 5)
-        uri = "file:%s?mode=ro" % self.path.replace("?", "%3f").replace("#", "%23")
-        self._db = sqlite3.connect(uri, uri=True)
+        self._db = sqlite3.connect(_uri(self.path), uri=True)
+        if _writable(self.path):  # as the C readers (db_read_uri): no -wal/-shm left
+            self._db.execute("PRAGMA query_only=1")
 
     def close(self):
         self._db.close()

@@ -10,7 +10,7 @@ import tempfile
 import threading
 
 from . import _lib
-from .errors import Interrupted, RunError, UsageError, error_for
+from .errors import InputError, Interrupted, RunError, UsageError, error_for
 
 _active = set()                 # handles of the runs under way (for SIGINT)
 _active_lock = threading.Lock()
@@ -83,6 +83,20 @@ def assignments(params, keywords):
     return out
 
 
+def _no_nul(what, text):
+    """C strings end at a NUL byte: text past one would be dropped silently
+    (a program cut short, a value read as its prefix), so one is refused."""
+    if text is not None and ("\0" in text if isinstance(text, str) else b"\0" in text):
+        raise InputError("%s: holds a NUL byte (\\0); the library would read only what "
+                         "comes before it" % what, 2)
+    return text
+
+
+def _path(what, value):
+    """A path argument as the library takes it (bytes), NUL-checked."""
+    return None if value is None else _no_nul(what, os.fsencode(value))
+
+
 def _is_source(program):
     return isinstance(program, str) and "\n" in program
 
@@ -132,7 +146,9 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
     library's message and exit code) when the run cannot start, RunError when
     check=True and it did not end ok, and Interrupted (a KeyboardInterrupt
     carrying the Result) when interrupted, after the recorded run is committed."""
-    sets = assignments(params, keywords)
+    sets = [_no_nul(s.partition("=")[0], s) for s in assignments(params, keywords)]
+    if _is_source(program):
+        _no_nul(name, program)
     lib = _lib.lib()
     h = lib.tessera_new()
     if not h:
@@ -141,8 +157,8 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
     try:
         argv = (ctypes.c_char_p * max(len(sets), 1))(*[s.encode() for s in sets])
         _check(lib, h, lib.tessera_config_cli(
-            h, os.fsencode(config) if config is not None else None, argv, len(sets)))
-        memb = os.fsencode(mem) if mem is not None else None
+            h, _path("config", config), argv, len(sets)))
+        memb = _path("mem", mem)
         if _is_source(program) and mem is None:
             _check(lib, h, lib.tessera_load_source(h, program.encode(), name.encode()))
         else:
@@ -151,9 +167,9 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
                 with os.fdopen(fd, "w") as f:
                     f.write(program)
                 program = tmp
-            _check(lib, h, lib.tessera_load(h, os.fsencode(program), memb))
+            _check(lib, h, lib.tessera_load(h, _path("program", program), memb))
         if db is not None:
-            _check(lib, h, lib.tessera_record(h, os.fsencode(db)))
+            _check(lib, h, lib.tessera_record(h, _path("db", db)))
         rc, interrupted = _simulate(lib, h)
         status = lib.tessera_status(h).decode()
         if not status:      # failed before the first event (configuration, database)

@@ -178,6 +178,52 @@ class Errors(Base):
             d.rows("run_summary", no_column=1)
 
 
+class HostileRoundTwo(Base):
+    """Issue 26: what passed through the binding silently."""
+
+    def expect(self, cls, code, pieces, **kw):
+        return Errors.expect(self, cls, code, pieces, **kw)
+
+    def test_nul_bytes_are_refused(self):
+        with open("examples/first.s") as f:
+            src = f.read()
+        cut = src.index("\n", len(src) // 3)  # a NUL at the start of a line in the middle
+        self.expect(tessera.InputError, 2, ["NUL"], program=src[:cut + 1] + "\0" + src[cut + 1:])
+        self.expect(tessera.InputError, 2, ["sm.bank", "NUL"], params={"sm.bank": "2\0junk"})
+        self.expect(tessera.InputError, 2, ["NUL"], sm_arbiter="rr\0x")
+        self.expect(tessera.InputError, 2, ["config", "NUL"], config="x.ini\0y")
+
+    def test_database_thrown_away_is_refused(self):
+        for db in ("", ":memory:"):
+            with self.subTest(db=db):
+                before = sorted(os.listdir("."))
+                with self.assertRaises(tessera.UsageError) as e:
+                    tessera.run("examples/first.s", db=db)
+                self.assertEqual(e.exception.code, 1)
+                self.assertEqual(sorted(os.listdir(".")), before)
+        with self.assertRaises(tessera.UsageError):
+            tessera.sweep("examples/first.s", {"sm.bank": [1, 2]}, db="")
+
+    def test_database_path_is_a_file_name(self):
+        tessera.run("examples/first.s", db=self.db("a.db"))
+        tessera.run("examples/first.s", db=self.db("%61b.db"), sm_bank=2)
+        # percent signs, '?' and '#' are the file's, not URI syntax
+        with self.assertRaises(tessera.FileError):
+            tessera.Database(self.db("%61.db"))
+        with tessera.Database(self.db("%61b.db")) as d:
+            self.assertEqual([r["value"] for r in d.query(
+                "SELECT value FROM params WHERE key = 'sm.bank'")], [2])
+        odd = self.db("q?x#y.db")
+        os.rename(self.db("a.db"), odd)
+        with tessera.Database(odd) as d:
+            self.assertEqual(len(d.rows("runs")), 1)
+        with tessera.Database("/" + odd) as d:  # //abs/path: a path, not a URI authority
+            self.assertEqual(len(d.rows("runs")), 1)
+        # closing leaves no -wal/-shm that were not there (as the C readers)
+        self.assertEqual(sorted(n for n in os.listdir(self.dir) if n.endswith(("-wal", "-shm"))),
+                         [])
+
+
 class Interrupt(Base):
     """SIGINT mid-run stops between events and keeps what was recorded."""
 

@@ -1,12 +1,11 @@
-/* simt_flow.h — the pure logic of the SIMT unit (SIMT-SPEC S2, S4, S6, S7):
- * immediate post-dominators of a task's control-flow graph, the SIMT
- * reconvergence stack, the scoreboard's register sets and the order in which
- * a warp scheduler considers warps. No time, no simulation: small functions
- * over small values, tested on their own (tests/test_simt_flow.c).
+/* stack.h — the SIMT unit's control flow (SIMT-SPEC S2, S4, S7): immediate
+ * post-dominators of a task's control-flow graph, the SIMT reconvergence
+ * stack and the scoreboard's register sets. No time, no simulation: small
+ * functions over small values, tested on their own (tests/test_simt_flow.c).
  * Invariant: a stack never holds more than SIMT_STACK_MAX entries (each
  * divergence splits the top entry's lanes; see simt_stack_branch). */
-#ifndef TESSERA_SIMT_FLOW_H
-#define TESSERA_SIMT_FLOW_H
+#ifndef TESSERA_SIMT_STACK_H
+#define TESSERA_SIMT_STACK_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -73,30 +72,5 @@ uint16_t simt_stack_branch(simt_stack_t *s, unsigned p, unsigned target, unsigne
  * writes, as bit masks (bit i = R[i]). */
 uint16_t simt_regs_read(isa_decoded_t d);
 uint16_t simt_regs_written(isa_decoded_t d);
-
-/* S6 schedulers, one list (xenum.h): X(PREFIX, ID, "name", "what it does");
- * yields simt_sched_t, SIMT_SCHED_COUNT and simt_sched_names[] (simt.scheduler). */
-#define SIMT_SCHEDS(X)                                                                      \
-    X(SIMT_SCHED_, RR, "rr", "round-robin in age order after the last warp chosen")          \
-    X(SIMT_SCHED_, GTO, "gto",                                                              \
-      "greedy then oldest (the warps chosen last time keep the port while they can)")        \
-    X(SIMT_SCHED_, OLDEST, "oldest", "oldest first")
-
-typedef enum simt_sched { SIMT_SCHEDS(XENUM_ID) SIMT_SCHED_COUNT } simt_sched_t;
-extern const char *const simt_sched_names[SIMT_SCHED_COUNT + 1];
-
-/* What a scheduler knows about the last issuing cycle: the ages of the warps
- * chosen in it, in the order they were chosen (n = 0: no issuing cycle yet).
- * Ages identify warps (S1: distinct); a retired warp's age stays valid here. */
-typedef struct simt_last {
-    uint8_t n;
-    uint64_t age[SIMT_WARPS_MAX];
-} simt_last_t;
-
-/* S6: orders the n eligible warps given by their ages (distinct, any order)
- * for `policy`; writes to order[0..n) the indices into age[] in the order
- * the scheduler considers them (the first issue_width of them issue). */
-void simt_sched_order(unsigned policy, const uint64_t *age, unsigned n, const simt_last_t *last,
-                      uint8_t *order /* OUT: n entries */);
 
 #endif

@@ -1,12 +1,10 @@
-/* simt_flow.c — post-dominators, the reconvergence stack, scoreboard sets and
- * scheduler order of the SIMT unit (SIMT-SPEC S2, S4, S6, S7). Pure
- * functions; the unit (simt.c) adds time. */
-#include "model/simt_flow.h"
+/* stack.c — post-dominators, the reconvergence stack and scoreboard sets of
+ * the SIMT unit (SIMT-SPEC S2, S4, S7; see stack.h). Pure functions; the
+ * unit's stages (issue.c, lsu.c, warp.c) add time. */
+#include "model/simt/stack.h"
 
 #include <assert.h>
 #include <string.h>
-
-const char *const simt_sched_names[] = {SIMT_SCHEDS(XENUM_NAME)[SIMT_SCHED_COUNT] = NULL};
 
 /* --- S7: immediate post-dominators ------------------------------------------ */
 
@@ -158,49 +156,4 @@ uint16_t simt_regs_written(isa_decoded_t d)
     case ISA_MUL: return (uint16_t)(1u << d.c | 1u << ((d.c + 1) & 0xf)); /* c = 15: R0 */
     default: return (uint16_t)(1u << d.c); /* F1, ld; set_const: R[d] is field c */
     }
-}
-
-/* --- S6: scheduler order ------------------------------------------------------ */
-
-/* Indices 0..n-1 sorted by age, oldest first (n <= 16: insertion sort). */
-static void by_age(const uint64_t *age, unsigned n, uint8_t *idx)
-{
-    for (unsigned i = 0; i < n; i++) {
-        unsigned j = i;
-        for (; j > 0 && age[idx[j - 1]] > age[i]; j--)
-            idx[j] = idx[j - 1];
-        idx[j] = (uint8_t)i;
-    }
-}
-
-void simt_sched_order(unsigned policy, const uint64_t *age, unsigned n, const simt_last_t *last,
-                      uint8_t *order)
-{
-    uint8_t sorted[SIMT_WARPS_MAX];
-    assert(n <= SIMT_WARPS_MAX);
-    by_age(age, n, sorted);
-    if (policy == SIMT_SCHED_OLDEST || last->n == 0) {
-        memcpy(order, sorted, n); /* rr and gto without a last issuing cycle: oldest first */
-        return;
-    }
-    unsigned k = 0;
-    if (policy == SIMT_SCHED_RR) {
-        uint64_t after = last->age[last->n - 1]; /* the last warp chosen then */
-        unsigned first = 0;
-        while (first < n && age[sorted[first]] <= after)
-            first++;
-        for (unsigned i = 0; i < n; i++)
-            order[k++] = sorted[(first + i) % n];
-        return;
-    }
-    bool used[SIMT_WARPS_MAX] = {false}; /* gto: last time's warps first, in their order */
-    for (unsigned j = 0; j < last->n; j++)
-        for (unsigned i = 0; i < n; i++)
-            if (age[i] == last->age[j] && !used[i]) {
-                used[i] = true;
-                order[k++] = (uint8_t)i;
-            }
-    for (unsigned i = 0; i < n; i++)
-        if (!used[sorted[i]])
-            order[k++] = sorted[i];
 }

@@ -1,0 +1,685 @@
+/* vw_lanes.c — the run page's timeline per pixel column (vw_lanes.h): bank
+ * and wait lanes from the SM access packs (exp_acc_begin), the SIMT issue
+ * port from its packs (tl_run_issue_window), warp states from simt_warps,
+ * simt_mem and the issues. Invariant: memory is bounded by the columns (and
+ * VW_DETAIL_MAX rows), never by the run; the summaries in the cache are
+ * immutable once built and read under the cache's lock. */
+#include "analysis/view/vw_lanes.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
+#include "events/base/alloc.h"
+#include "events/base/err.h"
+
+/* --- busy time per column --------------------------------------------------------- */
+
+typedef struct cols {
+    unsigned n, lanes;        /* columns, lanes */
+    int64_t t0, t1;           /* the window */
+    double col_ps;            /* ps per column */
+    double c0;                /* where column 0 starts: t0, or (summary) a bucket's start */
+    double *busy;             /* [lane * n + col]: busy ps in that column */
+} cols_t;
+
+static int cols_init(cols_t *c, unsigned lanes, unsigned n, int64_t t0, int64_t t1)
+{
+    c->n = n, c->lanes = lanes, c->t0 = t0, c->t1 = t1;
+    c->col_ps = (double)(t1 - t0) / n;
+    c->c0 = (double)t0;
+    c->busy = tess_calloc((size_t)n * lanes, sizeof *c->busy);
+    return c->busy ? TESS_OK : TESS_ENOMEM;
+}
+
+/* Adds the interval [a, b) of `lane`, clipped to the window. */
+static void cols_add(cols_t *c, unsigned lane, int64_t a, int64_t b)
+{
+    a = a < c->t0 ? c->t0 : a;
+    b = b > c->t1 ? c->t1 : b;
+    if (b <= a || lane >= c->lanes)
+        return;
+    double ca = (double)(a - c->t0) / c->col_ps, cb = (double)(b - c->t0) / c->col_ps;
+    double *row = c->busy + (size_t)lane * c->n;
+    unsigned c1 = cb >= c->n ? c->n - 1 : (unsigned)cb;
+    for (unsigned k = (unsigned)ca; k <= c1; k++) {
+        double lo = ca > k ? ca : k, hi = cb < k + 1 ? cb : k + 1;
+        row[k] += hi > lo ? (hi - lo) * c->col_ps : 0;
+    }
+}
+
+/* Lanes [first, first + n) as an array of arrays of shares (0..1). */
+static json_t *cols_json(const cols_t *c, unsigned first, unsigned n)
+{
+    json_t *all = json_array();
+    for (unsigned l = first; all && l < first + n; l++) {
+        json_t *row = json_array();
+        for (unsigned k = 0; row && k < c->n; k++) {
+            double s = c->busy[(size_t)l * c->n + k] / c->col_ps;
+            json_array_append_new(row, json_real(s < 0 ? 0 : s > 1 ? 1 : s));
+        }
+        json_array_append_new(all, row);
+    }
+    return all;
+}
+
+/* --- the per-run summary ---------------------------------------------------------- */
+
+typedef struct pack {         /* a row of sm_access_packs: when its accesses were */
+    int64_t rowid, base, end; /* base INT64_MIN, end INT64_MAX when unknown */
+} pack_t;
+
+typedef struct summary {
+    int64_t run_id;
+    char started[40];         /* runs.started_at: a file made anew has other runs */
+    int64_t t0, t1;           /* what it covers: the run's window */
+    double bucket_ps;
+    unsigned lanes;           /* banks, then TL_CORES cores' waits */
+    unsigned banks;
+    double *cum;              /* [lane * (VW_BUCKETS + 1) + k]: busy ps before bucket k */
+    uint64_t accesses, used;  /* accesses folded in; last use (LRU) */
+    pack_t *packs;            /* the run's pack rows: which to read for a window */
+    unsigned n_packs;
+} summary_t;
+
+struct vw_cache {
+    pthread_mutex_t lock;     /* the table */
+    pthread_mutex_t build;    /* one build at a time (each is a whole run's pass) */
+    summary_t **s;
+    unsigned n, max;
+    uint64_t clock;
+    atomic_bool stop;         /* vw_cache_cancel: builds give up */
+    char *db;                 /* the database: a build's second thread opens it too */
+};
+
+void vw_cache_cancel(vw_cache_t *c)
+{
+    if (c)
+        atomic_store(&c->stop, true);
+}
+
+vw_cache_t *vw_cache_create(const char *db, unsigned runs)
+{
+    vw_cache_t *c = tess_calloc(1, sizeof *c);
+    if (!c || !(c->s = tess_calloc(runs ? runs : 1, sizeof *c->s)) ||
+        !(c->db = tess_strdup(db))) {
+        if (c)
+            tess_free(c->s);
+        tess_free(c);
+        return NULL;
+    }
+    c->max = runs ? runs : 1;
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->build, NULL);
+    return c;
+}
+
+static void summary_free(summary_t *s)
+{
+    if (s)
+        tess_free(s->cum), tess_free(s->packs);
+    tess_free(s);
+}
+
+/* The run's pack rows with their times (not their data). */
+static int read_packs(tl_run_t *run, summary_t *s, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(run, "SELECT rowid, base_ps, end_ps FROM sm_access_packs"
+                                           " WHERE run_id = ?1", d);
+    unsigned cap = 0;
+    int step = SQLITE_ERROR;
+    while (st && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!tl_grow((void **)&s->packs, &cap, s->n_packs, sizeof *s->packs))
+            break;
+        pack_t *p = &s->packs[s->n_packs++];
+        p->rowid = sqlite3_column_int64(st, 0);
+        p->base = sqlite3_column_type(st, 1) == SQLITE_NULL ? INT64_MIN
+                                                            : sqlite3_column_int64(st, 1);
+        p->end = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MAX
+                                                           : sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    if (step == SQLITE_ROW)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    return step == SQLITE_DONE ? TESS_OK : tl_run_fail(run, "reading sm_access_packs", d);
+}
+
+/* The rowids [*lo, *hi] of the packs overlapping [t0, t1); false: none. */
+static bool pack_range(const summary_t *s, int64_t t0, int64_t t1, int64_t *lo, int64_t *hi)
+{
+    *lo = INT64_MAX, *hi = 0;
+    for (unsigned k = 0; k < s->n_packs; k++) {
+        const pack_t *p = &s->packs[k];
+        if (p->base < t1 && p->end > t0) {
+            *lo = p->rowid < *lo ? p->rowid : *lo;
+            *hi = p->rowid > *hi ? p->rowid : *hi;
+        }
+    }
+    return *hi > 0;
+}
+
+void vw_cache_destroy(vw_cache_t *c)
+{
+    if (!c)
+        return;
+    for (unsigned i = 0; i < c->n; i++)
+        summary_free(c->s[i]);
+    pthread_mutex_destroy(&c->lock);
+    pthread_mutex_destroy(&c->build);
+    tess_free(c->s);
+    tess_free(c->db);
+    tess_free(c);
+}
+
+/* Folds every access of the run into wait (lanes banks..) and bank lanes;
+ * TESS_EINTERRUPTED when the cache is cancelled meanwhile. */
+static int fold_accesses(vw_cache_t *cache, tl_run_t *run, cols_t *c, unsigned banks,
+                         int64_t lo, int64_t hi, uint64_t *n, diag_t *d)
+{
+    exp_acc_filter_t f = {.from = (uint64_t)c->t0, .to = (uint64_t)c->t1, .frame = -1,
+                          .core = -1, .row_lo = lo, .row_hi = hi};
+    exp_acc_iter_t *it = exp_acc_begin(run, &f, d);
+    if (!it)
+        return d->code;
+    exp_access_t a;
+    int got;
+    while ((got = exp_acc_next(it, &a, d)) == 1) {
+        if (!(++*n & 0xffff) && atomic_load(&cache->stop)) {
+            exp_acc_end(it);
+            return diag_fail(d, TESS_EINTERRUPTED, "the server is stopping");
+        }
+        cols_add(c, banks + a.core, a.request, a.done != TL_NONE ? a.done : c->t1);
+        int64_t free_at = exp_bank_free(run, &a);
+        if (free_at != TL_NONE)
+            cols_add(c, a.bank, a.grant, free_at);
+    }
+    exp_acc_end(it);
+    return got < 0 ? d->code : TESS_OK;
+}
+
+/* Half of a summary's pass: the packs of rowids [lo, hi], on a connection
+ * of its own (run.h's reader is one connection: one thread). */
+typedef struct half {
+    vw_cache_t *cache;
+    int64_t run_id, lo, hi;
+    cols_t c;
+    unsigned banks;
+    uint64_t n;
+    int rc;
+    diag_t d;
+} half_t;
+
+static void *fold_half(void *arg)
+{
+    half_t *h = arg;
+    tl_run_t *run = tl_run_open(h->cache->db, h->run_id, &h->d);
+    h->rc = run ? fold_accesses(h->cache, run, &h->c, h->banks, h->lo, h->hi, &h->n, &h->d)
+                : h->d.code;
+    tl_run_close(run);
+    return NULL;
+}
+
+static int by_rowid(const void *a, const void *b)
+{
+    int64_t x = ((const pack_t *)a)->rowid, y = ((const pack_t *)b)->rowid;
+    return (x > y) - (x < y);
+}
+
+/* Folds every access of the run into c: the packs in two halves by rowid,
+ * the second on a thread of its own (two cores: about half the time). */
+static int fold_run(vw_cache_t *cache, tl_run_t *run, summary_t *s, cols_t *c, diag_t *d)
+{
+    if (s->n_packs < 2)
+        return fold_accesses(cache, run, c, s->banks, 0, 0, &s->accesses, d);
+    qsort(s->packs, s->n_packs, sizeof *s->packs, by_rowid);
+    half_t h = {.cache = cache, .run_id = s->run_id, .banks = s->banks,
+                .lo = s->packs[s->n_packs / 2].rowid, .hi = s->packs[s->n_packs - 1].rowid};
+    int rc = cols_init(&h.c, c->lanes, c->n, c->t0, c->t1);
+    pthread_t t;
+    bool threaded = rc == TESS_OK && pthread_create(&t, NULL, fold_half, &h) == 0;
+    if (rc == TESS_OK)
+        rc = fold_accesses(cache, run, c, s->banks, s->packs[0].rowid, h.lo - 1, &s->accesses, d);
+    if (threaded)
+        pthread_join(t, NULL);
+    else if (h.c.busy)
+        fold_half(&h);
+    if (rc == TESS_OK && h.rc != TESS_OK)
+        rc = diag_fail(d, h.rc, "%s", h.d.msg);
+    for (size_t k = 0; rc == TESS_OK && k < (size_t)c->lanes * c->n; k++)
+        c->busy[k] += h.c.busy[k];
+    s->accesses += h.n;
+    tess_free(h.c.busy);
+    return rc == TESS_OK || rc != TESS_ENOMEM ? rc : diag_fail(d, rc, "out of memory");
+}
+
+static summary_t *summary_build(vw_cache_t *cache, tl_run_t *run, diag_t *d)
+{
+    const tl_info_t *i = tl_run_info(run);
+    int64_t t0, t1;
+    if (tl_run_window(run, 0, 0, &t0, &t1, d) != TESS_OK)
+        return NULL;
+    summary_t *s = tess_calloc(1, sizeof *s);
+    cols_t c = {0};
+    if (!s || cols_init(&c, i->banks + TL_CORES, VW_BUCKETS, t0, t1) != TESS_OK) {
+        tess_free(s);
+        diag_fail(d, TESS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    s->run_id = i->run_id, s->t0 = t0, s->t1 = t1, s->bucket_ps = c.col_ps;
+    s->lanes = c.lanes, s->banks = i->banks;
+    snprintf(s->started, sizeof s->started, "%s", i->started_at);
+    int rc = read_packs(run, s, d);
+    if (rc == TESS_OK)
+        rc = fold_run(cache, run, s, &c, d);
+    if (rc == TESS_OK &&
+        !(s->cum = tess_malloc((size_t)s->lanes * (VW_BUCKETS + 1) * sizeof *s->cum)))
+        rc = diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (rc != TESS_OK) {
+        tess_free(c.busy);
+        summary_free(s);
+        return NULL;
+    }
+    for (unsigned l = 0; l < s->lanes; l++) {
+        double *cum = s->cum + (size_t)l * (VW_BUCKETS + 1), sum = 0;
+        cum[0] = 0;
+        for (unsigned k = 0; k < VW_BUCKETS; k++)
+            cum[k + 1] = sum += c.busy[(size_t)l * VW_BUCKETS + k];
+    }
+    tess_free(c.busy);
+    return s;
+}
+
+static summary_t *cache_find(vw_cache_t *c, const tl_info_t *i)
+{
+    for (unsigned k = 0; k < c->n; k++)
+        if (c->s[k]->run_id == i->run_id && !strcmp(c->s[k]->started, i->started_at)) {
+            c->s[k]->used = ++c->clock;
+            return c->s[k];
+        }
+    return NULL;
+}
+
+static void cache_put(vw_cache_t *c, summary_t *s)
+{
+    s->used = ++c->clock;
+    if (c->n < c->max) {
+        c->s[c->n++] = s;
+        return;
+    }
+    unsigned old = 0;
+    for (unsigned k = 1; k < c->n; k++)
+        old = c->s[k]->used < c->s[old]->used ? k : old;
+    summary_free(c->s[old]);
+    c->s[old] = s;
+}
+
+/* The columns of c from the summary: each a whole number k >= 2 of its
+ * buckets (so each value is exact), the first one starting at the bucket
+ * that holds t0, as many as reach t1 (c->n, c0 and col_ps change). */
+static bool summary_cols(const summary_t *s, cols_t *c)
+{
+    unsigned k = (unsigned)(c->col_ps / s->bucket_ps);
+    unsigned b0 = (unsigned)((double)(c->t0 - s->t0) / s->bucket_ps);
+    b0 = b0 >= VW_BUCKETS ? VW_BUCKETS - 1 : b0;
+    unsigned b1 = (unsigned)ceil((double)(c->t1 - s->t0) / s->bucket_ps);
+    b1 = b1 > VW_BUCKETS ? VW_BUCKETS : b1;
+    unsigned n = (b1 - b0 + k - 1) / k;
+    double *busy = tess_calloc((size_t)n * c->lanes, sizeof *busy);
+    if (!busy)
+        return false;
+    for (unsigned l = 0; l < c->lanes && l < s->lanes; l++) {
+        const double *cum = s->cum + (size_t)l * (VW_BUCKETS + 1);
+        for (unsigned j = 0; j < n; j++) {
+            unsigned a = b0 + j * k, b = a + k > VW_BUCKETS ? VW_BUCKETS : a + k;
+            busy[(size_t)l * n + j] = cum[b] - cum[a];
+        }
+    }
+    tess_free(c->busy);
+    c->busy = busy, c->n = n;
+    c->col_ps = k * s->bucket_ps, c->c0 = (double)s->t0 + b0 * s->bucket_ps;
+    return true;
+}
+
+/* What the run's summary (built here if need be) gives for c's window:
+ * the columns themselves (*done) when the run has many accesses and the
+ * columns are wider than two buckets, else the rowids [f->row_lo, row_hi]
+ * of the packs to decode (*none: no pack overlaps). Nothing (a decode of
+ * every pack) for a run that may still change. */
+static int from_summary(vw_cache_t *cache, tl_run_t *run, bool exact, cols_t *c, bool *done,
+                        bool *none, exp_acc_filter_t *f, diag_t *d)
+{
+    const tl_info_t *i = tl_run_info(run);
+    int rc = TESS_OK;
+    *done = *none = false;
+    if (!cache || !strcmp(i->status, "running"))
+        return TESS_OK;
+    pthread_mutex_lock(&cache->lock);
+    summary_t *s = cache_find(cache, i);
+    pthread_mutex_unlock(&cache->lock);
+    if (!s) {
+        pthread_mutex_lock(&cache->build);
+        pthread_mutex_lock(&cache->lock);
+        s = cache_find(cache, i);
+        pthread_mutex_unlock(&cache->lock);
+        if (!s && (s = summary_build(cache, run, d)) != NULL) {
+            pthread_mutex_lock(&cache->lock);
+            cache_put(cache, s);
+            pthread_mutex_unlock(&cache->lock);
+        }
+        pthread_mutex_unlock(&cache->build);
+        if (!s)
+            return d->code;
+    }
+    pthread_mutex_lock(&cache->lock); /* s stays in the table while we hold it */
+    if ((s = cache_find(cache, i)) != NULL) {
+        *done = !exact && s->accesses > VW_EXACT_MAX && c->t0 >= s->t0 && c->t1 <= s->t1 &&
+                c->col_ps >= 2.0 * s->bucket_ps;
+        if (*done && !summary_cols(s, c))
+            rc = diag_fail(d, TESS_ENOMEM, "out of memory");
+        *none = !*done && !pack_range(s, c->t0, c->t1, &f->row_lo, &f->row_hi);
+    }
+    pthread_mutex_unlock(&cache->lock);
+    return rc;
+}
+
+/* The ids of the newest `n` finished runs recorded at level mem or above. */
+static unsigned newest_runs(const char *db, int64_t *ids, unsigned n, diag_t *d)
+{
+    sqlite3 *h = db_open_read(db, NULL, d);
+    sqlite3_stmt *st = NULL;
+    unsigned k = 0;
+    if (h && sqlite3_prepare_v2(h, "SELECT run_id FROM runs WHERE status <> 'running' AND"
+                                   " level IN ('mem', 'events') ORDER BY run_id DESC", -1, &st,
+                                NULL) == SQLITE_OK)
+        while (k < n && sqlite3_step(st) == SQLITE_ROW)
+            ids[k++] = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return k;
+}
+
+int vw_cache_warm(vw_cache_t *c, const char *db, diag_t *d)
+{
+    int64_t ids[16];
+    unsigned n = newest_runs(db, ids, c->max / 2 > 16 ? 16 : c->max / 2, d);
+    for (unsigned k = n; k-- > 0 && !atomic_load(&c->stop);) { /* the newest last: kept longest */
+        tl_run_t *run = tl_run_open(db, ids[k], d);
+        if (!run)
+            return d->code;
+        cols_t cols = {0};
+        bool done, none;
+        exp_acc_filter_t f = {.frame = -1, .core = -1};
+        int64_t t0, t1;
+        int rc = tl_run_window(run, 0, 0, &t0, &t1, d);
+        if (rc == TESS_OK)
+            rc = cols_init(&cols, 1, 1, t0, t1);
+        if (rc == TESS_OK)
+            rc = from_summary(c, run, false, &cols, &done, &none, &f, d);
+        tess_free(cols.busy);
+        tl_run_close(run);
+        if (rc != TESS_OK)
+            return rc;
+    }
+    return TESS_OK;
+}
+
+/* --- the window decoded ------------------------------------------------------------ */
+
+static json_t *time_or_null(int64_t t) { return t == TL_NONE ? json_null() : json_integer(t); }
+
+static json_t *access_row(tl_run_t *run, const exp_access_t *a)
+{
+    return json_pack("[iiiisiiiooooo]", (json_int_t)a->frame, (json_int_t)a->core,
+                     (json_int_t)a->idx, (json_int_t)a->sync, a->store ? "st" : "ld",
+                     (json_int_t)a->addr, (json_int_t)a->bank, (json_int_t)a->value,
+                     time_or_null(a->request), time_or_null(a->arrive), time_or_null(a->grant),
+                     time_or_null(a->done), time_or_null(exp_bank_free(run, a)));
+}
+
+/* Folds the window's accesses into c and keeps them one by one in `rows`
+ * while there are at most VW_DETAIL_MAX (then rows becomes JSON null). */
+static int decode_window(tl_run_t *run, cols_t *c, unsigned banks, exp_acc_filter_t *f,
+                         json_t *out, diag_t *d)
+{
+    exp_acc_iter_t *it = exp_acc_begin(run, f, d);
+    if (!it)
+        return d->code;
+    json_t *rows = json_array();
+    exp_access_t a;
+    int got;
+    uint64_t n = 0;
+    while ((got = exp_acc_next(it, &a, d)) == 1) {
+        n++;
+        cols_add(c, banks + a.core, a.request, a.done != TL_NONE ? a.done : c->t1);
+        int64_t free_at = exp_bank_free(run, &a);
+        if (free_at != TL_NONE)
+            cols_add(c, a.bank, a.grant, free_at);
+        if (rows && n > VW_DETAIL_MAX)
+            json_decref(rows), rows = NULL;
+        else if (rows)
+            json_array_append_new(rows, access_row(run, &a));
+    }
+    exp_acc_end(it);
+    json_object_set_new(out, "accesses", json_integer((json_int_t)n));
+    json_object_set_new(out, "detail", rows ? rows : json_null());
+    return got < 0 ? d->code : TESS_OK;
+}
+
+/* --- the SIMT issue port and warp states -------------------------------------------- */
+
+enum { W_RESIDENT, W_ISSUED, W_ELIGIBLE, W_OUTSTANDING, W_N };
+
+typedef struct simt {
+    unsigned slots;           /* issue slots, 0: no issue records */
+    cols_t warp;              /* W_N lanes of warp-ps per column */
+    int *count, *frame;       /* [slot * cols + col]: issues, and the last one's frame */
+    json_t *detail;           /* the issues one by one, or NULL */
+} simt_t;
+
+/* The issues of the window: the port's columns, issued and eligible warps. */
+static int fold_issues(tl_run_t *run, simt_t *m, diag_t *d)
+{
+    cols_t *c = &m->warp;
+    sqlite3_stmt *st = tl_run_issue_window(run, "time_ps, frame, slot, op, ord, eligible,"
+                                                " active, mask, depth", "time_ps, ord",
+                                           c->t0, c->t1, d);
+    if (!st)
+        return d->code ? d->code : TESS_EDB;
+    int64_t p = (int64_t)tl_run_info(run)->period_ps;
+    unsigned n = 0;
+    int step;
+    m->detail = json_array();
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, 0);
+        int frame = sqlite3_column_int(st, 1), ord = sqlite3_column_int(st, 4);
+        cols_add(c, W_ISSUED, t, t + p);
+        if (ord == 0)
+            for (int e = sqlite3_column_int(st, 5); e > 0; e--)
+                cols_add(c, W_ELIGIBLE, t, t + p);
+        unsigned slot = ord < 0 ? 0 : (unsigned)ord >= m->slots ? m->slots - 1 : (unsigned)ord;
+        unsigned k = (unsigned)((double)(t - c->t0) / c->col_ps);
+        k = k >= c->n ? c->n - 1 : k;
+        m->count[slot * c->n + k]++, m->frame[slot * c->n + k] = frame;
+        if (m->detail && ++n > VW_DETAIL_MAX)
+            json_decref(m->detail), m->detail = NULL;
+        else if (m->detail)
+            json_array_append_new(m->detail,
+                json_pack("[IiisiiiiI]", (json_int_t)t, frame, sqlite3_column_int(st, 2),
+                          (const char *)sqlite3_column_text(st, 3), ord,
+                          sqlite3_column_int(st, 6), sqlite3_column_int(st, 7),
+                          sqlite3_column_int(st, 5), (json_int_t)sqlite3_column_int(st, 8)));
+    }
+    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(run, "reading simt_issue", d);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Resident warps (simt_warps) and warps with a ld/st outstanding (simt_mem,
+ * one interval per warp while any of its ld/st is). */
+static int fold_warps(tl_run_t *run, simt_t *m, diag_t *d)
+{
+    cols_t *c = &m->warp;
+    sqlite3_stmt *st = tl_run_prepare(run, "SELECT start_ps, end_ps FROM simt_warps"
+                                           " WHERE run_id = ?1 AND start_ps IS NOT NULL", d);
+    int step = SQLITE_ERROR;
+    while (st && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t e = tl_col_time(st, 1);
+        cols_add(c, W_RESIDENT, sqlite3_column_int64(st, 0), e == TL_NONE ? c->t1 : e);
+    }
+    sqlite3_finalize(st);
+    if (!st || step != SQLITE_DONE)
+        return tl_run_fail(run, "reading simt_warps", d);
+    st = tl_run_prepare(run, "SELECT frame, issue_ps, done_ps FROM simt_mem WHERE run_id = ?1"
+                             " AND issue_ps < ?3 AND coalesce(done_ps, ?3) > ?2"
+                             " ORDER BY frame, issue_ps", d);
+    if (!st)
+        return d->code;
+    sqlite3_bind_int64(st, 2, c->t0), sqlite3_bind_int64(st, 3, c->t1);
+    int frame = -1;
+    int64_t a = 0, b = 0;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        int f = sqlite3_column_int(st, 0);
+        int64_t s = sqlite3_column_int64(st, 1), e = tl_col_time(st, 2);
+        e = e == TL_NONE ? c->t1 : e;
+        if (f == frame && s <= b) {
+            b = e > b ? e : b;
+            continue;
+        }
+        if (frame >= 0)
+            cols_add(c, W_OUTSTANDING, a, b);
+        frame = f, a = s, b = e;
+    }
+    if (frame >= 0)
+        cols_add(c, W_OUTSTANDING, a, b);
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? TESS_OK : tl_run_fail(run, "reading simt_mem", d);
+}
+
+static json_t *int_rows(const int *v, unsigned rows, unsigned n)
+{
+    json_t *all = json_array();
+    for (unsigned r = 0; r < rows; r++) {
+        json_t *row = json_array();
+        for (unsigned k = 0; k < n; k++)
+            json_array_append_new(row, json_integer(v[r * n + k]));
+        json_array_append_new(all, row);
+    }
+    return all;
+}
+
+/* Per column, the average number of warps in each state: issued, eligible
+ * but not chosen (issue), not eligible with a ld/st outstanding (memory),
+ * the other resident ones (execute); without issue records (below level
+ * events) only memory and other. */
+static json_t *warp_states(const simt_t *m)
+{
+    const cols_t *c = &m->warp;
+    bool issues = m->slots > 0;
+    json_t *o = json_pack("{s:[ssss]}", "states", issues ? "issued" : "memory",
+                          issues ? "issue" : "other", issues ? "memory" : "", issues ? "execute" : "");
+    json_t *rows[4] = {json_array(), json_array(), json_array(), json_array()};
+    for (unsigned k = 0; k < c->n; k++) {
+        double w[W_N];
+        for (unsigned l = 0; l < W_N; l++)
+            w[l] = c->busy[(size_t)l * c->n + k] / c->col_ps;
+        double waiting = w[W_RESIDENT] - (issues ? w[W_ELIGIBLE] : 0);
+        waiting = waiting < 0 ? 0 : waiting;
+        double mem = w[W_OUTSTANDING] < waiting ? w[W_OUTSTANDING] : waiting;
+        double v[4] = {w[W_ISSUED], w[W_ELIGIBLE] - w[W_ISSUED], mem, waiting - mem};
+        if (!issues)
+            v[0] = mem, v[1] = waiting - mem, v[2] = v[3] = 0;
+        for (int s = 0; s < 4; s++)
+            json_array_append_new(rows[s], json_real(v[s] < 0 ? 0 : v[s]));
+    }
+    json_object_set_new(o, "cols", json_pack("[oooo]", rows[0], rows[1], rows[2], rows[3]));
+    return o;
+}
+
+static bool is_simt(tl_run_t *run)
+{
+    sqlite3_stmt *st = tl_run_prepare(run, "SELECT EXISTS (SELECT 1 FROM simt_warps"
+                                           " WHERE run_id = ?1)", NULL);
+    bool yes = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return yes;
+}
+
+static int simt_part(tl_run_t *run, unsigned cols, int64_t t0, int64_t t1, json_t *out,
+                     diag_t *d)
+{
+    if (!is_simt(run))
+        return TESS_OK;
+    simt_t m = {0};
+    int rc = tl_run_issue_slots(run, &m.slots, d);
+    if (rc == TESS_OK)
+        rc = cols_init(&m.warp, W_N, cols, t0, t1);
+    size_t cells = (size_t)(m.slots ? m.slots : 1) * cols;
+    if (rc == TESS_OK && (!(m.count = tess_calloc(cells, sizeof *m.count)) ||
+                          !(m.frame = tess_calloc(cells, sizeof *m.frame))))
+        rc = diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (rc == TESS_OK && m.slots)
+        rc = fold_issues(run, &m, d);
+    if (rc == TESS_OK)
+        rc = fold_warps(run, &m, d);
+    if (rc == TESS_OK && m.slots)
+        json_object_set_new(out, "issue",
+                            json_pack("{s:i,s:o,s:o,s:o}", "slots", (int)m.slots, "count",
+                                      int_rows(m.count, m.slots, cols), "frame",
+                                      int_rows(m.frame, m.slots, cols), "detail",
+                                      m.detail ? json_incref(m.detail) : json_null()));
+    if (rc == TESS_OK)
+        json_object_set_new(out, "warps", warp_states(&m));
+    json_decref(m.detail);
+    tess_free(m.count), tess_free(m.frame), tess_free(m.warp.busy);
+    return rc;
+}
+
+/* --- the answer --------------------------------------------------------------------- */
+
+json_t *vw_timeline(vw_cache_t *cache, tl_run_t *run, int64_t t0, int64_t t1, unsigned cols,
+                    bool exact, diag_t *d)
+{
+    const tl_info_t *i = tl_run_info(run);
+    json_t *out = json_pack("{s:I,s:I,s:i,s:f}", "from_ps", (json_int_t)t0, "to_ps",
+                            (json_int_t)t1, "cols", (int)cols, "col_ps",
+                            (double)(t1 - t0) / cols);
+    cols_t c = {0};
+    int rc = out ? cols_init(&c, i->banks + TL_CORES, cols, t0, t1) : TESS_ENOMEM;
+    if (rc == TESS_OK && i->level >= REC_MEM) {
+        bool done, none;
+        exp_acc_filter_t f = {.from = (uint64_t)t0, .to = (uint64_t)t1, .frame = -1, .core = -1};
+        rc = from_summary(cache, run, exact, &c, &done, &none, &f, d);
+        if (rc == TESS_OK && done) {
+            json_object_set_new(out, "source", json_string("summary"));
+            json_object_set_new(out, "detail", json_null());
+        } else if (rc == TESS_OK && none) {
+            json_object_set_new(out, "source", json_string("packs"));
+            json_object_set_new(out, "accesses", json_integer(0));
+            json_object_set_new(out, "detail", json_array());
+        } else if (rc == TESS_OK) {
+            json_object_set_new(out, "source", json_string("packs"));
+            rc = decode_window(run, &c, i->banks, &f, out, d);
+        }
+        if (rc == TESS_OK) {
+            json_object_set_new(out, "lanes", json_pack("{s:f,s:f,s:i}", "c0_ps", c.c0,
+                                                         "col_ps", c.col_ps, "cols", (int)c.n));
+            json_object_set_new(out, "banks", cols_json(&c, 0, i->banks));
+            json_object_set_new(out, "waits", cols_json(&c, i->banks, TL_CORES));
+        }
+    }
+    if (rc == TESS_OK)
+        rc = simt_part(run, cols, t0, t1, out, d);
+    tess_free(c.busy);
+    if (rc != TESS_OK) {
+        if (rc == TESS_ENOMEM)
+            diag_fail(d, TESS_ENOMEM, "out of memory");
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}

@@ -1,0 +1,57 @@
+/* simt.h — the SIMT unit (SIMT-SPEC S1–S10): with core.model = simt it
+ * stands in place of the 16 cores between the TS and the SM. Each task is a
+ * warp whose lanes are the group's cores; lane i keeps core i's task
+ * bookkeeping (through core.h's lane functions, so READY, core-task records
+ * and counters read exactly as for cores), and the unit has its own link to
+ * the SM for each lane. The unit is a pipeline of stages, one file each in
+ * model/simt/ (unit.h lists them). Both timing modes give the same
+ * timestamps (tests/test_equivalence.c). */
+#ifndef TESSERA_SIMT_H
+#define TESSERA_SIMT_H
+
+#include <stdbool.h>
+
+#include "events/port.h"
+#include "events/txn.h"
+#include "model/engine.h"
+
+struct gpu;
+typedef struct simt simt_t;
+
+/* Builds the unit for `gpu`, whose cores (initialised) hold the lanes'
+ * state. Returns NULL when out of memory (nothing is left allocated).
+ * simt_destroy(NULL) does nothing. */
+simt_t *simt_create(struct gpu *gpu);
+void simt_destroy(simt_t *u);
+
+/* Makes `e` the unit as the machine's execution engine (engine.h): task
+ * starts become warps; registers, statistics and per-lane reports are the
+ * lanes' (their cores'), with the warps' partial records and the "simt"
+ * counters added at the end of the run. Call after cores_engine(e, …): the
+ * lanes' operations are delegated to the engine `e` held then. */
+void simt_engine(engine_t *e, simt_t *u);
+
+/* Connects each lane's SM requests to on_request(mem, txn), through a link
+ * of the machine's timing mode (kind GPU_TXN_SM_REQ, core = the lane,
+ * t_arrived = when it reaches its bank). The answer must come back to
+ * simt_on_answer (or simt_on_answer_ivl with interval statistics). */
+void simt_wire(simt_t *u, port_recv_fn on_request, void *mem);
+
+/* Interval statistics wanted (record.interval or the window): the unit
+ * counts each issue in them; the SM's answers must then come to
+ * simt_on_answer_ivl. */
+void simt_set_intervals(simt_t *u, bool on);
+
+/* The SM's answer receiver for every lane (sm_attach): lane t->core, within
+ * the grant (decoupled) or at t_done (stepped). */
+void simt_on_answer(void *unit, txn_t *t);
+/* The same, with interval statistics: each lane's SM wait is added to its
+ * intervals first. */
+void simt_on_answer_ivl(void *unit, txn_t *t);
+
+/* S9: writes into buf a description of an intra-warp lock deadlock if lane
+ * `waiting` and lane `holder` belong to one warp; returns false otherwise. */
+bool simt_describe_deadlock(const simt_t *u, unsigned waiting, unsigned holder, unsigned bank,
+                            unsigned addr, char *buf, unsigned n);
+
+#endif

@@ -1,0 +1,227 @@
+/* unit.h — the SIMT unit's insides, shared by its stages (SIMT-SPEC
+ * S1–S10; the public face is simt.h). One file per stage:
+ *   unit.c   the unit: creation, the engine's operations, end-of-run counters
+ *   warp.c   a warp's life: start, lanes leaving and finishing, close-out
+ *   issue.c  the scheduler stage: eligibility (S3, S4), the issue decision of
+ *            a cycle (S5, S6), stall accounting, the issue event
+ *   sched.c  the schedulers' order (S6)
+ *   stack.c  post-dominators, the reconvergence stack, scoreboard sets (S4, S7)
+ *   exec.c   the execution units: an instruction's register work and latency
+ *   lsu.c    the load/store unit: a warp's ld/st to the SM and its answers (S8)
+ *   trace.c  what the unit reports while it issues (traces, intervals)
+ * Lanes execute through isa.c's lane operations on the lanes' registers laid
+ * out by register (simt_t.rf, so that one host vector operation does a warp
+ * instruction's register work). Times an instruction completes at are known
+ * at issue except for ld/st, whose completion is the last lane's answer;
+ * SIM_TIME_NEVER stands for "not known yet". One issue event per cycle in
+ * which something can change decides, after everything else at that
+ * picosecond, which warps issue; in decoupled mode the unit goes on deciding
+ * later cycles within one event while nothing else is scheduled before them
+ * (a local clock ahead of sim_now); stepped mode takes one event per
+ * decision. Invariant: resident warps have disjoint lanes; a warp's slot is
+ * the index of its lowest lane; issued + stall cycles = resident cycles per
+ * warp. */
+#ifndef TESSERA_SIMT_UNIT_H
+#define TESSERA_SIMT_UNIT_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events/sim.h"
+#include "events/txn.h"
+#include "model/core.h"
+#include "model/engine.h"
+#include "model/gpu_impl.h"
+#include "model/gpu_trace.h"
+#include "model/isa.h"
+#include "model/itrace.h"
+#include "model/latency.h"
+#include "model/link.h"
+#include "model/rng.h"
+#include "model/simt/sched.h"
+#include "model/simt/simt.h"
+#include "model/simt/stack.h"
+
+#define NEVER SIM_TIME_NEVER
+
+/* The unit decides the next cycles itself, without an event each, at most
+ * this many at a time (the host loop gets control back in between). */
+#define SIMT_SLICE 4096
+
+/* A lane's connection to the SM (simt_wire): its request, one outstanding
+ * at a time, and the link it travels on. */
+typedef struct simt_port {
+    txn_t *req;               /* the lane's SM request, taken from the pool once */
+    sim_time_t arrive;        /* when the pending request reaches its bank */
+    link_t mem;               /* lane → the SM, in the machine's timing mode */
+} simt_port_t;
+
+typedef struct simt_warp {
+    bool live;                /* resident (or finished, not yet closed out) */
+    uint8_t frame;            /* the IF */
+    uint16_t mask;            /* the group's lanes */
+    uint8_t nlanes;           /* popcount(mask) */
+    uint64_t uniform_n;       /* instructions issued with every lane of `mask` active: part
+                                 of each lane's count (S10), see simt_t.lane_n */
+    uint16_t lanes;           /* lanes whose finish time is not known yet */
+    uint16_t pending;         /* of which: left, waiting for the ld/st in flight */
+    sim_time_t age;           /* start time (S1) */
+    sim_time_t end;           /* the latest finish time of its lanes so far */
+    isa_decoded_t code[ISA_SLOTS];
+    uint8_t ipdom[ISA_SLOTS]; /* S7, computed once at start */
+    uint16_t alu_slots;       /* slots run_alu may issue: before 15, not ld/st/ready */
+    simt_stack_t st;
+    /* issue state (S3, S4); SIM_TIME_NEVER = an in-flight ld/st, time unknown */
+    sim_time_t next_ok;       /* S4: last issue + 1 cycle */
+    sim_time_t prev_done;     /* S3: completion of the previous instruction */
+    sim_time_t bnz_done;      /* S4 (c): completion of the last bnz */
+    sim_time_t alu_done;      /* latest completion of its non-memory instructions */
+    sim_time_t mem_done;      /* completion of its last ld/st (0: none yet) */
+    sim_time_t reg_done[ISA_REGS]; /* S4 (a): completion of each register's last writer */
+    uint16_t reg_ld;          /* registers whose last writer is a ld */
+    sim_time_t lane_alu[ISA_REGS]; /* pending lanes: alu_done when they left (S7) */
+    /* the ld/st in flight (one per warp, S4 (b)) */
+    uint16_t mem_wait;        /* lanes whose request is unanswered */
+    uint16_t mem_lanes;       /* its active lanes */
+    bool mem_merged;          /* S8 broadcast applies: fanout[] says whom each answer serves */
+    uint16_t fanout[ISA_REGS];/* merged: the lanes each request answers */
+    uint8_t mem_reg, mem_slot, mem_requests, mem_replays, mem_banks;
+    bool mem_store;
+    sim_time_t mem_issue, mem_max;
+    isa_mem_lanes_t mem_ops;  /* its active lanes' addresses, store bytes and sync marks */
+    /* accounting (SIMT-SPEC "Counting") */
+    sim_time_t acct_ps;       /* cycles before it are counted */
+    uint8_t acct_reason;      /* gpu_simt_stall_t of the cycles from acct_ps on */
+    gpu_tr_simt_warp_t rec;   /* the counts, reported at close-out */
+} simt_warp_t;
+
+struct simt {
+    struct gpu *gpu;          /* ro */
+    sim_t *sim;               /* ro */
+    bool stepped, scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
+    uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
+    uint64_t budget;          /* ro: D12/S10 per lane per task */
+    sim_time_t period;        /* ro: one cycle in ps */
+    unsigned period_shift;    /* ro: period = odd << period_shift (cycles_in) */
+    uint64_t period_low, period_inv, period_max; /* ro: low bits mask, odd^-1 mod 2^64,
+                                                    UINT64_MAX / period */
+    sim_time_t lat_ps[ISA_CLASS_ST + 1]; /* ro: fixed latencies by class (ld/st: sm.req) */
+    sim_time_t op_lat_ps[16]; /* ro: by opcode, when lat_fixed */
+    const lat_t *lat[ISA_CLASS_ST + 1];  /* ro */
+    rng_t rng;                /* latency draws of the unit */
+    int8_t lane_warp[ISA_REGS];/* the slot of each lane's warp, -1: none */
+    isa_lane_regs_t rf;       /* the lanes' register files, by register (isa.h): the
+                                 machine's registers, read through the engine's regs() */
+    uint16_t live;            /* slots of w[] that are live */
+    uint16_t drained;         /* of which: every lane has finished (lanes == 0), to close out */
+    bool near_budget;         /* a live warp has issued budget - 1 instructions or more */
+    uint64_t lane_n[ISA_REGS];/* instructions of each lane's current task (S10), less its
+                                 warp's uniform_n; copied to its core's run.n when read */
+    simt_warp_t w[SIMT_WARPS_MAX];
+    engine_t lanes;           /* ro: the cores' engine, for the lanes' state */
+    core_t *cores;            /* ro: the lanes' bookkeeping (core.h's lane functions) */
+    bool ivl;                 /* interval statistics wanted (gpu_set_intervals) */
+    itrace_fn itrace;         /* the instruction trace (NULL: off) */
+    void *itrace_user;
+    sim_event_t issue_ev;     /* the next cycle in which issue is decided */
+    sim_time_t last_eval;     /* the last picosecond issue was decided at */
+    sim_time_t until;         /* the first picosecond after the run's horizon
+                                 (gpu_set_horizon), SIM_TIME_NEVER: none */
+    simt_last_t last;         /* the last issuing cycle's choices (S6) */
+    /* run totals */
+    uint64_t warps, issue_cycles;
+    gpu_tr_simt_warp_t total; /* Σ over closed warps of their counts */
+    uint64_t lane_slots;      /* Σ warp instructions × lanes of the group */
+    simt_port_t port[ISA_LANES]; /* the unit's own connection to the SM, per lane */
+};
+
+static inline sim_time_t simt_tmax(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
+
+static inline bool simt_is_mem(unsigned op) { return op == ISA_LD || op == ISA_ST; }
+
+static inline bool simt_has_next(const simt_warp_t *w) { return !simt_stack_empty(&w->st); }
+
+static inline isa_decoded_t simt_next_insn(const simt_warp_t *w)
+{
+    return w->code[simt_stack_top(&w->st)->pc];
+}
+
+/* A latency of class `cls` in ps: fixed, or drawn from the unit's stream. */
+static inline sim_time_t simt_latency(simt_t *u, unsigned cls)
+{
+    if (lat_is_fixed(u->lat[cls]))
+        return u->lat_ps[cls];
+    return gpu_cycles(u->gpu, lat_sample(u->lat[cls], &u->rng));
+}
+
+/* Asks for an issue decision at `at` (>= now), keeping the earliest. */
+static inline void simt_wake(simt_t *u, sim_time_t at)
+{
+    if (at == NEVER)
+        return;
+    if (sim_event_pending(&u->issue_ev) && u->issue_ev.time <= at)
+        return;
+    assert(at >= sim_now(u->sim) && !(at == sim_now(u->sim) && u->last_eval == at));
+    sim_schedule(u->sim, &u->issue_ev, at);
+}
+
+/* ps / period, without a division when ps is a whole number of cycles (as
+ * the model's times are): the odd part of the period by its inverse modulo
+ * 2^64 (a 64-bit division is some 40 cycles of latency on the host). */
+static inline uint64_t simt_cycles_in(const simt_t *u, sim_time_t ps)
+{
+    if (!(ps & u->period_low)) {
+        uint64_t q = (ps >> u->period_shift) * u->period_inv;
+        if (q <= u->period_max)
+            return q;
+    }
+    return ps / u->period;
+}
+
+/* Counts the cycles [acct_ps, to) with the reason set for them. */
+static inline void simt_account(simt_t *u, simt_warp_t *w, sim_time_t to)
+{
+    if (to > w->acct_ps)
+        w->rec.stall_cycles[w->acct_reason] += simt_cycles_in(u, to - w->acct_ps);
+    w->acct_ps = simt_tmax(w->acct_ps, to);
+}
+
+/* --- between the stages ------------------------------------------------------ */
+
+/* warp.c: the task becomes resident warp w at `now` (S1). */
+void simt_warp_start(simt_t *u, simt_warp_t *w, const engine_task_t *task, sim_time_t now);
+/* warp.c: lanes finish at at[lane]: their READY goes to the TS (T5). */
+void simt_finish_lanes(simt_t *u, simt_warp_t *w, uint16_t lanes, const sim_time_t *at);
+/* warp.c: lanes left the warp with an instruction completing at `done`
+ * (NEVER: a ld/st in flight); they finish when it completes, with the
+ * scoreboard when everything the warp has issued so far has (S7). */
+void simt_lanes_leave(simt_t *u, simt_warp_t *w, uint16_t lanes, sim_time_t done);
+/* warp.c: every lane has finished by w->end <= now: the warp is closed out. */
+void simt_close_warp(simt_t *u, simt_warp_t *w);
+/* warp.c: a warp still resident at the end of the run is reported as partial. */
+void simt_close_partial(simt_t *u, simt_warp_t *w, sim_time_t now);
+
+/* issue.c: the issue event's callback (S5, S6). */
+void simt_issue_cb(sim_t *sim, sim_event_t *ev);
+
+/* exec.c: runs the non-memory instruction d of slot pc on the active lanes,
+ * issued at `now`: its register work, its completion time (returned; the
+ * warp's S3/S4 times updated) and, for a bnz, the lanes that take it. */
+sim_time_t simt_exec(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, isa_decoded_t d,
+                     sim_time_t now, uint16_t *taken /* OUT */);
+
+/* lsu.c: sends the active lanes' requests of a ld/st issued at `now` (S8). */
+void simt_issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
+                    sim_time_t now);
+
+/* trace.c: the instruction trace's record of an instruction (off the hot path). */
+void simt_trace_insn(simt_t *u, const simt_warp_t *w, unsigned pc, uint16_t active,
+                     sim_time_t when);
+/* trace.c: the issue trace's record of an issue. */
+void simt_trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
+                      unsigned eligible, sim_time_t now);
+/* trace.c: interval statistics: each active lane started one instruction at `now`. */
+void simt_ivl_lanes(struct gpu *g, uint16_t active, sim_time_t now);
+
+#endif
