@@ -19,6 +19,7 @@
 #ifndef TESSERA_API_H
 #define TESSERA_API_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "config/cfg.h"
@@ -62,6 +63,17 @@ int tessera_load(tessera_t *t, const char *path, const char *mem_path);
 /* Assembles `source` (NUL-terminated assembly of spec §5); `name` stands for
  * the file in messages and in the database's runs.program. */
 int tessera_load_source(tessera_t *t, const char *source, const char *name);
+
+/* Assembles `source` (NUL-terminated assembly of spec §5 with its macros;
+ * `name` stands for the file in messages and .include is relative to it) as
+ * `tessera asm` does, without a run: the 2048-byte Task Memory image into tm
+ * and the 4096-byte SM image of its .data lines into sm (either may be NULL).
+ * Returns TESS_OK, or TESS_EINPUT / TESS_EIO / TESS_ENOMEM with the command's
+ * message ("name:line:column: ...") in msg (msg_size bytes, NUL-terminated;
+ * msg may be NULL); tm and sm are left as they were on failure. Warnings are
+ * dropped. Thread-safe (no handle). */
+int tessera_assemble(const char *source, const char *name, uint8_t *tm /* OUT */,
+                     uint8_t *sm /* OUT */, char *msg /* OUT */, size_t msg_size);
 
 /* --- recording --------------------------------------------------------------------- */
 

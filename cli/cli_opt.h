@@ -75,6 +75,8 @@
       "columns holds (e.g. \"banks >= 8 AND bank_map <> 'high'\")")                         \
     X(SCRIPT, "script", 0, NULL, "print the gnuplot script instead of running gnuplot")      \
     X(PROGRESS, "progress", 0, NULL, "print the progress line even when stderr is not a terminal") \
+    X(LISTING, "listing", 0, NULL, "print the listing: each source line beside the frame:slot " \
+      "and word it filled, lines made by macros and repetitions marked '+'")                \
     X(PORT, "port", 0, "N", "the TCP port to listen on (0: any free port)")                   \
     X(BIND, "bind", 0, "ADDR", "listen on this numeric address instead of 127.0.0.1")
 

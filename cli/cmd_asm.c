@@ -11,8 +11,12 @@
 #include "model/asm.h"
 
 static const cli_use_t asm_opts[] = {
-    {CLI_OUTPUT, "OUT.tm", "the Task Memory image to write (2048 bytes; required)"},
+    {CLI_OUTPUT, "OUT.tm", "the Task Memory image to write (2048 bytes; required unless "
+                           "--listing)"},
     {CLI_MEM_OUT, NULL, NULL},
+    {CLI_LISTING, NULL, "print the listing on stdout: every line read (after .include, macros "
+                        "and repetitions) beside the frame:slot and word it filled; '+' marks "
+                        "expanded lines, one per level"},
     {CLI_NONE, NULL, NULL},
 };
 
@@ -22,9 +26,10 @@ static const cli_exit_t asm_exits[] = {
 
 const cli_spec_t cli_spec_asm = {
     .name = "asm",
-    .usage = "IN.s -o OUT.tm [--mem-out OUT.mem]",
+    .usage = "IN.s -o OUT.tm [--mem-out OUT.mem] [--listing]",
     .about = "Assembles IN.s into a 2048-byte Task Memory image; --mem-out writes the\n"
-             "4096-byte SM image of its .data lines. Nothing is written on error.\n",
+             "4096-byte SM image of its .data lines; --listing prints the listing.\n"
+             "Nothing is written on error.\n",
     .opts = asm_opts,
     .exits = asm_exits,
     .min_pos = 1,
@@ -51,7 +56,7 @@ const cli_spec_t cli_spec_disasm = {
 /* Parses the command line: the positional argument, and the last value of
  * each option in vals[option] (pointers into argv). */
 static int parse(const cli_spec_t *spec, int argc, char **argv, const char **in,
-                 const char *vals[CLI_OPT_COUNT])
+                 const char *vals[CLI_OPT_COUNT], bool *listing /* OUT, nullable */)
 {
     cli_args_t c;
     int rc = cli_parse(spec, argc, argv, &c);
@@ -59,6 +64,8 @@ static int parse(const cli_spec_t *spec, int argc, char **argv, const char **in,
         *in = c.pos[0];
         for (int i = 0; i < CLI_OPT_COUNT; i++)
             vals[i] = cli_value(&c, (cli_opt_id_t)i);
+        if (listing)
+            *listing = cli_count(&c, CLI_LISTING) > 0;
     }
     cli_args_free(&c);
     return rc;
@@ -67,9 +74,10 @@ static int parse(const cli_spec_t *spec, int argc, char **argv, const char **in,
 int cmd_asm(int argc, char **argv)
 {
     const char *in = NULL, *vals[CLI_OPT_COUNT] = {0};
-    int rc = parse(&cli_spec_asm, argc, argv, &in, vals);
-    if (rc == TESS_OK && !vals[CLI_OUTPUT])
-        rc = cli_usage_error(&cli_spec_asm, "-o OUT.tm is required");
+    bool listing = false;
+    int rc = parse(&cli_spec_asm, argc, argv, &in, vals, &listing);
+    if (rc == TESS_OK && !vals[CLI_OUTPUT] && !listing)
+        rc = cli_usage_error(&cli_spec_asm, "-o OUT.tm is required (or --listing)");
     if (rc != TESS_OK)
         return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
     const char *out = vals[CLI_OUTPUT], *mem_out = vals[CLI_MEM_OUT];
@@ -79,9 +87,10 @@ int cmd_asm(int argc, char **argv)
         return rc;
     diag_t d = {.warn = diag_warn_stderr};
     asm_output_t *o = tess_malloc(sizeof *o);
+    char *text = NULL;
     if (!o)
         return cli_nomem();
-    rc = asm_assemble_file(o, in, &d);
+    rc = asm_assemble_file_listing(o, in, listing ? &text : NULL, &d);
     if (rc != TESS_OK) {
         fprintf(stderr, "%s\n", d.msg);
         tess_free(o);
@@ -89,9 +98,13 @@ int cmd_asm(int argc, char **argv)
     }
     uint8_t image[TM_BYTES];
     tm_encode(&o->prog, image);
-    rc = cli_write_file(out, image, sizeof image);
+    if (out)
+        rc = cli_write_file(out, image, sizeof image);
     if (rc == TESS_OK && mem_out)
         rc = cli_write_file(mem_out, o->sm, sizeof o->sm);
+    if (rc == TESS_OK && text)
+        fputs(text, stdout);
+    tess_free(text);
     tess_free(o);
     return rc;
 }
@@ -99,7 +112,7 @@ int cmd_asm(int argc, char **argv)
 int cmd_disasm(int argc, char **argv)
 {
     const char *in = NULL, *vals[CLI_OPT_COUNT] = {0};
-    int rc = parse(&cli_spec_disasm, argc, argv, &in, vals);
+    int rc = parse(&cli_spec_disasm, argc, argv, &in, vals, NULL);
     if (rc != TESS_OK)
         return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
     const char *mem = vals[CLI_MEM];

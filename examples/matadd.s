@@ -9,10 +9,15 @@
 ; Expected result: SM[0x020..0x027] = 0x10, 0x21, 0x32, 0x43, 0x54, 0x65, 0x76, 0x87;
 ; A and B unchanged, every other SM byte 0. Race-free: core i writes only C[i].
 
-.group cores=0x00ff fence=acq
+.equ N, 8                   ; elements, one core each
+.equ A, 0x000
+.equ B, 0x010
+.equ C, 0x020
+
+.group cores=(1 << N) - 1 fence=acq
   set_const r0, id          ; r0 = i = &A[i]
-  set_const r8, 0x10        ; r8 = base of B
-  set_const r9, 0x20        ; r9 = base of C
+  set_const r8, B           ; r8 = base of B
+  set_const r9, C           ; r9 = base of C
   set_const r10, 0          ; r10 = high address nibble (bank 0)
   ld [r0, r10], r1          ; r1 = A[i]
   add r0, r8, r2            ; r2 = &B[i]
@@ -22,5 +27,7 @@
   st [r5, r10], r4          ; C[i] = r4
   ready
 
-.data 0x000: 0, 1, 2, 3, 4, 5, 6, 7
-.data 0x010: 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80
+.rept N                      ; A[i] = i, B[i] = 0x10 (i + 1)
+.data A + \+: \+
+.data B + \+: 0x10 * (\+ + 1)
+.endr

@@ -12,13 +12,17 @@
 ; Expected result: SM[0x020..0x023] = 7, 10, 15, 22; A and B unchanged, every
 ; other SM byte 0. Race-free: core i writes only C[i].
 
+.equ A, 0x000
+.equ B, 0x010
+.equ C, 0x020
+
 .group cores=0x000f fence=acq
   set_const r0, id          ; r0 = i
   rshft r0, 1, r1           ; r1 = row
   lshft r1, 1, r1           ; r1 = 2*row = &A[row][0]
   set_const r8, 1
   and r0, r8, r2            ; r2 = col
-  set_const r9, 0x10
+  set_const r9, B
   add r2, r9, r3            ; r3 = &B[0][col]
   set_const r10, 0          ; r10 = high address nibble (bank 0)
   ld [r1, r10], r4          ; r4 = A[row][0]
@@ -33,10 +37,11 @@
   ld [r3, r10], r5          ; r5 = B[1][col]
   mul r4, r5, r12           ; r12 = A[row][1]*B[1][col] (high byte in r13)
   add r6, r12, r6           ; r6 = C[row][col]
-  set_const r14, 0x20
+  set_const r14, C
   add r0, r14, r15          ; r15 = &C[i]
   st [r15, r10], r6
   ready
 
-.data 0x000: 1, 2, 3, 4
-.data 0x010: 1, 2, 3, 4
+.irp matrix, A, B             ; both [[1,2],[3,4]]
+.data \matrix: 1, 2, 3, 4
+.endr

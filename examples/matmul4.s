@@ -15,17 +15,22 @@
 ; and core i's r13 = C[i] (the accumulator); A and B unchanged, every other
 ; SM byte 0. Race-free: core i writes only C[i].
 
-.group cores=0xffff fence=acq
+.equ N, 4                   ; the matrices are N x N, one core per element
+.equ A, 0x100               ; bank 1
+.equ B, 0x200               ; bank 2
+.equ C, 0x300               ; bank 3
+
+.group cores=(1 << N * N) - 1 fence=acq
   set_const r0, id          ; r0 = i = 4r + c = row of C[r][c]
-  set_const r8, 0x0c
+  set_const r8, (N - 1) * N
   and r0, r8, r1            ; r1 = 4r = row of A[r][0]
-  set_const r9, 3
+  set_const r9, N - 1
   and r0, r9, r2            ; r2 = c = row of B[0][c]
-  set_const r10, 1          ; bank of A, step along a row of A
-  set_const r11, 2          ; bank of B
-  set_const r12, 4          ; step down a column of B
+  set_const r10, A >> 8     ; bank of A, step along a row of A
+  set_const r11, B >> 8     ; bank of B
+  set_const r12, N          ; step down a column of B
   set_const r13, 0          ; r13 = accumulator
-  set_const r14, 4          ; k left
+  set_const r14, N          ; k left
   ready
 .task
 loop:
@@ -37,8 +42,10 @@ loop:
   add r2, r12, r2
   sub r14, r10, r14
   bnz loop, r14
-  set_const r15, 3          ; bank of C
+  set_const r15, C >> 8     ; bank of C
   st [r0, r15], r13         ; C[r][c] = accumulator
 
-.data 0x100: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
-.data 0x200: 2, 0, 1, 0, 1, 3, 0, 1, 0, 1, 2, 1, 1, 0, 1, 3
+.rept N * N                 ; A[r][c] = 4r + c + 1
+.data A + \+: \+ + 1
+.endr
+.data B: 2, 0, 1, 0, 1, 3, 0, 1, 0, 1, 2, 1, 1, 0, 1, 3

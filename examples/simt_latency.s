@@ -7,9 +7,9 @@
 ; them and stores the sum Y[c] at 0x<c>03. With bank = lane no access ever
 ; waits for its bank: every ld/st costs its 3 uncontended cycles (T7), and
 ; without the scoreboard (S3) the warp issues nothing while it waits.
-; Compare:
+; The two groups are one .irp over their lane masks. Compare:
 ;   tessera run examples/simt_latency.s -s core.model=simt   (2 warps)
-;   sed '/^\.group cores=0xff00/,/ready/d' examples/simt_latency.s > one.s
+;   sed 's/^\(\.irp lanes, 0x00ff\), 0xff00/\1/' examples/simt_latency.s > one.s
 ;   tessera run one.s -s core.model=simt                       (F1 alone)
 ; Reference timing, rr (tests/test_simt.c test_latency_hiding checks it):
 ;   F1 alone issues at cycles 6-11, 14, 17, 20, 21, 22, 25 and ends at 27:
@@ -22,7 +22,8 @@
 ; for c = 0..15 (SM[0x003] = 48, SM[0xf03] = 93); X unchanged, every other
 ; byte 0. Race-free: lane c touches only bank c.
 
-.group cores=0x00ff fence=no
+.irp lanes, 0x00ff, 0xff00
+.group cores=\lanes fence=no
   set_const r0, id          ; c: the lane's own bank (no conflicts)
   set_const r8, 0           ; rows 0, 1, 2 hold X[c][0..2]; row 3 is Y[c]
   set_const r9, 1
@@ -35,34 +36,9 @@
   add r4, r3, r4
   st [r11, r0], r4          ; Y[c] = X[c][0] + X[c][1] + X[c][2]
   ready
+.endr
 
-.group cores=0xff00 fence=no
-  set_const r0, id          ; c: the lane's own bank (no conflicts)
-  set_const r8, 0           ; rows 0, 1, 2 hold X[c][0..2]; row 3 is Y[c]
-  set_const r9, 1
-  set_const r10, 2
-  set_const r11, 3
-  ld [r8, r0], r1           ; X[c][0]
-  ld [r9, r0], r2           ; X[c][1]
-  ld [r10, r0], r3          ; X[c][2]
-  add r1, r2, r4
-  add r4, r3, r4
-  st [r11, r0], r4          ; Y[c] = X[c][0] + X[c][1] + X[c][2]
-  ready
-
-.data 0x000: 0, 16, 32
-.data 0x100: 1, 17, 33
-.data 0x200: 2, 18, 34
-.data 0x300: 3, 19, 35
-.data 0x400: 4, 20, 36
-.data 0x500: 5, 21, 37
-.data 0x600: 6, 22, 38
-.data 0x700: 7, 23, 39
-.data 0x800: 8, 24, 40
-.data 0x900: 9, 25, 41
-.data 0xa00: 10, 26, 42
-.data 0xb00: 11, 27, 43
-.data 0xc00: 12, 28, 44
-.data 0xd00: 13, 29, 45
-.data 0xe00: 14, 30, 46
-.data 0xf00: 15, 31, 47
+; X[c][k] = 16k + c at 0x<c>00 + k
+.rept 16
+.data \+ << 8: \+, 16 + \+, 32 + \+
+.endr

@@ -1,7 +1,8 @@
 /* asm.c — the assembler of spec §5: source text → tm_program_t and SM bytes.
- * One pass over the lines builds the frames in order (a CF per .group, an IF
- * per task, padded by the §5 rule when it closes); bnz labels are resolved at
- * the end within their own task, then tm_validate checks the whole program.
+ * One pass over the lines (asm_pp.c hands them out, macros and repetitions
+ * expanded) builds the frames in order (a CF per .group, an IF per task,
+ * padded by the §5 rule when it closes); bnz labels are resolved at the end
+ * within their own task, then tm_validate checks the whole program.
  * Invariant: see asm_int.h; directives live in asm_dir.c. */
 #include "model/asm.h"
 
@@ -25,8 +26,10 @@ void asm_task_close(asm_state_t *st)
     uint16_t *w = st->p->code[st->p->n_frames - 1];
     unsigned n = st->n_instr;
     /* §5: a short task not ending in ready (any opcode 0xF) gets one; the rest stays nop. */
-    if (n < TM_SLOTS && (n == 0 || isa_opc(w[n - 1]) != ISA_READY))
+    if (n < TM_SLOTS && (n == 0 || isa_opc(w[n - 1]) != ISA_READY)) {
         w[n] = isa_make(ISA_READY, 0, 0, 0);
+        asm_list_add(st, NULL, (int)st->p->n_frames - 1, (int)n);
+    }
     st->task_open = false;
 }
 
@@ -178,6 +181,8 @@ static int resolve_fixups(asm_state_t *st)
             continue;
         }
         l = label_find(st, fx->name, fx->len, -1);
+        st->lx.file = fx->file;
+        st->lx.ctx = fx->ctx;
         if (l)
             return asm_lex_fail_at(&st->lx, fx->line, fx->col, "label '%.*s' is in another task "
                                    "(frame %u, line %u); labels are local to their task",
@@ -253,15 +258,15 @@ static int operands_set_const(asm_state_t *st, uint16_t *w)
         rc = asm_lex_expect(lx, ',', "the register");
     if (rc != TESS_OK)
         return rc;
-    int c = asm_lex_peek(lx);
-    size_t at = lx->pos, n = asm_lex_ident(lx, &s);
+    bool expr = asm_expr_starts(lx);
+    size_t at = lx->pos, n = expr ? 0 : asm_lex_ident(lx, &s);
     if (n > 0 && !asm_lex_word_is(s, n, "id"))
-        return asm_lex_fail(lx, at, "expected 'id' or a constant 0..255, found %s",
-                            asm_lex_found(lx, at, found, sizeof found));
+        return asm_lex_fail(lx, at, "expected 'id' or a constant 0..255, found %s (not a "
+                            "symbol given by .equ)", asm_lex_found(lx, at, found, sizeof found));
     if (n > 0 && d >= 8)
         return asm_lex_fail(lx, reg_at, "set_const r%u, id needs r0..r7 (r8..r15 load the "
                             "constant: set_const r%u, IMM; D9)", d, d);
-    if (n == 0 && d < 8 && c >= '0' && c <= '9')
+    if (n == 0 && d < 8 && expr)
         return asm_lex_fail(lx, reg_at, "set_const r%u, imm needs r8..r15 (r0..r7 load the core "
                             "id: set_const r%u, id; D9)", d, d);
     if (n == 0 && d < 8)
@@ -281,8 +286,8 @@ static int operands_bnz(asm_state_t *st, uint16_t *w)
     const char *s;
     unsigned a = 0;
     uint32_t target = 0;
-    asm_lex_peek(lx);
-    size_t at = lx->pos, n = asm_lex_ident(lx, &s);
+    bool expr = asm_expr_starts(lx);
+    size_t at = lx->pos, n = expr ? 0 : asm_lex_ident(lx, &s);
     int rc = TESS_OK;
     if (n > 0 && is_register_name(s, n))
         return asm_lex_fail(lx, at, "expected a label or a slot 0..15 as the bnz target, found "
@@ -298,7 +303,7 @@ static int operands_bnz(asm_state_t *st, uint16_t *w)
         return rc;
     }
     st->fixups[st->n_fixups++] = (asm_fixup_t){s, n, st->p->n_frames - 1, st->n_instr,
-                                               lx->line, asm_lex_col(lx, at)};
+                                               lx->line, asm_lex_col(lx, at), lx->file, lx->ctx};
     *w = isa_make(ISA_BNZ, a, 0, 0);
     return TESS_OK;
 }
@@ -333,31 +338,62 @@ static int instruction(asm_state_t *st, const char *s, size_t n, size_t at)
         rc = operands(st, (unsigned)op, &w);
     if (rc == TESS_OK)
         rc = asm_lex_end(&st->lx, isa_mnemonic((isa_op_t)op));
-    if (rc == TESS_OK)
+    if (rc == TESS_OK) {
+        asm_list_emit(st, st->p->n_frames - 1, (int)st->n_instr);
         st->p->code[st->p->n_frames - 1][st->n_instr++] = w;
+    }
     return rc;
 }
 
 /* ---- lines and files ------------------------------------------------- */
 
-/* A line: blank, a comment, labels, then an instruction or a directive. */
+/* NAME = EXPR (the cursor after '='). */
+static int assignment(asm_state_t *st, const char *s, size_t n, size_t at)
+{
+    asm_lex_t *lx = &st->lx;
+    int64_t v = 0;
+    if (asm_expr_reserved(s, n))
+        return asm_lex_fail(lx, at, "'%.*s' cannot be a symbol (a register name or 'id')",
+                            (int)n, s);
+    int rc = asm_expr_eval(lx, &v, "the value of the symbol");
+    if (rc == TESS_OK)
+        rc = asm_lex_end(lx, "the expression");
+    if (rc == TESS_OK && asm_syms_set(&st->syms, s, n, v, lx->file, lx->line) != TESS_OK)
+        rc = diag_fail(lx->diag, TESS_ENOMEM, "%s: out of memory", lx->file);
+    return rc;
+}
+
+/* A line: blank, a comment, labels, then an instruction, a macro call or a
+ * directive; or NAME = EXPR. Outside the taken branch of an .if, only the
+ * directives that count .if/.endif are looked at. */
 static int line(asm_state_t *st)
 {
     asm_lex_t *lx = &st->lx;
     char found[48];
+    bool active = asm_pp_active(st->pp);
     for (;;) {
         int c = asm_lex_peek(lx);
         if (c < 0)
             return TESS_OK;
         if (c == '.')
             return asm_directive(st);
+        if (!active)
+            return TESS_OK;
         const char *s;
         size_t at = lx->pos, n = asm_lex_ident(lx, &s);
         if (n == 0)
             return asm_lex_fail(lx, at, "expected a mnemonic, a label or a directive, found %s",
                                 asm_lex_found(lx, at, found, sizeof found));
-        if (!asm_lex_accept(lx, ':'))
-            return instruction(st, s, n, at);
+        if (asm_lex_peek(lx) == '=' &&
+            (lx->pos + 1 >= lx->line_end || lx->src[lx->pos + 1] != '=')) {
+            lx->pos++;
+            return assignment(st, s, n, at);
+        }
+        if (!asm_lex_accept(lx, ':')) {
+            bool called = false;
+            int rc = asm_pp_call(st->pp, lx, s, n, at, &called);
+            return rc != TESS_OK || called ? rc : instruction(st, s, n, at);
+        }
         int rc = label_define(st, s, n, at);
         if (rc != TESS_OK)
             return rc;
@@ -377,37 +413,87 @@ static int finish(asm_state_t *st)
     return rc == TESS_OK ? rc : diag_fail(st->lx.diag, rc, "%s", scratch.msg);
 }
 
-int asm_assemble(asm_output_t *out, const char *src, size_t len, const char *filename,
-                 diag_t *diag)
+/* Assembles every line the line source gives. */
+static int run(asm_state_t *st, const char *name)
 {
+    int rc = TESS_OK;
+    for (;;) {
+        asm_line_t l;
+        bool got = false;
+        rc = asm_pp_next(st->pp, &st->lx, &l, &got);
+        if (rc != TESS_OK || !got)
+            break;
+        asm_lex_set_line(&st->lx, l.text, l.len, l.file, l.line, l.ctx);
+        asm_list_add(st, &l, -1, 0);
+        if ((rc = line(st)) != TESS_OK)
+            break;
+    }
+    if (rc != TESS_OK)
+        return rc;
+    st->lx.file = name; /* the end's messages name the program */
+    st->lx.ctx = NULL;
+    return finish(st);
+}
+
+int asm_assemble_ex(asm_output_t *out, const char *src, size_t len, const char *filename,
+                    const asm_opts_t *opts, diag_t *diag)
+{
+    char **listing = opts ? opts->listing : NULL;
     asm_state_t *st = tess_calloc(1, sizeof *st);
     memset(out, 0, sizeof *out);
+    if (listing)
+        *listing = NULL;
+    const char *name = filename ? filename : "<asm>";
     if (!st)
-        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", filename ? filename : "<asm>");
+        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", name);
     st->out = out;
     st->p = &out->prog;
-    asm_lex_init(&st->lx, src, len, filename, diag);
-    int rc = TESS_OK;
-    while (rc == TESS_OK && asm_lex_next_line(&st->lx))
-        rc = line(st);
-    if (rc == TESS_OK)
-        rc = finish(st);
+    st->listing = listing != NULL;
+    asm_lex_init(&st->lx, src, len, name, diag);
+    st->lx.syms = &st->syms;
+    st->pp = asm_pp_open(src, len, name, opts && opts->no_include);
+    int rc = st->pp ? run(st, name) : diag_fail(diag, TESS_ENOMEM, "%s: out of memory", name);
+    if (rc == TESS_OK && listing && (st->lrec_failed || !(*listing = asm_list_text(st))))
+        rc = diag_fail(diag, TESS_ENOMEM, "%s: out of memory (listing)", name);
+    asm_pp_close(st->pp);
+    asm_syms_free(&st->syms);
+    tess_free(st->lrec);
     tess_free(st->labels);
     tess_free(st->index);
     tess_free(st);
     return rc;
 }
 
-int asm_assemble_file(asm_output_t *out, const char *path, diag_t *diag)
+int asm_assemble_listing(asm_output_t *out, const char *src, size_t len, const char *filename,
+                         char **listing, diag_t *diag)
+{
+    asm_opts_t opts = {.listing = listing};
+    return asm_assemble_ex(out, src, len, filename, &opts, diag);
+}
+
+int asm_assemble(asm_output_t *out, const char *src, size_t len, const char *filename,
+                 diag_t *diag)
+{
+    return asm_assemble_ex(out, src, len, filename, NULL, diag);
+}
+
+int asm_assemble_file_listing(asm_output_t *out, const char *path, char **listing, diag_t *diag)
 {
     char *src = NULL;
     size_t len = 0;
     memset(out, 0, sizeof *out);
+    if (listing)
+        *listing = NULL;
     int rc = infile_read(path, ASM_SOURCE_MAX, "the limit for an assembly source", &src, &len,
                          diag);
     if (rc != TESS_OK)
         return rc;
-    rc = asm_assemble(out, src, len, path, diag);
+    rc = asm_assemble_listing(out, src, len, path, listing, diag);
     tess_free(src);
     return rc;
+}
+
+int asm_assemble_file(asm_output_t *out, const char *path, diag_t *diag)
+{
+    return asm_assemble_file_listing(out, path, NULL, diag);
 }

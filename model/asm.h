@@ -34,6 +34,25 @@ int asm_assemble(asm_output_t *out /* OUT */, const char *src, size_t len,
 /* Reads (at most ASM_SOURCE_MAX + 1 bytes, infile.h) and assembles a file. */
 int asm_assemble_file(asm_output_t *out /* OUT */, const char *path, diag_t *diag);
 
+/* Options of asm_assemble_ex (zero: the defaults). */
+typedef struct asm_opts {
+    char **listing;   /* OUT, nullable: the listing (asm_assemble_listing) */
+    bool no_include;  /* .include is an error (nothing outside the text is read) */
+} asm_opts_t;
+
+int asm_assemble_ex(asm_output_t *out /* OUT */, const char *src, size_t len,
+                    const char *filename, const asm_opts_t *opts /* nullable */, diag_t *diag);
+
+/* The same, and when `listing` is not NULL the listing of the assembly into
+ * *listing (malloc'd, the caller frees; NULL on error): every line read, its
+ * file:line, the frame and slot it filled with the word, the lines made by
+ * macros and repetitions marked '+' per level, the readies the §5 rule added. */
+int asm_assemble_listing(asm_output_t *out /* OUT */, const char *src, size_t len,
+                         const char *filename, char **listing /* OUT, nullable */,
+                         diag_t *diag);
+int asm_assemble_file_listing(asm_output_t *out /* OUT */, const char *path,
+                              char **listing /* OUT, nullable */, diag_t *diag);
+
 /* Disassembles `prog`; when `sm` is not NULL, non-zero SM bytes become `.data`
  * lines. Returns a malloc'd NUL-terminated text the caller frees, or NULL when
  * out of memory. */

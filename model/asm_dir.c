@@ -1,5 +1,6 @@
 /* asm_dir.c — the assembler's directives (spec §5): .group (a CF and its
- * keys), .task, .data, .word and .tail.
+ * keys), .task, .data, .word, .tail and the symbols' .equ, .set and .equiv
+ * (asm_pp.c has the macros, repetitions, .include and .if).
  * Invariant: a directive either completes its effect on the program or fails
  * with a file:line:column message; see asm_int.h for the state. */
 #include <string.h>
@@ -182,6 +183,7 @@ static int dir_group(asm_state_t *st, size_t at)
         k.g.init_vect = k.listed;
     group_warn(lx, &k);
     k.g.cf = (uint8_t)p->n_frames;
+    asm_list_emit(st, p->n_frames, -1);
     p->group_of[p->n_frames++] = (uint8_t)p->n_groups;
     p->groups[p->n_groups++] = k.g;
     return TESS_OK;
@@ -209,8 +211,10 @@ static int dir_word(asm_state_t *st, size_t at)
         rc = asm_lex_number(&st->lx, &v, 0xffff, "instruction word");
     if (rc == TESS_OK)
         rc = asm_lex_end(&st->lx, ".word");
-    if (rc == TESS_OK)
+    if (rc == TESS_OK) {
+        asm_list_emit(st, st->p->n_frames - 1, (int)st->n_instr);
         st->p->code[st->p->n_frames - 1][st->n_instr++] = (uint16_t)v;
+    }
     return rc;
 }
 
@@ -269,6 +273,35 @@ static int dir_tail(asm_state_t *st, size_t at)
     return TESS_OK;
 }
 
+/* .equ NAME, EXPR / .set NAME, EXPR (redefinable) / .equiv NAME, EXPR (not). */
+static int dir_equ(asm_state_t *st, bool once, const char *dir)
+{
+    asm_lex_t *lx = &st->lx;
+    char found[48];
+    const char *s;
+    int64_t v = 0;
+    asm_lex_peek(lx);
+    size_t at = lx->pos, n = asm_lex_ident(lx, &s);
+    if (n == 0)
+        return asm_lex_fail(lx, at, "expected a symbol name after %s, found %s", dir,
+                            asm_lex_found(lx, at, found, sizeof found));
+    if (asm_expr_reserved(s, n))
+        return asm_lex_fail(lx, at, "'%.*s' cannot be a symbol (a register name or 'id')",
+                            (int)n, s);
+    const asm_sym_t *old = asm_syms_get(&st->syms, s, n);
+    if (once && old)
+        return asm_lex_fail(lx, at, ".equiv: symbol '%.*s' is already defined (at %s:%u)",
+                            (int)n, s, old->file, old->line);
+    int rc = asm_lex_expect(lx, ',', "the symbol name");
+    if (rc == TESS_OK)
+        rc = asm_expr_eval(lx, &v, "the value of the symbol");
+    if (rc == TESS_OK)
+        rc = asm_lex_end(lx, "the expression");
+    if (rc == TESS_OK && asm_syms_set(&st->syms, s, n, v, lx->file, lx->line) != TESS_OK)
+        rc = diag_fail(lx->diag, TESS_ENOMEM, "%s: out of memory", lx->file);
+    return rc;
+}
+
 int asm_directive(asm_state_t *st)
 {
     asm_lex_t *lx = &st->lx;
@@ -277,9 +310,19 @@ int asm_directive(asm_state_t *st)
     int c = asm_lex_peek(lx);
     if (c >= 0 && lx->pos == at + 1) /* the name follows the '.' directly */
         n = asm_lex_ident(lx, &s);
+    if (n == 0 && !asm_pp_active(st->pp))
+        return TESS_OK;
     if (n == 0)
         return asm_lex_fail(lx, at, "expected a directive name after '.' (.group, .task, .data, "
-                            ".word or .tail)");
+                            ".word, .tail, .equ, .macro, .rept, .irp, .include, .if ...)");
+    bool handled = false;
+    int rc = asm_pp_directive(st->pp, lx, s, n, at, &handled);
+    if (handled)
+        return rc;
+    if (asm_lex_word_is(s, n, "equ") || asm_lex_word_is(s, n, "set"))
+        return dir_equ(st, false, asm_lex_word_is(s, n, "equ") ? ".equ" : ".set");
+    if (asm_lex_word_is(s, n, "equiv"))
+        return dir_equ(st, true, ".equiv");
     if (asm_lex_word_is(s, n, "data"))
         return dir_data(st);
     if (st->tail_seen && !asm_lex_word_is(s, n, "tail"))
@@ -293,6 +336,7 @@ int asm_directive(asm_state_t *st)
         return dir_word(st, at);
     if (asm_lex_word_is(s, n, "tail"))
         return dir_tail(st, at);
-    return asm_lex_fail(lx, at, "unknown directive '.%.*s' (expected .group, .task, .data, .word "
-                        "or .tail)", (int)(n > 32 ? 32 : n), s);
+    return asm_lex_fail(lx, at, "unknown directive '.%.*s' (expected .group, .task, .data, .word, "
+                        ".tail, .equ, .set, .equiv, .macro, .rept, .irp, .irpc, .include or "
+                        ".if)", (int)(n > 32 ? 32 : n), s);
 }

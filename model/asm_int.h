@@ -7,7 +7,9 @@
 #define TESSERA_ASM_INT_H
 
 #include "model/asm.h"
+#include "model/asm_expr.h"
 #include "model/asm_lex.h"
+#include "model/asm_pp.h"
 
 /* A label `name:` — local to the task (IF frame) it was defined in. */
 typedef struct asm_label {
@@ -26,7 +28,17 @@ typedef struct asm_fixup {
     unsigned slot;    /* … and slot */
     unsigned line;    /* where the target was written */
     unsigned col;
+    const char *file;
+    const asm_ctx_t *ctx;
 } asm_fixup_t;
+
+/* One line of the listing: a source line (and the slot it filled), or a
+ * ready the §5 rule added. */
+typedef struct asm_lrec {
+    asm_line_t line;   /* text NULL: padding */
+    int frame;         /* the frame it filled, or -1 */
+    int slot;          /* the slot, or -1 for a .group's CF */
+} asm_lrec_t;
 
 typedef struct asm_state {
     asm_lex_t lx;
@@ -41,7 +53,22 @@ typedef struct asm_state {
     size_t index_cap;      /* a power of two, at least twice n_labels */
     asm_fixup_t fixups[TM_FRAMES * TM_SLOTS];
     size_t n_fixups;
+    asm_pp_t *pp;          /* where the lines come from */
+    asm_syms_t syms;       /* .equ symbols */
+    bool listing;          /* keep lrec */
+    asm_lrec_t *lrec;      /* malloc'd, one per line read (and padding) */
+    size_t n_lrec, cap_lrec;
+    bool lrec_failed;      /* out of memory while listing */
 } asm_state_t;
+
+/* Notes that the current line filled (frame, slot) (slot -1: the CF). */
+void asm_list_emit(asm_state_t *st, unsigned frame, int slot);
+
+/* Adds a listing record for `line` (text NULL: padding at frame, slot). */
+void asm_list_add(asm_state_t *st, const asm_line_t *line, int frame, int slot);
+
+/* The listing as malloc'd text, or NULL when out of memory. */
+char *asm_list_text(const asm_state_t *st);
 
 /* Pads the open task by the §5 rule and closes it (nothing when none is open). */
 void asm_task_close(asm_state_t *st);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "events/base/err.h"
+#include "model/asm_expr.h"
 
 void asm_lex_init(asm_lex_t *lx, const char *src, size_t len, const char *file, diag_t *diag)
 {
@@ -21,6 +22,58 @@ void asm_lex_init(asm_lex_t *lx, const char *src, size_t len, const char *file, 
     lx->line = 0;
     lx->file = file ? file : "<asm>";
     lx->diag = diag;
+    lx->ctx = NULL;
+    lx->syms = NULL;
+}
+
+void asm_lex_set_line(asm_lex_t *lx, const char *text, size_t len, const char *file,
+                      unsigned line, const asm_ctx_t *ctx)
+{
+    lx->src = text;
+    lx->len = len;
+    lx->pos = lx->line_start = 0;
+    lx->line_end = len;
+    lx->line = line;
+    lx->file = file;
+    lx->ctx = ctx;
+}
+
+/* One level of the context: "macro 'm' called at f.s:3". */
+static int context_one(const asm_ctx_t *c, char *buf, size_t size)
+{
+    int nl = (int)(c->name_len > 32 ? 32 : c->name_len), vl = (int)(c->value_len > 32 ? 32 : c->value_len);
+    switch (c->kind) {
+    case 'm':
+        return snprintf(buf, size, "in macro '%.*s' called at %s:%u", nl, c->name, c->file, c->line);
+    case 'r':
+        return snprintf(buf, size, "in .rept iteration %u of %u at %s:%u", c->iter, c->count,
+                        c->file, c->line);
+    case 'i':
+        return snprintf(buf, size, "in .irp %.*s=%.*s (%u of %u) at %s:%u", nl, c->name, vl,
+                        c->value, c->iter, c->count, c->file, c->line);
+    default:
+        return snprintf(buf, size, "included from %s:%u", c->file, c->line);
+    }
+}
+
+const char *asm_lex_context(const asm_ctx_t *ctx, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (unsigned lvl = 0; ctx && n + 8 < size; ctx = ctx->up, lvl++) {
+        if (lvl == 4) { /* enough to find it; deep recursion would fill the message */
+            snprintf(buf + n, size - n, ", ...");
+            n = strlen(buf);
+            break;
+        }
+        snprintf(buf + n, size - n, "%s", lvl ? ", " : " (");
+        n = strlen(buf);
+        context_one(ctx, buf + n, size - n);
+        n = strlen(buf);
+    }
+    if (buf[0] && n + 1 < size)
+        snprintf(buf + n, size - n, ")");
+    return buf;
 }
 
 bool asm_lex_next_line(asm_lex_t *lx)
@@ -113,9 +166,10 @@ const char *asm_lex_found(const asm_lex_t *lx, size_t at, char *buf, size_t size
 
 static int vfail_at(asm_lex_t *lx, unsigned line, unsigned col, const char *fmt, va_list ap)
 {
-    char msg[400];
+    char msg[400], where[300];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    return diag_fail(lx->diag, TESS_EINPUT, "%s:%u:%u: %s", lx->file, line, col, msg);
+    return diag_fail(lx->diag, TESS_EINPUT, "%s:%u:%u: %s%s", lx->file, line, col, msg,
+                     asm_lex_context(lx->ctx, where, sizeof where));
 }
 
 int asm_lex_fail(asm_lex_t *lx, size_t at, const char *fmt, ...)
@@ -138,12 +192,13 @@ int asm_lex_fail_at(asm_lex_t *lx, unsigned line, unsigned col, const char *fmt,
 
 void asm_lex_warn(asm_lex_t *lx, size_t at, const char *fmt, ...)
 {
-    char msg[400];
+    char msg[400], where[300];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    diag_warn(lx->diag, "%s:%u:%u: %s", lx->file, lx->line, asm_lex_col(lx, at), msg);
+    diag_warn(lx->diag, "%s:%u:%u: %s%s", lx->file, lx->line, asm_lex_col(lx, at), msg,
+              asm_lex_context(lx->ctx, where, sizeof where));
 }
 
 static int digit_value(int c)
@@ -175,22 +230,40 @@ static bool convert(const char *s, size_t n, uint64_t *v)
     return true;
 }
 
-int asm_lex_number(asm_lex_t *lx, uint32_t *v, uint32_t max, const char *what)
+int asm_lex_literal(asm_lex_t *lx, uint64_t *v, const char *what)
 {
     char found[48];
     int c = asm_lex_peek(lx);
     size_t at = lx->pos, n = word_len(lx, at);
-    uint64_t val;
     if (!is_digit(c))
         return asm_lex_fail(lx, at, "expected %s (a number), found %s", what,
                             asm_lex_found(lx, at, found, sizeof found));
-    if (!convert(lx->src + at, n, &val))
+    if (!convert(lx->src + at, n, v))
         return asm_lex_fail(lx, at, "bad number %s for %s (expected decimal, 0x hex or 0b binary)",
                             asm_lex_found(lx, at, found, sizeof found), what);
-    if (val > max)
-        return asm_lex_fail(lx, at, "%s %.*s out of range (expected 0..%lu)", what,
-                            (int)(n > 24 ? 24 : n), lx->src + at, (unsigned long)max);
     lx->pos += n;
+    return TESS_OK;
+}
+
+int asm_lex_number(asm_lex_t *lx, uint32_t *v, uint32_t max, const char *what)
+{
+    int64_t val = 0;
+    asm_lex_peek(lx);
+    size_t at = lx->pos;
+    int rc = asm_expr_eval(lx, &val, what);
+    if (rc != TESS_OK)
+        return rc;
+    if (val < 0 || val > (int64_t)max) {
+        size_t n = lx->pos - at;
+        while (n > 0 && (lx->src[at + n - 1] == ' ' || lx->src[at + n - 1] == '\t'))
+            n--;
+        bool literal = word_len(lx, at) == n;
+        char value[32] = "";
+        if (!literal)
+            snprintf(value, sizeof value, " = %lld", (long long)val);
+        return asm_lex_fail(lx, at, "%s %.*s%s out of range (expected 0..%lu)", what,
+                            (int)(n > 40 ? 40 : n), lx->src + at, value, (unsigned long)max);
+    }
     *v = (uint32_t)val;
     return TESS_OK;
 }

@@ -12,6 +12,23 @@
 
 #include "events/base/diag.h"
 
+/* Where a line came from when an expansion produced it (model/asm_pp.c): the
+ * macro call, .rept/.irp iteration or .include, and the one around it.
+ * Kept until the assembly ends (lines and labels point at it). */
+typedef struct asm_ctx {
+    const struct asm_ctx *up; /* the enclosing expansion, NULL at the top */
+    char kind;                /* 'm' macro, 'r' .rept, 'i' .irp, 'f' .include */
+    const char *name;         /* the macro's name, or the .irp symbol */
+    size_t name_len;
+    const char *value;        /* .irp: the symbol's value in this iteration */
+    size_t value_len;
+    unsigned iter, count;     /* .rept/.irp: this iteration (from 1) of count */
+    const char *file;         /* where the expansion was asked for */
+    unsigned line;
+} asm_ctx_t;
+
+typedef struct asm_syms asm_syms_t; /* the .equ symbols (asm_expr.h) */
+
 typedef struct asm_lex {
     const char *src;   /* the whole source text (not NUL-terminated) */
     size_t len;        /* its length */
@@ -21,6 +38,8 @@ typedef struct asm_lex {
     unsigned line;     /* 1-based number of the current line; 0 before the first */
     const char *file;  /* name used in messages */
     diag_t *diag;      /* where errors and warnings go */
+    const asm_ctx_t *ctx;    /* the expansion the line came from (NULL: none) */
+    const asm_syms_t *syms;  /* symbols names in expressions may use (NULL: none) */
 } asm_lex_t;
 
 /* Starts before the first line of `src` (NULL is an empty source; a
@@ -30,6 +49,14 @@ void asm_lex_init(asm_lex_t *lx, const char *src, size_t len, const char *file, 
 
 /* Moves to the next line; false at the end of the source. */
 bool asm_lex_next_line(asm_lex_t *lx);
+
+/* Makes (text, len) the current line: `line` of `file`, from expansion `ctx`
+ * (text, file and ctx must outlive their use in messages). */
+void asm_lex_set_line(asm_lex_t *lx, const char *text, size_t len, const char *file,
+                      unsigned line, const asm_ctx_t *ctx);
+
+/* Writes " (in macro 'm' called at f.s:3, ...)" for ctx into buf ("" for NULL). */
+const char *asm_lex_context(const asm_ctx_t *ctx, char *buf, size_t size);
 
 /* Skips blanks; returns the next byte, or -1 at the end of the line or at a ';' comment. */
 int asm_lex_peek(asm_lex_t *lx);
@@ -44,9 +71,14 @@ size_t asm_lex_ident(asm_lex_t *lx, const char **s);
 /* Case-insensitive comparison of the token (s, n) with `lit`. */
 bool asm_lex_word_is(const char *s, size_t n, const char *lit);
 
-/* Reads a number (decimal, 0x hex, 0b binary) no greater than `max`; `what`
+/* Reads a number (decimal, 0x hex, 0b binary) or an expression over numbers
+ * and symbols (asm_expr.h) no less than 0 and no greater than `max`; `what`
  * names it in messages ("shift amount 16 out of range (expected 0..15)"). */
 int asm_lex_number(asm_lex_t *lx, uint32_t *v, uint32_t max, const char *what);
+
+/* Reads a literal number (a word starting with a digit) into *v, saturating
+ * above 2^32; fails with "bad number" when the word is not one. */
+int asm_lex_literal(asm_lex_t *lx, uint64_t *v, const char *what);
 
 /* Reads a register r0..r15 (case-insensitive). */
 int asm_lex_register(asm_lex_t *lx, unsigned *r);

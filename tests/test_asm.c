@@ -503,7 +503,8 @@ static void test_error_positions(void)
         {".group cores=3 reserved=0x0102030405060708090a0b\n",
          "t.s:1:25: expected reserved (CF bytes 6..15) as 0x and an even number of hex digits"},
         {".grop cores=1\n", "t.s:1:1: unknown directive '.grop' (expected .group, .task, .data, "
-                            ".word or .tail)"},
+                            ".word, .tail, .equ, .set, .equiv, .macro, .rept, .irp, .irpc, "
+                            ".include or .if)"},
         {". group cores=1\n", "t.s:1:1: expected a directive name after '.'"},
         {".group cores=1\n  .word 0x10000\n", "t.s:2:9: instruction word 0x10000 out of range "
                                               "(expected 0..65535)"},

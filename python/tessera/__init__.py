@@ -1,17 +1,18 @@
 """tessera — Python face of the Tessera GPU model over the run API
 (api/tessera.h, libtessera.so through ctypes): run() one simulation, sweep()
 a parameter product through `tessera sweep`, Database() the statistics as
-lists of dicts or pandas DataFrames. docs/USER-GUIDE.md, "Python"."""
+lists of dicts or pandas DataFrames, Program() a program built in Python. docs/USER-GUIDE.md, "Python"."""
 import signal
 import threading
 
 from .database import Database
+from .program import Group, Program
 from .errors import (DatabaseError, FileError, InputError, Interrupted, OutOfMemory,
                      RunError, TesseraError, UsageError)
 from .run import Result, run, stop_all
 from .sweep import SweepResult, sweep
 
-__all__ = ["run", "sweep", "Database", "Result", "SweepResult", "stop_all",
+__all__ = ["run", "sweep", "Database", "Result", "SweepResult", "stop_all", "Program", "Group",
            "TesseraError", "UsageError", "InputError", "RunError", "FileError",
            "DatabaseError", "OutOfMemory", "Interrupted"]
 

@@ -11,6 +11,7 @@ import threading
 
 from . import _lib
 from .errors import InputError, Interrupted, RunError, UsageError, error_for
+from .program import is_program
 
 _active = set()                 # handles of the runs under way (for SIGINT)
 _active_lock = threading.Lock()
@@ -138,7 +139,8 @@ def _simulate(lib, h):
 
 def run(program, mem=None, config=None, db=None, params=None, *, name="<string>",
         check=False, **keywords):
-    """Simulates `program` (a path, or assembly text: a str with a newline) with
+    """Simulates `program` (a path, assembly text: a str with a newline, or a
+    tessera.Program, named by its name) with
     the SM image `mem` (a path, optional), the INI file `config`, then the
     assignments of `params` ({"sm.arbiter": "rr"}) and keyword arguments
     (sm_arbiter="rr"), recorded into the database `db` when given. Returns a
@@ -146,6 +148,8 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
     library's message and exit code) when the run cannot start, RunError when
     check=True and it did not end ok, and Interrupted (a KeyboardInterrupt
     carrying the Result) when interrupted, after the recorded run is committed."""
+    if is_program(program):  # a tessera.Program: its text, under its name
+        program, name = program.source(), program.name if name == "<string>" else name
     sets = [_no_nul(s.partition("=")[0], s) for s in assignments(params, keywords)]
     if _is_source(program):
         _no_nul(name, program)

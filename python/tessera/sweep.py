@@ -10,6 +10,7 @@ import tempfile
 from . import _lib
 from .database import Database
 from .errors import Interrupted, UsageError, error_for
+from .program import is_program
 from .run import assignments, key_of, value_text
 
 
@@ -67,13 +68,16 @@ def sweep(program, axes, jobs=None, db=None, mem=None, config=None, params=None,
     """Runs every point of the axes ({"sm.arbiter": ["fixed", "rr"], "sm.bank":
     [1, 2]}) with `jobs` processes (None: one per CPU) into the database `db`,
     exactly as `tessera sweep PROG -s key=v1,v2 ... --jobs N --db DB`; params and
-    keywords fix further keys for every point. program is a path or assembly
-    text. A point `db` already holds with status ok is not run again (the
+    keywords fix further keys for every point. program is a path, assembly
+    text or a tessera.Program (recorded under its name, as run() does). A point `db` already holds with status ok is not run again (the
     command's resume) unless rerun=True. Returns a SweepResult; raises the TesseraError of the command's exit
     code with its message (check=False returns failed points' code instead),
     Interrupted on KeyboardInterrupt (the command keeps the points done)."""
     if db is None:
         raise UsageError("sweep: db= is required (the merged database)", 1)
+    if is_program(program):
+        return _sweep_program(program, axes, jobs, db, mem, config, params, check, rerun,
+                              keywords)
     tmp = None
     if isinstance(program, str) and "\n" in program:
         fd, tmp = tempfile.mkstemp(suffix=".s", prefix="tessera-sweep-")
@@ -82,23 +86,41 @@ def sweep(program, axes, jobs=None, db=None, mem=None, config=None, params=None,
         program = tmp
     try:
         argv = command_line(program, axes, db, mem, config, jobs, params, keywords, rerun)
-        points = 1
-        for values in (axes or {}).values():
-            points *= 1 if isinstance(values, (str, bytes, int, float, bool)) else len(values)
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
-        try:
-            out, err = proc.communicate()
-        except KeyboardInterrupt:      # the command got SIGINT too: it finishes up
-            out, err = proc.communicate()
-            raise Interrupted(SweepResult(os.fspath(db), proc.returncode, out + err, points))
-        result = SweepResult(os.fspath(db), proc.returncode, out + err, points)
-        if proc.returncode and (check or proc.returncode in (1, 2, 5, 6, 7)):
-            lines = [l for l in err.splitlines() if l.strip()]
-            if len(lines) > 6:  # every failed point has a line: the first few, the summary
-                lines = lines[:5] + ["... (%d more lines)" % (len(lines) - 6), lines[-1]]
-            raise error_for("\n".join(lines) or "tessera sweep failed", proc.returncode)
-        return result
+        return _execute(argv, db, axes, check, None)
     finally:
         if tmp:
             os.unlink(tmp)
+
+
+def _execute(argv, db, axes, check, cwd):
+    """Runs the command line of a sweep (in `cwd`) and judges its exit code."""
+    points = 1
+    for values in (axes or {}).values():
+        points *= 1 if isinstance(values, (str, bytes, int, float, bool)) else len(values)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=cwd)
+    try:
+        out, err = proc.communicate()
+    except KeyboardInterrupt:      # the command got SIGINT too: it finishes up
+        out, err = proc.communicate()
+        raise Interrupted(SweepResult(os.fspath(db), proc.returncode, out + err, points))
+    result = SweepResult(os.fspath(db), proc.returncode, out + err, points)
+    if proc.returncode and (check or proc.returncode in (1, 2, 5, 6, 7)):
+        lines = [l for l in err.splitlines() if l.strip()]
+        if len(lines) > 6:  # every failed point has a line: the first few, the summary
+            lines = lines[:5] + ["... (%d more lines)" % (len(lines) - 6), lines[-1]]
+        raise error_for("\n".join(lines) or "tessera sweep failed", proc.returncode)
+    return result
+
+
+def _sweep_program(program, axes, jobs, db, mem, config, params, check, rerun, keywords):
+    """sweep() of a Program: its source written as NAME in a scratch directory
+    the command runs in, so that runs.program is the Program's name."""
+    name = os.path.basename(program.name) or "program.s"
+    path = lambda v: os.path.abspath(os.fspath(v)) if v is not None else None
+    with tempfile.TemporaryDirectory(prefix="tessera-sweep-") as d:
+        program.save(os.path.join(d, name))
+        argv = command_line(name, axes, path(db), path(mem), path(config), jobs, params,
+                            keywords, rerun)
+        argv[0] = os.path.abspath(argv[0]) if os.sep in argv[0] else argv[0]
+        return _execute(argv, path(db), axes, check, d)

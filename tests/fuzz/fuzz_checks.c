@@ -155,7 +155,8 @@ fuzz_verdict_t fuzz_check_asm(const uint8_t *data, size_t size, char *why, size_
     diag_t d = {0};
     if (!w)
         return fail(why, n, "out of memory (harness)");
-    int rc = asm_assemble(&w->first, (const char *)data, size, "fuzz.s", &d);
+    asm_opts_t opts = {.no_include = true}; /* reads no file: .include "/dev/stdin" would wait */
+    int rc = asm_assemble_ex(&w->first, (const char *)data, size, "fuzz.s", &opts, &d);
     fuzz_verdict_t v = rc == TESS_OK ? asm_accepted(w, &d, why, n)
                                      : rejected(&d, rc, "fuzz.s:", why, n);
     free(w);

@@ -155,6 +155,22 @@ done
 awk 'BEGIN { print ".group cores=0x0001"; for (i = 0; i < 100000; i++) print "l" i ":";
              print "  set_const r9, 1"; print "  bnz l99999, r9"; print "  ready" }' > many.s
 case_ hundred-thousand-labels 0 "" many.tm "$T" asm many.s -o many.tm
+# runaway expansion: a .rept of .rept, a macro that calls itself, a line that doubles at
+# each of 30 levels of macros (2^34 bytes: measured before anything is made), a file that
+# includes itself, .include of /dev/zero: each a message naming the limit, fast
+# (ulimit -v would stop ASan's shadow memory, not the assembler)
+printf '.macro m\n.endm\n.rept 100000\n.rept 100000\n  m\n.endr\n.endr\n' > rept.s
+case_ asm-runaway-rept 2 "expansion limit: more than 100000 macro calls" - "$T" asm rept.s -o r.tm
+printf '.macro m\n  m\n.endm\n  m\n' > rec.s
+case_ asm-recursive-macro 2 "nested more than 100 deep .a macro that calls itself" - "$T" asm rec.s -o r.tm
+awk 'BEGIN { print ".macro x0 a"; print "; \\a"; print ".endm";
+             for (i = 1; i <= 30; i++) { print ".macro x" i " a"; print "  x" (i - 1) " \\a\\a"; print ".endm" }
+             print "  x30 0123456789abcdef" }' > dbl.s
+case_ asm-doubling-macro 2 "more than 67108864 bytes of text made by macros" - "$T" asm dbl.s -o r.tm
+printf '.include "self.s"\n' > self.s
+case_ asm-include-self 2 "the file includes itself" - "$T" asm self.s -o r.tm
+printf '.include "zero.s"\n' > incz.s
+case_ asm-include-dev-zero 2 "limit for an assembly source" - "$T" asm incz.s -o r.tm
 # a sweep point killed by SIGSEGV is a crash (exit 9) naming the signal, not "interrupted"
 # (ASan would catch the SIGSEGV itself and exit 1: let the signal kill the point)
 # one point that loops until the largest budget (an hour) or a minute of wall time: it is

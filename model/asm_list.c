@@ -1,0 +1,123 @@
+/* asm_list.c — the assembler's listing (`tessera asm --listing`): every line
+ * read, in order, beside the frame and slot it filled and the word there,
+ * with its file:line; lines made by macros and repetitions are marked with
+ * one '+' per level of expansion, readies added by the §5 padding rule get a
+ * line of their own.
+ * Invariant: records are only kept when a listing was asked for; the words
+ * are read from the finished program, so bnz targets are resolved. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "events/base/alloc.h"
+#include "model/asm_int.h"
+
+void asm_list_add(asm_state_t *st, const asm_line_t *line, int frame, int slot)
+{
+    if (!st->listing || st->lrec_failed)
+        return;
+    if (st->n_lrec == st->cap_lrec) {
+        size_t cap = st->cap_lrec ? 2 * st->cap_lrec : 256;
+        asm_lrec_t *v = tess_realloc(st->lrec, cap * sizeof *v);
+        if (!v) {
+            st->lrec_failed = true;
+            return;
+        }
+        st->lrec = v;
+        st->cap_lrec = cap;
+    }
+    asm_line_t none = {0};
+    st->lrec[st->n_lrec++] = (asm_lrec_t){line ? *line : none, frame, slot};
+}
+
+void asm_list_emit(asm_state_t *st, unsigned frame, int slot)
+{
+    if (st->listing && !st->lrec_failed && st->n_lrec > 0) {
+        st->lrec[st->n_lrec - 1].frame = (int)frame;
+        st->lrec[st->n_lrec - 1].slot = slot;
+    }
+}
+
+typedef struct text {
+    char *s;
+    size_t n, cap;
+    bool failed;
+} text_t;
+
+static void put(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text_t *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (t->failed || k < 0)
+        return;
+    if (t->n + (size_t)k + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (t->n + (size_t)k + 1 > cap)
+            cap *= 2;
+        char *s = tess_realloc(t->s, cap);
+        if (!s) {
+            t->failed = true;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    t->n += (size_t)k;
+}
+
+/* "FRAME:SLOT WORD " of a record, or blanks. */
+static void put_place(text_t *t, const asm_state_t *st, const asm_lrec_t *r)
+{
+    if (r->frame < 0)
+        put(t, "%-12s", "");
+    else if (r->slot < 0)
+        put(t, "F%02d:CF      ", r->frame);
+    else
+        put(t, "F%02d:%02d %04x ", r->frame, r->slot, (unsigned)st->p->code[r->frame][r->slot]);
+}
+
+char *asm_list_text(const asm_state_t *st)
+{
+    text_t t = {0};
+    int width = 0;
+    for (size_t i = 0; i < st->n_lrec; i++) {
+        const asm_line_t *l = &st->lrec[i].line;
+        int w = l->text ? snprintf(NULL, 0, "%s:%u", l->file, l->line) : 0;
+        width = w > width ? w : width;
+    }
+    put(&t, "; FRAME:SLOT WORD  FILE:LINE  SOURCE ('+': made by a macro or repetition, one per "
+            "level)\n");
+    for (size_t i = 0; i < st->n_lrec; i++) {
+        const asm_lrec_t *r = &st->lrec[i];
+        put_place(&t, st, r);
+        if (!r->line.text) {
+            put(&t, " %-*s  (ready added: a task shorter than 16 slots ends in one, spec §5)\n",
+                width, "");
+            continue;
+        }
+        char where[300];
+        snprintf(where, sizeof where, "%s:%u", r->line.file, r->line.line);
+        unsigned depth = asm_pp_depth(r->line.ctx);
+        put(&t, " %-*s  ", width, where);
+        for (unsigned k = 0; k < depth && k < 16; k++)
+            put(&t, "+");
+        size_t len = r->line.len;
+        while (len > 0 && (r->line.text[len - 1] == '\r' || r->line.text[len - 1] == ' '))
+            len--;
+        put(&t, "%s%.*s", depth ? " " : "", (int)len, r->line.text);
+        while (!t.failed && t.n > 0 && t.s[t.n - 1] == ' ') /* no trailing blanks */
+            t.s[--t.n] = 0;
+        put(&t, "\n");
+    }
+    if (t.failed) {
+        tess_free(t.s);
+        return NULL;
+    }
+    return t.s ? t.s : NULL;
+}
