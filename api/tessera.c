@@ -119,6 +119,13 @@ int tessera_config_cli(tessera_t *t, const char *path, char *const *sets, int n)
 
 const cfg_t *tessera_config(const tessera_t *t) { return &t->cfg; }
 
+int tessera_set_policy(tessera_t *t, const char *key, const tessera_policy_t *policy,
+                       const char *label)
+{
+    int rc = enter(t, "tessera_set_policy");
+    return rc != TESS_OK ? rc : cfg_set_policy(&t->cfg, key, policy, label, &t->diag);
+}
+
 /* --- program ---------------------------------------------------------------------- */
 
 /* The program buffer, allocated on first use. */
@@ -225,7 +232,7 @@ static int begin_recording(tessera_t *t)
     if (!(t->rec = rec_open(t->db_path, &ro, &t->diag)))
         return t->diag.code;
     params_t p = {0};
-    size_t n = cfg_key_count();
+    size_t n = cfg_param_count(&t->cfg);
     p.keys = tess_calloc(n, sizeof *p.keys);
     p.values = tess_calloc(n, sizeof *p.values);
     char *config = cfg_format(&t->cfg);
@@ -321,7 +328,10 @@ static int judge(tessera_t *t)
     size_t size = sizeof t->outcome;
     t->status = "interrupted";
     msg[0] = 0;
-    if (o == GPU_WATCHDOG) {
+    if (o == GPU_POLICY_ERROR) {
+        t->status = "error", code = TESS_EINPUT;
+        snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
+    } else if (o == GPU_WATCHDOG) {
         t->status = "watchdog", code = TESS_EWATCHDOG;
         snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
     } else if (r->end == SIM_END_ERROR) {

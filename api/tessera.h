@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/tessera_policy.h"
 #include "config/cfg.h"
 #include "model/arch.h"
 #include "model/itrace.h"
@@ -50,6 +51,17 @@ int tessera_configure(tessera_t *t, const cfg_t *cfg);
 /* What a command line gives: `path` (NULL: none), then each of the n
  * assignments in order, then the cross-key checks (cfg_apply_cli). */
 int tessera_config_cli(tessera_t *t, const char *path, char *const *sets, int n);
+
+/* Hands decision point `key` ("sm.arbiter", "sm.bank_map", "simt.scheduler")
+ * to `policy`, a descriptor in memory (api/tessera_policy.h: a binding's
+ * callbacks, as python/tessera does with a callable), checked as a loaded
+ * plugin is; the run records KEY = `label` ("python:NAME": not a file, no
+ * KEY.sha256) and KEY.plugin = its name. The descriptor must outlive the
+ * run. TESS_EINPUT (an unknown key, a bad label), TESS_EUSAGE (the
+ * descriptor's ABI, kind, name or callback). Setting the key again (a
+ * built-in name, plugin:PATH) replaces it. */
+int tessera_set_policy(tessera_t *t, const char *key, const tessera_policy_t *policy,
+                       const char *label);
 
 /* The effective configuration (valid until the next configuring call). */
 const cfg_t *tessera_config(const tessera_t *t);

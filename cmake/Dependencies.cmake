@@ -21,6 +21,7 @@ tessera_require_library(libev   ev.h      ev      libev-dev)
 tessera_require_library(sqlite3 sqlite3.h sqlite3 libsqlite3-dev)
 tessera_require_library(inih    ini.h     inih    libinih-dev)
 tessera_require_library(cunit   CUnit/CUnit.h cunit libcunit1-dev)
+tessera_require_library(nettle  nettle/sha2.h nettle nettle-dev)
 # `tessera view` (analysis/view/): its HTTP server and its JSON
 tessera_require_library(microhttpd microhttpd.h microhttpd libmicrohttpd-dev)
 tessera_require_library(jansson jansson.h jansson libjansson-dev)

@@ -48,6 +48,8 @@ static int apply_key(cfg_t *cfg, const char *section, const char *name, const ch
         section = sec;
         name = dot + 1;
     }
+    if (!strcmp(section, CFG_PLUGIN_SECTION))
+        return cfg_plugin_param(cfg, name, value, d);
     const cfg_key_t *k = cfg_key_lookup(section, name, d);
     return k ? cfg_value_parse(k, cfg, value, d) : TESS_EINPUT;
 }
@@ -303,6 +305,38 @@ int cfg_apply_cli(cfg_t *cfg, const char *config_path, char *const *overrides, i
 
 /* --- printing ------------------------------------------------------------------ */
 
+/* What a run records of its plugins beside their keys: per plugin point
+ * KEY.plugin (its name) and KEY.sha256 (of its file, when it has one), then
+ * every plugin.NAME.KEY. */
+static void foreach_plugin(const cfg_t *cfg, void (*fn)(void *user, const char *key,
+                                                        const char *value), void *user)
+{
+    const gpu_policies_t *sel = &cfg->gpu.policies;
+    char key[GPU_POLICY_PKEY_MAX + 16];
+    for (unsigned p = 0; p < GPU_POINT_COUNT; p++) {
+        if (!sel->impl[p])
+            continue;
+        snprintf(key, sizeof key, "%s.plugin", gpu_point_key[p]);
+        fn(user, key, sel->impl[p]->name);
+        snprintf(key, sizeof key, "%s.sha256", gpu_point_key[p]);
+        if (sel->sha256[p][0])
+            fn(user, key, sel->sha256[p]);
+    }
+    for (unsigned i = 0; i < sel->n_params; i++) {
+        snprintf(key, sizeof key, CFG_PLUGIN_SECTION ".%s", sel->param[i].key);
+        fn(user, key, sel->param[i].value);
+    }
+}
+
+size_t cfg_param_count(const cfg_t *cfg)
+{
+    const gpu_policies_t *sel = &cfg->gpu.policies;
+    size_t n = cfg_key_count() + sel->n_params;
+    for (unsigned p = 0; p < GPU_POINT_COUNT; p++)
+        n += sel->impl[p] ? 2 : 0;
+    return n;
+}
+
 void cfg_foreach(const cfg_t *cfg, void (*fn)(void *user, const char *key, const char *value),
                  void *user)
 {
@@ -312,6 +346,7 @@ void cfg_foreach(const cfg_t *cfg, void (*fn)(void *user, const char *key, const
         cfg_value_format(k, cfg, buf, sizeof buf);
         fn(user, k->info.key, buf);
     }
+    foreach_plugin(cfg, fn, user);
 }
 
 int cfg_get(const cfg_t *cfg, const char *key, char *buf, size_t n)
@@ -326,6 +361,18 @@ int cfg_get(const cfg_t *cfg, const char *key, char *buf, size_t n)
     if (n)
         buf[0] = 0;
     return TESS_EINPUT;
+}
+
+/* After a policy key set to a plugin: a comment with the plugin's name and
+ * the SHA-256 of its file, so that the configuration text (runs.config, the
+ * run key: analysis/store/runkey.h) tells two versions of a plugin apart. */
+static void format_plugin(FILE *f, const cfg_t *cfg, const cfg_key_t *k)
+{
+    const gpu_policies_t *sel = &cfg->gpu.policies;
+    if (k->type != CFG_T_POLICY || !sel->impl[k->point])
+        return;
+    fprintf(f, "; %s: plugin %s, sha256 %s\n", k->name, sel->impl[k->point]->name,
+            sel->sha256[k->point][0] ? sel->sha256[k->point] : "(none: not a file)");
 }
 
 char *cfg_format(const cfg_t *cfg)
@@ -343,7 +390,13 @@ char *cfg_format(const cfg_t *cfg)
         section = k->section;
         cfg_value_format(k, cfg, buf, sizeof buf);
         fprintf(f, "%s = %s\n", k->name, buf);
+        format_plugin(f, cfg, k);
     }
+    const gpu_policies_t *sel = &cfg->gpu.policies;
+    if (sel->n_params)
+        fprintf(f, "\n[%s]\n", CFG_PLUGIN_SECTION);
+    for (unsigned i = 0; i < sel->n_params; i++)
+        fprintf(f, "%s = %s\n", sel->param[i].key, sel->param[i].value);
     if (fclose(f) != 0) {
         tess_free(out);
         return NULL;

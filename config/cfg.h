@@ -86,9 +86,23 @@ char *cfg_format(const cfg_t *cfg);
 
 /* Calls fn for every key in table order with "section.key" and the
  * canonical text of its value (as cfg_format prints it; valid during the
- * call only). */
+ * call only); then, for each point given to a plugin, KEY.plugin (its name)
+ * and KEY.sha256 (of its file; none for a Python callable), and every
+ * plugin.NAME.KEY: cfg_param_count(cfg) calls in all. */
 void cfg_foreach(const cfg_t *cfg, void (*fn)(void *user, const char *key, const char *value),
                  void *user);
+size_t cfg_param_count(const cfg_t *cfg);
+
+/* Hands the decision point of policy key `key` to descriptor `impl` held in
+ * memory (tessera_set_policy), recorded as `label` ("SCHEME:NAME", not
+ * "plugin:..."). TESS_OK, TESS_EINPUT or TESS_EUSAGE (cfg_policy_check); cfg
+ * unchanged on failure. */
+int cfg_set_policy(cfg_t *cfg, const char *key, const tessera_policy_t *impl,
+                   const char *label, diag_t *diag);
+
+/* The section of the plugins' own parameters: -s plugin.NAME.KEY=VALUE, or
+ * NAME.KEY = VALUE under [plugin] in a file (docs/STUDY-POLICIES.md). */
+#define CFG_PLUGIN_SECTION "plugin"
 
 /* The canonical text of one key's value ("sm.bank") into buf (NUL-terminated,
  * truncated to n). Returns TESS_OK, or TESS_EINPUT for an unknown key. */

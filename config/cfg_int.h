@@ -12,7 +12,7 @@
 #include "config/cfg.h"
 #include "model/latency.h"
 
-#define CFG_VALUE_MAX 256 /* room for the canonical text of any value */
+#define CFG_VALUE_MAX (GPU_POLICY_PATH_MAX + 128) /* room for the canonical text of any value */
 
 typedef enum cfg_type {
     CFG_T_UINT = 0,           /* unsigned integer, decimal or 0x hex, min..max */
@@ -20,6 +20,8 @@ typedef enum cfg_type {
     CFG_T_ENUM,               /* one of names[] */
     CFG_T_BOOL,               /* on/off (true/false, yes/no, 1/0), a bool field */
     CFG_T_LAT,                /* a latency (lat_t) whose every value is >= min */
+    CFG_T_POLICY,             /* one of names[] (an ENUM), or plugin:PATH for decision
+                                 point `point` (cfg_plugin.c) */
 } cfg_type_t;
 
 typedef struct cfg_key {
@@ -33,6 +35,7 @@ typedef struct cfg_key {
     double rmin, rmax;        /* REAL: bounds */
     const char *const *names; /* ENUM: the choices, NULL-terminated */
     const int *vals;          /* ENUM: the value of each name (NULL: its index) */
+    uint8_t point;            /* POLICY: gpu_point_t */
 } cfg_key_t;
 
 /* The table (cfg_keys.c); i < cfg_key_count(). */
@@ -70,5 +73,29 @@ bool cfg_lat_takes_list(const char *text);
 /* The canonical text of a latency ("4", "uniform:1..4", "geometric:2.5",
  * "choice:1,1,8"). */
 void cfg_lat_format(const lat_t *l, char *buf, size_t n);
+
+/* --- policies of one's own (cfg_plugin.c) --- */
+
+/* When `text` is "plugin:PATH", loads the plugin for k's point into cfg and
+ * returns true with *rc (TESS_OK, or TESS_EUSAGE naming the key and the
+ * plugin: no file, no symbol, another ABI or kind; cfg unchanged on
+ * failure); false for any other text (a built-in name, parsed as ENUM). */
+bool cfg_policy_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, int *rc, diag_t *d);
+
+/* The point goes back to its enumerated (built-in) choice. */
+void cfg_policy_clear(cfg_t *cfg, unsigned point);
+
+/* "plugin:/abs/path.so" (or "python:LABEL") when `point` is a plugin, else NULL. */
+const char *cfg_policy_value(const cfg_t *cfg, unsigned point);
+
+/* The checks of a plugin's descriptor for `point` (ABI, kind, name,
+ * callbacks); `what` names it in the message. TESS_OK or TESS_EUSAGE. */
+int cfg_policy_check(const char *key, const char *what, const tessera_policy_t *impl,
+                     unsigned point, diag_t *d);
+
+/* Sets plugin parameter `name` ("NAME.KEY", after "plugin.") to `value`
+ * (replacing an earlier value). TESS_OK or TESS_EINPUT; cfg unchanged on
+ * failure. */
+int cfg_plugin_param(cfg_t *cfg, const char *name, const char *value, diag_t *d);
 
 #endif

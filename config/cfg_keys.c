@@ -19,6 +19,8 @@
 #define LAT(f, lo) .type = CFG_T_LAT, .off = offsetof(cfg_t, f), .min = (lo), .max = LAT_MAX_CYCLES
 #define ENUM(f, nm, vl) .type = CFG_T_ENUM, .off = offsetof(cfg_t, f), .size = FIELD_SIZE(f), \
                         .names = (nm), .vals = (vl)
+#define POLICY(f, nm, pt) .type = CFG_T_POLICY, .off = offsetof(cfg_t, f), \
+                          .size = FIELD_SIZE(f), .names = (nm), .point = (pt)
 #define BOOL(f) .type = CFG_T_BOOL, .off = offsetof(cfg_t, f), .size = FIELD_SIZE(f)
 #define DOC(d, u, v, text) .info.def = d, .info.unit = u, .info.values = v, .info.doc = text
 
@@ -36,6 +38,9 @@ static const int bank_vals[] = {1, 2, 4, 8, 16, 32, 64};
 _Static_assert(SM_BANKS_MAX == 64, "bank_names lists the powers of two up to SM_BANKS_MAX");
 
 #define LAT0 "latency >= 0"
+#define PLUGIN_DOC                                                                           \
+    " plugin:PATH: a policy of your own, a shared object built against "                     \
+    "api/tessera_policy.h (docs/STUDY-POLICIES.md); its parameters are plugin.NAME.KEY."
 #define LAT1 "latency >= 1"
 
 static const cfg_key_t keys[] = {
@@ -90,12 +95,13 @@ static const cfg_key_t keys[] = {
      DOC("1", "cycles", LAT0,
          "T7: time the answer (data for ld, acknowledge for st) takes to reach the core "
          "after the bank is done.")},
-    {KEY("sm", "arbiter"), ENUM(gpu.arbiter, gpu_arbiter_names, NULL),
-     DOC("fixed", "", XENUM_JOIN(GPU_ARBITERS),
-         "T8: which waiting request a free bank grants." GPU_ARBITERS(XENUM_DOC))},
-    {KEY("sm", "bank_map"), ENUM(gpu.bank_map, gpu_bank_map_names, NULL),
-     DOC("high", "", XENUM_JOIN(GPU_BANK_MAPS),
-         "How a byte address picks its bank, with k = log2(sm.banks)." GPU_BANK_MAPS(XENUM_DOC))},
+    {KEY("sm", "arbiter"), POLICY(gpu.arbiter, gpu_arbiter_names, GPU_POINT_ARBITER),
+     DOC("fixed", "", (&(GPU_ARBITERS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
+         "T8: which waiting request a free bank grants." GPU_ARBITERS(XENUM_DOC) PLUGIN_DOC)},
+    {KEY("sm", "bank_map"), POLICY(gpu.bank_map, gpu_bank_map_names, GPU_POINT_BANK_MAP),
+     DOC("high", "", (&(GPU_BANK_MAPS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
+         "How a byte address picks its bank, with k = log2(sm.banks)." GPU_BANK_MAPS(XENUM_DOC)
+         PLUGIN_DOC)},
     {KEY("sm", "banks"), ENUM(gpu.banks, bank_names, bank_vals),
      DOC("16", "banks", "1, 2, 4, 8, 16, 32, 64",
          "D13: how many banks the 4096 bytes are split into, each of 4096 / sm.banks bytes "
@@ -106,10 +112,10 @@ static const cfg_key_t keys[] = {
          "a byte from a core's ld_sync to its st_sync. off: bits [7:4] of the high-address "
          "register are ignored.")},
 
-    {KEY("simt", "scheduler"), ENUM(gpu.simt_scheduler, simt_sched_names, NULL),
-     DOC("rr", "", XENUM_JOIN(SIMT_SCHEDS),
-         "S6: which eligible warps issue." SIMT_SCHEDS(XENUM_DOC) " Only with core.model = "
-         "simt: a mimd run records it and ignores it.")},
+    {KEY("simt", "scheduler"), POLICY(gpu.simt_scheduler, simt_sched_names, GPU_POINT_SCHEDULER),
+     DOC("rr", "", (&(SIMT_SCHEDS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
+         "S6: which eligible warps issue." SIMT_SCHEDS(XENUM_DOC) PLUGIN_DOC " Only with "
+         "core.model = simt: a mimd run records it and ignores it.")},
     {KEY("simt", "issue_width"), UINT(gpu.simt_issue_width, 1, 16),
      DOC("1", "warps", "1..16",
          "S5: warp instructions issued per cycle, each from a different warp. Only with "
@@ -223,7 +229,7 @@ static void section_list(char *buf, size_t n)
 int cfg_section_check(const char *section, diag_t *d)
 {
     char list[CFG_VALUE_MAX];
-    if (cfg_section_doc(section)[0])
+    if (cfg_section_doc(section)[0] || !strcmp(section, CFG_PLUGIN_SECTION))
         return TESS_OK;
     section_list(list, sizeof list);
     return diag_fail(d, TESS_EINPUT, "unknown section '%s' (expected %s)", section, list);

@@ -147,15 +147,17 @@ static int real_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *
 /* --- choices ---------------------------------------------------------------- */
 
 /* "a, b or c" */
-static void names_list(const char *const *names, char *buf, size_t n)
+/* "a, b or c" of names[] and, when `last` is not NULL, "a, b, c or LAST". */
+static void names_list(const char *const *names, const char *last, char *buf, size_t n)
 {
     size_t at = 0, count = 0;
     while (names[count])
         count++;
+    size_t total = count + (last != NULL);
     buf[0] = 0;
-    for (size_t i = 0; i < count && at < n; i++) {
-        const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
-        int w = snprintf(buf + at, n - at, "%s%s", sep, names[i]);
+    for (size_t i = 0; i < total && at < n; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == total ? " or " : ", ";
+        int w = snprintf(buf + at, n - at, "%s%s", sep, i < count ? names[i] : last);
         at += w > 0 ? (size_t)w : 0;
     }
 }
@@ -175,9 +177,21 @@ static int enum_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *
             memcpy(field(cfg, k), &v, sizeof v);
         return TESS_OK;
     }
-    names_list(k->names, list, sizeof list);
+    names_list(k->names, k->type == CFG_T_POLICY ? "plugin:PATH" : NULL, list, sizeof list);
     return diag_fail(d, TESS_EINPUT, "%s: '%s' is not valid (expected %s)", k->info.key, text,
                      list);
+}
+
+/* A built-in name, or plugin:PATH (cfg_plugin.c). */
+static int policy_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *d)
+{
+    int rc;
+    if (cfg_policy_parse(k, cfg, text, &rc, d))
+        return rc;
+    rc = enum_parse(k, cfg, text, d);
+    if (rc == TESS_OK)
+        cfg_policy_clear(cfg, k->point);
+    return rc;
 }
 
 static const char *enum_format(const cfg_key_t *k, const cfg_t *cfg)
@@ -247,6 +261,7 @@ int cfg_value_parse(const cfg_key_t *k, cfg_t *cfg, const char *text, diag_t *d)
     case CFG_T_ENUM: return enum_parse(k, cfg, text, d);
     case CFG_T_BOOL: return bool_parse(k, cfg, text, d);
     case CFG_T_LAT: return lat_parse(k, cfg, text, d);
+    case CFG_T_POLICY: return policy_parse(k, cfg, text, d);
     }
     return diag_fail(d, TESS_EINPUT, "%s: the key table gives it no type", k->info.key);
 }
@@ -275,5 +290,10 @@ void cfg_value_format(const cfg_key_t *k, const cfg_t *cfg, char *buf, size_t n)
     case CFG_T_LAT:
         cfg_lat_format((const lat_t *)cfield(cfg, k), buf, n);
         break;
+    case CFG_T_POLICY: {
+        const char *plugin = cfg_policy_value(cfg, k->point);
+        snprintf(buf, n, "%s", plugin ? plugin : enum_format(k, cfg));
+        break;
+    }
     }
 }

@@ -6,8 +6,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config/cfg.h"
 #include "config/cfg_int.h"
@@ -28,9 +31,19 @@ static char *trim(char *s)
     return s;
 }
 
-/* Appends "key=value" to the axis; false when out of memory. */
+/* Appends "key=value" to the axis; false when out of memory. A policy of
+ * one's own, plugin:PATH, gets its absolute path when the file exists, so
+ * that every point names the same file wherever it runs (--emit, Slurm);
+ * a missing one stays as given, for the point's check to report. */
 static bool axis_add(sweep_axis_t *ax, const char *value)
 {
+    char real[PATH_MAX + 8];
+    if (!strncasecmp(value, "plugin:", 7) && value[7] != '/' && value[7]) {
+        char *abs = realpath(value + 7, NULL);
+        if (abs && strlen(abs) < PATH_MAX)
+            snprintf(real, sizeof real, "plugin:%s", abs), value = real;
+        free(abs);
+    }
     size_t len = strlen(ax->key) + strlen(value) + 2;
     char **grown = tess_realloc(ax->assign, (ax->n + 1) * sizeof *grown);
     if (!grown)

@@ -135,6 +135,12 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
         gpu_destroy(g);
         return NULL;
     }
+    for (unsigned p = 0; p < GPU_POINT_COUNT; p++) {
+        if (policy_open(&g->policy[p], g, &g->desc.policies, p, diag) != TESS_OK) {
+            gpu_destroy(g);
+            return NULL;
+        }
+    }
     ts_init(&g->ts, g, &g->prog.tm);
     sm_init(&g->sm, g, g->prog.sm);
     for (unsigned c = 0; c < GPU_CORES; c++) {
@@ -158,6 +164,8 @@ void gpu_destroy(gpu_t *g)
     if (!g)
         return;
     simt_destroy(g->simt);
+    for (unsigned p = 0; p < GPU_POINT_COUNT; p++)
+        policy_close(&g->policy[p]);
     txn_pool_fini(&g->pool);
     tess_free(g);
 }
@@ -333,7 +341,7 @@ static void describe_stuck(gpu_t *g)
 
 gpu_outcome_t gpu_outcome(const gpu_t *g)
 {
-    if (g->outcome == GPU_WATCHDOG || g->outcome == GPU_STUCK)
+    if (g->outcome == GPU_WATCHDOG || g->outcome == GPU_STUCK || g->outcome == GPU_POLICY_ERROR)
         return (gpu_outcome_t)g->outcome;
     if (ts_finished(&g->ts))
         return GPU_DONE;

@@ -16,6 +16,7 @@
 #include "events/base/diag.h"
 #include "model/itrace.h"
 #include "model/latency.h"
+#include "model/policy.h"
 #include "model/program.h"
 #include "model/ivl.h"
 #include "model/race.h"
@@ -97,6 +98,8 @@ typedef struct gpu_desc {
     uint8_t simt_issue_width; /* simt.issue_width 1..16, S5 */
     bool simt_scoreboard;     /* simt.scoreboard, S4 */
     bool simt_broadcast;      /* simt.broadcast, S8 */
+    gpu_policies_t policies;  /* the points handed to plugins (`KEY=plugin:PATH`): a point
+                                 whose impl is set ignores its enumerated field above */
 } gpu_desc_t;
 
 /* The bank serving byte address `addr` (0..SM_BYTES-1) among `banks` (a power
@@ -186,6 +189,7 @@ typedef enum gpu_outcome {
     GPU_DONE,                 /* every frame completed */
     GPU_WATCHDOG,             /* a task exceeded its budget (D12); see gpu_errmsg */
     GPU_STUCK,                /* the queue emptied with work left (a lock never released) */
+    GPU_POLICY_ERROR,         /* a plugin answered wrongly (status error); see gpu_errmsg */
 } gpu_outcome_t;
 
 gpu_outcome_t gpu_outcome(const gpu_t *gpu);

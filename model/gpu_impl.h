@@ -11,6 +11,7 @@
 #include "model/gpu.h"
 #include "model/gpu_trace.h"
 #include "model/ivl.h"
+#include "model/policy.h"
 #include "model/race.h"
 #include "model/sm.h"
 #include "model/ts.h"
@@ -69,13 +70,14 @@ struct gpu {
                                  (a bounded core's chunks; 0 when drawn) */
     sim_event_t stop_ev;      /* the watchdog's stop, after everything of its picosecond */
     uint8_t outcome;          /* gpu_outcome_t once decided */
-    char errmsg[256];         /* why WATCHDOG or STUCK */
+    char errmsg[320];         /* why WATCHDOG, STUCK or POLICY_ERROR */
     txn_pool_t pool;          /* every transaction in flight */
     engine_t engine;          /* what runs the tasks (wired by gpu.c: the cores) */
     ts_t ts;
     sm_t sm;
     core_t cores[GPU_CORES];  /* reached only through `engine` and the wiring */
     struct simt *simt;        /* core.model = simt: the engine issuing for the lanes; else NULL */
+    policy_run_t policy[GPU_POINT_COUNT]; /* the plugins' runs (impl NULL: built in) */
 };
 
 /* Feeds both interval accumulators (gpu_set_intervals). */

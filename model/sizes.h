@@ -24,6 +24,8 @@
 #define RNG_STREAM_CORE(c) (0x100u + (unsigned)(c)) /* core c's latencies */
 #define RNG_STREAM_BANK(b) (0x200u + (unsigned)(b)) /* bank b's latencies and random arbiter */
 #define RNG_STREAM_TS 0x300u                        /* the TS's latencies */
+#define RNG_STREAM_POLICY(p) (0x500u + (unsigned)(p)) /* a plugin's own stream (gpu_point_t p;
+                                                         0x400 is the SIMT unit's) */
 
 _Static_assert(GPU_CORES == 16, "core masks (Core_Active_Vect, pending sets) are 16 bits");
 _Static_assert(SM_BANKS == 16 && SM_BYTES == 4096, "D13: a bank is 4 of 12 address bits");

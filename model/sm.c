@@ -11,11 +11,35 @@
 #include "model/sm.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/gpu_impl.h"
 
 static void grant_cb(sim_t *sim, sim_event_t *ev);
+static void grant_plugin_cb(sim_t *sim, sim_event_t *ev);
+
+/* sm->arbiter when sm.arbiter is a plugin (beyond gpu_arbiter_t's values). */
+#define SM_ARB_PLUGIN GPU_ARB_COUNT
+
+/* The bank of every address from the sm.bank_map plugin, in address order
+ * (policy.h): an answer out of range ends the run (bank 0 stands in). */
+static void map_by_plugin(sm_t *sm, struct gpu *g)
+{
+    policy_run_t *p = &g->policy[GPU_POINT_BANK_MAP];
+    for (unsigned a = 0; a < SM_BYTES; a++) {
+        p->fail[0] = 0;
+        unsigned bank = p->impl->bank_of(p->state, a, sm->nbanks);
+        if (bank >= sm->nbanks || p->fail[0]) {
+            char what[96];
+            snprintf(what, sizeof what, "address 0x%03x mapped to bank %u, not in 0..%u", a, bank,
+                     sm->nbanks - 1u);
+            gpu_policy_error(g, p, "bank_of", 0, p->fail[0] ? p->fail : what);
+            bank = 0;
+        }
+        sm->bank_of[a] = (uint8_t)bank;
+    }
+}
 
 void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
 {
@@ -25,9 +49,12 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
     sm->stepped = gpu_stepped(&g->desc);
     sm->atomics = g->desc.atomics;
     sm->nbanks = g->desc.banks;
-    for (unsigned a = 0; a < SM_BYTES; a++)
-        sm->bank_of[a] = (uint8_t)gpu_bank_of(g->desc.bank_map, g->desc.banks, a);
-    sm->arbiter = g->desc.arbiter;
+    if (g->policy[GPU_POINT_BANK_MAP].impl)
+        map_by_plugin(sm, g);
+    else
+        for (unsigned a = 0; a < SM_BYTES; a++)
+            sm->bank_of[a] = (uint8_t)gpu_bank_of(g->desc.bank_map, g->desc.banks, a);
+    sm->arbiter = g->policy[GPU_POINT_ARBITER].impl ? SM_ARB_PLUGIN : g->desc.arbiter;
     memcpy(sm->mem, initial, SM_BYTES);
     sm->lat_fixed = lat_is_fixed(&g->desc.sm_bank) && lat_is_fixed(&g->desc.sm_resp);
     sm->bank_ps = gpu_cycles(g, g->desc.sm_bank.lo);
@@ -42,7 +69,10 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
         b->min_arrive = SIM_TIME_NEVER;
         sm->next[i] = SIM_TIME_NEVER;
     }
-    sim_event_init(&sm->grant_ev, grant_cb, sm, GPU_PRIO_SM_GRANT, "sm.grant");
+    /* a plugin arbiter is asked at every grant: its own copy of the grant loop,
+       so that the built-ins' grants test nothing more */
+    sim_event_init(&sm->grant_ev, sm->arbiter == SM_ARB_PLUGIN ? grant_plugin_cb : grant_cb, sm,
+                   GPU_PRIO_SM_GRANT, "sm.grant");
     sm_set_observed(sm, false);
 }
 
@@ -188,6 +218,43 @@ static int first_arrived(const bank_t *b, uint16_t order, unsigned shift, sim_ti
     return -1;
 }
 
+/* The sm.arbiter plugin chooses among the grantable requests `m` that have
+ * arrived by now (policy.h); an answer that is not one of them ends the run
+ * (the lowest of them stands in). Out of line: only a plugin run gets here. */
+static __attribute__((noinline, cold)) unsigned arbitrate_plugin(bank_t *b, uint16_t m,
+                                                                  sim_time_t now)
+{
+    struct gpu *g = b->sm->gpu;
+    policy_run_t *p = &g->policy[GPU_POINT_ARBITER];
+    tessera_arb_request_t req[GPU_CORES];
+    unsigned n = 0;
+    uint16_t arrived = 0;
+    for (; m; m &= m - 1) {
+        unsigned c = (unsigned)__builtin_ctz(m);
+        const txn_t *t = b->req[c];
+        if (b->arrive[c] > now)
+            continue;
+        arrived |= (uint16_t)(1u << c);
+        req[n++] = (tessera_arb_request_t){
+            .requester = (uint8_t)c, .frame = (uint8_t)t->frame,
+            .is_store = (t->flags & GPU_TXN_STORE) != 0, .sync = (t->flags & GPU_TXN_SYNC) != 0,
+            .addr = (uint16_t)t->addr, .request_ps = t->t_created, .arrive_ps = b->arrive[c],
+        };
+    }
+    uint64_t cycle = now / g->desc.period_ps;
+    tessera_arb_call_t call = {.now_ps = now, .cycle = cycle, .bank = b->id, .last = b->last,
+                               .n = n, .req = req};
+    p->fail[0] = 0;
+    int c = p->impl->arbitrate(p->state, &call);
+    if (c >= 0 && c < GPU_CORES && (arrived >> c & 1) && !p->fail[0])
+        return (unsigned)c;
+    char what[128];
+    snprintf(what, sizeof what, "bank %u granted requester %d, which is not among the %u waiting "
+             "(the lowest of them stands in)", b->id, c, n);
+    gpu_policy_error(g, p, "arbitrate", cycle, p->fail[0] ? p->fail : what);
+    return (unsigned)__builtin_ctz(arrived);
+}
+
 /* T8: which of the grantable requests `m` that have arrived by now the bank
  * serves (at least one has arrived). One case per entry of GPU_ARBITERS and
  * no default: a new arbiter does not compile until it has a behaviour here
@@ -220,7 +287,7 @@ static unsigned arbitrate(bank_t *b, uint16_t m, sim_time_t now)
             return (unsigned)__builtin_ctz(arrived); /* no draw: one choice, in every mode */
         return nth_bit(arrived, (unsigned)rng_below(&b->rng, (uint64_t)__builtin_popcount(arrived)));
     }
-    case GPU_ARB_COUNT:
+    case GPU_ARB_COUNT: /* SM_ARB_PLUGIN: grant_plugin_cb asks the plugin itself */
         break;
     }
     assert(!"arbiter out of range (gpu_desc_check rejects it)");
@@ -380,12 +447,16 @@ static inline void serve(sm_t *sm, bank_t *b, txn_t *t, sim_time_t arrived, sim_
         serve_as(sm, b, t, arrived, now, false);
 }
 
-/* Bank b grants one of the requests that have arrived by now. */
-static inline void grant_one(sm_t *sm, bank_t *b, sim_time_t now)
+/* Bank b grants one of the requests that have arrived by now; `plugin`: the
+ * sm.arbiter plugin chooses, also when one request is grantable. */
+static inline __attribute__((always_inline)) void grant_one(sm_t *sm, bank_t *b, sim_time_t now,
+                                                            bool plugin)
 {
     uint16_t m = grantable(b);
     assert(m && b->free_ps <= now);
-    unsigned c = m & (m - 1) ? arbitrate(b, m, now) : (unsigned)__builtin_ctz(m);
+    unsigned c = plugin            ? arbitrate_plugin(b, m, now)
+                 : m & (m - 1) ? arbitrate(b, m, now)
+                               : (unsigned)__builtin_ctz(m);
     assert(c < GPU_CORES && b->arrive[c] <= now);
     txn_t *t = b->req[c]; /* req[c] stays as it is: only pending cores' are read */
     sim_time_t arrived = b->arrive[c];
@@ -401,8 +472,11 @@ static inline void grant_one(sm_t *sm, bank_t *b, sim_time_t now)
 /* The SM event: every bank due now grants. When the next of them is due
  * before anything else happens (sim_continue), it goes on at that time in
  * place: a bank that many requesters contend for grants at successive
- * picoseconds, each a grant of its own. */
-static GPU_NO_SLP void grant_cb(sim_t *sim, sim_event_t *ev)
+ * picoseconds, each a grant of its own. `plugin`: sm.arbiter is a plugin,
+ * asked at every grant (grant_plugin_cb). */
+static inline __attribute__((always_inline)) GPU_NO_SLP void grant_loop(sim_t *sim,
+                                                                         sim_event_t *ev,
+                                                                         bool plugin)
 {
     sm_t *sm = ev->data;
     sim_time_t now = sim_now(sim), at;
@@ -417,7 +491,7 @@ static GPU_NO_SLP void grant_cb(sim_t *sim, sim_event_t *ev)
             sim_time_t next = sm->next[id];
             if (next == now) {
                 bank_t *b = &sm->banks[id];
-                grant_one(sm, b, now);
+                grant_one(sm, b, now, plugin);
                 next = sm->next[id] = bank_next(b, now);
                 assert(next > now);
                 if (next == SIM_TIME_NEVER)
@@ -431,5 +505,19 @@ static GPU_NO_SLP void grant_cb(sim_t *sim, sim_event_t *ev)
             break;
         now = at;
     }
-    sm_reschedule(sm, at);
+    if (!plugin) {
+        sm_reschedule(sm, at);
+        return;
+    }
+    /* the event is not pending here (sim_continue keeps it off the queue;
+       requests posted while granting wait in posted_min): no need to cancel
+       it, and no second call site for what grant_cb inlines (sim_cancel) */
+    assert(!sim_event_pending(ev));
+    if (at != SIM_TIME_NEVER)
+        sim_schedule(sim, ev, at);
 }
+
+static GPU_NO_SLP void grant_cb(sim_t *sim, sim_event_t *ev) { grant_loop(sim, ev, false); }
+
+/* The SM event when sm.arbiter is a plugin. */
+static void grant_plugin_cb(sim_t *sim, sim_event_t *ev) { grant_loop(sim, ev, true); }

@@ -10,8 +10,9 @@
 #               clicked, what is drawn checked against SQL; VIEW_SHOTS=DIR keeps
 #               its screenshots there (docs/img for docs/VISUALS.md);
 #   slurm       a single-node Slurm started here runs the documented sweep
-#               (docs/SWEEPS.md: --emit, sbatch --array, merge job) and its
-#               time-limit signal (the point records 'interrupted', exit 4).
+#               (docs/SWEEPS.md: --emit, sbatch --array, merge job), a sweep over
+#               a scheduler plugin (docs/STUDY-POLICIES.md) and its time-limit
+#               signal (the point records 'interrupted', exit 4).
 # Each check installs what it lacks as scripts/setup.sh does (Debian packages;
 # speedscope and playwright-core from the npm registry into BUILD/realtools) and
 # stops every daemon it started, also on failure. Needs root for installs and Slurm.
@@ -333,6 +334,23 @@ check_slurm() {
         say "slurm: resume: the same sweep emits 0 commands, one more value 3; 12 points, one ok run each"
     else
         fail "slurm resume: $again then $more commands; $ok ok runs, $points configurations; merge job $state"
+    fi
+    # A policy of one's own on the Slurm path (docs/STUDY-POLICIES.md): each point
+    # records its scheduler, the plugin's absolute path, name and hash
+    cp "$build/examples/policies/two_level.so" .
+    tessera sweep "$src/examples/stages.s" -s core.model=simt \
+        -s simt.scheduler=gto,plugin:two_level.so --db "$PWD/pol.db" --emit > pol.cmds
+    job=$(sbatch --parsable --array=1-2 "$src/scripts/slurm-sweep.sbatch" pol.cmds)
+    merge=$(sbatch --parsable --dependency=afterany:"$job" --wrap 'tessera merge pol.db pol-shard-*.db && rm pol-shard-*.db')
+    state=$(wait_job "$merge" 120)
+    local rec sha
+    rec=$(sqlite3 pol.db "SELECT group_concat(value, ' ') FROM (SELECT value FROM params WHERE key LIKE 'simt.scheduler%' ORDER BY run_id, key)" 2>/dev/null || echo none)
+    sha=$(sha256sum two_level.so | cut -c1-64)
+    if [ "$rec" = "gto plugin:$PWD/two_level.so two_level $sha" ] &&
+       [ "$state" = "JobState=COMPLETED ExitCode=0:0 " ]; then
+        say "slurm: simt.scheduler=gto,plugin:two_level.so as a job array, the plugin's path and sha256 recorded per point"
+    else
+        fail "slurm plugin sweep: params '$rec'; merge job $state"
     fi
     state=$(wait_job "${slow}_1" 200)
     local status log

@@ -4,7 +4,7 @@
 # scripts/realtools.sh installs the third-party tools its checks open outputs
 # in (gtkwave, chromium, librsvg2-bin, slurm-wlm, munge, nodejs) the same way.
 set -eu
-PACKAGES="cmake make gcc libev-dev libsqlite3-dev sqlite3 libcunit1-dev libinih-dev libmicrohttpd-dev libjansson-dev parallel valgrind clang libclang-rt-14-dev llvm libxml2-utils pkg-config gnuplot-nox python3 python3-pandas python3-matplotlib"
+PACKAGES="cmake make gcc libev-dev libsqlite3-dev sqlite3 libcunit1-dev libinih-dev nettle-dev libmicrohttpd-dev libjansson-dev parallel valgrind clang libclang-rt-14-dev llvm libxml2-utils pkg-config gnuplot-nox python3 python3-pandas python3-matplotlib"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

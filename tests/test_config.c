@@ -378,7 +378,7 @@ static void test_file_errors_name_file_and_line(void)
 {
     file_error("[clock]\nperiod_ps = 1000\n\n; comment\n[sm]\nbank = 1\narbiter = lifo\n",
                TESS_EINPUT,
-               "7: sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo or random)");
+               "7: sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo, random or plugin:PATH)");
     file_error("[foo]\nx = 1\n", TESS_EINPUT,
                "1: unknown section 'foo' (expected clock, ts, core, sm, simt, sim or record)");
     file_error("[sm]\nbank = 2\n[Sm]\n", TESS_EINPUT,
@@ -544,7 +544,7 @@ static const char *const invalid[] = {
     "core.model=simd",
     "-s 'core.model=simd': core.model: 'simd' is not valid (expected mimd or simt)",
     "simt.scheduler=lrr",
-    "-s 'simt.scheduler=lrr': simt.scheduler: 'lrr' is not valid (expected rr, gto or oldest)",
+    "-s 'simt.scheduler=lrr': simt.scheduler: 'lrr' is not valid (expected rr, gto, oldest or plugin:PATH)",
     "simt.issue_width=0",
     "-s 'simt.issue_width=0': simt.issue_width: 0 is below the minimum 1 warp",
     "simt.issue_width=17",
@@ -563,9 +563,9 @@ static const char *const invalid[] = {
     "-s 'sm.resp=uniform:1..2000000': sm.resp: 'uniform:1..2000000' can take 2000000, above "
     "the maximum 1000000 cycles",
     "sm.arbiter=lifo",
-    "-s 'sm.arbiter=lifo': sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo or random)",
+    "-s 'sm.arbiter=lifo': sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo, random or plugin:PATH)",
     "sm.bank_map=low",
-    "-s 'sm.bank_map=low': sm.bank_map: 'low' is not valid (expected high, interleaved or xor)",
+    "-s 'sm.bank_map=low': sm.bank_map: 'low' is not valid (expected high, interleaved, xor or plugin:PATH)",
     "sm.banks=12",
     "-s 'sm.banks=12': sm.banks: '12' is not valid (expected 1, 2, 4, 8, 16, 32 or 64)",
     "sm.banks=128",
@@ -967,8 +967,8 @@ static void test_command_rejected_input_exits_2(void)
     snprintf(args, sizeof args, "config --config '%s'", path);
     out = run(args, 2);
     snprintf(expect, sizeof expect,
-             "tessera: %s:3: sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo or "
-             "random)\n",
+             "tessera: %s:3: sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo, "
+             "random or plugin:PATH)\n",
              path);
     CU_ASSERT_STRING_EQUAL(out, expect);
     free(out);

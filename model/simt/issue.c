@@ -159,7 +159,10 @@ static uint16_t decide(simt_t *u, sim_time_t now, uint16_t eligible)
         age[n] = u->w[i].age;
         slot[n++] = (uint8_t)i;
     }
-    simt_sched_order(u->sched, age, n, &u->last, order);
+    if (__builtin_expect(u->sched_plugin, 0))
+        simt_order_by_plugin(u, now, eligible, age, n, order);
+    else
+        simt_sched_order(u->sched, age, n, &u->last, order);
     unsigned k = n < u->width ? n : u->width;
     uint16_t issued = 0;
     for (unsigned j = 0; j < k; j++) {

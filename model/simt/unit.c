@@ -56,6 +56,7 @@ simt_t *simt_create(struct gpu *g)
     u->broadcast = d->simt_broadcast;
     u->atomics = d->atomics;
     u->sched = d->simt_scheduler;
+    u->sched_plugin = g->policy[GPU_POINT_SCHEDULER].impl != NULL;
     u->width = d->simt_issue_width;
     u->budget = d->budget;
     u->until = SIM_TIME_NEVER;

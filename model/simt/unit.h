@@ -101,6 +101,7 @@ struct simt {
     sim_t *sim;               /* ro */
     bool stepped, scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
     uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
+    bool sched_plugin;        /* ro: simt.scheduler is a plugin (policy.c), sched ignored */
     uint64_t budget;          /* ro: D12/S10 per lane per task */
     sim_time_t period;        /* ro: one cycle in ps */
     unsigned period_shift;    /* ro: period = odd << period_shift (cycles_in) */
@@ -223,5 +224,11 @@ void simt_trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, u
                       unsigned eligible, sim_time_t now);
 /* trace.c: interval statistics: each active lane started one instruction at `now`. */
 void simt_ivl_lanes(struct gpu *g, uint16_t active, sim_time_t now);
+
+/* policy.c: the simt.scheduler plugin orders the n eligible warps of `now`
+ * (mask `eligible`; age[] and order[] as simt_sched_order's, by slot); a
+ * wrong answer ends the run (policy.h) and the oldest-first order stands in. */
+void simt_order_by_plugin(simt_t *u, sim_time_t now, uint16_t eligible, const uint64_t *age,
+                          unsigned n, uint8_t *order /* OUT: n entries */);
 
 #endif

@@ -56,6 +56,7 @@ def _declare(lib):
         "tessera_stop": (None, [p, i]), "tessera_status": (s, [p]),
         "tessera_outcome_msg": (s, [p]), "tessera_errmsg": (s, [p]),
         "tessera_counters": (i, [p, ctypes.POINTER(Counters)]),
+        "tessera_set_policy": (i, [p, s, p, s]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)

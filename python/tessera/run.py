@@ -10,6 +10,7 @@ import tempfile
 import threading
 
 from . import _lib
+from . import policy
 from .errors import InputError, Interrupted, RunError, UsageError, error_for
 from .program import is_program
 
@@ -75,13 +76,16 @@ def value_text(value):
     return str(value)
 
 
+def settings(params, keywords):
+    """The (key, value) pairs of a params dict then keyword arguments, in order."""
+    return list((params or {}).items()) + [(key_of(k), v) for k, v in keywords.items()]
+
+
 def assignments(params, keywords):
-    """The "key=value" list of a params dict then keyword arguments, in order."""
-    out = []
-    for key, value in list((params or {}).items()) + [
-            (key_of(k), v) for k, v in keywords.items()]:
-        out.append("%s=%s" % (key, value_text(value)))
-    return out
+    """The "key=value" list of a params dict then keyword arguments, in order
+    (callables aside: they are policies, see policy.py)."""
+    return ["%s=%s" % (key, value_text(value)) for key, value in settings(params, keywords)
+            if not callable(value)]
 
 
 def _no_nul(what, text):
@@ -143,7 +147,11 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
     tessera.Program, named by its name) with
     the SM image `mem` (a path, optional), the INI file `config`, then the
     assignments of `params` ({"sm.arbiter": "rr"}) and keyword arguments
-    (sm_arbiter="rr"), recorded into the database `db` when given. Returns a
+    (sm_arbiter="rr"), recorded into the database `db` when given. A Python
+    callable as the value of sm.arbiter, sm.bank_map or simt.scheduler decides
+    in place of the built-in (policy.py); an exception it raises ends the run
+    with status error and is raised again here (its tessera_result attribute
+    holds the Result). Returns a
     Result; raises InputError/FileError/DatabaseError/... (TesseraError: the
     library's message and exit code) when the run cannot start, RunError when
     check=True and it did not end ok, and Interrupted (a KeyboardInterrupt
@@ -153,6 +161,8 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
     sets = [_no_nul(s.partition("=")[0], s) for s in assignments(params, keywords)]
     if _is_source(program):
         _no_nul(name, program)
+    bound = {key: policy.Binding(key, value) for key, value in settings(params, keywords)
+             if callable(value)}
     lib = _lib.lib()
     h = lib.tessera_new()
     if not h:
@@ -162,6 +172,9 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
         argv = (ctypes.c_char_p * max(len(sets), 1))(*[s.encode() for s in sets])
         _check(lib, h, lib.tessera_config_cli(
             h, _path("config", config), argv, len(sets)))
+        for key, b in bound.items():
+            _check(lib, h, lib.tessera_set_policy(h, key.encode(), ctypes.addressof(b.desc),
+                                                  b.label.encode()))
         memb = _path("mem", mem)
         if _is_source(program) and mem is None:
             _check(lib, h, lib.tessera_load_source(h, program.encode(), name.encode()))
@@ -184,6 +197,10 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
                         c, os.fspath(db) if db is not None else None)
         if rc and status == "ok":  # the commit failed after an ok simulation
             _check(lib, h, rc)
+        for b in bound.values():
+            if b.error is not None:  # the callable's own exception, after the commit
+                b.error.tessera_result = result
+                raise b.error
         if interrupted and status == "interrupted":
             raise Interrupted(result)
         return result.check() if check else result

@@ -318,6 +318,110 @@ class Frames(Base):
         self.assertEqual(str(f["error"].dtype), "object")
 
 
+POLICIES = os.path.join(os.path.dirname(EXE), "examples", "policies")
+
+
+def lowest(call):
+    """fixed as a Python callable: the lowest requester waiting."""
+    return min(r.requester for r in call.requests)
+
+
+def xor(addr, banks):
+    """xor as a Python callable."""
+    k = banks.bit_length() - 1
+    return (addr ^ (addr >> k)) & (banks - 1)
+
+
+def gto(call):
+    """gto as a Python callable: last cycle's warps first, then oldest first."""
+    slots = [w.slot for w in call.warps]
+    order = [slots.index(s) for s in call.last if s in slots]
+    rest = sorted((i for i in range(len(call.warps)) if i not in order),
+                  key=lambda i: call.warps[i].age_ps)
+    return order + rest
+
+
+def without_policy(rows, key):
+    """A dump without what names the policy of `key` (its value, its plugin
+    name and hash in params, its line and comment in runs.config)."""
+    section, name = key.split(".")
+    runs = [tuple("\n".join(l for l in str(v).split("\n")
+                            if not l.startswith(name + " = ") and
+                            not l.startswith("; " + name + ":")) if i == 4 else v
+                  for i, v in enumerate(r)) for r in rows[0]]
+    params = [r for r in rows[1] if not r[1].startswith(key)]
+    return [runs, params] + rows[2:]
+
+
+class Policies(Base):
+    """A Python callable decides as the C plugin of the same policy does."""
+
+    def same_rows(self, key, fn, plugin, program, **kw):
+        for timing in ("decoupled", "stepped"):
+            a, b = self.db("c-%s.db" % timing), self.db("py-%s.db" % timing)
+            base = dict(kw, record_level="events", core_timing=timing)
+            tessera.run(program, db=a, params={key: "plugin:" + os.path.join(
+                POLICIES, plugin + ".so")}, **base).check()
+            tessera.run(program, db=b, params={key: fn}, **base).check()
+            da, db = without_policy(dump(a), key), without_policy(dump(b), key)
+            self.assertGreater(len(da[6]) + len(da[7]), 100)
+            self.assertEqual(da, db)
+            with sqlite3.connect(b) as conn:
+                self.assertEqual(conn.execute(
+                    "SELECT value FROM params WHERE key = ?", (key,)).fetchone()[0],
+                    "python:" + fn.__qualname__)
+
+    def test_arbiter_callable_equals_plugin(self):
+        self.same_rows("sm.arbiter", lowest, "fixed", "examples/histogram.s",
+                       sm_bank_map="interleaved")
+
+    def test_bank_map_callable_equals_plugin(self):
+        self.same_rows("sm.bank_map", xor, "xor", "examples/histogram.s", sm_banks=8)
+
+    def test_scheduler_callable_equals_plugin(self):
+        self.same_rows("simt.scheduler", gto, "gto", "examples/simt_memory.s",
+                       core_model="simt", simt_issue_width=2)
+
+    def test_exception_ends_the_run_and_is_raised_again(self):
+        def boom(call):
+            if call.cycle >= 20:
+                raise ValueError("no choice at %d" % call.cycle)
+            return call.requests[0].requester
+        path = self.db("boom.db")
+        with self.assertRaises(ValueError) as cm:
+            tessera.run("examples/histogram.s", db=path, sm_arbiter=boom)
+        self.assertIn("no choice at", str(cm.exception))
+        result = cm.exception.tessera_result
+        self.assertEqual(result.status, "error")
+        self.assertRegex(result.message, r"^plugin boom \(sm\.arbiter\): arbitrate at cycle "
+                         r"\d+: python:.*boom raised ValueError: no choice at \d+$")
+        with sqlite3.connect(path) as conn:
+            self.assertEqual(conn.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+            self.assertEqual(conn.execute("SELECT status FROM runs").fetchone()[0], "error")
+            self.assertGreater(conn.execute("SELECT count(*) FROM sm_accesses").fetchone()[0], 0)
+
+    def test_callable_reads_its_params_and_stream(self):
+        seen = []
+
+        def favour(call):
+            seen.append(call.host.param("core"))
+            ids = [r.requester for r in call.requests]
+            return 3 if 3 in ids else ids[call.host.random_below(len(ids))]
+        favour.params = ["core"]
+        runs = [tessera.run("examples/histogram.s", params={
+            "sm.arbiter": favour, "plugin.favour.core": 3}).end_ps for _ in range(2)]
+        self.assertEqual(runs[0], runs[1])  # the stream is seeded by sim.seed
+        self.assertEqual(set(seen), {"3"})
+        with self.assertRaises(tessera.InputError) as cm:
+            tessera.run("examples/histogram.s", params={"sm.arbiter": favour,
+                                                        "plugin.favour.other": 1})
+        self.assertIn("reads no such parameter (it reads: core)", str(cm.exception))
+
+    def test_not_a_policy_key(self):
+        with self.assertRaises(tessera.TesseraError):
+            tessera.run("examples/first.s", sm_bank=lowest)
+
+
 class Study(Base):
     def test_study_script_makes_its_png(self):
         try:

@@ -1,0 +1,86 @@
+/* policy.h — policies of the user's own (api/tessera_policy.h) as the model
+ * sees them: which decision points a run hands to a plugin (gpu_policies_t,
+ * part of gpu_desc_t, filled by config/ from `-s KEY=plugin:PATH` and
+ * `-s plugin.NAME.KEY=VALUE`), and per run the plugin's state, host and
+ * random stream (policy_run_t). The model never sees a file: config/ has
+ * loaded the plugin and gives its descriptor. Invariant: a policy_run_t is
+ * open (create() succeeded) exactly while its state may be passed to the
+ * plugin's callbacks; every answer is checked by the caller, which reports
+ * a wrong one with gpu_policy_error. */
+#ifndef TESSERA_POLICY_MODEL_H
+#define TESSERA_POLICY_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "api/tessera_policy.h"
+#include "events/base/diag.h"
+#include "model/rng.h"
+
+struct gpu;
+
+/* The decision points a plugin may take over. */
+typedef enum gpu_point {
+    GPU_POINT_ARBITER = 0,    /* sm.arbiter */
+    GPU_POINT_BANK_MAP,       /* sm.bank_map */
+    GPU_POINT_SCHEDULER,      /* simt.scheduler */
+    GPU_POINT_COUNT
+} gpu_point_t;
+
+#define GPU_POLICY_PATH_MAX 512   /* "plugin:" and an absolute path, or "python:LABEL" */
+#define GPU_POLICY_NAME_MAX 32    /* a plugin's name, with its NUL */
+#define GPU_POLICY_PARAMS_MAX 32  /* plugin.NAME.KEY settings per run */
+#define GPU_POLICY_PKEY_MAX 64    /* "NAME.KEY", with its NUL */
+#define GPU_POLICY_PVALUE_MAX 160 /* a parameter's value, with its NUL */
+#define GPU_SHA256_HEX 65         /* 64 hex digits and a NUL */
+
+/* The kind of plugin each point takes (TESSERA_POLICY_*), and its key. */
+extern const uint32_t gpu_point_kind[GPU_POINT_COUNT];
+extern const char *const gpu_point_key[GPU_POINT_COUNT];
+
+/* Which points a run hands to a plugin, and the plugins' parameters. Plain
+ * data (copied with the description); unused bytes are zero, so that two
+ * equal selections compare equal byte for byte. */
+typedef struct gpu_policies {
+    const tessera_policy_t *impl[GPU_POINT_COUNT]; /* NULL: the key's built-in choice */
+    char value[GPU_POINT_COUNT][GPU_POLICY_PATH_MAX]; /* the key's text: "plugin:/abs/x.so",
+                                                        "python:LABEL"; "" when built-in */
+    char sha256[GPU_POINT_COUNT][GPU_SHA256_HEX]; /* of the plugin's file; "" for Python */
+    uint8_t n_params;         /* entries of param, sorted by key, keys distinct */
+    struct {
+        char key[GPU_POLICY_PKEY_MAX];     /* "NAME.KEY" */
+        char value[GPU_POLICY_PVALUE_MAX];
+    } param[GPU_POLICY_PARAMS_MAX];
+} gpu_policies_t;
+
+/* One plugin during one run. */
+typedef struct policy_run {
+    const tessera_policy_t *impl; /* ro: NULL when the point is built in */
+    void *state;              /* what create() made */
+    tessera_host_t host;      /* what the plugin gets (host.impl points here) */
+    const gpu_policies_t *sel;/* ro: the parameters */
+    rng_t rng;                /* the plugin's own stream */
+    char fail[160];           /* what host->fail said */
+    char label[96];           /* "plugin NAME (KEY)", for messages */
+    bool open;                /* create() succeeded: destroy() is due */
+    unsigned point;           /* gpu_point_t */
+} policy_run_t;
+
+/* Opens point `point` of `sel` for one run on GPU g: checks the plugin's
+ * parameters (every plugin.NAME.KEY of its NAME is one it lists), seeds its
+ * stream and calls create(). A built-in point is left closed with impl
+ * NULL. Returns TESS_OK, or TESS_EINPUT naming the plugin (create failed,
+ * an unknown parameter); on failure nothing is left open. */
+int policy_open(policy_run_t *p, struct gpu *g, const gpu_policies_t *sel, unsigned point,
+                diag_t *diag);
+
+/* Calls destroy() when open. Idempotent. */
+void policy_close(policy_run_t *p);
+
+/* Ends the run with status error: "policy: plugin NAME (KEY): CALL at cycle
+ * C: WHAT" (the first error only; the model goes on consistently until the
+ * simulation stops after the current event). */
+void gpu_policy_error(struct gpu *g, const policy_run_t *p, const char *call, uint64_t cycle,
+                      const char *what);
+
+#endif
