@@ -365,6 +365,13 @@ static int judge(tessera_t *t)
     return code;
 }
 
+/* An asynchronous stop takes effect where no component has run past. */
+static sim_time_t stop_point(void *user)
+{
+    tessera_t *t = user;
+    return gpu_stop_point(t->gpu);
+}
+
 /* Drives the simulation (not at all when a stop came before the first event). */
 static int simulate(tessera_t *t, unsigned flags)
 {
@@ -376,9 +383,13 @@ static int simulate(tessera_t *t, unsigned flags)
         .cycle_ps = t->cfg.gpu.period_ps,
         .catch_signals = (flags & TESSERA_SIGNALS) != 0,
         .stop = &t->stop,
+        .stop_point = stop_point,
+        .stop_user = t,
         .progress_extra = progress_extra,
         .progress_user = t,
     };
+    if (dd.until)
+        gpu_set_horizon(t->gpu, dd.until); /* nothing after the limit runs, in either mode */
     gpu_start(t->gpu);
     if (atomic_load(&t->stop))
         t->drive.end = SIM_END_INTERRUPTED;
