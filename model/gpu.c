@@ -427,7 +427,10 @@ static void totals(gpu_t *g)
  * stop is taken to the same instant. */
 static void stuck_at_last_event(gpu_t *g)
 {
-    if (sim_pending(g->sim) != 0 || ts_finished(&g->ts))
+    /* a run stopped at the end of simulated time stays where it stopped:
+     * the engine's frontier may lie past that end */
+    if (sim_pending(g->sim) != 0 || ts_finished(&g->ts) ||
+        sim_stop_reason(g->sim) == SIM_END_TIME_OVERFLOW)
         return;
     sim_time_t last = g->engine.ops->frontier(g->engine.self);
     for (unsigned b = 0; b < g->sm.nbanks; b++)

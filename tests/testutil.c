@@ -250,7 +250,7 @@ static void dump_put(dump_t *d, const char *s)
 static int dump_skipped_column(const char *c)
 {
     static const char *const skip[] = {"run_id", "config", "events", "wall_s", "started_at",
-                                       "finished_at", "timing", NULL};
+                                       "finished_at", "timing", "uid", NULL};
     for (int i = 0; skip[i]; i++)
         if (strcmp(c, skip[i]) == 0)
             return 1;
