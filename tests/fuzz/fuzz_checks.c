@@ -268,7 +268,8 @@ static bool known_section(const char *name, size_t len)
         return false;
     memcpy(buf, name, len);
     buf[len] = 0;
-    return cfg_section_doc(buf)[0] != 0;
+    /* the sections of the key table, and [plugin] (plugin.NAME.KEY parameters) */
+    return cfg_section_doc(buf)[0] != 0 || strcmp(buf, CFG_PLUGIN_SECTION) == 0;
 }
 
 /* What cfg_load_string promises to accept ("'…' is not [section], key = value
