@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config/cfg.h"
 #include "events/base/err.h"
@@ -437,8 +438,23 @@ static fuzz_verdict_t cfg_run(cfg_ws_t *w, const char *text, char *why, size_t n
     return rejected(&d, rc, "fuzz.ini:", why, n);
 }
 
+/* Whether the bytes name a policy plugin or its parameters ("plugin", any
+ * case). Such inputs are not fuzzed: a plugin:PATH value would dlopen
+ * whatever file the fuzzer spells, and cfg_format does not print the
+ * plugin.NAME.KEY parameters (its round trip covers the key table only);
+ * test_policy covers plugin configurations. */
+static bool names_a_plugin(const uint8_t *data, size_t size)
+{
+    for (size_t i = 0; i + 6 <= size; i++)
+        if (strncasecmp((const char *)data + i, "plugin", 6) == 0)
+            return true;
+    return false;
+}
+
 fuzz_verdict_t fuzz_check_config(const uint8_t *data, size_t size, char *why, size_t n)
 {
+    if (names_a_plugin(data, size))
+        return FUZZ_ACCEPTED;
     char *text = malloc(size + 1);
     cfg_ws_t *w = malloc(sizeof *w);
     fuzz_verdict_t v = FUZZ_VIOLATED;
