@@ -275,8 +275,11 @@ static int set_intervals(tessera_t *t)
         return TESS_OK;
     t->has_intervals = c->record.interval > 0;
     t->has_window = c->record.from_ps > 0 || c->record.to_ps > 0;
+    /* a length past the end of simulated time is one interval to the end */
     if (t->has_intervals)
-        ivl_init_intervals(&t->intervals, c->record.interval * c->gpu.period_ps);
+        ivl_init_intervals(&t->intervals, c->record.interval > SIM_TIME_END / c->gpu.period_ps
+                                              ? SIM_TIME_END
+                                              : c->record.interval * c->gpu.period_ps);
     if (t->has_window)
         ivl_init_window(&t->window, c->record.from_ps, c->record.to_ps);
     gpu_set_intervals(t->gpu, t->has_intervals ? &t->intervals : NULL,
@@ -337,6 +340,10 @@ static int judge(tessera_t *t)
     } else if (r->end == SIM_END_ERROR) {
         t->status = "error", code = TESS_ENOMEM;
         snprintf(msg, size, "%s%s", sim_errmsg(t->sim), gpu_errmsg(t->gpu));
+    } else if (r->end == SIM_END_TIME_OVERFLOW) {
+        t->status = "time_overflow";
+        snprintf(msg, size, "%s: the run stops here rather than wrap (docs/SPEC.md, "
+                 "\"The end of simulated time\")", sim_errmsg(t->sim));
     } else if (o == GPU_DONE) {
         t->status = "ok", code = TESS_OK;
     } else if (r->end == SIM_END_INTERRUPTED && r->signal) {
@@ -358,6 +365,13 @@ static int judge(tessera_t *t)
     return code;
 }
 
+/* An asynchronous stop takes effect where no component has run past. */
+static sim_time_t stop_point(void *user)
+{
+    tessera_t *t = user;
+    return gpu_stop_point(t->gpu);
+}
+
 /* Drives the simulation (not at all when a stop came before the first event). */
 static int simulate(tessera_t *t, unsigned flags)
 {
@@ -369,9 +383,13 @@ static int simulate(tessera_t *t, unsigned flags)
         .cycle_ps = t->cfg.gpu.period_ps,
         .catch_signals = (flags & TESSERA_SIGNALS) != 0,
         .stop = &t->stop,
+        .stop_point = stop_point,
+        .stop_user = t,
         .progress_extra = progress_extra,
         .progress_user = t,
     };
+    if (dd.until)
+        gpu_set_horizon(t->gpu, dd.until); /* nothing after the limit runs, in either mode */
     gpu_start(t->gpu);
     if (atomic_load(&t->stop))
         t->drive.end = SIM_END_INTERRUPTED;
@@ -404,6 +422,14 @@ int tessera_run(tessera_t *t, unsigned flags)
     int code = judge(t);
     gpu_stats_t st;
     gpu_stats(t->gpu, &st);
+    if (t->has_intervals)
+        ivl_reach(&t->intervals, stop_time(t, &st));
+    if (t->has_intervals && t->intervals.coarsened)
+        diag_warn(&t->diag, "record.interval: the run outlasted %d intervals of %llu cycles: "
+                  "they were merged pairwise into intervals of %llu cycles (the sums are exact; "
+                  "docs/SCHEMA.md, intervals)", IVL_MAX_INTERVALS,
+                  (unsigned long long)(t->intervals.asked / t->cfg.gpu.period_ps),
+                  (unsigned long long)(t->intervals.len / t->cfg.gpu.period_ps));
     /* runs.end_ps: the last READY; NULL when none arrived (a READY needs >= 1 cycle) */
     rec_run_end_t end = {.status = t->status, .error = t->outcome[0] ? t->outcome : NULL,
                          .end_ps = st.end_ps ? st.end_ps : SIM_TIME_NEVER,

@@ -137,7 +137,8 @@ void tessera_stop(tessera_t *t, int signal);
 
 /* The run's status as recorded in runs.status: "ok", "watchdog",
  * "interrupted" (a signal or tessera_stop), "time_limit", "wall_limit",
- * "deadlock" or "error"; "" before tessera_run has simulated. */
+ * "time_overflow" (past 2^63 ps, exit code 4), "deadlock" or "error" (also
+ * when the run's end could not be recorded); "" before tessera_run has simulated. */
 const char *tessera_status(const tessera_t *t);
 
 /* Why the run did not end "ok" (runs.error), or "". */

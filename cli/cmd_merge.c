@@ -2,6 +2,7 @@
  * (the points of a sweep run elsewhere) into one, through analysis/merge.h.
  * Each shard is merged in its own transaction: a bad shard is reported and
  * skipped, the others still merge. */
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,9 +31,11 @@ const cli_spec_t cli_spec_merge = {
     .about = "Copies every run of each SHARD (a database written by `tessera run`) with all\n"
              "its rows into OUT.db, which is created when missing and appended to otherwise.\n"
              "Run ids are renumbered after OUT's last run, in shard order; a run already in\n"
-             "OUT (same fingerprint) is not copied again, so merging a shard twice adds\n"
-             "nothing. Each shard is merged in one transaction; one that is not a Tessera\n"
-             "database, or of another schema version, is reported and leaves OUT untouched.\n",
+             "OUT (same uid: every run gets a random 128-bit one when it begins) is not\n"
+             "copied again, so merging a shard twice adds nothing; each run skipped is named\n"
+             "with the reason. Each shard is merged in one transaction; one that is not a\n"
+             "Tessera database, or of another schema version, is reported and leaves OUT\n"
+             "untouched, and OUT is not created nor changed until a shard has runs to add.\n",
     .opts = merge_opts,
     .exits = merge_exits,
     .min_pos = 2,
@@ -60,6 +63,25 @@ static void report(const char *shard, const merge_result_t *r)
     if (r->running)
         fprintf(stderr, "tessera: warning: %s: %llu run(s) still 'running' (killed, or in "
                 "progress when merged)\n", shard, (unsigned long long)r->running);
+}
+
+/* Why a run of a shard was not copied (merge_set_skip), one line each into
+ * the sqlite3_str `user`, printed after the shard's line. */
+static void note_skip(void *user, const char *shard, const merge_skip_t *k)
+{
+    sqlite3_str *s = user;
+    (void)shard;
+    if (k->dup_in_shard)
+        sqlite3_str_appendf(s, "  run %lld skipped: an earlier run of the shard has the same uid\n",
+                            (long long)k->shard_run_id);
+    else if (k->out_status && strcmp(k->out_status, "running") != 0 && k->status &&
+             strcmp(k->status, "running") == 0)
+        sqlite3_str_appendf(s, "  run %lld skipped: 'running' here, finished in the output as "
+                            "run %lld (same uid)\n", (long long)k->shard_run_id,
+                            (long long)k->out_run_id);
+    else
+        sqlite3_str_appendf(s, "  run %lld skipped: already in the output as run %lld (same "
+                            "uid)\n", (long long)k->shard_run_id, (long long)k->out_run_id);
 }
 
 /* OUT.db must not be one of the shards, nor a shard's WAL or journal. */
@@ -95,12 +117,16 @@ static int merge_all(const char *out, char *const *shards, int n, bool quiet)
     for (int i = 0; i < n; i++) {
         merge_result_t r;
         diag_reset(&d);
+        sqlite3_str *skips = sqlite3_str_new(NULL);
+        merge_set_skip(m, quiet ? NULL : note_skip, skips);
         if (merge_shard(m, shards[i], &r, &d) != TESS_OK) {
             cli_error("%s", d.msg);
             rc = rc ? rc : d.code;
         } else if (!quiet) {
             report(shards[i], &r);
+            fputs(sqlite3_str_value(skips) ? sqlite3_str_value(skips) : "", stdout);
         }
+        sqlite3_free(sqlite3_str_finish(skips));
     }
     merge_close(m);
     return rc;

@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/sweep_run.h"
 #include "analysis/store/runkey.h"
+#include "analysis/store/sha256.h"
 #include "config/cfg.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
@@ -151,7 +152,7 @@ static int parse(int argc, char **argv, cli_args_t *c, sweep_args_t *a)
 
 /* Assembles or loads the program (and --mem) once, as the children will,
  * into *out (the caller frees it). */
-static int load_program(const sweep_args_t *a, program_t **out, diag_t *d)
+static int load_program(sweep_args_t *a, program_t **out, diag_t *d)
 {
     program_t *p = tess_malloc(sizeof *p);
     if (!p)
@@ -159,6 +160,10 @@ static int load_program(const sweep_args_t *a, program_t **out, diag_t *d)
     int rc = program_load(p, a->prog, a->mem, d);
     if (rc != TESS_OK)
         tess_free(p), p = NULL;
+    if (p) { /* what every point's run must record (sweep_run.c checks each shard) */
+        sha256_hex(p->image, TM_BYTES, a->prog_sha);
+        sha256_hex(p->sm, SM_BYTES, a->data_sha);
+    }
     *out = p;
     return rc;
 }
@@ -180,32 +185,101 @@ static char *point_config(const sweep_args_t *a, const cfg_t *base, uint64_t k, 
     return text;
 }
 
-/* The points to run, ascending, into a->todo and a->n_todo: every one of
- * the n with --rerun, else those whose run key (analysis/store/runkey.h:
- * program, data, effective configuration, version) OUT.db does not hold
- * with status 'ok'. Only reads OUT.db. */
+typedef struct keyed {
+    runkey_t key;             /* the point's run key */
+    uint64_t k;               /* the point */
+} keyed_t;
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+    const keyed_t *a = pa, *b = pb;
+    int c = strcmp(a->key, b->key);
+    return c ? c : (a->k > b->k) - (a->k < b->k);
+}
+
+/* Every point's run key into keys[k] (program, data, effective
+ * configuration, version: what its run would record). */
+static int point_keys(const sweep_args_t *a, const program_t *p, uint64_t n, keyed_t *keys,
+                      diag_t *d)
+{
+    cfg_t base;
+    cfg_default(&base);
+    diag_t again = {0}; /* its warnings were printed by check_all */
+    if (a->config && cfg_load_file(&base, a->config, &again))
+        return diag_fail(d, again.code, "%s", again.msg);
+    for (uint64_t k = 0; k < n; k++) {
+        char *text = point_config(a, &base, k, d);
+        if (!text)
+            return d->code;
+        runkey_of(p->image, TM_BYTES, p->sm, SM_BYTES, text, keys[k].key);
+        keys[k].k = k;
+        tess_free(text);
+    }
+    return TESS_OK;
+}
+
+/* Marks in dup[] each point whose key an earlier point has (values equal
+ * after normalisation: SIMT and simt, 1 and 01, a value given twice), with
+ * the earlier point in first_of[]; returns how many. */
+static uint64_t mark_dups(keyed_t *keys, uint64_t n, uint64_t *first_of, bool *dup)
+{
+    qsort(keys, n, sizeof *keys, cmp_keyed);
+    uint64_t dups = 0;
+    for (uint64_t i = 1; i < n; i++)
+        if (strcmp(keys[i].key, keys[i - 1].key) == 0) {
+            dup[keys[i].k] = true;
+            first_of[keys[i].k] = dup[keys[i - 1].k] ? first_of[keys[i - 1].k] : keys[i - 1].k;
+            dups++;
+        }
+    return dups;
+}
+
+/* "sweep: 2 points dropped, equal to others after normalisation: 2 = 1, 3 = 1" */
+static void print_dups(const sweep_args_t *a, uint64_t n, const bool *dup, const uint64_t *first)
+{
+    FILE *f = a->emit ? stderr : stdout;
+    unsigned shown = 0;
+    fprintf(f, "sweep: %llu point%s dropped, equal to %s after normalisation (run once):",
+            (unsigned long long)a->n_dups, a->n_dups == 1 ? "" : "s",
+            a->n_dups == 1 ? "another" : "others");
+    for (uint64_t k = 0; k < n && shown < 8; k++)
+        if (dup[k])
+            fprintf(f, "%s point %llu = point %llu", shown++ ? "," : "", (unsigned long long)k + 1,
+                    (unsigned long long)first[k] + 1);
+    fprintf(f, "%s\n", a->n_dups > shown ? ", ..." : "");
+}
+
+/* The points to run, ascending, into a->todo and a->n_todo: one per run
+ * key (analysis/store/runkey.h: program, data, effective configuration,
+ * version) — a point equal to an earlier one is dropped and named — and,
+ * but with --rerun, none whose key OUT.db holds with status 'ok'. Only
+ * reads OUT.db. */
 static int plan_resume(sweep_args_t *a, const program_t *p, uint64_t n, diag_t *d)
 {
     runkey_set_t ok = {0};
-    cfg_t base;
-    cfg_default(&base);
-    if (!(a->todo = tess_calloc(n, sizeof *a->todo)))
-        return diag_fail(d, TESS_ENOMEM, "out of memory");
-    int rc = a->rerun ? TESS_OK : runkey_load_ok(a->db, &ok, d);
-    diag_t again = {0}; /* its warnings were printed by check_all */
-    if (rc == TESS_OK && ok.n && a->config && cfg_load_file(&base, a->config, &again))
-        rc = diag_fail(d, again.code, "%s", again.msg);
-    for (uint64_t k = 0; k < n && rc == TESS_OK; k++) {
-        char *text = ok.n ? point_config(a, &base, k, d) : NULL;
-        runkey_t key = "";
-        if (ok.n && !text)
-            rc = d->code;
-        else if (text)
-            runkey_of(p->image, TM_BYTES, p->sm, SM_BYTES, text, key);
-        tess_free(text);
-        if (rc == TESS_OK && !(key[0] && runkey_set_has(&ok, key)))
+    keyed_t *keys = tess_calloc(n, sizeof *keys);
+    uint64_t *first = tess_calloc(n, sizeof *first);
+    bool *dup = tess_calloc(n, sizeof *dup);
+    a->todo = tess_calloc(n, sizeof *a->todo);
+    int rc = keys && first && dup && a->todo ? TESS_OK : diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (rc == TESS_OK)
+        rc = a->rerun ? TESS_OK : runkey_load_ok(a->db, &ok, d);
+    if (rc == TESS_OK)
+        rc = point_keys(a, p, n, keys, d);
+    runkey_t *key_of = NULL;
+    if (rc == TESS_OK && !(key_of = tess_malloc(n * sizeof *key_of)))
+        rc = diag_fail(d, TESS_ENOMEM, "out of memory");
+    for (uint64_t i = 0; rc == TESS_OK && i < n; i++)
+        memcpy(key_of[keys[i].k], keys[i].key, sizeof(runkey_t));
+    if (rc == TESS_OK)
+        a->n_dups = mark_dups(keys, n, first, dup);
+    for (uint64_t k = 0; rc == TESS_OK && k < n; k++)
+        if (!dup[k] && !runkey_set_has(&ok, key_of[k]))
             a->todo[a->n_todo++] = k;
-    }
+    if (rc == TESS_OK && a->n_dups)
+        print_dups(a, n, dup, first);
+    tess_free(key_of);
+    tess_free(keys), tess_free(first), tess_free(dup);
     runkey_set_free(&ok);
     return rc;
 }
@@ -216,13 +290,14 @@ static int plan_resume(sweep_args_t *a, const program_t *p, uint64_t n, diag_t *
 static void print_plan(const sweep_args_t *a, uint64_t n)
 {
     FILE *f = a->emit ? stderr : stdout;
-    unsigned long long points = n, product = sweep_plan_product(&a->plan);
-    if (a->n_todo == n && !a->emit)
+    unsigned long long points = n - a->n_dups, product = sweep_plan_product(&a->plan);
+    if (a->n_todo == points && !a->emit)
         fprintf(f, "sweep: %llu point%s to run (%llu in the product)\n", points,
-                n == 1 ? "" : "s", product);
-    else if (a->n_todo < n)
+                points == 1 ? "" : "s", product);
+    else if (a->n_todo < points)
         fprintf(f, "sweep: %llu point%s (%llu in the product): %llu already ok in %s, %s %llu\n",
-                points, n == 1 ? "" : "s", product, (unsigned long long)(n - a->n_todo), a->db,
+                points, points == 1 ? "" : "s", product,
+                (unsigned long long)(points - a->n_todo), a->db,
                 a->emit ? "emitting" : "running", (unsigned long long)a->n_todo);
     fflush(f);
 }

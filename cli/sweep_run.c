@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/store/db.h"
 #include "cli/commands.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
@@ -75,6 +76,7 @@ typedef struct runner {
     uint64_t interrupted;     /* of the failed, those that exited 4 (interrupted) */
     uint64_t merge_next;      /* the next point to merge, pos (points merge in order) */
     uint8_t *finished;        /* bit per pos: its process has ended */
+    uint8_t *exited_ok;       /* bit per pos: its process exited 0 */
     slot_t *slots;
     unsigned n_slots, running;
     int stop_signal;          /* 0, or the signal that stopped the sweep */
@@ -251,6 +253,7 @@ static void point_ended(runner_t *r, pid_t pid, int status)
     if (code == TESS_OK) {
         r->ok++;
         r->finished[pos / 8] |= (uint8_t)(1u << (pos % 8));
+        r->exited_ok[pos / 8] |= (uint8_t)(1u << (pos % 8));
         return;
     }
     char why[512];
@@ -272,28 +275,75 @@ static void remove_point_files(const runner_t *r, uint64_t pos, bool keep_shard)
     }
 }
 
+/* The shard's runs recorded the program and data the sweep read (hashed
+ * once, before any point ran): a program or --mem edited during the sweep
+ * would otherwise put two programs in one study. "" or why not into why. */
+static void check_program(const runner_t *r, const char *shard, char *why, size_t size)
+{
+    diag_t d = {0};
+    sqlite3 *db = db_open_read(shard, NULL, &d);
+    sqlite3_stmt *st = NULL;
+    why[0] = 0;
+    if (db && sqlite3_prepare_v2(db, "SELECT program_sha256, data_sha256 FROM runs WHERE"
+                                 " program_sha256 IS NOT ?1 OR data_sha256 IS NOT ?2",
+                                 -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_bind_text(st, 1, r->a->prog_sha, -1, SQLITE_STATIC) == SQLITE_OK &&
+        sqlite3_bind_text(st, 2, r->a->data_sha, -1, SQLITE_STATIC) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const char *prog = (const char *)sqlite3_column_text(st, 0);
+        bool code = !prog || strcmp(prog, r->a->prog_sha) != 0;
+        snprintf(why, size, "%s changed during the sweep (its run recorded %s_sha256 %.12s…, "
+                 "the sweep read %.12s…): not merged",
+                 code ? r->a->prog : "the initial Shared Memory (--mem, .data)",
+                 code ? "program" : "data", code ? (prog ? prog : "NULL")
+                 : (const char *)sqlite3_column_text(st, 1),
+                 code ? r->a->prog_sha : r->a->data_sha);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+/* A point that exited 0 whose run is not in OUT.db as 'ok' (or that was not
+ * merged at all) is not counted ok: the summary counts what the database
+ * holds. */
+static void not_merged_ok(runner_t *r, uint64_t pos, int code, const char *why)
+{
+    if (r->exited_ok[pos / 8] >> (pos % 8) & 1) {
+        r->ok--;
+        r->exited_ok[pos / 8] &= (uint8_t) ~(1u << (pos % 8));
+        point_failed(r, pos, code, why);
+    }
+}
+
 /* Merges the shard of the point at pos, if it wrote one (a point rejected
  * or killed before it opened its database has none). */
 static void merge_point(runner_t *r, uint64_t pos)
 {
-    char shard[PATH_MAX];
+    char shard[PATH_MAX], why[512];
     struct stat st;
     shard_path(r, pos, "db", shard, sizeof shard);
     if (stat(shard, &st) != 0) {
+        not_merged_ok(r, pos, TESS_EDB, "it left no database");
         remove_point_files(r, pos, false);
         return;
     }
     merge_result_t res;
     diag_t d = {0};
-    if (merge_shard(r->merge, shard, &res, &d) != TESS_OK) {
+    check_program(r, shard, why, sizeof why);
+    if (why[0] || merge_shard(r->merge, shard, &res, &d) != TESS_OK) {
         clear_line(r);
+        if (why[0])
+            d.code = TESS_EINPUT, snprintf(d.msg, sizeof d.msg, "%s", why);
         cli_error("sweep: point %llu: %s (shard kept)", (unsigned long long)r->a->todo[pos] + 1,
                   d.msg);
         r->merge_rc = r->merge_rc ? r->merge_rc : d.code;
         r->kept++;
+        not_merged_ok(r, pos, d.code, "its shard was not merged");
         remove_point_files(r, pos, true);
         return;
     }
+    if (res.ok == 0)
+        not_merged_ok(r, pos, TESS_EDB, "its run is not in the database as ok");
     if (res.runs && !r->first_run)
         r->first_run = res.first_id;
     if (res.runs)
@@ -408,7 +458,9 @@ static void print_summary(runner_t *r)
         printf(" (run%s %lld%s", r->merged.runs == 1 ? "" : "s", (long long)r->first_run,
                r->merged.runs == 1 ? ")" : "-");
     if (r->merged.runs > 1)
-        printf("%lld)", (long long)r->last_run);
+        printf("%lld%s)", (long long)r->last_run,
+               r->last_run - r->first_run + 1 > (int64_t)r->merged.runs
+                   ? ", among another writer's" : "");
     printf("; %s\n", el);
     if (r->kept)
         cli_error("sweep: %llu shard(s) could not be merged and were kept in %s",
@@ -459,13 +511,14 @@ int sweep_run(const sweep_args_t *a, const char *exe, uint64_t n, merge_t *m)
     r.progress = r.tty || a->progress;
     r.slots = tess_calloc(r.n_slots, sizeof *r.slots);
     r.finished = tess_calloc(r.total / 8 + 1, 1);
-    if (!r.slots || !r.finished) {
-        tess_free(r.slots), tess_free(r.finished);
+    r.exited_ok = tess_calloc(r.total / 8 + 1, 1);
+    if (!r.slots || !r.finished || !r.exited_ok) {
+        tess_free(r.slots), tess_free(r.finished), tess_free(r.exited_ok);
         cli_error("sweep: out of memory");
         return TESS_ENOMEM;
     }
     if (!(r.dir = make_dir(a->db))) {
-        tess_free(r.slots), tess_free(r.finished);
+        tess_free(r.slots), tess_free(r.finished), tess_free(r.exited_ok);
         return TESS_EIO;
     }
     clock_gettime(CLOCK_MONOTONIC, &r.t0);
@@ -477,5 +530,6 @@ int sweep_run(const sweep_args_t *a, const char *exe, uint64_t n, merge_t *m)
     tess_free(r.dir);
     tess_free(r.slots);
     tess_free(r.finished);
+    tess_free(r.exited_ok);
     return verdict(&r);
 }

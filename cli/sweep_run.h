@@ -25,6 +25,9 @@ typedef struct sweep_args {
     uint64_t sample_seed;     /* with --sample: its seed (--sample-seed, --seed or 1) */
     uint64_t *todo;           /* the points to run, ascending (resume: not yet ok in db) */
     uint64_t n_todo;
+    uint64_t n_dups;          /* points dropped: equal to an earlier one after normalisation */
+    char prog_sha[65];        /* the program's Task Memory image, hashed once (runs.program_sha256) */
+    char data_sha[65];        /* its initial Shared Memory (runs.data_sha256) */
     bool emit, force, rerun, progress;
 } sweep_args_t;
 

@@ -200,7 +200,9 @@ static const cfg_key_t keys[] = {
      DOC("0", "cycles", "0..18446744073709551615",
          "Split the cores' and banks' counters over intervals of this many cycles (table "
          "intervals, view utilization_over_time; they sum to the whole-run counters); 0 = "
-         "none. Cores then run one instruction at a time: slower, the same results.")},
+         "none. At most 4096 intervals are kept: a longer run has them merged pairwise "
+         "(lengths doubled, with a warning). Cores then run one instruction at a time: "
+         "slower, the same results.")},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])

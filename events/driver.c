@@ -42,7 +42,10 @@ typedef struct drive {
     ev_timer wall;             /* wall-clock limit */
     ev_signal sig[2];          /* SIGINT, SIGTERM */
     struct sigaction old[2];   /* dispositions to restore */
-    sim_time_t until;          /* simulated-time limit (SIM_TIME_NEVER: none) */
+    sim_time_t until;          /* simulated-time limit (SIM_TIME_NEVER: none); an
+                                  asynchronous stop's instant once one is settling */
+    sim_end_t settling;        /* the asynchronous stop that ends the run at `until`
+                                  (desc->stop_point), SIM_END_NONE: none */
     size_t batch;              /* events per sim_run call, adapted to DRIVE_SLICE_S */
     size_t batch_max;          /* desc->batch or DRIVE_BATCH */
     FILE *out;                 /* progress stream, NULL when progress is off */
@@ -66,6 +69,22 @@ static void finish(drive_t *d, sim_end_t why)
     ev_break(d->loop, EVBREAK_ALL);
 }
 
+/* An asynchronous stop (signal, wall-clock limit, stop flag): at once, or,
+ * when the model says where it can stop (desc->stop_point), at that instant
+ * once every event up to it has run. The first stop wins. */
+static void stop_async(drive_t *d, sim_end_t why)
+{
+    if (!d->desc->stop_point) {
+        finish(d, why);
+        return;
+    }
+    if (d->settling != SIM_END_NONE)
+        return;
+    d->settling = why;
+    sim_time_t at = d->desc->stop_point(d->desc->stop_user);
+    d->until = at < d->until ? at : d->until;
+}
+
 /* Ends the run when the simulation cannot go on; returns true if it did. */
 static bool check_end(drive_t *d)
 {
@@ -73,12 +92,18 @@ static bool check_end(drive_t *d)
     if (why == SIM_END_NONE && sim_pending(d->sim) == 0)
         why = SIM_END_EMPTY;
     if (why == SIM_END_NONE && sim_next_time(d->sim) > d->until) {
-        why = SIM_END_TIME_LIMIT;
+        why = d->settling != SIM_END_NONE ? d->settling : SIM_END_TIME_LIMIT;
         sim_advance(d->sim, d->until); /* the run stopped at the limit, not at its last event */
     }
-    if (why == SIM_END_NONE && d->desc->stop &&
-        atomic_load_explicit(d->desc->stop, memory_order_relaxed))
-        why = SIM_END_INTERRUPTED;
+    if (why == SIM_END_NONE && d->desc->stop && d->settling == SIM_END_NONE &&
+        atomic_load_explicit(d->desc->stop, memory_order_relaxed)) {
+        if (!d->desc->stop_point)
+            why = SIM_END_INTERRUPTED;
+        else {
+            stop_async(d, SIM_END_INTERRUPTED);
+            return check_end(d); /* the stop's instant may be now */
+        }
+    }
     if (why == SIM_END_NONE)
         return false;
     finish(d, why);
@@ -174,14 +199,20 @@ static void pace_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 static void wall_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-    finish(w->data, SIM_END_WALL_LIMIT);
+    drive_t *d = w->data;
+    stop_async(d, SIM_END_WALL_LIMIT);
+    if (d->settling != SIM_END_NONE)
+        check_end(d);
 }
 
 static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
     drive_t *d = w->data;
-    d->res->signal = w->signum;
-    finish(d, SIM_END_INTERRUPTED);
+    if (d->settling == SIM_END_NONE)
+        d->res->signal = w->signum;
+    stop_async(d, SIM_END_INTERRUPTED);
+    if (d->settling != SIM_END_NONE)
+        check_end(d);
 }
 
 /* ---- setup and teardown ----------------------------------------------- */

@@ -31,6 +31,14 @@ typedef struct sim_drive_desc {
      * (paced: at the next event) with SIM_END_INTERRUPTED and signal 0. It
      * may be set from a signal handler or another thread. */
     const atomic_int *stop;
+    /* Optional: where an asynchronous stop (a signal, the wall-clock limit,
+     * the stop flag) takes effect. Without it the run stops between two
+     * events. With it the driver asks stop_point(stop_user) for an instant
+     * at or after now (the model's components may have run ahead of time),
+     * runs every event up to it and stops there, as the simulated-time limit
+     * would (sim_advance to it); the end is the stop's, not TIME_LIMIT. */
+    sim_time_t (*stop_point)(void *user);
+    void *stop_user;
     /* Optional: appends model-specific text to the progress line. */
     void (*progress_extra)(void *user, char *buf, size_t size);
     void *progress_user;

@@ -37,7 +37,7 @@ struct sim {
     sim_hook_fn hook;         /* trace hook, NULL when none */
     void *hook_user;          /* its argument */
     size_t max_pending;       /* queue growth limit (sim_limit_pending), 0 = none */
-    char errmsg[192];         /* message of SIM_END_ERROR */
+    char errmsg[192];         /* message of SIM_END_ERROR and SIM_END_TIME_OVERFLOW */
 };
 
 void sim_event_init(sim_event_t *ev, sim_event_cb cb, void *data, uint8_t prio,
@@ -158,7 +158,7 @@ void sim_clear_stop(sim_t *sim)
 
 const char *sim_errmsg(const sim_t *sim)
 {
-    return sim->stop == SIM_END_ERROR ? sim->errmsg : "";
+    return sim->stop == SIM_END_ERROR || sim->stop == SIM_END_TIME_OVERFLOW ? sim->errmsg : "";
 }
 
 const char *sim_end_name(sim_end_t end)
@@ -171,11 +171,27 @@ const char *sim_end_name(sim_end_t end)
     case SIM_END_INTERRUPTED: return "interrupted";
     case SIM_END_WALL_LIMIT: return "wall-limit";
     case SIM_END_ERROR: return "error";
+    case SIM_END_TIME_OVERFLOW: return "time-overflow";
     }
     return "unknown";
 }
 
 /* ---- scheduling ------------------------------------------------------- */
+
+/* An event past the end of simulated time: not queued (a pending one is
+ * removed), and the run stops, saying which event and when. */
+static __attribute__((noinline, cold)) void time_overflow(sim_t *sim, sim_event_t *ev,
+                                                           sim_time_t at)
+{
+    sim_cancel(sim, ev);
+    if (sim->stop != SIM_END_NONE)
+        return;
+    snprintf(sim->errmsg, sizeof sim->errmsg,
+             "simulated time would pass its end, 2^63 ps, at event '%s' due at %llu ps (now "
+             "%llu ps)", ev->name ? ev->name : "?", (unsigned long long)at,
+             (unsigned long long)sim->now);
+    sim_stop(sim, SIM_END_TIME_OVERFLOW);
+}
 
 static evq_key_t next_key(sim_t *sim, sim_event_t *ev, sim_time_t at)
 {
@@ -211,6 +227,10 @@ static __attribute__((noinline)) void schedule_other(sim_t *sim, sim_event_t *ev
 
 void sim_schedule(sim_t *sim, sim_event_t *ev, sim_time_t at)
 {
+    if (__builtin_expect(at > SIM_TIME_END && at != SIM_TIME_NEVER, 0)) {
+        time_overflow(sim, ev, at);
+        return;
+    }
     evq_key_t k = next_key(sim, ev, at);
     if (ev == sim->running) {
         sim->run_key = k;           /* applied when the callback returns */
@@ -236,7 +256,7 @@ bool sim_continue(sim_t *sim, sim_event_t *ev, sim_time_t at)
 {
     assert(ev == sim->running && !ev->slot && at > sim->now);
     /* q.n == 1: the running event's root is all the queue holds */
-    if (sim->q.n != 1 || at > sim->cont_until || !sim->run_left)
+    if (sim->q.n != 1 || at > sim->cont_until || !sim->run_left || at > SIM_TIME_END)
         return false;
     assert(sim->seq <= EVQ_SEQ_MAX);
     sim->seq++;                     /* numbered as sim_schedule would have */

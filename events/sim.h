@@ -14,6 +14,13 @@
 
 typedef uint64_t sim_time_t;           /* picoseconds; never wall-clock time */
 #define SIM_TIME_NEVER UINT64_MAX
+/* The end of simulated time: 2^63 ps (about 106 days). An event scheduled
+ * later stops the run (SIM_END_TIME_OVERFLOW) instead of being queued, so
+ * that no time computation wraps: every single step the model takes (a
+ * latency of at most 10^6 cycles of at most 10^9 ps, or a core's slice of
+ * local instructions, model/core.c) adds far less than the 2^63 ps left
+ * between the end of time and 2^64. */
+#define SIM_TIME_END (UINT64_C(1) << 63)
 
 typedef struct sim sim_t;
 typedef struct sim_event sim_event_t;
@@ -68,7 +75,8 @@ uint64_t sim_events_run(const sim_t *sim);    /* events executed so far */
 sim_time_t sim_next_time(const sim_t *sim);
 
 /* Schedules `ev` at absolute time `at` (at >= now; earlier is a bug and
- * asserts). A pending event is moved: it gets a new sequence number, as if
+ * asserts). A time past SIM_TIME_END (but SIM_TIME_NEVER) is not queued:
+ * the run stops with SIM_END_TIME_OVERFLOW. A pending event is moved: it gets a new sequence number, as if
  * cancelled and scheduled again. Same time and priority as the running event
  * means "after it" (SystemC's delta cycle). Never fails: if the queue cannot
  * grow, the simulation stops with SIM_END_ERROR and sim_errmsg() says why.
@@ -100,6 +108,7 @@ typedef enum sim_end {
     SIM_END_INTERRUPTED,     /* SIGINT/SIGTERM (set by the driver) */
     SIM_END_WALL_LIMIT,      /* the wall-clock limit passed (set by the driver) */
     SIM_END_ERROR,           /* the kernel failed (out of memory), see sim_errmsg */
+    SIM_END_TIME_OVERFLOW,   /* an event would lie past SIM_TIME_END */
 } sim_end_t;
 
 const char *sim_end_name(sim_end_t end);  /* "empty", "stopped", … */
@@ -120,7 +129,7 @@ sim_end_t sim_stop_reason(const sim_t *sim);
  * the driver serves signals and timers soon (a core's long local loop). */
 void sim_yield(sim_t *sim);
 void sim_clear_stop(sim_t *sim);
-/* The message of SIM_END_ERROR ("" otherwise). */
+/* The message of SIM_END_ERROR and SIM_END_TIME_OVERFLOW ("" otherwise). */
 const char *sim_errmsg(const sim_t *sim);
 
 /* Trace hook: components report what happened as (kind, record) pairs; the

@@ -13,9 +13,42 @@
 #include "model/gpu_impl.h"
 #include "model/isa_ops.h"
 
+/* A decoupled core hands control back to the event loop after this many
+ * instructions without an outside interaction, so that signals, wall-clock
+ * limits and progress lines are served during long local loops. It resumes
+ * at its own local time: the timestamps do not change. */
+#define CORE_SLICE (UINT64_C(1) << 20)
+
 static void step_cb(sim_t *sim, sim_event_t *ev);
 static void advance(core_t *c, const txn_t *answered);
 static void answered_one_by_one(core_t *c, const txn_t *t);
+
+/* The instructions of one slice (CORE_SLICE, fewer when an instruction may
+ * take up to `max_ps`): a slice advances the core's local time by at most
+ * 2^62 ps, so that a core that starts one before the end of simulated time
+ * (SIM_TIME_END, 2^63 ps) ends it without wrapping, and the kernel stops the
+ * run at its next event. */
+static uint64_t core_slice(sim_time_t max_ps)
+{
+    uint64_t fit = max_ps ? (UINT64_C(1) << 62) / max_ps : CORE_SLICE;
+    return fit < 1 ? 1 : fit < CORE_SLICE ? fit : CORE_SLICE;
+}
+
+/* How far below its budget a decoupled core may run on its fast path: a
+ * core's run ahead starts at an event (now) from at most an answer's trip
+ * (sm.bank + sm.resp) later and runs at most a slice (c->slice) of instructions of at
+ * most the longest core latency, while a core `near` instructions short of
+ * its budget cannot watchdog before now + (near - 1) cycles (each
+ * instruction takes a cycle at least). In cycles, drawn latencies at their
+ * largest. */
+static uint64_t fast_budget(const core_t *c, const gpu_desc_t *d)
+{
+    uint64_t longest = 0;
+    for (unsigned k = 0; k < ISA_CLASS_LOCAL; k++)
+        longest = lat_max(c->lat[k]) > longest ? lat_max(c->lat[k]) : longest;
+    uint64_t near = lat_max(&d->sm_bank) + lat_max(&d->sm_resp) + c->slice * longest + 2;
+    return d->budget > near ? d->budget - near : 0;
+}
 
 int core_init(core_t *c, struct gpu *g, unsigned id)
 {
@@ -25,7 +58,6 @@ int core_init(core_t *c, struct gpu *g, unsigned id)
     c->sim = g->sim;
     c->stepped = gpu_stepped(d);
     c->atomics = d->atomics;
-    c->budget = d->budget;
     c->id = (uint8_t)id;
     rng_seed(&c->rng, d->seed, RNG_STREAM_CORE(id));
 #define CLASS_LAT(P, id, name, field) c->lat[P##id] = &d->field;
@@ -37,6 +69,10 @@ int core_init(core_t *c, struct gpu *g, unsigned id)
     c->one_by_one = c->stepped || !c->lat_fixed;
     for (unsigned k = 0; k < ISA_CLASS_COUNT && c->lat_fixed; k++)
         c->lat_ps[k] = gpu_cycles(g, c->lat[k]->lo);
+    c->slice = core_slice(gpu_cycles(g, LAT_MAX_CYCLES));
+    for (unsigned k = 0; k < ISA_CLASS_LOCAL; k++)
+        g->core_lat_max = c->lat_ps[k] > g->core_lat_max ? c->lat_ps[k] : g->core_lat_max;
+    c->fast_budget = fast_budget(c, d);
     c->run.code = c->code;
     c->run.lat = c->lat_ps;
     sim_event_init(&c->step_ev, step_cb, c, GPU_PRIO_CORE, "core.step");
@@ -113,8 +149,15 @@ static __attribute__((noinline)) void finish(core_t *c)
 
 /* D12: the next instruction would exceed the budget. The run stops when that
  * instruction would start (decoupled: the core may be ahead of time). */
+static void advance_one_by_one(core_t *c);
+
 static __attribute__((noinline)) void over_budget(core_t *c)
 {
+    if (c->run.n < c->gpu->desc.budget) { /* the fast path's: bound every core first */
+        gpu_watch(c->gpu);
+        advance_one_by_one(c);
+        return;
+    }
     if (c->run.t == sim_now(c->sim))
         gpu_watchdog(c->gpu, c->id, c->frame, c->run.ip);
     else
@@ -125,7 +168,8 @@ void core_set_itrace(core_t *c, itrace_fn fn, void *user)
 {
     c->itrace = fn;
     c->itrace_user = user;
-    c->one_by_one = c->stepped || !c->lat_fixed || fn || c->gpu->ivl[0] || c->gpu->ivl[1];
+    c->one_by_one = c->stepped || !c->lat_fixed || fn || c->gpu->ivl[0] || c->gpu->ivl[1] ||
+                    c->gpu->horizon != SIM_TIME_NEVER;
     sm_attach(&c->gpu->sm, c->id, fn ? core_on_answer_traced : core_on_answer, c);
 }
 
@@ -164,20 +208,67 @@ static __attribute__((noinline, cold)) isa_stop_t traced_run(core_t *c)
     return stop;
 }
 
-/* A decoupled core hands control back to the event loop after this many
- * instructions without an outside interaction, so that signals, wall-clock
- * limits and progress lines are served during long local loops. It resumes
- * at its own local time: the timestamps do not change. */
-#define CORE_SLICE (UINT64_C(1) << 20)
 
-/* advance() one instruction at a time (stepped, drawn latencies, traced or
- * interval statistics): the general loop. */
+/* The fast path is not taken any more (one_by_one), and fast_budget 0 makes
+ * advance_one_by_one look at the horizon before every step (at_horizon). */
+void core_bound(core_t *c)
+{
+    c->one_by_one = true;
+    c->fast_budget = 0;
+}
+
+/* How many instructions from run.t (<= the horizon) a bounded core may run
+ * at once: one when each must be looked at (stepped, drawn latencies,
+ * traced, interval statistics), else as many as surely start by the horizon
+ * (each takes at most gpu.core_lat_max before the next; ld/st and the task's
+ * end stop the run anyway), at least one. */
+static uint64_t chunk(const core_t *c)
+{
+    const struct gpu *g = c->gpu;
+    if (c->stepped || !c->lat_fixed || c->itrace || g->ivl[0] || g->ivl[1])
+        return 1;
+    if (g->horizon == SIM_TIME_NEVER || g->core_lat_max == 0)
+        return UINT64_MAX;
+    return (g->horizon - c->run.t) / g->core_lat_max + 1;
+}
+
+/* advance_one_by_one's look at the horizon, for a core near its budget or
+ * bounded (fast_budget 0): bounds every core first (gpu_watch) when running
+ * ahead near the budget (see fast_budget); moves the watchdog's bound on when
+ * the core's event fired at it. Returns 0 when the core must wait (an event
+ * at run.t, after the horizon: it never runs, or the bound has moved on by
+ * then), else how many instructions it may run at once (chunk), at least 1. */
+static __attribute__((noinline, cold)) uint64_t at_horizon(core_t *c, uint64_t slice_end)
+{
+    struct gpu *g = c->gpu;
+    isa_run_t *run = &c->run;
+    if (!c->stepped && !g->bounded)
+        gpu_watch(g);
+    if (run->t > g->horizon && run->t == sim_now(c->sim) && g->horizon == g->watch_at)
+        gpu_watch(g);
+    if (run->t > g->horizon) {
+        sim_schedule(c->sim, &c->step_ev, run->t);
+        return 0;
+    }
+    uint64_t most = chunk(c), left = g->desc.budget - run->n;
+    most = most < left ? most : left;
+    left = slice_end - run->n;
+    most = most < left ? most : left;
+    return most ? most : 1; /* at the budget or the slice's end: looked at next */
+}
+
+/* advance() one instruction, or one chunk, at a time (stepped, drawn
+ * latencies, traced, interval statistics, a horizon): the general loop. */
 static __attribute__((noinline)) void advance_one_by_one(core_t *c)
 {
     isa_run_t *run = &c->run;
-    uint64_t slice_end = run->n + CORE_SLICE;
+    const uint64_t budget = c->gpu->desc.budget;
+    uint64_t slice_end = run->n + c->slice;
     for (;;) {
-        if (run->n == c->budget) {
+        uint64_t most = 1;
+        if (__builtin_expect(run->n >= c->fast_budget, 0) && !(most = at_horizon(c, slice_end)))
+            return;
+        if (run->n == budget) {
             over_budget(c);
             return;
         }
@@ -186,7 +277,7 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
             sim_yield(c->sim);                         /* let the host loop look */
             return;
         }
-        run->budget = run->n + 1;
+        run->budget = run->n + most;
         sim_time_t started = run->t;
         uint64_t before = run->n;
         isa_stop_t stop = __builtin_expect(c->itrace != NULL, 0) ? traced_run(c)
@@ -203,7 +294,7 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
             finish(c);
             return;
         }
-        if (c->stepped && run->n < c->budget) {
+        if (c->stepped && run->n < budget) {
             sim_schedule(c->sim, &c->step_ev, run->t);
             return;
         }
@@ -249,12 +340,12 @@ __attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c, const txn_t *
         }
         run->ip++;
     }
-    uint64_t slice_end = run->n + CORE_SLICE;
-    if (run->n == c->budget) {
+    uint64_t slice_end = run->n + c->slice;
+    if (run->n == c->fast_budget) {
         over_budget(c);
         return;
     }
-    run->budget = c->budget < slice_end ? c->budget : slice_end;
+    run->budget = c->fast_budget < slice_end ? c->fast_budget : slice_end;
     isa_stop_t stop;
     isa_step_t step; /* the ld/st that stops the run: a local, not run.last, on its way
                         to request() (no store the compiler must keep for others) */
@@ -268,7 +359,7 @@ __attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c, const txn_t *
         request(c, &step);
     else if (stop == ISA_STOP_FINISHED)
         finish(c);
-    else if (run->n == c->budget)
+    else if (run->n == c->fast_budget)
         over_budget(c);
     else {
         sim_schedule(c->sim, &c->step_ev, run->t); /* step_cb resumes here */

@@ -29,7 +29,11 @@ typedef struct core {
     sim_t *sim;               /* ro: gpu->sim */
     bool stepped;             /* ro: timing = stepped (one event per instruction) */
     bool atomics;             /* ro: D16 sync accesses are honoured */
-    uint64_t budget;          /* ro: D12 instructions per task */
+    uint64_t slice;           /* ro: instructions run locally before yielding (core.c) */
+    uint64_t fast_budget;     /* ro: the decoupled fast path's instructions per task: a
+                                 core that gets this near its D12 budget (desc.budget, the
+                                 other paths') could watchdog before another core's run
+                                 ahead ends, so it bounds them all first (gpu_watch) */
     uint8_t id;               /* ro: core id 0..15 */
     bool busy;                /* a task is running (READY not yet sent) */
     bool end_after_answer;    /* the pending ld/st was the task's last instruction */
@@ -81,6 +85,12 @@ int core_init(core_t *c, struct gpu *gpu, unsigned id);
  * come back to core_on_answer(c, txn). */
 void core_wire(core_t *c, port_recv_fn on_ready, void *ready_owner, port_recv_fn on_request,
                void *mem);
+
+/* The run has a horizon (gpu_set_horizon): the core runs one instruction,
+ * or a chunk that surely starts by the horizon, at a time, and an
+ * instruction that would start after it waits for an event that never comes
+ * (the stepped core's next step, at its start time). */
+void core_bound(core_t *c);
 
 /* Makes `e` the execution engine made of the GPU_CORES cores `cores`. */
 void cores_engine(engine_t *e, core_t *cores);

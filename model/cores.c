@@ -92,6 +92,24 @@ static void cores_itrace(void *self, itrace_fn fn, void *user)
         core_set_itrace(&k[c], fn, user);
 }
 
+/* A core has run to run.t: the start of its next instruction, or of the
+ * ld/st it waits on, or its task's end (idle: its last task's end). */
+static sim_time_t cores_frontier(const void *self)
+{
+    const core_t *cores = self;
+    sim_time_t at = 0;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        at = cores[c].run.t > at ? cores[c].run.t : at;
+    return at;
+}
+
+static void cores_bound(void *self)
+{
+    core_t *cores = self;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        core_bound(&cores[c]);
+}
+
 static const engine_ops_t cores_ops = {
     .start = cores_start,
     .set_r0 = cores_set_r0,
@@ -101,6 +119,8 @@ static const engine_ops_t cores_ops = {
     .report_partial = cores_report_partial,
     .counters = cores_counters,
     .itrace = cores_itrace,
+    .frontier = cores_frontier,
+    .bound = cores_bound,
 };
 
 void cores_engine(engine_t *e, core_t *cores)

@@ -45,6 +45,12 @@ typedef struct engine_ops {
     /* Reports every instruction executed from now on to fn(user, record)
      * (itrace.h); fn NULL: none. Must not change any timestamp. */
     void (*itrace)(void *self, itrace_fn fn, void *user);
+    /* The latest instant it has run to (decoupled: it may be ahead of
+     * sim_now): nothing it did — an instruction started, an answer taken —
+     * lies after it. */
+    sim_time_t (*frontier)(const void *self);
+    /* From now on nothing after the machine's horizon runs (gpu_set_horizon). */
+    void (*bound)(void *self);
 } engine_ops_t;
 
 typedef struct engine {

@@ -137,6 +137,8 @@ static void wire(gpu_t *g)
     }
 }
 
+static void stop_cb(sim_t *sim, sim_event_t *ev);
+
 gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, diag_t *diag)
 {
     if (gpu_desc_check(desc, diag) != TESS_OK)
@@ -149,6 +151,8 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
     g->sim = sim;
     g->desc = *desc;
     g->prog = *prog;
+    g->horizon = g->stop_at = g->watch_at = SIM_TIME_NEVER;
+    sim_event_init(&g->stop_ev, stop_cb, g, GPU_PRIO_STOP, "gpu.stop");
     if (txn_pool_init(&g->pool, sim, 4 * GPU_CORES) != TESS_OK ||
         sim_reserve(sim, 8 * GPU_CORES) != TESS_OK) {
         diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
@@ -239,6 +243,76 @@ static void ivl_running(gpu_t *g)
 
 void gpu_start(gpu_t *g) { ts_start(&g->ts); }
 
+/* horizon = min(stop_at, watch_at); the components are bounded once it is
+ * finite (and stay so). */
+static void set_horizon(gpu_t *g)
+{
+    g->horizon = g->stop_at < g->watch_at ? g->stop_at : g->watch_at;
+    if (g->horizon == SIM_TIME_NEVER || g->bounded)
+        return;
+    g->bounded = true;
+    sm_bound(&g->sm);
+    g->engine.ops->bound(g->engine.self);
+}
+
+void gpu_set_horizon(gpu_t *g, sim_time_t horizon)
+{
+    if (horizon < g->stop_at) {
+        g->stop_at = horizon;
+        set_horizon(g);
+    }
+}
+
+static sim_time_t sat_add(sim_time_t a, sim_time_t b) { return a + b < a ? SIM_TIME_NEVER : a + b; }
+
+static sim_time_t sat_mul(uint64_t a, sim_time_t b)
+{
+    return b && a > (SIM_TIME_NEVER - 1) / b ? SIM_TIME_NEVER : a * b;
+}
+
+/* The earliest instant a watchdog could fire: every instruction takes at
+ * least a cycle before the next starts (T6; a ld/st's bank at least one,
+ * gpu_desc_check), a running task's next one starts at run.t or, waiting on
+ * its answer (an event at t_done while bounded), at now or later, and a
+ * task that starts later starts at now or later. */
+static sim_time_t watchdog_bound(const gpu_t *g)
+{
+    sim_time_t now = sim_now(g->sim), p = g->desc.period_ps;
+    sim_time_t at = sat_add(now, sat_mul(g->desc.budget, p));
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        const core_t *k = &g->cores[c];
+        if (!k->busy)
+            continue;
+        sim_time_t from = k->run.t > now ? k->run.t : now;
+        sim_time_t w = sat_add(from, sat_mul(g->desc.budget - k->run.n, p));
+        at = w < at ? w : at;
+    }
+    return at;
+}
+
+void gpu_watch(struct gpu *g)
+{
+    sim_time_t w = watchdog_bound(g);
+    if (g->watch_at == SIM_TIME_NEVER || w > g->watch_at)
+        g->watch_at = w;
+    set_horizon(g);
+}
+
+static void stop_cb(sim_t *sim, sim_event_t *ev)
+{
+    (void)ev;
+    sim_stop(sim, SIM_END_STOPPED);
+}
+
+sim_time_t gpu_stop_point(gpu_t *g)
+{
+    sim_time_t at = g->engine.ops->frontier(g->engine.self), now = sim_now(g->sim);
+    at = at > now ? at : now;
+    at = at < g->horizon ? at : g->horizon;
+    gpu_set_horizon(g, at);
+    return at;
+}
+
 txn_t *gpu_txn(struct gpu *g, unsigned kind)
 {
     txn_t *t = txn_alloc(&g->pool);
@@ -260,7 +334,12 @@ void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip)
              "watchdog: frame %u, core %u, IP %u: task exceeded its budget of %llu "
              "instructions (D12)",
              frame, core, ip, (unsigned long long)g->desc.budget);
-    sim_stop(g->sim, SIM_END_STOPPED);
+    if (g->simt) {
+        sim_stop(g->sim, SIM_END_STOPPED);
+        return;
+    }
+    gpu_set_horizon(g, sim_now(g->sim)); /* the rest of this picosecond, nothing after */
+    sim_schedule(g->sim, &g->stop_ev, sim_now(g->sim));
 }
 
 /* Names what holds up a run whose queue emptied with work left. */
@@ -365,8 +444,30 @@ static void totals(gpu_t *g)
     }
 }
 
+/* A run whose queue emptied with work left stops at its last event in
+ * stepped mode: the last instruction started, answer taken or request
+ * arrived at its bank. Decoupled, those need no event of their own (the
+ * engine ran ahead, requests were posted with their arrival time), so the
+ * stop is taken to the same instant. */
+static void stuck_at_last_event(gpu_t *g)
+{
+    /* a run stopped at the end of simulated time stays where it stopped:
+     * the engine's frontier may lie past that end */
+    if (sim_pending(g->sim) != 0 || ts_finished(&g->ts) ||
+        sim_stop_reason(g->sim) == SIM_END_TIME_OVERFLOW)
+        return;
+    sim_time_t last = g->engine.ops->frontier(g->engine.self);
+    for (unsigned b = 0; b < g->sm.nbanks; b++)
+        for (uint16_t m = g->sm.banks[b].pending; m; m &= m - 1) {
+            sim_time_t a = g->sm.banks[b].arrive[__builtin_ctz(m)];
+            last = a > last ? a : last;
+        }
+    sim_advance(g->sim, last);
+}
+
 void gpu_finish(gpu_t *g)
 {
+    stuck_at_last_event(g);
     ivl_running(g);
     ts_report_partial(&g->ts);
     g->engine.ops->report_partial(g->engine.self);

@@ -170,6 +170,22 @@ void gpu_set_races(gpu_t *gpu, race_det_t *r);
  * at its issue, its busy time and its SM waits per lane. */
 void gpu_set_intervals(gpu_t *gpu, ivl_t *intervals, ivl_t *window);
 
+/* Bounds the run at `horizon` (ps; only lowers an earlier bound): nothing
+ * after it runs — no instruction starts, no SM answer reaches its core, no
+ * SIMT issue is decided later — in either timing mode, so that a run
+ * stopped there (sim.time_limit; an asynchronous stop, gpu_stop_point) has
+ * every record and counter of a stepped run stopped there. Decoupled cores
+ * and the SIMT unit still run ahead up to it, at some host cost (cores in
+ * chunks that surely start by it, answers as events). */
+void gpu_set_horizon(gpu_t *gpu, sim_time_t horizon);
+
+/* For an asynchronous stop (a signal, the wall-clock limit): the earliest
+ * instant at or after now, and not after the horizon, that no component has
+ * run past (decoupled cores and the SIMT unit may be ahead of time); bounds
+ * the run there. Running every event up to that instant then stops the run
+ * as sim.time_limit would stop it there. */
+sim_time_t gpu_stop_point(gpu_t *gpu);
+
 /* Schedules the first decode. Call once before running the simulation. */
 void gpu_start(gpu_t *gpu);
 

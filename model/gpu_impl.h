@@ -39,6 +39,7 @@ enum gpu_prio {
                                  issue counts every start of its picosecond, S5) */
     GPU_PRIO_SM_ARRIVE = 4,   /* a request reaches its bank (stepped) */
     GPU_PRIO_SM_GRANT = 5,    /* a bank grants one of the requests that reached it */
+    GPU_PRIO_STOP = 6,        /* a stop at the end of its picosecond (D12's watchdog) */
 };
 
 /* Transaction kinds traded between the components. */
@@ -59,6 +60,15 @@ struct gpu {
     gpu_access_sink_t *access_sink; /* where GPU_TR_ACCESS records go, NULL: the hook */
     race_det_t *races;        /* rw: the race detector fed by the cores, or NULL */
     ivl_t *ivl[2];            /* rw: interval statistics and the window's, or NULL */
+    sim_time_t horizon;       /* rw: nothing after it runs: min(stop_at, watch_at);
+                                 SIM_TIME_NEVER: no bound, the decoupled hot paths' case */
+    sim_time_t stop_at;       /* rw: where the run stops (gpu_set_horizon), or NEVER */
+    sim_time_t watch_at;      /* rw: no core's watchdog (D12) can fire before it (gpu_watch),
+                                 or NEVER while no core is near its budget */
+    bool bounded;             /* the components run under a horizon (answers as events…) */
+    sim_time_t core_lat_max;  /* ro: the longest fixed latency of a core-local class, in ps
+                                 (a bounded core's chunks; 0 when drawn) */
+    sim_event_t stop_ev;      /* the watchdog's stop, after everything of its picosecond */
     uint8_t outcome;          /* gpu_outcome_t once decided */
     char errmsg[320];         /* why WATCHDOG, STUCK or POLICY_ERROR */
     txn_pool_t pool;          /* every transaction in flight */
@@ -116,7 +126,17 @@ static inline void gpu_counter(sim_t *sim, const char *component, const char *na
  * and NULL is returned. */
 txn_t *gpu_txn(struct gpu *g, unsigned kind);
 
-/* A core exceeded its budget (D12): the run stops with status watchdog. */
+/* A core exceeded its budget (D12): the run stops with status watchdog —
+ * the SIMT unit's at once (S10), a core's at the end of the picosecond (so
+ * that what else happens then does not depend on the timing mode's event
+ * order). */
 void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip);
+
+/* A core came near its budget (core.fast_budget), or a core bounded by
+ * watch_at reached it: no core runs past the earliest instant any core's
+ * watchdog could fire, computed from where they are now (watch_at, moved on
+ * by the cores that reach it), so that none has run past a watchdog when it
+ * fires. */
+void gpu_watch(struct gpu *g);
 
 #endif

@@ -1,7 +1,9 @@
 /* ivl.c — interval statistics (see ivl.h). Invariant: every amount added is
  * kept whole — a span is cut only at interval boundaries and at the counted
  * range's ends — so the intervals of a unit sum to what the unit counted in
- * that range. */
+ * that range, also when intervals are merged pairwise (at most
+ * IVL_MAX_INTERVALS are kept: memory and rows stay bounded however long the
+ * run). */
 #include "model/ivl.h"
 
 #include <string.h>
@@ -12,6 +14,7 @@ void ivl_init_intervals(ivl_t *iv, sim_time_t len)
 {
     memset(iv, 0, sizeof *iv);
     iv->len = len, iv->lo = 0, iv->hi = SIM_TIME_NEVER;
+    iv->asked = len;
 }
 
 void ivl_init_window(ivl_t *iv, sim_time_t from, sim_time_t to)
@@ -28,9 +31,37 @@ void ivl_free(ivl_t *iv)
     iv->b = NULL, iv->n = iv->cap = 0;
 }
 
-/* Interval k, grown (zeroed) on demand; NULL when memory runs out. */
-static ivl_bucket_t *bucket(ivl_t *iv, size_t k)
+/* Halves the number of intervals: each pair becomes one of twice the
+ * length, its figures the pair's sums (so every sum stays exact). */
+static void coarsen(ivl_t *iv)
 {
+    for (size_t i = 0; i < iv->n; i += 2) {
+        ivl_bucket_t *to = &iv->b[i / 2];
+        if (to != &iv->b[i])
+            *to = iv->b[i];
+        if (i + 1 < iv->n)
+            for (unsigned f = 0; f < IVL_FIELDS; f++)
+                for (unsigned u = 0; u < sizeof to->v[f] / sizeof to->v[f][0]; u++)
+                    to->v[f][u] += iv->b[i + 1].v[f][u];
+    }
+    size_t n = (iv->n + 1) / 2;
+    memset(iv->b + n, 0, (iv->n - n) * sizeof *iv->b);
+    iv->n = n;
+    iv->len *= 2;
+    iv->coarsened++;
+    iv->last = NULL;
+}
+
+/* The interval holding moment `at` (coarsened first when it would be the
+ * IVL_MAX_INTERVALS-th or later), grown (zeroed) on demand, and its end
+ * (SIM_TIME_NEVER when past 2^64); NULL when memory runs out. */
+static ivl_bucket_t *bucket_at(ivl_t *iv, sim_time_t at, sim_time_t *end)
+{
+    size_t k;
+    while ((k = (size_t)((at - iv->origin) / iv->len)) >= IVL_MAX_INTERVALS)
+        coarsen(iv);
+    sim_time_t room = SIM_TIME_NEVER - iv->origin;
+    *end = iv->len > room / (k + 1) ? SIM_TIME_NEVER : iv->origin + (sim_time_t)(k + 1) * iv->len;
     if (k >= iv->cap) {
         size_t cap = iv->cap ? iv->cap : 16;
         while (cap <= k)
@@ -42,6 +73,7 @@ static ivl_bucket_t *bucket(ivl_t *iv, size_t k)
         }
         memset(b + iv->cap, 0, (cap - iv->cap) * sizeof *b);
         iv->b = b, iv->cap = cap;
+        iv->last = NULL; /* the buckets moved */
     }
     if (k >= iv->n)
         iv->n = k + 1;
@@ -52,9 +84,17 @@ void ivl_add(ivl_t *iv, ivl_field_t field, unsigned unit, sim_time_t at, uint64_
 {
     if (at < iv->lo || at >= iv->hi || n == 0)
         return;
-    ivl_bucket_t *b = bucket(iv, (size_t)((at - iv->origin) / iv->len));
-    if (b)
-        b->v[field][unit] += n;
+    /* the interval of the last count (most counts fall in it): no division */
+    if (at >= iv->last_from && at < iv->last_end && iv->last) {
+        iv->last->v[field][unit] += n;
+        return;
+    }
+    sim_time_t end;
+    ivl_bucket_t *b = bucket_at(iv, at, &end);
+    if (!b)
+        return;
+    b->v[field][unit] += n;
+    iv->last = b, iv->last_end = end, iv->last_from = end - iv->len;
 }
 
 void ivl_span(ivl_t *iv, ivl_field_t field, unsigned unit, sim_time_t from, sim_time_t to)
@@ -62,15 +102,21 @@ void ivl_span(ivl_t *iv, ivl_field_t field, unsigned unit, sim_time_t from, sim_
     from = from < iv->lo ? iv->lo : from;
     to = to > iv->hi ? iv->hi : to;
     while (from < to) {
-        size_t k = (size_t)((from - iv->origin) / iv->len);
-        sim_time_t end = iv->origin + (sim_time_t)(k + 1) * iv->len;
-        sim_time_t cut = end < to ? end : to;
-        ivl_bucket_t *b = bucket(iv, k);
+        sim_time_t end;
+        ivl_bucket_t *b = bucket_at(iv, from, &end);
         if (!b)
             return;
+        sim_time_t cut = end < to ? end : to;
         b->v[field][unit] += cut - from;
         from = cut;
     }
+}
+
+void ivl_reach(ivl_t *iv, sim_time_t stop)
+{
+    while (iv->hi == SIM_TIME_NEVER && stop != SIM_TIME_NEVER && stop > iv->origin &&
+           (stop - iv->origin - 1) / iv->len >= IVL_MAX_INTERVALS)
+        coarsen(iv);
 }
 
 sim_time_t ivl_from(const ivl_t *iv, size_t i) { return iv->origin + (sim_time_t)i * iv->len; }

@@ -16,6 +16,11 @@
 #include "model/tm.h"
 
 #define IVL_BANKS SM_BANKS_MAX
+/* Intervals kept at most (record.interval): a run longer than that many
+ * intervals has them merged pairwise, doubling their length as often as
+ * needed, so that memory (10 MiB at most) and the intervals rows stay
+ * bounded however long the run — an endless loop included. */
+#define IVL_MAX_INTERVALS 4096
 
 typedef enum ivl_field {
     IVL_CORE_BUSY = 0,        /* ps a core ran a task (counter coreN.busy_ps) */
@@ -33,15 +38,20 @@ typedef struct ivl_bucket {
 
 typedef struct ivl {
     sim_time_t origin;        /* ro: where interval 0 starts */
-    sim_time_t len;           /* ro: the interval's length in ps (> 0) */
+    sim_time_t len;           /* ro: the interval's length in ps (> 0), asked << coarsened */
+    sim_time_t asked;         /* ro: the length asked for (record.interval), 0 for a window */
+    unsigned coarsened;       /* ro: how many times the intervals were merged pairwise */
     sim_time_t lo, hi;        /* ro: only [lo, hi) is counted (a window); hi = SIM_TIME_NEVER: all */
     ivl_bucket_t *b;          /* private: intervals 0 … n-1 */
     size_t n, cap;
     bool failed;              /* out of memory: the figures are incomplete */
+    ivl_bucket_t *last;       /* private: the interval ivl_add counted in last (NULL: none) */
+    sim_time_t last_from, last_end; /* private: its bounds */
     unsigned banks;           /* ro: the run's banks (sm.banks), set by gpu_set_intervals */
 } ivl_t;
 
-/* Intervals of `len` ps from 0 on (every one counted). */
+/* Intervals of `len` ps from 0 on (every one counted; at most
+ * IVL_MAX_INTERVALS of them: then merged pairwise, len doubled). */
 void ivl_init_intervals(ivl_t *iv, sim_time_t len);
 /* One interval, the window [from, to) (to = 0: to the end of the run). */
 void ivl_init_window(ivl_t *iv, sim_time_t from, sim_time_t to);
@@ -52,6 +62,10 @@ void ivl_free(ivl_t *iv);
 void ivl_span(ivl_t *iv, ivl_field_t field, unsigned unit, sim_time_t from, sim_time_t to);
 /* Adds `n` at moment `at` (if counted). */
 void ivl_add(ivl_t *iv, ivl_field_t field, unsigned unit, sim_time_t at, uint64_t n);
+
+/* Intervals (not a window) merged pairwise until [origin, stop) is at most
+ * IVL_MAX_INTERVALS of them: what the rows up to the run's stop need. */
+void ivl_reach(ivl_t *iv, sim_time_t stop);
 
 /* Interval i's bounds (the window's own bounds, the last one cut at `stop`). */
 sim_time_t ivl_from(const ivl_t *iv, size_t i);

@@ -82,4 +82,16 @@ static inline uint32_t lat_min(const lat_t *l)
     return m;
 }
 
+/* The largest value the latency can take (a geometric one is capped). */
+static inline uint32_t lat_max(const lat_t *l)
+{
+    uint32_t m = l->kind == LAT_UNIFORM ? l->hi : l->lo;
+    if (l->kind == LAT_GEOMETRIC)
+        m = l->p_threshold == UINT64_MAX ? 1 : LAT_MAX_CYCLES;
+    if (l->kind == LAT_CHOICE)
+        for (unsigned i = 0; i < l->n; i++)
+            m = l->choices[i] > m ? l->choices[i] : m;
+    return m;
+}
+
 #endif

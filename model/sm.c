@@ -162,7 +162,14 @@ static void sm_reschedule(sm_t *sm, sim_time_t at)
 
 void sm_attach(sm_t *sm, unsigned id, port_recv_fn recv, void *owner)
 {
-    link_init(&sm->answer[id], sm->sim, !sm->stepped, GPU_PRIO_ANSWER, recv, owner, "sm->core");
+    bool direct = !sm->stepped && sm->gpu->horizon == SIM_TIME_NEVER;
+    link_init(&sm->answer[id], sm->sim, direct, GPU_PRIO_ANSWER, recv, owner, "sm->core");
+}
+
+void sm_bound(sm_t *sm)
+{
+    for (unsigned id = 0; id < GPU_CORES; id++)
+        sm->answer[id].direct = false;
 }
 
 void sm_on_request(void *self, txn_t *t)

@@ -83,8 +83,13 @@ void sm_set_observed(sm_t *sm, bool on);
 
 /* Wires the answers to requester `id` (0..GPU_CORES-1: a core, a lane):
  * recv(owner, txn) gets each served request with t_granted and t_done set,
- * within the grant (decoupled mode) or as an event at t_done (stepped). */
+ * within the grant (decoupled mode, unbounded run) or as an event at t_done
+ * (stepped, or the run has a horizon: an answer due after it never arrives). */
 void sm_attach(sm_t *sm, unsigned id, port_recv_fn recv, void *owner);
+
+/* The run has a horizon (gpu_set_horizon): every answer from now on is an
+ * event at its t_done, as in stepped mode. */
+void sm_bound(sm_t *sm);
 
 /* The request receiver (the requesters' links end here): `t` is a
  * GPU_TXN_SM_REQ from requester t->core (one outstanding per requester),

@@ -167,10 +167,39 @@ static void test_stopped_run_and_window(void)
                     1);
 }
 
+/* Issue 26: an endless loop with record.interval=100 grew without bound (8.4 M
+ * rows, more than 1 GB) and ignored SIGINT while writing them. At most
+ * IVL_MAX_INTERVALS are kept: past that they are merged pairwise (lengths
+ * doubled), the sums stay exact, every row but the last has the same
+ * power-of-two multiple of the asked length, and a warning says so. */
+static void test_intervals_stay_bounded(void)
+{
+    const char *db = test_tmp_path("bounded.db"), *prog = test_tmp_path("spin.s");
+    const char *src = ".group cores=0x0003\nl0: set_const r9, 1\n    bnz l0, r9\n    ready\n";
+    test_write_file(prog, src, strlen(src));
+    char args[1024], *out = NULL;
+    /* two cores spin until the watchdog: 300 000 instructions, 300 000 cycles */
+    snprintf(args, sizeof args, "run '%s' --db '%s' --quiet -s record.interval=1"
+             " -s core.budget=300000", prog, db);
+    CU_ASSERT_EQUAL(test_run_tessera(args, &out), TESS_EWATCHDOG);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "merged pairwise into intervals of 128 cycles"));
+    free(out);
+    CU_ASSERT_EQUAL(mismatches(db, 1), 0);
+    CU_ASSERT(test_db_int(db, "SELECT count(DISTINCT idx) FROM intervals") <= 4096);
+    CU_ASSERT(test_db_int(db, "SELECT count(DISTINCT idx) FROM intervals") > 2048);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT to_ps - from_ps) FROM intervals"
+                                    " WHERE to_ps < (SELECT stop_ps FROM runs)"), 1);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT max(to_ps - from_ps) FROM intervals"), 128000);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT max(to_ps) = (SELECT stop_ps FROM runs)"
+                                    " FROM intervals"), 1);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT sum(instructions) FROM intervals"), 600000);
+}
+
 static const test_case_t cases[] = {
     TEST(test_intervals_sum_to_the_counters_on_every_example),
     TEST(test_stopped_run_and_window),
     TEST(test_simt_intervals_by_hand),
+    TEST(test_intervals_stay_bounded),
     TEST_END,
 };
 

@@ -572,6 +572,45 @@ static void test_stop_returns_after_event_and_sticks(void)
     sim_destroy(sim);
 }
 
+/* The end of simulated time (issue 26): an event that would lie past 2^63
+ * ps is not queued; the run stops with SIM_END_TIME_OVERFLOW at the time it
+ * reached, the message names the event and both times; an event exactly at
+ * the end runs, and SIM_TIME_NEVER stays a pending event that never runs. */
+static void jump_far(sim_t *sim, tev_t *self)
+{
+    sim_schedule(sim, &self->other[0]->ev, sim_now(sim) + (UINT64_C(1) << 62));
+}
+
+static void test_time_past_its_end_stops_the_run(void)
+{
+    sim_t *sim = sim_create();
+    log_t log = {0};
+    tev_t a, b, never;
+    tev_init(&a, &log, "a", 0);
+    tev_init(&b, &log, "b", 0);
+    tev_init(&never, &log, "never", 0);
+    a.action = jump_far, a.other[0] = &b;   /* a at 2^62 + 2^61: b at 2^63 + 2^61 */
+    b.action = jump_far, b.other[0] = &a;
+    sim_schedule(sim, &never.ev, SIM_TIME_NEVER);
+    sim_schedule(sim, &a.ev, (UINT64_C(1) << 62) + (UINT64_C(1) << 61));
+    CU_ASSERT_EQUAL(sim_run(sim, SIM_TIME_NEVER, 100), 1);
+    CU_ASSERT_EQUAL(sim_stop_reason(sim), SIM_END_TIME_OVERFLOW);
+    CU_ASSERT_EQUAL(sim_now(sim), (UINT64_C(1) << 62) + (UINT64_C(1) << 61));
+    CU_ASSERT_FALSE(sim_event_pending(&b.ev));
+    CU_ASSERT_TRUE(sim_event_pending(&never.ev));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(sim), "event 'b' due at 11529215046068469760 ps"));
+    CU_ASSERT_STRING_EQUAL(sim_end_name(SIM_END_TIME_OVERFLOW), "time-overflow");
+    sim_clear_stop(sim);
+    CU_ASSERT_STRING_EQUAL(sim_errmsg(sim), "");
+    sim_schedule(sim, &b.ev, SIM_TIME_END); /* the last instant is one */
+    b.action = NULL;
+    CU_ASSERT_EQUAL(sim_run(sim, SIM_TIME_NEVER, 100), 1);
+    CU_ASSERT_EQUAL(sim_now(sim), SIM_TIME_END);
+    CU_ASSERT_EQUAL(sim_stop_reason(sim), SIM_END_NONE);
+    CU_ASSERT_STRING_EQUAL(log_str(&log), "a@6917529027641081856 b@9223372036854775808");
+    sim_destroy(sim);
+}
+
 /* ---- trace hook and event log ----------------------------------------- */
 
 typedef struct trace_rec {
@@ -955,6 +994,7 @@ static const test_case_t cases[] = {
     TEST(test_queries_inside_callback),
     TEST(test_run_time_and_count_limits),
     TEST(test_stop_returns_after_event_and_sticks),
+    TEST(test_time_past_its_end_stops_the_run),
     TEST(test_continue_in_place),
     TEST(test_continue_within_bounds),
     TEST(test_trace_hook_and_event_log),

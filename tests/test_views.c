@@ -552,12 +552,12 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Turns a current file into one of version `to` (1 to 10) as those
+/* Turns a current file into one of version `to` (1 to 11) as those
  * versions wrote it: no views (version 6 had all but latest_ok_runs; a
  * reader or a migration gives a file every view either way); below 11 the
  * SIMT ld/st, below 10 the SIMT issue port and below 9 the event log tables
  * of one row each (their rows those of the simt_mem, simt_issue and events
- * views); below 6 no SIMT tables; below 5 no intervals; below 3
+ * views); below 12 no runs.uid; below 6 no SIMT tables; below 5 no intervals; below 3
  * also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
@@ -568,6 +568,15 @@ static void downgrade(const char *db, int to)
         char sql[128];
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "ALTER TABLE runs DROP COLUMN uid",
+                                 NULL, NULL, NULL), SQLITE_OK);
+    if (to == 11) {
+        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
+                                        " DROP VIEW simt_mem; PRAGMA user_version = 11",
+                                     NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(h);
+        return;
     }
     CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE sm AS SELECT * FROM simt_mem;"
                                     " DROP VIEW simt_mem; DROP TABLE simt_mem_packs;"
@@ -704,6 +713,10 @@ static void test_views_in_every_database_and_migration(void)
                                events);
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
                                   " AND name = 'events'"), 1);
+        /* version 12: every run has a uid, 32 hex digits; the migrated run's
+         * are the first 32 of the fingerprint merge knew it by */
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(DISTINCT uid) FROM runs WHERE length(uid) = 32"
+                                  " AND uid NOT GLOB '*[^0-9a-f]*'"), 2);
     }
 }
 

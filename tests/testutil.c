@@ -222,3 +222,115 @@ uint64_t test_rand(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
+
+/* --- row dumps ---------------------------------------------------------------------- */
+
+typedef struct dump {
+    char *buf;
+    size_t len, cap;
+    int failed;
+} dump_t;
+
+static void dump_put(dump_t *d, const char *s)
+{
+    size_t n = strlen(s);
+    if (d->len + n + 1 > d->cap) {
+        size_t cap = (d->len + n + 1) * 2;
+        char *b = realloc(d->buf, cap);
+        if (!b) {
+            d->failed = 1;
+            return;
+        }
+        d->buf = b, d->cap = cap;
+    }
+    memcpy(d->buf + d->len, s, n + 1);
+    d->len += n;
+}
+
+static int dump_skipped_column(const char *c)
+{
+    static const char *const skip[] = {"run_id", "config", "events", "wall_s", "started_at",
+                                       "finished_at", "timing", "uid", NULL};
+    for (int i = 0; skip[i]; i++)
+        if (strcmp(c, skip[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int dump_skipped_relation(const char *name)
+{
+    static const char *const skip[] = {"sm_access_packs", "event_packs", "event_names",
+                                       "simt_issue_packs", "simt_op_names", "simt_mem_packs",
+                                       "events", "merged_runs", NULL};
+    for (int i = 0; skip[i]; i++)
+        if (strcmp(name, skip[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The select of relation `name` for the dump, or "" when it has no run_id. */
+static void dump_select(sqlite3 *db, const char *name, int64_t run_id, char *sql, size_t size)
+{
+    char q[256], cols[4096] = "";
+    snprintf(q, sizeof q, "SELECT name FROM pragma_table_info('%s')", name);
+    sqlite3_stmt *st = NULL;
+    int has_run = 0, n = 0;
+    if (sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *c = (const char *)sqlite3_column_text(st, 0);
+            has_run |= strcmp(c, "run_id") == 0;
+            if (dump_skipped_column(c))
+                continue;
+            size_t at = strlen(cols);
+            snprintf(cols + at, sizeof cols - at, "%squote(\"%s\")", n++ ? " || '|' || " : "", c);
+        }
+    }
+    sqlite3_finalize(st);
+    sql[0] = 0;
+    if (!has_run || !n)
+        return;
+    snprintf(sql, size, "SELECT %s FROM \"%s\" WHERE run_id = %lld%s ORDER BY 1", cols, name,
+             (long long)run_id, strcmp(name, "params") == 0 ? " AND key <> 'core.timing'" : "");
+}
+
+char *test_db_dump(const char *path, int64_t run_id)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *rel = db_query(path, "SELECT name FROM sqlite_master WHERE type IN "
+                                       "('table', 'view') AND name NOT LIKE 'sqlite%' "
+                                       "ORDER BY name", &db);
+    if (!rel)
+        return NULL;
+    dump_t d = {0};
+    dump_put(&d, "");
+    while (sqlite3_step(rel) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(rel, 0);
+        char sql[5000];
+        if (dump_skipped_relation(name))
+            continue;
+        dump_select(db, name, run_id, sql, sizeof sql);
+        if (!sql[0])
+            continue;
+        dump_put(&d, "-- ");
+        dump_put(&d, name);
+        dump_put(&d, "\n");
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+            fprintf(stderr, "%s: %s: %s\n", path, sql, sqlite3_errmsg(db));
+            d.failed = 1;
+        }
+        while (st && sqlite3_step(st) == SQLITE_ROW) {
+            const char *row = (const char *)sqlite3_column_text(st, 0);
+            dump_put(&d, row ? row : "NULL");
+            dump_put(&d, "\n");
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_finalize(rel);
+    sqlite3_close(db);
+    if (d.failed) {
+        free(d.buf);
+        return NULL;
+    }
+    return d.buf;
+}

@@ -62,6 +62,16 @@ int64_t test_db_int(const char *path, const char *sql);
 /* The same for a text value: a malloc'd copy, or NULL. */
 char *test_db_text(const char *path, const char *sql);
 
+/* Every row of run `run_id` of the database at `path`, as text: every table
+ * and view with a run_id column (packed relations through their views),
+ * each row's columns in order, rows sorted, without what records the host
+ * or the timing mode rather than the simulated machine (the columns config, timing,
+ * events, wall_s, started_at, finished_at and run_id, the event log, the
+ * params row core.timing). Two runs of the same machine agree when their
+ * dumps are equal. A malloc'd string, or NULL when the database cannot be
+ * read (the error is printed). */
+char *test_db_dump(const char *path, int64_t run_id);
+
 /* A small deterministic generator for random tests (splitmix64). */
 uint64_t test_rand(uint64_t *state);
 

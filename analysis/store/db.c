@@ -84,12 +84,31 @@ int db_check_name(const char *path, const char *what, diag_t *diag)
     return TESS_OK;
 }
 
+/* A writer needs its directory: SQLite creates the -wal and -shm beside the
+ * file (and a new file itself). Said as what it is — SQLite's own words
+ * were "cannot read the database: attempt to write a readonly database". */
+static bool dir_writable(const char *path, diag_t *diag)
+{
+    char *copy = strdup(path);
+    const char *dir = copy ? dirname(copy) : ".";
+    bool ok = access(dir, W_OK) == 0 || errno == ENOENT || errno == ENOTDIR;
+    if (!ok)
+        diag_fail(diag, TESS_EIO,
+                  "%s: cannot write the database: its directory '%s' is not writable (%s), and "
+                  "SQLite keeps the database's -wal and -shm files beside it",
+                  path, dir, strerror(errno));
+    free(copy);
+    return ok || !diag; /* without diag there is no code to return: let SQLite say it */
+}
+
 int db_check_path(const char *path, bool may_create, diag_t *diag)
 {
     struct stat st;
     int named = may_create ? db_check_name(path, "the database", diag) : TESS_OK;
     if (named != TESS_OK)
         return named;
+    if (may_create && !dir_writable(path, diag))
+        return diag->code;
     if (stat(path, &st) != 0) {
         if (errno == ENOENT && may_create)
             return TESS_OK;
@@ -102,6 +121,16 @@ int db_check_path(const char *path, bool may_create, diag_t *diag)
         return diag_fail(diag, TESS_EIO,
                          "%s: is %s, not a database: a database must be a regular file",
                          path, kind_of(st.st_mode));
+    /* SQLite names its -wal and -shm after the path it was given (a symlink
+     * is followed, a hard link cannot be): writers through two names of one
+     * file would keep two logs, and commits of one would be lost. */
+    if (may_create && st.st_nlink > 1)
+        return diag_fail(diag, TESS_EIO,
+                         "%s: has %llu hard links: SQLite keeps a database's write-ahead log "
+                         "beside the name it is opened by, so writers through two names would "
+                         "lose runs; write through one name only (copy the file, or remove the "
+                         "other links)",
+                         path, (unsigned long long)st.st_nlink);
     return TESS_OK;
 }
 
@@ -137,7 +166,7 @@ static const struct added {
                 {"simt_warps", NULL, 6}, {"simt_mem", NULL, 6}, {"simt_issue", NULL, 6},
                 {"event_packs", NULL, 9}, {"event_names", NULL, 9},
                 {"simt_issue_packs", NULL, 10}, {"simt_op_names", NULL, 10},
-                {"simt_mem_packs", NULL, 11}};
+                {"simt_mem_packs", NULL, 11}, {"runs", "uid", 12}};
 
 static bool not_yet(const char *table, const char *col, int64_t version)
 {

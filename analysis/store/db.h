@@ -14,7 +14,7 @@
 #include "events/base/diag.h"
 
 #define DB_APP_ID 0x54455353      /* PRAGMA application_id: "TESS" */
-#define DB_SCHEMA_VERSION 11      /* PRAGMA user_version written by this code */
+#define DB_SCHEMA_VERSION 12      /* PRAGMA user_version written by this code */
 
 /* How long a connection waits for another's lock before giving up: a
  * writer holds it for one batch (milliseconds) or one schema creation; a
@@ -44,7 +44,9 @@ int db_check_name(const char *path, const char *what, diag_t *diag);
  * `may_create`) a name that does not exist yet. TESS_EIO naming the path
  * and what it is otherwise — a directory, a device, a FIFO, a socket — so
  * that SQLite never opens (nor puts a -journal beside) such a thing; with
- * `may_create`, TESS_EUSAGE for a name db_check_name() refuses. */
+ * `may_create` (a writer), TESS_EUSAGE for a name db_check_name() refuses
+ * and TESS_EIO for a file with more than one hard link (SQLite's -wal is
+ * named after the path: writers through two names would lose commits). */
 int db_check_path(const char *path, bool may_create, diag_t *diag);
 
 /* Checks that the database `schema` ("main", or an attached name) of `db`

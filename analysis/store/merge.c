@@ -22,14 +22,11 @@
 
 #define MERGE_MAX_TABLES 32   /* run-keyed tables besides `runs` */
 
-/* A run's fingerprint (merge.h): its identity key (runkey.h) plus when and
- * from which path it began — what its `runs` row holds from the moment it
- * began, so that a run merged while in progress and again once finished is
- * recognised as one, and two runs of one point are two runs. level,
- * period_ps and the window are functions of `config`; they stay so that a
- * fingerprint keeps the value earlier versions stored in merged_runs. */
-#define FP_EXPR                                                                          \
-    "tess_fp(started_at, program, " RUNKEY_COLUMNS ", level, period_ps, from_ps, to_ps)"
+/* A run is known by its uid (runs.uid, drawn when it began: merge.h), so
+ * that a run merged while in progress and again once finished is one run,
+ * and two runs are two whenever they began. merged_runs.fingerprint keeps
+ * the fingerprint earlier versions knew runs by (runkey.h, MERGE_FP_V11). */
+#define FP_EXPR MERGE_FP_V11
 
 #define NOW_UTC "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -41,21 +38,27 @@ struct merge {
     char *drop_sql[MERGE_MAX_TABLES]; /* deletes the replaced runs' rows of that table */
     size_t n_copy;
     bool seeded;              /* temp.merge_seen holds every run up to last_max */
+    merge_skip_fn skip;       /* told of each run not copied, or NULL */
+    void *skip_user;
     int64_t last_max;         /* the output's largest run_id seen */
 };
 
-/* Bookkeeping in the output, and the per-connection scratch tables:
- * merge_seen (fingerprints in the output), merge_fp (the shard's runs),
- * merge_map (the shard's new runs and their ids in the output). */
+/* The per-connection scratch tables: merge_seen (the uids in the output),
+ * merge_fp (the shard's runs), merge_map (the shard's new runs and their
+ * ids in the output). The output's bookkeeping table, merged_runs, is
+ * created by the first shard that adds a run (merged_sql), so that a merge
+ * that merges nothing leaves the output as it was. */
 static const char setup_sql[] =
+    "CREATE TEMP TABLE merge_seen(uid TEXT PRIMARY KEY, run_id INTEGER, status TEXT)"
+    " WITHOUT ROWID;"
+    "CREATE TEMP TABLE merge_fp(old_id INTEGER PRIMARY KEY, uid TEXT NOT NULL, status TEXT);"
+    "CREATE TEMP TABLE merge_map(old_id INTEGER PRIMARY KEY, new_id INTEGER NOT NULL,"
+    " uid TEXT NOT NULL, status TEXT, replaces INTEGER NOT NULL);";
+
+static const char merged_sql[] =
     "CREATE TABLE IF NOT EXISTS main.merged_runs("
     " run_id INTEGER PRIMARY KEY REFERENCES runs ON DELETE CASCADE,"
-    " fingerprint TEXT NOT NULL, shard TEXT, shard_run_id INTEGER, merged_at TEXT);"
-    "CREATE TEMP TABLE merge_seen(fp TEXT PRIMARY KEY, run_id INTEGER, status TEXT)"
-    " WITHOUT ROWID;"
-    "CREATE TEMP TABLE merge_fp(old_id INTEGER PRIMARY KEY, fp TEXT NOT NULL, status TEXT);"
-    "CREATE TEMP TABLE merge_map(old_id INTEGER PRIMARY KEY, new_id INTEGER NOT NULL,"
-    " fp TEXT NOT NULL, status TEXT, replaces INTEGER NOT NULL);";
+    " fingerprint TEXT NOT NULL, shard TEXT, shard_run_id INTEGER, merged_at TEXT);";
 
 /* --- small SQL helpers --------------------------------------------------------- */
 
@@ -171,8 +174,12 @@ static int build_copies(merge_t *m, diag_t *diag)
     return TESS_OK;
 }
 
+/* Creates or migrates the output and prepares the copies: at the first
+ * shard that has runs to add. */
 static int open_output(merge_t *m, diag_t *diag)
 {
+    if (m->db)
+        return TESS_OK;
     m->db = schema_open_write(m->path, diag);
     if (!m->db)
         return diag->code ? diag->code : TESS_EDB;
@@ -188,6 +195,34 @@ static int open_output(merge_t *m, diag_t *diag)
     return rc == TESS_OK ? build_copies(m, diag) : rc;
 }
 
+/* The output as it is before anything is merged: a name SQLite keeps, and
+ * missing, empty (a new file, or one another merge or run is creating this
+ * moment), or a Tessera database (read only, db_read_uri). */
+static int check_output(const char *path, diag_t *diag)
+{
+    struct stat st;
+    int rc = db_check_path(path, true, diag);
+    if (rc != TESS_OK || stat(path, &st) != 0 || st.st_size == 0)
+        return rc;
+    bool rw = false;
+    char *uri = db_read_uri(path, false, &rw);
+    if (!uri)
+        return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
+    sqlite3 *db = NULL;
+    int64_t version = 0;
+    rc = sqlite3_open_v2(uri, &db, (rw ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) |
+                                       SQLITE_OPEN_URI, NULL);
+    sqlite3_free(uri);
+    if (!db)
+        rc = diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
+    else if (rc != SQLITE_OK || sqlite3_busy_timeout(db, DB_MERGE_BUSY_MS) != SQLITE_OK)
+        rc = db_fail(db, path, "cannot open the database", diag);
+    else
+        rc = db_identity(db, "main", path, true, &version, diag);
+    sqlite3_close(db);
+    return rc;
+}
+
 merge_t *merge_open(const char *out_path, diag_t *diag)
 {
     merge_t *m = tess_calloc(1, sizeof *m);
@@ -196,11 +231,17 @@ merge_t *merge_open(const char *out_path, diag_t *diag)
         diag_fail(diag, TESS_ENOMEM, "%s: out of memory", out_path);
         return NULL;
     }
-    if (open_output(m, diag) != TESS_OK) {
+    if (check_output(out_path, diag) != TESS_OK) {
         merge_close(m);
         return NULL;
     }
     return m;
+}
+
+void merge_set_skip(merge_t *m, merge_skip_fn fn, void *user)
+{
+    m->skip = fn;
+    m->skip_user = user;
 }
 
 void merge_close(merge_t *m)
@@ -247,8 +288,8 @@ static int attach(merge_t *m, const char *shard, diag_t *diag)
  * (all of them the first time; later, those another process appended). */
 static int update_seen(merge_t *m, const char *shard, diag_t *diag)
 {
-    char *sql = sqlite3_mprintf("INSERT OR IGNORE INTO temp.merge_seen SELECT " FP_EXPR
-                                ", run_id, status FROM main.runs WHERE run_id > %lld",
+    char *sql = sqlite3_mprintf("INSERT OR IGNORE INTO temp.merge_seen SELECT uid,"
+                                " run_id, status FROM main.runs WHERE run_id > %lld",
                                 (long long)(m->seeded ? m->last_max : INT64_MIN));
     if (!sql)
         return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", shard);
@@ -261,26 +302,49 @@ static int update_seen(merge_t *m, const char *shard, diag_t *diag)
     return rc;
 }
 
-/* Fills merge_map with the shard's runs the output lacks (one per
- * fingerprint), numbered after the output's last run in shard order, and
- * those that finished since the output got them in progress ('running'
- * there, not in the shard), which replace that copy under its run_id. */
+/* Tells m->skip about each run of the shard that is not copied, and why. */
+static int report_skipped(merge_t *m, const char *shard, diag_t *diag)
+{
+    static const char sql[] =
+        "SELECT f.old_id, s.run_id, f.status, s.status,"
+        " (SELECT count(*) FROM temp.merge_fp AS g WHERE g.uid = f.uid AND g.old_id < f.old_id)"
+        " FROM temp.merge_fp AS f LEFT JOIN temp.merge_seen AS s USING (uid)"
+        " WHERE f.old_id NOT IN (SELECT old_id FROM temp.merge_map) ORDER BY f.old_id";
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(m->db, sql, -1, &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        merge_skip_t k = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                          (const char *)sqlite3_column_text(st, 2),
+                          (const char *)sqlite3_column_text(st, 3),
+                          sqlite3_column_int64(st, 4) > 0};
+        m->skip(m->skip_user, shard, &k);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? TESS_OK : db_fail(m->db, shard, "listing skipped runs", diag);
+}
+
+/* Fills merge_map with the shard's runs the output lacks (one per uid),
+ * numbered after the output's last run in shard order, and those that
+ * finished since the output got them in progress ('running' there, not in
+ * the shard), which replace that copy under its run_id. The shard's other
+ * runs are skipped: each is reported to m->skip with the reason. */
 static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag)
 {
     static const char sql[] =
         "DELETE FROM temp.merge_fp; DELETE FROM temp.merge_map;"
-        "INSERT INTO temp.merge_fp SELECT run_id, " FP_EXPR ", status FROM shard.runs;"
+        "INSERT INTO temp.merge_fp SELECT run_id, uid, status FROM shard.runs;"
         "INSERT INTO temp.merge_map SELECT old_id,"
         " (SELECT coalesce(max(run_id), 0) FROM main.runs)"
-        "  + row_number() OVER (ORDER BY old_id), fp, status, 0"
-        " FROM (SELECT min(old_id) AS old_id, fp, status FROM temp.merge_fp"
-        "  WHERE fp NOT IN (SELECT fp FROM temp.merge_seen) GROUP BY fp);"
-        "INSERT INTO temp.merge_map SELECT f.old_id, s.run_id, f.fp, f.status, 1"
-        " FROM temp.merge_fp AS f JOIN temp.merge_seen AS s USING (fp)"
+        "  + row_number() OVER (ORDER BY old_id), uid, status, 0"
+        " FROM (SELECT min(old_id) AS old_id, uid, status FROM temp.merge_fp"
+        "  WHERE uid NOT IN (SELECT uid FROM temp.merge_seen) GROUP BY uid);"
+        "INSERT INTO temp.merge_map SELECT f.old_id, s.run_id, f.uid, f.status, 1"
+        " FROM temp.merge_fp AS f JOIN temp.merge_seen AS s USING (uid)"
         " WHERE s.status = 'running' AND f.status <> 'running'"
         "  AND f.old_id = (SELECT max(old_id) FROM temp.merge_fp AS g"
-        "   WHERE g.fp = f.fp AND g.status <> 'running');";
-    int64_t all = 0, added = 0, running = 0, first = 0, replaced = 0;
+        "   WHERE g.uid = f.uid AND g.status <> 'running');";
+    int64_t all = 0, added = 0, running = 0, first = 0, replaced = 0, ok = 0;
     int rc = db_exec(m->db, shard, sql, diag);
     if (rc != TESS_OK)
         return rc;
@@ -289,6 +353,7 @@ static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *
         query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE status = 'running'",
                   &running) ||
         query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE replaces", &replaced) ||
+        query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE status = 'ok'", &ok) ||
         query_int(m->db, "SELECT coalesce(min(new_id), 0) FROM temp.merge_map WHERE NOT replaces",
                   &first))
         return db_fail(m->db, shard, "mapping runs", diag);
@@ -296,8 +361,9 @@ static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *
     res->replaced = (uint64_t)replaced;
     res->skipped = (uint64_t)(all - added);
     res->running = (uint64_t)running;
+    res->ok = (uint64_t)ok;
     res->first_id = first;
-    return TESS_OK;
+    return res->skipped && m->skip ? report_skipped(m, shard, diag) : TESS_OK;
 }
 
 /* Copies the mapped runs, their rows, their provenance and fingerprints. */
@@ -305,7 +371,10 @@ static int copy_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t 
 {
     static const char provenance[] =
         "INSERT INTO main.merged_runs(run_id, fingerprint, shard, shard_run_id, merged_at)"
-        " SELECT new_id, fp, ?1, old_id, " NOW_UTC " FROM temp.merge_map";
+        " SELECT m.new_id, " FP_EXPR ", ?1, m.old_id, " NOW_UTC
+        " FROM temp.merge_map AS m JOIN shard.runs AS r ON r.run_id = m.old_id";
+    if (exec_bound(m->db, merged_sql, NULL, NULL) != SQLITE_OK)
+        return db_fail(m->db, shard, "creating merged_runs", diag);
     for (size_t i = 0; i < m->n_copy; i++)
         if (exec_bound(m->db, m->drop_sql[i], NULL, NULL) != SQLITE_OK)
             return db_fail(m->db, shard, "removing the in-progress copy of a run", diag);
@@ -323,7 +392,7 @@ static int copy_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t 
     if (exec_bound(m->db, provenance, shard, NULL) != SQLITE_OK)
         return db_fail(m->db, shard, "recording merged_runs", diag);
     int rc = db_exec(m->db, shard,
-                      "INSERT OR REPLACE INTO temp.merge_seen SELECT fp, new_id, status"
+                      "INSERT OR REPLACE INTO temp.merge_seen SELECT uid, new_id, status"
                       " FROM temp.merge_map",
                       diag);
     if (rc == TESS_OK &&
@@ -371,11 +440,21 @@ int merge_shard(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag
     if (!own)
         return diag->code ? diag->code : TESS_EDB;
     int rc = check_version(version, shard, diag);
+    int64_t runs = 0;
+    if (rc == TESS_OK && db_query_int(own, "SELECT count(*) FROM runs", &runs) != SQLITE_OK)
+        rc = db_fail(own, shard, "reading runs", diag);
+    if (rc == TESS_OK && runs == 0) { /* nothing to merge: the output is not touched */
+        sqlite3_close(own);
+        return TESS_OK;
+    }
+    if (rc == TESS_OK)
+        rc = open_output(m, diag);
     if (rc == TESS_OK)
         rc = attach(m, shard, diag);
     if (rc == TESS_OK)
         rc = merge_attached(m, shard, res, diag);
-    sqlite3_exec(m->db, "DETACH shard", NULL, NULL, NULL);
+    if (m->db)
+        sqlite3_exec(m->db, "DETACH shard", NULL, NULL, NULL);
     sqlite3_close(own);
     return rc;
 }

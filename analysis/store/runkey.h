@@ -22,6 +22,13 @@
 /* The key of each row of `runs`, in SQL (needs runkey_register). */
 #define RUNKEY_EXPR "tess_fp(" RUNKEY_COLUMNS ")"
 
+/* The fingerprint by which `tessera merge` knew a run until schema version
+ * 11: its key plus when and from which path it began (level, period_ps and
+ * the window are functions of `config`). merged_runs.fingerprint holds it;
+ * migrated runs take their uid from it (schema.c, version 12). */
+#define MERGE_FP_V11                                                                      \
+    "tess_fp(started_at, program, " RUNKEY_COLUMNS ", level, period_ps, from_ps, to_ps)"
+
 typedef char runkey_t[SHA256_HEX];
 
 /* Registers tess_fp(v, …) on db: SHA-256 (lowercase hex) over each value's

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/store/runkey.h"
 #include "analysis/store/schema.h"
 #include "analysis/store/tables.h"
 #include "analysis/store/views.h"
@@ -108,6 +109,17 @@ static const char migrate_v11[] =
     " FROM main.simt_mem ORDER BY rowid;"
     "DROP TABLE main.simt_mem;";
 
+/* Version 12: every run has a unique identity, runs.uid — 128 random bits
+ * (32 lowercase hex digits) drawn when the run begins (rec.c), by which
+ * `tessera merge` knows a run. A migrated file's runs get the first 32
+ * digits of the fingerprint merge knew them by until version 11
+ * (MERGE_FP_V11: when and from which path they began, their run key), so
+ * that two copies of one older file, migrated apart, still hold one run,
+ * and a shard merged before is still known to its output. */
+static const char migrate_v12[] =
+    "ALTER TABLE runs ADD COLUMN uid TEXT;"
+    "UPDATE runs SET uid = substr(" MERGE_FP_V11 ", 1, 32);";
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
@@ -117,13 +129,14 @@ static const char migrate_v11[] =
  * the SIMT tables; version 7 only a view: latest_ok_runs (sweep resume);
  * version 8 only views: mean latencies in cycles beside their _ps columns;
  * version 9 the packed event log; version 10 the packed SIMT issue port;
- * version 11 the packed SIMT ld/st. */
+ * version 11 the packed SIMT ld/st; version 12 runs.uid. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
                                                            [5] = migrate_v6, [6] = NULL,
                                                            [7] = NULL, [8] = migrate_v9,
                                                            [9] = migrate_v10,
-                                                           [10] = migrate_v11};
+                                                           [10] = migrate_v11,
+                                                           [11] = migrate_v12};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -312,6 +325,8 @@ static int evolve(sqlite3 *db, const char *path, int64_t version, diag_t *diag)
 static int upgrade(sqlite3 *db, const char *path, diag_t *diag)
 {
     int64_t version = 0;
+    if (runkey_register(db) != SQLITE_OK) /* tess_fp, for migrate_v12 */
+        return db_fail(db, path, "registering tess_fp", diag);
     int rc = db_exec(db, path, "BEGIN IMMEDIATE", diag);
     if (rc == TESS_OK)
         rc = db_identity(db, "main", path, true, &version, diag);

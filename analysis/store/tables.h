@@ -16,7 +16,7 @@
     C(wall_s, "REAL") C(version, "TEXT NOT NULL") C(started_at, "TEXT NOT NULL") \
     C(data_sha256, "TEXT") C(error, "TEXT") C(level, "TEXT NOT NULL")            \
     C(period_ps, "INTEGER") C(finished_at, "TEXT") C(from_ps, "INTEGER")         \
-    C(to_ps, "INTEGER") C(stop_ps, "INTEGER")
+    C(to_ps, "INTEGER") C(stop_ps, "INTEGER") C(uid, "TEXT")
 
 /* value has no declared type (no affinity): a number is stored as an INTEGER
  * or REAL, anything else as TEXT (schema_bind_value, version 3). */

@@ -235,12 +235,13 @@ static inline sim_time_t decide_one(simt_t *u, simt_warp_t *w, sim_time_t now)
 
 /* True when the unit's configuration lets run_alu stand for decide_one: no
  * scoreboard (a warp's next instruction waits for its previous one, S3),
- * fixed latencies, decoupled mode, and nothing that records single issues
- * (the issue trace, interval statistics, the instruction trace). */
+ * fixed latencies, decoupled mode, nothing that records single issues
+ * (the issue trace, interval statistics, the instruction trace), and no
+ * horizon (run_alu runs up to the next event only). */
 static bool plain_issue(const simt_t *u)
 {
     return !u->stepped && !u->scoreboard && u->lat_fixed && !u->ivl && !u->itrace &&
-           !(u->gpu->trace & GPU_TRACE_ISSUE);
+           !(u->gpu->trace & GPU_TRACE_ISSUE) && u->until == NEVER;
 }
 
 /* True when w, the only resident warp, issues at `now` an instruction that
@@ -378,10 +379,11 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
 
 /* True when the unit may decide cycle `next` now: decoupled mode, nothing
  * else is scheduled before or at it (so nothing can change what it sees),
- * and no lane is near its budget (the watchdog fires at its own time). */
+ * not after the run's horizon (gpu_set_horizon), and no lane is near its
+ * budget (the watchdog fires at its own time). */
 static bool may_run_ahead(const simt_t *u, sim_time_t next)
 {
-    return !u->stepped && next != NEVER && next < sim_next_time(u->sim) && !u->near_budget;
+    return !u->stepped && next < u->until && next < sim_next_time(u->sim) && !u->near_budget;
 }
 
 /* The issue decision of cycle `now`, then the next ones while the unit may

@@ -59,6 +59,7 @@ simt_t *simt_create(struct gpu *g)
     u->sched_plugin = g->policy[GPU_POINT_SCHEDULER].impl != NULL;
     u->width = d->simt_issue_width;
     u->budget = d->budget;
+    u->until = SIM_TIME_NEVER;
     u->stepped = d->timing == GPU_TIMING_STEPPED;
     period_init(u, d->period_ps);
     rng_seed(&u->rng, d->seed, 0x400);
@@ -212,6 +213,25 @@ static void simt_itrace(void *self, itrace_fn fn, void *user)
     u->itrace_user = user;
 }
 
+/* The unit has decided issue up to last_eval and taken the answers that
+ * reached its lanes, each due at its warp's mem_max at the latest. */
+static sim_time_t simt_frontier(const void *self)
+{
+    const simt_t *u = self;
+    sim_time_t at = u->last_eval;
+    for (unsigned i = 0; i < SIMT_WARPS_MAX; i++)
+        at = simt_tmax(at, u->w[i].mem_max);
+    return at;
+}
+
+/* may_run_ahead stops before `until`, run_alu is not used; the answers come
+ * as events (sm_bound). */
+static void simt_bound(void *self)
+{
+    simt_t *u = self;
+    u->until = u->gpu->horizon + 1; /* a horizon is finite */
+}
+
 static const engine_ops_t simt_ops = {
     .start = simt_start,
     .set_r0 = simt_set_r0,
@@ -221,6 +241,8 @@ static const engine_ops_t simt_ops = {
     .report_partial = simt_report_partial,
     .counters = simt_counters,
     .itrace = simt_itrace,
+    .frontier = simt_frontier,
+    .bound = simt_bound,
 };
 
 void simt_engine(engine_t *e, simt_t *u)

@@ -154,6 +154,8 @@ struct simt {
     void *itrace_user;
     sim_event_t issue_ev;     /* the next cycle in which issue is decided */
     sim_time_t last_eval;     /* the last picosecond issue was decided at */
+    sim_time_t until;         /* the first picosecond after the run's horizon
+                                 (gpu_set_horizon), SIM_TIME_NEVER: none */
     simt_last_t last;         /* the last issuing cycle's choices (S6) */
     /* run totals */
     uint64_t warps, issue_cycles;

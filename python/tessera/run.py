@@ -20,7 +20,7 @@ _active_lock = threading.Lock()
 
 class Result:
     """The outcome of a run: status (runs.status: "ok", "watchdog", "interrupted",
-    "time_limit", "wall_limit", "deadlock"), code (the command's exit code),
+    "time_limit", "wall_limit", "time_overflow", "deadlock", "error"), code (the command's exit code),
     message (why it did not end ok, else ""), the times in ps (end_ps: the last
     READY; stop_ps: where it stopped; now_ps; period_ps), the summary counters,
     run_id and db when recorded, wall_s."""

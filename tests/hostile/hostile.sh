@@ -224,5 +224,119 @@ if grep -q "the 2 runs with status ok where .*(1 other runs left out)" where.gp;
 else echo "FAIL plot's counts"; grep -i "runs" where.gp | head -3; fails=$((fails + 1)); fi
 rm -f where.gp
 
+echo "== round two (issue 26): a run is a run"
+# check NAME CONDITION-COMMAND...: one case that is a shell test
+check() { name=$1; shift; cases=$((cases + 1))
+    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi; }
+printf '.group cores=0x0001\n  set_const r8, 1\n  ready\n' > tiny.s
+# two distinct runs that began in the same millisecond (the fingerprint merge
+# went by until schema version 11: 29 of 30 concurrent runs were kept)
+"$T" run tiny.s --db u1.db --quiet -s record.level=summary 2>/dev/null
+"$T" run tiny.s --db u2.db --quiet -s record.level=summary 2>/dev/null
+sqlite3 u2.db "UPDATE runs SET started_at = (SELECT started_at FROM runs)" 2>/dev/null
+sqlite3 u1.db "ATTACH 'u2.db' AS b; UPDATE runs SET started_at = (SELECT started_at FROM b.runs)"
+case_ merge-same-millisecond 0 "" um.db "$T" merge um.db u1.db u2.db
+check merge-same-millisecond-keeps-both [ "$(sqlite3 um.db 'SELECT count(*) FROM runs')" = 2 ]
+case_ merge-again-names-what-it-skips 0 "" um.db sh -c "'$T' merge um.db u2.db > again.lst.txt"
+check merge-skip-reason grep -q "run 1 skipped: already in the output as run 2 (same uid)" again.lst.txt
+rm -f again.lst.txt u1.db u2.db um.db
+# 50 times: 4 runs at once into 4 files, merged: 4 runs
+lost=0
+for i in $(seq 1 50); do
+    for j in 1 2 3 4; do "$T" run tiny.s --db c$j.db --quiet -s record.level=summary & done
+    wait
+    "$T" merge --quiet cm.db c1.db c2.db c3.db c4.db 2>/dev/null
+    [ "$(sqlite3 cm.db 'SELECT count(*) FROM runs')" = 4 ] || lost=$((lost + 1))
+    rm -f c?.db cm.db
+done
+check "concurrent-runs-merged-50x ($lost lost)" [ $lost = 0 ]
+# 50 times: two sweeps of 2 points at once into one database: 4 runs, each
+# sweep counting its 2 ok from what the database holds
+lost=0
+for i in $(seq 1 50); do
+    "$T" sweep tiny.s -s sm.bank=1,2 -s record.level=summary --jobs 2 --rerun --db sw.db > sw1.lst.txt 2>&1 &
+    "$T" sweep tiny.s -s sm.bank=1,2 -s record.level=summary --jobs 2 --rerun --db sw.db > sw2.lst.txt 2>&1
+    wait
+    [ "$(sqlite3 sw.db 'SELECT count(*) FROM runs WHERE status = '"'ok'")" = 4 ] &&
+        grep -q "2 points: 2 ok" sw1.lst.txt && grep -q "2 points: 2 ok" sw2.lst.txt || lost=$((lost + 1))
+    rm -f sw.db sw1.lst.txt sw2.lst.txt
+done
+check "concurrent-sweeps-50x ($lost lost)" [ $lost = 0 ]
+# values equal after normalisation are one point, run once, and said so
+case_ sweep-duplicate-values 0 "" dup.db sh -c "'$T' sweep tiny.s -s sm.bank=1,1,1 --jobs 2 --db dup.db > dup.lst.txt"
+check sweep-duplicates-named grep -q "2 points dropped, equal to others after normalisation (run once): point 2 = point 1, point 3 = point 1" dup.lst.txt
+check sweep-duplicates-run-once [ "$(sqlite3 dup.db 'SELECT count(*) FROM runs')" = 1 ]
+case_ sweep-duplicate-spelling 0 "" dup.db sh -c "'$T' sweep tiny.s -s core.model=SIMT,simt --db dup.db --rerun > dup.lst.txt"
+check sweep-spellings-run-once grep -q "1 point dropped, equal to another after normalisation (run once): point 2 = point 1" dup.lst.txt
+rm -f dup.db dup.lst.txt
+# a second name of one database (SQLite names the -wal after the path)
+"$T" run tiny.s --db hl.db --quiet 2>/dev/null
+ln hl.db hl2.db
+case_ db-hard-link-run 5 "hl2.db: has 2 hard links" - "$T" run tiny.s --db hl2.db --quiet
+case_ db-hard-link-sweep 5 "hl.db: has 2 hard links" - "$T" sweep tiny.s -s sm.bank=1,2 --db hl.db
+case_ db-hard-link-merge 5 "hl.db: has 2 hard links" - "$T" merge hl.db r.db
+rm -f hl.db hl2.db
+# a merge that merges nothing touches nothing: not the existing output, no new one
+echo "not a database" > junk.db
+case_ merge-nothing-existing 6 "junk.db: not a Tessera database" - "$T" merge r.db junk.db
+case_ merge-nothing-new 6 "junk.db: not a Tessera database" - "$T" merge new-out.db junk.db
+# a program edited while its sweep runs: the points that ran the edited one
+# are refused, not merged beside the others (each point ~0.4 s: sim.pace)
+cp tiny.s edit.s
+"$T" sweep edit.s -s sm.bank=1,2,3,4 -s sim.pace=5e7 --jobs 1 --db ed.db > ed.lst.txt 2> ed.err.lst.txt &
+sp=$!
+sleep 0.5
+printf '.group cores=0x0003\n  set_const r8, 2\n  ready\n' > edit.s
+wait $sp; rc=$?
+check "sweep-program-edited (exit $rc)" [ $rc = 2 ]
+check sweep-program-edited-named grep -q "edit.s changed during the sweep" ed.err.lst.txt
+check sweep-program-edited-one-program [ "$(sqlite3 ed.db 'SELECT count(DISTINCT program_sha256) FROM runs')" = 1 ]
+rm -rf ed.db* ed.lst.txt ed.err.lst.txt edit.s
+
+echo "== round two (issue 26): the end of simulated time"
+# each instruction 10^15 ps (every key within its range): a nested loop
+# reaches 2^63 ps after ~9 200 instructions; it stopped with a wrapped end
+# time and exit 0/3 (release) or an assertion (sanitizer build)
+printf '.group cores=0x0001\n  set_const r9, 255\nouter:\n  set_const r10, 255\ninner:\n  set_const r11, 1\n  sub r10, r10, r11\n  bnz inner, r10\n  sub r9, r9, r11\n  bnz outer, r9\n  ready\n' > nest.s
+big="-s clock.period_ps=1000000000 -s core.alu=1000000 -s core.branch=1000000 -s core.ready=1000000"
+case_ time-past-its-end 4 "simulated time would pass its end, 2\\^63 ps" ov.db "$T" run nest.s --db ov.db --quiet $big
+check time-past-its-end-status [ "$(sqlite3 ov.db 'SELECT status, stop_ps <= 9223372036854775807 FROM runs')" = "time_overflow|1" ]
+case_ time-past-its-end-stepped 4 "would pass its end" - "$T" run nest.s --no-db --quiet $big -s core.timing=stepped
+case_ time-past-its-end-simt 4 "would pass its end" - "$T" run nest.s --no-db --quiet $big -s core.model=simt
+rm -f ov.db
+
+echo "== round two (issue 26): record.interval on an endless loop"
+# it ignored SIGINT for 20 s and more, then wrote 8.4 M rows (RSS > 1 GB):
+# now at most 4096 intervals are kept, and SIGINT stops it within 2 s (the
+# sanitizer build, several times slower at writing the rows, gets 8 s)
+limit_ms=2000
+grep -q __asan_init "$T" 2>/dev/null && limit_ms=8000
+for i in 1 2 3; do
+    rm -f iv.db*
+    "$T" run forever.s --db iv.db --quiet -s record.interval=100 -s core.budget=1099511627776 \
+        > iv.lst.txt 2>&1 &
+    ip=$!
+    sleep 1.5
+    kill -INT $ip
+    t0=$(date +%s%N)
+    w=0; while kill -0 $ip 2>/dev/null && [ $w -lt 600 ]; do sleep 0.02; w=$((w + 1)); done
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    wait $ip; rc=$?
+    check "interval-loop-sigint-$i (exit $rc after ${ms} ms)" [ $rc = 4 -a $ms -lt $limit_ms ]
+    check "interval-loop-bounded-$i" [ "$(sqlite3 iv.db "SELECT count(DISTINCT idx) <= 4096 AND status = 'interrupted' FROM intervals, runs")" = 1 ]
+done
+rm -f iv.db* iv.lst.txt
+
+echo "== round two (issue 26): a directory the writer cannot write"
+# as a user other than the directory's owner (root runs it as nobody)
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then as_other="setpriv --reuid=65534 --regid=65534 --clear-groups"
+else as_other=""; fi
+mkdir rodir && cp r.db rodir/r.db && chmod 666 rodir/r.db && chmod 555 rodir && chmod 755 .
+if [ -n "$as_other" ] || [ "$(id -u)" != 0 ]; then
+    case_ read-only-directory 5 "rodir/r.db: cannot write the database: its directory 'rodir' is not writable" - $as_other "$T" run a.s --db rodir/r.db --quiet
+    case_ read-only-directory-new 5 "rodir/n.db: cannot write the database: its directory 'rodir' is not writable" - $as_other "$T" run a.s --db rodir/n.db --quiet
+fi
+chmod 755 rodir; chmod 700 .; rm -rf rodir
+
 echo "$cases cases, $fails failed"
 [ $fails = 0 ]
