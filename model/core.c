@@ -134,6 +134,8 @@ static __attribute__((noinline)) void finish(core_t *c)
     c->busy_ps += c->run.t - c->task_start;
     if (g->ivl[0] || g->ivl[1])
         gpu_ivl_span(g, IVL_CORE_BUSY, c->id, c->task_start, c->run.t);
+    if (g->trace & GPU_TRACE_SLOTS)
+        gpu_slots_core(g, c, true);
     c->instructions += c->run.n;
     c->sm_ops += c->task_sm_ops;
     c->sm_wait_ps += c->task_sm_wait;
@@ -288,8 +290,11 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
             request(c, &run->last);
             return;
         }
-        if (!c->lat_fixed)
-            run->t += latency(c, run->last.cls); /* the one instruction's drawn latency */
+        if (!c->lat_fixed) { /* the one instruction's drawn latency */
+            sim_time_t l = latency(c, run->last.cls);
+            run->t += l;
+            c->slot_exec[run->last_ip] += l;
+        }
         if (stop == ISA_STOP_FINISHED) {
             finish(c);
             return;
@@ -311,6 +316,7 @@ static inline __attribute__((always_inline)) void take_answer(core_t *c, const t
     c->task_sm_ops++;
     c->task_sm_wait += t->t_done - t->t_created;
     c->task_sm_conflict += t->t_granted - c->req_arrive;
+    c->slot_wait[c->run.ip] += t->t_done - t->t_created;
     c->run.t = t->t_done;
 }
 
@@ -404,6 +410,10 @@ void core_on_start(void *core, txn_t *t)
     c->run.t = c->task_start = sim_now(c->sim);
     c->task_sm_ops = 0;
     c->task_sm_wait = c->task_sm_conflict = 0;
+    memset(c->run.taken, 0, sizeof c->run.taken);
+    memset(c->slot_wait, 0, sizeof c->slot_wait);
+    memset(c->slot_exec, 0, sizeof c->slot_exec);
+    c->run.last_ip = ISA_SLOTS;
     c->tasks++;
     resume(c);
 }
@@ -469,6 +479,8 @@ void core_task_reported(core_t *c, sim_time_t ready_ps)
 
 void core_report_partial(core_t *c)
 {
+    if (c->busy && (c->gpu->trace & GPU_TRACE_SLOTS) && !c->gpu->simt)
+        gpu_slots_core(c->gpu, c, false);
     if (c->tasks == 0 || c->reported || !(c->gpu->trace & GPU_TRACE_TASKS))
         return;
     report(c, SIM_TIME_NEVER, false);

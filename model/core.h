@@ -68,6 +68,10 @@ typedef struct core {
     sim_time_t task_start, task_finish;
     uint32_t task_sm_ops;
     sim_time_t task_sm_wait, task_sm_conflict;
+    sim_time_t slot_wait[ISA_SLOTS]; /* the slot profile (slots.c): the task's SM wait by
+                                        slot, and its drawn latencies by slot (fixed ones
+                                        are counted from run.taken) */
+    sim_time_t slot_exec[ISA_SLOTS];
     /* totals over the run, of finished tasks (see core_instructions) */
     uint64_t instructions, tasks, sm_ops;
     sim_time_t busy_ps, sm_wait_ps, sm_conflict_ps;

@@ -476,6 +476,8 @@ void gpu_finish(gpu_t *g)
     totals(g);
     g->engine.ops->counters(g->engine.self);
     bank_counters(g);
+    if (g->trace & GPU_TRACE_SLOTS)
+        gpu_slots_report(g);
 }
 
 const char *gpu_stall_name(unsigned reason)

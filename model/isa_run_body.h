@@ -66,6 +66,7 @@ op_bnz:
     t += lat[ISA_CLASS_BRANCH];
     if (bnz_taken(r, s->a)) {                                          /* taken: IP ← target */
         const isa_decoded_t *bnz = s;
+        run->taken[s - code]++;
         s = &code[s->b];
         if (__builtin_expect(--left == 0, 0)) {
             from = bnz;
@@ -87,6 +88,7 @@ memory:                                  /* the latency is the memory system's *
     left--;
     last->cls = (uint8_t)cls;
     last->finished = s == &code[ISA_SLOTS - 1];
+    run->last_ip = (uint8_t)(s - code);
     stop = ISA_STOP_MEMORY;
     goto out;
 op_ready:                                                              /* IP ← 0 */
@@ -109,6 +111,7 @@ finished:
     last->finished = true;
 out_ran:
     cls = op_class[from->op];
+    run->last_ip = (uint8_t)(from - code);
 out_none:
     last->cls = (uint8_t)cls;
     if (stop == ISA_STOP_BUDGET)

@@ -738,9 +738,33 @@ static void test_simt_report(void)
                                  " issue utilisation 0.5\n"));
     CU_ASSERT_TRUE(contains(out, "  SIMT unit      scheduler rr, issue width 1, scoreboard off,"
                                  " broadcast off\n"));
-    CU_ASSERT_TRUE(contains(out, "\nSIMT warps (cycles: issued + memory + execute + issue ="
-                                 " resident)\n"));
-    CU_ASSERT_TRUE(contains(out, "  execute      1 0.1111\n"));
+    CU_ASSERT_TRUE(contains(out, "\nSIMT warps (cycles: issued + memory + execute + issue +"
+                                 " fetch + collector = resident)\n"));
+    CU_ASSERT_TRUE(contains(out, "  execute        1 0.1111\n"));
+    free(out);
+    /* the slot profile (E1 under SIMT): one cycle per instruction; the
+       warp's one execute stall (cycle 13: the mul issued at 12 completes at
+       14) is charged to the ready it waits to issue, which is then the
+       hottest slot (2 of the 9 resident cycles); every other slot's rank is
+       2, more than three: only rank 1 is marked */
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1 --slots", db), 0);
+    CU_ASSERT_TRUE(contains(out, "\nframe 1: 1 warp, 9 cycles\n"));
+    CU_ASSERT_TRUE(contains(out, "      3 bnz 6, r2             1    4      1 0.1111      1     0"
+                                 "     0         0      0       0\n"));
+    CU_ASSERT_TRUE(contains(out, "      6 mul r1, r1, r10       1    2      1 0.1111      1     0"
+                                 "     0         0      0       0\n"));
+    CU_ASSERT_TRUE(contains(out, "      7 ready                 1    4      2 0.2222      1     0"
+                                 "     0         0      0       1  <- #1\n"));
+    CU_ASSERT_FALSE(contains(out, "<- #2"));
+    free(out);
+    /* MIMD (run 2): summed over the 4 cores; the odd cores' mul takes 2
+       cycles (T6), so slot 6: 2 cores x 2 = 4 cycles, the hottest */
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 2 --slots --frame 1 --format csv", db), 0);
+    CU_ASSERT_TRUE(contains(out, "\n1,6,\"mul r1, r1, r10\",2,mimd,2,2,2,4,"));
+    free(out);
+    CU_ASSERT_EQUAL(report_cli(&out, "'%s' --run 2 --slots --frame 9", db), TESS_EINPUT);
+    free(out);
+    CU_ASSERT_EQUAL(report_cli(&out, "'%s' --frame 1", db), TESS_EUSAGE);
     free(out);
     /* the SIMT tables equal their views */
     static const char *const simt_views[][2] = {

@@ -557,7 +557,8 @@ static void test_stopped_run_partial_records(void)
  * reader or a migration gives a file every view either way); below 11 the
  * SIMT ld/st, below 10 the SIMT issue port and below 9 the event log tables
  * of one row each (their rows those of the simt_mem, simt_issue and events
- * views); below 12 no runs.uid; below 6 no SIMT tables; below 5 no intervals; below 3
+ * views); below 13 no slot_counts and no simt_warps.stall_fetch_cycles,
+ * stall_collector_cycles; below 12 no runs.uid; below 6 no SIMT tables; below 5 no intervals; below 3
  * also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
@@ -568,6 +569,17 @@ static void downgrade(const char *db, int to)
         char sql[128];
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE slot_counts;"
+                                    " ALTER TABLE simt_warps DROP COLUMN stall_fetch_cycles;"
+                                    " ALTER TABLE simt_warps DROP COLUMN stall_collector_cycles",
+                                 NULL, NULL, NULL), SQLITE_OK);
+    if (to == 12) {
+        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
+                                        " DROP VIEW simt_mem; PRAGMA user_version = 12",
+                                     NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(h);
+        return;
     }
     CU_ASSERT_EQUAL(sqlite3_exec(h, "ALTER TABLE runs DROP COLUMN uid",
                                  NULL, NULL, NULL), SQLITE_OK);
@@ -1086,7 +1098,7 @@ static void test_simt_e1_efficiency(void)
                                     " issue_utilization, run_cycles FROM simt_efficiency"),
                            "1,0.8125,0.203125,0.5,16");
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT reason, cycles FROM simt_stalls ORDER BY reason"),
-                           "execute,1;issue,0;memory,0");
+                           "collector,0;execute,1;fetch,0;issue,0;memory,0");
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT core_model, end_cycles, warp_instructions,"
                                     " simt_efficiency, issue_utilization FROM run_summary"),
                            "simt,16,8,0.8125,0.5");

@@ -55,7 +55,7 @@ static const char migrate_v3[] =
 /* Version 5: interval statistics. */
 static const char migrate_v5[] = CREATE_TABLE(intervals, DB_INTERVALS, DB_RUN_FK);
 /* Version 6: the SIMT tables (core.model = simt). */
-static const char migrate_v6[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)
+static const char migrate_v6[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS_V6, DB_RUN_FK)
     CREATE_TABLE(simt_mem, DB_SIMT_MEM, DB_RUN_FK) CREATE_TABLE(simt_issue, DB_SIMT_ISSUE, DB_RUN_FK);
 
 /* Version 9: the kernel's event log packed (store/evpack.h); the `events`
@@ -120,6 +120,15 @@ static const char migrate_v12[] =
     "ALTER TABLE runs ADD COLUMN uid TEXT;"
     "UPDATE runs SET uid = substr(" MERGE_FP_V11 ", 1, 32);";
 
+/* Version 13: the slot profile (slot_counts, the slot_profile view), and
+ * the SIMT pipeline's stall reasons in simt_warps (0 in the rows of runs
+ * before it: their warps had no front end and no collectors). */
+static const char migrate_v13[] =
+    "ALTER TABLE simt_warps ADD COLUMN stall_fetch_cycles INTEGER;"
+    "ALTER TABLE simt_warps ADD COLUMN stall_collector_cycles INTEGER;"
+    "UPDATE simt_warps SET stall_fetch_cycles = 0, stall_collector_cycles = 0;"
+    CREATE_TABLE(slot_counts, DB_SLOT_COUNTS, DB_RUN_FK);
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
@@ -129,14 +138,16 @@ static const char migrate_v12[] =
  * the SIMT tables; version 7 only a view: latest_ok_runs (sweep resume);
  * version 8 only views: mean latencies in cycles beside their _ps columns;
  * version 9 the packed event log; version 10 the packed SIMT issue port;
- * version 11 the packed SIMT ld/st; version 12 runs.uid. */
+ * version 11 the packed SIMT ld/st; version 12 runs.uid; version 13 the slot
+ * profile and simt_warps' pipeline stalls. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
                                                            [5] = migrate_v6, [6] = NULL,
                                                            [7] = NULL, [8] = migrate_v9,
                                                            [9] = migrate_v10,
                                                            [10] = migrate_v11,
-                                                           [11] = migrate_v12};
+                                                           [11] = migrate_v12,
+                                                           [12] = migrate_v13};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -161,6 +172,14 @@ static const char compat_v6[] =
     DB_SIMT_MEM(COMPAT_COL, COMPAT_COL) " WHERE 0;"
     "CREATE TEMP VIEW IF NOT EXISTS simt_issue AS SELECT 0 AS run_id"
     DB_SIMT_ISSUE(COMPAT_COL, COMPAT_COL) " WHERE 0;";
+/* … older than version 13: no slot profile; simt_warps without the pipeline's
+ * stall reasons (0: there was no pipeline). */
+static const char compat_v13[] =
+    "CREATE TEMP VIEW IF NOT EXISTS slot_counts AS SELECT 0 AS run_id"
+    DB_SLOT_COUNTS(COMPAT_COL, COMPAT_COL) " WHERE 0;";
+static const char compat_v13_warps[] =
+    "CREATE TEMP VIEW IF NOT EXISTS simt_warps AS SELECT *, 0 AS stall_fetch_cycles,"
+    " 0 AS stall_collector_cycles FROM main.simt_warps;";
 
 int schema_bind_value(sqlite3_stmt *st, int idx, const char *v)
 {
@@ -199,7 +218,8 @@ static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS simt_warps_run ON simt_warps(run_id, frame);"
     "CREATE INDEX IF NOT EXISTS simt_mem_packs_run ON simt_mem_packs(run_id, base_ps);"
     "CREATE INDEX IF NOT EXISTS simt_issue_packs_run ON simt_issue_packs(run_id, base_ps);"
-    "CREATE INDEX IF NOT EXISTS simt_op_names_run ON simt_op_names(run_id, id);";
+    "CREATE INDEX IF NOT EXISTS simt_op_names_run ON simt_op_names(run_id, id);"
+    "CREATE INDEX IF NOT EXISTS slot_counts_run ON slot_counts(run_id, frame, core, slot);";
 
 static const char *const insert_sql[REC_TABLES] = {
     [REC_T_FRAMES] = DB_INSERT_SQL(frames, DB_FRAMES),
@@ -213,6 +233,7 @@ static const char *const insert_sql[REC_TABLES] = {
     [REC_T_SIMT_MEM_PACKS] = DB_INSERT_SQL(simt_mem_packs, DB_SIMT_MEM_PACKS),
     [REC_T_SIMT_ISSUE_PACKS] = DB_INSERT_SQL(simt_issue_packs, DB_SIMT_ISSUE_PACKS),
     [REC_T_SIMT_OP_NAMES] = DB_INSERT_SQL(simt_op_names, DB_SIMT_OP_NAMES),
+    [REC_T_SLOT_COUNTS] = DB_INSERT_SQL(slot_counts, DB_SLOT_COUNTS),
 };
 
 const char *schema_insert(rec_table_t table) { return insert_sql[table]; }
@@ -360,6 +381,10 @@ int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *di
         rc = db_exec(db, path, compat_v5, diag);
     if (rc == TESS_OK && version < 6)
         rc = db_exec(db, path, compat_v6, diag);
+    if (rc == TESS_OK && version < 13)
+        rc = db_exec(db, path, compat_v13, diag);
+    if (rc == TESS_OK && version >= 6 && version < 13)
+        rc = db_exec(db, path, compat_v13_warps, diag);
     return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s",
                                      true, diag)
                          : rc;

@@ -85,7 +85,11 @@
  * 10, since then the simt_mem view's columns), one issued warp instruction
  * per row at level events (gpu_tr_simt_issue_t: a table up to version 9,
  * since then the simt_issue view's columns). */
-#define DB_SIMT_WARPS(C, G)                                                      \
+#define DB_SIMT_WARPS(C, G) DB_SIMT_WARPS_V6(C, G)                               \
+    C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")
+/* simt_warps as version 6 created it (its migration creates that shape:
+ * version 13's adds the pipeline's stall columns). */
+#define DB_SIMT_WARPS_V6(C, G)                                                   \
     C(frame, "INTEGER NOT NULL") C(mask, "INTEGER") C(lanes, "INTEGER")          \
     C(start_ps, "INTEGER") C(end_ps, "INTEGER")                                  \
     C(warp_instructions, "INTEGER") C(lane_instructions, "INTEGER")              \
@@ -134,6 +138,20 @@
 
 #define DB_SIMT_OP_NAMES(C, G) C(id, "INTEGER NOT NULL") C(name, "TEXT NOT NULL")
 
+/* The slot profile (version 13; gpu_tr_slot_t): one row per frame, core
+ * (NULL: the SIMT unit) and slot charged with anything over the run, at
+ * level tasks and above; the slot_profile view is the contract. MIMD rows
+ * have execute_ps and sm_wait_ps, SIMT rows issued_cycles and the stall
+ * cycles (the others NULL). */
+#define DB_SLOT_COUNTS(C, G)                                                     \
+    C(frame, "INTEGER NOT NULL") C(core, "INTEGER") C(slot, "INTEGER NOT NULL")  \
+    C(word, "INTEGER") C(text, "TEXT") C(tasks, "INTEGER")                       \
+    C(instructions, "INTEGER") C(lane_instructions, "INTEGER")                   \
+    C(issued_cycles, "INTEGER") C(stall_memory_cycles, "INTEGER")                \
+    C(stall_execute_cycles, "INTEGER") C(stall_issue_cycles, "INTEGER")          \
+    C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")        \
+    C(execute_ps, "INTEGER") C(sm_wait_ps, "INTEGER")
+
 /* Every table, in creation order: X(name, LIST, run_id's type). */
 #define DB_TABLES(X)                                                             \
     X(runs, DB_RUNS, "INTEGER PRIMARY KEY")                                      \
@@ -150,7 +168,8 @@
     X(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)                                      \
     X(simt_mem_packs, DB_SIMT_MEM_PACKS, DB_RUN_FK)                              \
     X(simt_issue_packs, DB_SIMT_ISSUE_PACKS, DB_RUN_FK)                          \
-    X(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)
+    X(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)                                \
+    X(slot_counts, DB_SLOT_COUNTS, DB_RUN_FK)
 
 /* Helpers for the lists: nothing; a column's name as text; "?" for it. */
 #define DB_NONE(name, type)

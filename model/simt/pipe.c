@@ -41,6 +41,7 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     if (u->ivl)
         simt_ivl_lanes(u->gpu, active, now);
     w->rec.warp_instructions++;
+    simt_count_slot(w, pc, (unsigned)__builtin_popcount(active));
     u->near_budget |= w->rec.warp_instructions + 1 >= u->budget;
     w->rec.lane_instructions += (unsigned)__builtin_popcount(active);
     if (active == w->mask)
@@ -136,6 +137,7 @@ static bool issue_phase(simt_t *u, sim_time_t now)
     for (uint16_t m = u->live; m; m &= m - 1) { /* "Counting": this cycle's reason */
         simt_warp_t *w = &u->w[__builtin_ctz(m)];
         simt_account(u, w, now);
+        w->acct_slot = simt_wait_slot(w);
         if (reason[w - u->w] == GPU_SIMT_STALLS) { /* issued: the reason of the cycles
                                                        after it, unless decided again */
             w->acct_ps = now + u->period;
