@@ -355,6 +355,7 @@ __attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c, const txn_t *
     isa_stop_t stop;
     isa_step_t step; /* the ld/st that stops the run: a local, not run.last, on its way
                         to request() (no store the compiler must keep for others) */
+    step.value = step.reg = 0; /* a ld sets no value, a st no reg (request copies both) */
     {
         uint8_t *restrict r = c->r;
         unsigned core_id = c->id;

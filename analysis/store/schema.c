@@ -381,9 +381,14 @@ int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *di
         rc = db_exec(db, path, compat_v5, diag);
     if (rc == TESS_OK && version < 6)
         rc = db_exec(db, path, compat_v6, diag);
-    if (rc == TESS_OK && version < 13)
+    /* (only what the file lacks: a file stamped older than its tables keeps them) */
+    int64_t fetch_col = 0;
+    if (rc == TESS_OK && version < 13 && !is_table(db, "slot_counts"))
         rc = db_exec(db, path, compat_v13, diag);
-    if (rc == TESS_OK && version >= 6 && version < 13)
+    if (rc == TESS_OK && version >= 6 && version < 13 &&
+        db_query_int(db, "SELECT count(*) FROM pragma_table_info('simt_warps', 'main')"
+                         " WHERE name = 'stall_fetch_cycles'", &fetch_col) == SQLITE_OK &&
+        fetch_col == 0)
         rc = db_exec(db, path, compat_v13_warps, diag);
     return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s",
                                      true, diag)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/present/slots.h"
 #include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
 #include "events/base/alloc.h"
@@ -475,11 +476,20 @@ static int decode_window(tl_run_t *run, cols_t *c, unsigned banks, exp_acc_filte
 enum { W_RESIDENT, W_ISSUED, W_ELIGIBLE, W_OUTSTANDING, W_N };
 
 typedef struct simt {
+    const tl_slots_t *prof;   /* the slot profile: the instruction texts the issues name */
     unsigned slots;           /* issue slots, 0: no issue records */
     cols_t warp;              /* W_N lanes of warp-ps per column */
     int *count, *frame;       /* [slot * cols + col]: issues, and the last one's frame */
     json_t *detail;           /* the issues one by one, or NULL */
 } simt_t;
+
+/* An issue's instruction: its text in the slot profile, else its mnemonic. */
+static const char *instruction(const simt_t *m, sqlite3_stmt *st, int frame)
+{
+    const char *text = tl_slot_text(m->prof, (unsigned)frame, (unsigned)sqlite3_column_int(st, 2));
+    const unsigned char *op = sqlite3_column_text(st, 3);
+    return text ? text : op ? (const char *)op : "?";
+}
 
 /* The issues of the window: the port's columns, issued and eligible warps. */
 static int fold_issues(tl_run_t *run, simt_t *m, diag_t *d)
@@ -510,7 +520,7 @@ static int fold_issues(tl_run_t *run, simt_t *m, diag_t *d)
         else if (m->detail)
             json_array_append_new(m->detail,
                 json_pack("[IiisiiiiI]", (json_int_t)t, frame, sqlite3_column_int(st, 2),
-                          (const char *)sqlite3_column_text(st, 3), ord,
+                          instruction(m, st, frame), ord,
                           sqlite3_column_int(st, 6), sqlite3_column_int(st, 7),
                           sqlite3_column_int(st, 5), (json_int_t)sqlite3_column_int(st, 8)));
     }
@@ -615,6 +625,10 @@ static int simt_part(tl_run_t *run, unsigned cols, int64_t t0, int64_t t1, json_
     if (!is_simt(run))
         return TESS_OK;
     simt_t m = {0};
+    tl_slots_t *prof = tl_slots_load(run, d);
+    if (!prof)
+        return d->code ? d->code : TESS_EDB;
+    m.prof = prof;
     int rc = tl_run_issue_slots(run, &m.slots, d);
     if (rc == TESS_OK)
         rc = cols_init(&m.warp, W_N, cols, t0, t1);
@@ -635,7 +649,7 @@ static int simt_part(tl_run_t *run, unsigned cols, int64_t t0, int64_t t1, json_
     if (rc == TESS_OK)
         json_object_set_new(out, "warps", warp_states(&m));
     json_decref(m.detail);
-    tess_free(m.count), tess_free(m.frame), tess_free(m.warp.busy);
+    tess_free(m.count), tess_free(m.frame), tess_free(m.warp.busy), tess_free(prof);
     return rc;
 }
 

@@ -241,8 +241,11 @@ class ViewTest(unittest.TestCase):
         end = -(-info["run"]["end_ps"] // 1000)
         status, d = self.srv.api(f"/api/run/{run_id}/timeline?from=0&to={end}&cols={end}")
         self.assertEqual(status, 200, d)
-        issues = sql(self.db, "SELECT time_ps, frame, op FROM simt_issue WHERE run_id = ? ORDER BY time_ps",
-                     run_id)
+        # each issue names its instruction: the slot profile's text of its slot
+        issues = sql(self.db, "SELECT i.time_ps, i.frame, p.text FROM simt_issue AS i"
+                              " JOIN slot_profile AS p ON p.run_id = i.run_id AND p.frame = i.frame"
+                              " AND p.slot = i.slot AND p.core IS NULL"
+                              " WHERE i.run_id = ? ORDER BY i.time_ps", run_id)
         self.assertEqual([(i[0], i[1], i[3]) for i in d["issue"]["detail"]], issues)
         self.assertEqual(sum(d["issue"]["count"][0]), len(issues))
         # one column per cycle: the issued warps of each cycle are the issues of that cycle
