@@ -293,7 +293,8 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
         if (!c->lat_fixed) { /* the one instruction's drawn latency */
             sim_time_t l = latency(c, run->last.cls);
             run->t += l;
-            c->slot_exec[run->last_ip] += l;
+            if (c->profiled) /* one instruction: it ended the run */
+                c->slot_exec[run->last_ip] += l;
         }
         if (stop == ISA_STOP_FINISHED) {
             finish(c);
@@ -316,7 +317,8 @@ static inline __attribute__((always_inline)) void take_answer(core_t *c, const t
     c->task_sm_ops++;
     c->task_sm_wait += t->t_done - t->t_created;
     c->task_sm_conflict += t->t_granted - c->req_arrive;
-    c->slot_wait[c->run.ip] += t->t_done - t->t_created;
+    if (c->profiled) /* the slot profile's SM wait by slot */
+        c->slot_wait[c->run.ip] += t->t_done - t->t_created;
     c->run.t = t->t_done;
 }
 
@@ -355,7 +357,8 @@ __attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c, const txn_t *
     isa_stop_t stop;
     isa_step_t step; /* the ld/st that stops the run: a local, not run.last, on its way
                         to request() (no store the compiler must keep for others) */
-    step.value = step.reg = 0; /* a ld sets no value, a st no reg (request copies both) */
+    step.reg = step.value = 0; /* a ld sets no value, a st no reg (request copies both;
+                                  LTO's maybe-uninitialized); one 16-bit store */
     {
         uint8_t *restrict r = c->r;
         unsigned core_id = c->id;
@@ -411,10 +414,13 @@ void core_on_start(void *core, txn_t *t)
     c->run.t = c->task_start = sim_now(c->sim);
     c->task_sm_ops = 0;
     c->task_sm_wait = c->task_sm_conflict = 0;
-    memset(c->run.taken, 0, sizeof c->run.taken);
-    memset(c->slot_wait, 0, sizeof c->slot_wait);
-    memset(c->slot_exec, 0, sizeof c->slot_exec);
-    c->run.last_ip = ISA_SLOTS;
+    c->end_after_answer = false;
+    if (c->profiled) {
+        memset(c->run.taken, 0, sizeof c->run.taken);
+        memset(c->slot_wait, 0, sizeof c->slot_wait);
+        memset(c->slot_exec, 0, sizeof c->slot_exec);
+        c->run.last_ip = ISA_SLOTS;
+    }
     c->tasks++;
     resume(c);
 }

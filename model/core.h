@@ -37,6 +37,8 @@ typedef struct core {
     uint8_t id;               /* ro: core id 0..15 */
     bool busy;                /* a task is running (READY not yet sent) */
     bool end_after_answer;    /* the pending ld/st was the task's last instruction */
+    bool profiled;            /* the slot profile is recorded (GPU_TRACE_SLOTS): the task's
+                                 SM waits and taken bnz are kept by slot (slots.c) */
     bool reported;            /* the current task's READY reached the TS */
     uint8_t ld_reg;           /* destination of the pending ld */
     sim_time_t req_arrive;    /* when the pending request reaches its bank */

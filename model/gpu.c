@@ -203,6 +203,8 @@ static void sm_observed(gpu_t *g)
 void gpu_set_trace(gpu_t *g, unsigned mask)
 {
     g->trace = mask;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        g->cores[c].profiled = (mask & GPU_TRACE_SLOTS) && !g->simt;
     sm_observed(g);
 }
 

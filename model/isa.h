@@ -151,8 +151,9 @@ typedef struct isa_run {
     isa_step_t last;          /* out: the instruction that stopped the run */
     uint64_t taken[ISA_SLOTS];/* in/out: taken bnz by slot (the slot profile derives every
                                  slot's count from these: isa_slot_counts) */
-    uint8_t last_ip;          /* out: the slot of the last instruction run (unchanged when
-                                 none ran) */
+    uint8_t last_ip;          /* out: the slot of the last instruction run when the run
+                                 ended otherwise than at a ld/st (which is at ip); unchanged
+                                 when none ran */
 } isa_run_t;
 
 typedef enum isa_stop {

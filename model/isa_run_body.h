@@ -88,7 +88,6 @@ memory:                                  /* the latency is the memory system's *
     left--;
     last->cls = (uint8_t)cls;
     last->finished = s == &code[ISA_SLOTS - 1];
-    run->last_ip = (uint8_t)(s - code);
     stop = ISA_STOP_MEMORY;
     goto out;
 op_ready:                                                              /* IP ← 0 */

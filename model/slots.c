@@ -10,18 +10,36 @@
  * issued and stall cycles are its warps'. */
 #include "model/gpu_impl.h"
 
+/* Σ n[]. */
+static uint64_t total(const uint64_t n[ISA_SLOTS])
+{
+    uint64_t t = 0;
+    for (unsigned s = 0; s < ISA_SLOTS; s++)
+        t += n[s];
+    return t;
+}
+
 void gpu_slots_core(gpu_t *g, const core_t *c, bool complete)
 {
     const isa_run_t *run = &c->run;
     unsigned ip = run->ip < ISA_SLOTS ? run->ip : ISA_SLOTS;
-    /* still running: waiting for the answer of the ld/st at ip (it ran), or
-       about to run ip */
-    bool waiting = !complete && run->n && run->last_ip == ip && ip < ISA_SLOTS &&
-                   (c->code[ip].op == ISA_LD || c->code[ip].op == ISA_ST);
-    unsigned end = complete ? run->last_ip : ISA_SLOTS;
-    unsigned next = complete ? ISA_SLOTS : waiting ? ip + 1 : ip;
     uint64_t n[ISA_SLOTS];
-    isa_slot_counts(c->code, run->taken, end, next, n);
+    bool waiting = false;
+    if (complete) {
+        /* ended by a ld/st in slot 15 (at its answer), else by the instruction
+           that ended its last run (ready, or leaving slot 15) */
+        isa_slot_counts(c->code, run->taken, c->end_after_answer ? ISA_SLOTS - 1 : run->last_ip,
+                        ISA_SLOTS, n);
+    } else {
+        /* still running: about to run ip — or waiting for the answer of the
+           ld/st at ip, which ran: then the counts with ip not run fall one
+           short of the instructions it ran */
+        isa_slot_counts(c->code, run->taken, ISA_SLOTS, ip, n);
+        if (ip < ISA_SLOTS && total(n) + 1 == run->n) {
+            waiting = true;
+            isa_slot_counts(c->code, run->taken, ISA_SLOTS, ip + 1, n);
+        }
+    }
     gpu_tr_slot_t *p = g->slots[c->id][c->frame];
     sim_time_t charged = 0;
     for (unsigned s = 0; s < ISA_SLOTS; s++) {
@@ -41,7 +59,8 @@ void gpu_slots_core(gpu_t *g, const core_t *c, bool complete)
        core_tasks counts it: not SM wait), the last instruction's latency
        is cut at the stop (modulo 2^64: the sums stay exact) */
     sim_time_t busy = sim_now(c->sim) - c->task_start;
-    unsigned at = waiting || !run->n ? (ip < ISA_SLOTS ? ip : ISA_SLOTS - 1) : run->last_ip;
+    unsigned at = waiting || !run->n || run->last_ip >= ISA_SLOTS
+                      ? (ip < ISA_SLOTS ? ip : ISA_SLOTS - 1) : run->last_ip;
     p[at].execute_ps += busy - charged;
 }
 
