@@ -246,6 +246,8 @@ void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     isa_mem_lanes_t *ops = &w->mem_ops; /* S12: every pass uses the values read now */
     isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
                   ops);
+    if (u->gpu->races) /* every lane's access, whichever pass sends it */
+        race_lanes(u, w, active, pc, store, ops);
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
