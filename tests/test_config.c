@@ -667,7 +667,7 @@ static lat_t lat_of(const char *value, int expect_rc)
     return c.gpu.ts_xfer;
 }
 
-/* Every choice of every enumeration list (model/gpu.h, model/simt/sched.h,
+/* Every choice of every enumeration list (model/gpu.h, model/simt/simt.h,
  * config/cfg.h) is accepted by its key, lands on its own value and prints
  * back as its name: a value added to a list is configurable without editing
  * the key table. */
