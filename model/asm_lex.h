@@ -2,7 +2,7 @@
  * time, tokens read by hand, every error and warning prefixed
  * "file:line:column: " (columns count bytes from 1).
  * Invariant: line_start <= pos <= line_end <= len; nothing reads past line_end,
- * so any byte string (NULs, junk) is safe to scan. Private to model/asm*.c. */
+ * so any byte string (NULs, junk) is safe to scan. Private to model/asm*. */
 #ifndef TESSERA_ASM_LEX_H
 #define TESSERA_ASM_LEX_H
 

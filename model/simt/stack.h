@@ -1,7 +1,7 @@
 /* stack.h — the SIMT unit's control flow (SIMT-SPEC S2, S4, S7): immediate
  * post-dominators of a task's control-flow graph, the SIMT reconvergence
  * stack and the scoreboard's register sets. No time, no simulation: small
- * functions over small values, tested on their own (tests/test_simt_flow.c).
+ * functions over small values, tested on their own (tests/test_simt_flow.c). Private to model/simt/.
  * Invariant: a stack never holds more than SIMT_STACK_MAX entries (each
  * divergence splits the top entry's lanes; see simt_stack_branch). */
 #ifndef TESSERA_SIMT_STACK_H
