@@ -129,6 +129,40 @@ static const cfg_key_t keys[] = {
      DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
          "S8: on: the lanes of one ld that read the same byte share one bank access (st and "
          "ld_sync never merge). Only with core.model = simt.")},
+    {KEY("simt", "ibuffer"), UINT(gpu.simt_ibuffer, 0, 8),
+     DOC("0", "entries", "0..8",
+         "S11: I-buffer entries per warp; a warp issues only the instruction at the head of "
+         "its I-buffer, filled by one fetch port shared round-robin by the warps. 0: an "
+         "ideal front end. Only with core.model = simt.")},
+    {KEY("simt", "fetch_width"), UINT(gpu.simt_fetch_width, 1, 4),
+     DOC("2", "slots", "1..4",
+         "S11: consecutive slots one fetch brings (never past a bnz, a ready or slot 15). "
+         "Only with simt.ibuffer >= 1.")},
+    {KEY("simt", "fetch_latency"), UINT(gpu.simt_fetch_latency, 1, 8),
+     DOC("1", "cycles", "1..8",
+         "S11: cycles from a fetch to its slots in the I-buffer. Only with simt.ibuffer >= 1.")},
+    {KEY("simt", "collectors"), UINT(gpu.simt_collectors, 0, 16),
+     DOC("0", "units", "0..16",
+         "S12: operand collector units; an instruction needs a free one to issue and is "
+         "dispatched when its source registers have been read from the register-file banks. "
+         "0: operands are read at issue at no cost. Only with core.model = simt.")},
+    {KEY("simt", "rf_banks"), UINT(gpu.simt_rf_banks, 1, 16),
+     DOC("4", "banks", "1..16",
+         "S12: register-file banks feeding the collectors, each serving one read per cycle; "
+         "register r of a warp whose lowest lane is w lies in bank (r + w) mod rf_banks. "
+         "Only with simt.collectors >= 1.")},
+    {KEY("simt", "sp_width"), UINT(gpu.simt_sp_width, 1, 16),
+     DOC("16", "lanes", "1..16",
+         "S13: lanes the SP units (every instruction but mul, div, ld, st) serve per cycle: "
+         "an instruction of n active lanes takes ceil(n / sp_width) passes. Only with "
+         "core.model = simt.")},
+    {KEY("simt", "sfu_width"), UINT(gpu.simt_sfu_width, 1, 16),
+     DOC("16", "lanes", "1..16",
+         "S13: lanes the SFU units (mul, div) serve per cycle. Only with core.model = simt.")},
+    {KEY("simt", "lsu_width"), UINT(gpu.simt_lsu_width, 1, 16),
+     DOC("16", "lanes", "1..16",
+         "S13: lanes the LSU units (ld, st) serve per cycle; pass j sends the requests of "
+         "active lanes j*lsu_width ... in lane order. Only with core.model = simt.")},
 
     {KEY("sim", "seed"), UINT(gpu.seed, 0, UINT64_MAX),
      DOC("1", "", "0..18446744073709551615, decimal or 0x hex",

@@ -47,6 +47,13 @@ void gpu_desc_default(gpu_desc_t *d)
     d->simt_issue_width = 1;
     d->simt_scoreboard = false;
     d->simt_broadcast = false;
+    d->simt_ibuffer = 0;
+    d->simt_fetch_width = 2;
+    d->simt_fetch_latency = 1;
+    d->simt_collectors = 0;
+    d->simt_rf_banks = 4;
+    d->simt_sp_width = d->simt_sfu_width = d->simt_lsu_width = GPU_CORES;
+    d->simt_pipeline = false;
 }
 
 static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag)
@@ -88,6 +95,23 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
     if (d->simt_issue_width < 1 || d->simt_issue_width > GPU_CORES)
         return diag_fail(diag, TESS_EINPUT, "simt.issue_width: %u is not in 1..16",
                          d->simt_issue_width);
+    const struct {
+        const char *key;
+        unsigned value, lo, hi;
+    } ranges[] = {
+        {"simt.ibuffer", d->simt_ibuffer, 0, SIMT_IBUFFER_MAX},
+        {"simt.fetch_width", d->simt_fetch_width, 1, SIMT_FETCH_MAX},
+        {"simt.fetch_latency", d->simt_fetch_latency, 1, 8},
+        {"simt.collectors", d->simt_collectors, 0, GPU_CORES},
+        {"simt.rf_banks", d->simt_rf_banks, 1, 16},
+        {"simt.sp_width", d->simt_sp_width, 1, GPU_CORES},
+        {"simt.sfu_width", d->simt_sfu_width, 1, GPU_CORES},
+        {"simt.lsu_width", d->simt_lsu_width, 1, GPU_CORES},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (ranges[i].value < ranges[i].lo || ranges[i].value > ranges[i].hi)
+            return diag_fail(diag, TESS_EINPUT, "%s: %u is not in %u..%u", ranges[i].key,
+                             ranges[i].value, ranges[i].lo, ranges[i].hi);
     return TESS_OK;
 }
 

@@ -98,6 +98,15 @@ typedef struct gpu_desc {
     uint8_t simt_issue_width; /* simt.issue_width 1..16, S5 */
     bool simt_scoreboard;     /* simt.scoreboard, S4 */
     bool simt_broadcast;      /* simt.broadcast, S8 */
+    uint8_t simt_ibuffer;     /* simt.ibuffer 0..8, S11 (0: an ideal front end) */
+    uint8_t simt_fetch_width; /* simt.fetch_width 1..4, S11 */
+    uint8_t simt_fetch_latency; /* simt.fetch_latency 1..8 cycles, S11 */
+    uint8_t simt_collectors;  /* simt.collectors 0..16, S12 (0: operands at issue, free) */
+    uint8_t simt_rf_banks;    /* simt.rf_banks 1..16, S12 */
+    uint8_t simt_sp_width, simt_sfu_width, simt_lsu_width; /* simt.*_width 1..16, S13 */
+    bool simt_pipeline;       /* not a key: the unit runs S11–S13's cycle-by-cycle pipeline
+                                 even with their keys at the defaults (which then give
+                                 S1–S10's times; tests compare the two) */
     gpu_policies_t policies;  /* the points handed to plugins (`KEY=plugin:PATH`): a point
                                  whose impl is set ignores its enumerated field above */
 } gpu_desc_t;
@@ -123,7 +132,8 @@ void gpu_desc_default(gpu_desc_t *d);
 
 /* Checks the bounds the model relies on (core latencies >= 1 cycle, bank
  * occupancy >= 1 cycle, window 1..64, period >= 1 ps, banks a power of two
- * up to SM_BANKS_MAX, simt.issue_width 1..16, enumerations in range); the
+ * up to SM_BANKS_MAX, simt.issue_width 1..16, the pipeline's simt.* keys in
+ * their ranges of SIMT-SPEC, enumerations in range); the
  * message names the configuration key. The simt.* fields are checked
  * whatever core.model is (they are recorded even when a MIMD run ignores
  * them). */

@@ -113,11 +113,14 @@ typedef struct gpu_access_sink {
 #define GPU_SIMT_STALL_LIST(X)                                                              \
     X(GPU_SIMT_STALL_, MEMORY, "memory", "waits for its own instructions, one of them a ld/st") \
     X(GPU_SIMT_STALL_, EXECUTE, "execute", "waits for its own instructions, none a ld/st")   \
-    X(GPU_SIMT_STALL_, ISSUE, "issue", "eligible but not chosen by the scheduler (S6)")
+    X(GPU_SIMT_STALL_, ISSUE, "issue", "eligible but not chosen by the scheduler (S6)")       \
+    X(GPU_SIMT_STALL_, FETCH, "fetch", "its next instruction is not at the head of its I-buffer (S11)") \
+    X(GPU_SIMT_STALL_, COLLECTOR, "collector",                                              \
+      "no collector free for it, or its own instruction waits in one (S12)")
 
 typedef enum gpu_simt_stall { GPU_SIMT_STALL_LIST(XENUM_ID) GPU_SIMT_STALLS } gpu_simt_stall_t;
 
-const char *gpu_simt_stall_name(unsigned reason); /* "memory", "execute", "issue" */
+const char *gpu_simt_stall_name(unsigned reason); /* "memory", "execute", "issue", … */
 
 /* One warp (a task on the SIMT unit, S1), reported when its last lane has
  * finished (or as a partial record at the end of a stopped run). Derived

@@ -80,6 +80,9 @@ static const char *const non_defaults[] = {
     "core.branch=choice:1,2",  "core.ready=3",               "core.budget=0x1000",
     "core.timing=stepped",     "core.model=simt",            "simt.scheduler=gto",
     "simt.issue_width=16",     "simt.scoreboard=on",         "simt.broadcast=yes",
+    "simt.ibuffer=2",          "simt.fetch_width=1",         "simt.fetch_latency=3",
+    "simt.collectors=4",       "simt.rf_banks=8",            "simt.sp_width=4",
+    "simt.sfu_width=1",        "simt.lsu_width=8",
     "sm.req=0",                "sm.bank=geometric:1.000001",
     "sm.resp=uniform:0..1000000", "sm.arbiter=random",       "sm.bank_map=interleaved",
     "sm.banks=32",
@@ -188,7 +191,7 @@ static void test_key_table_is_consistent(void)
     cfg_t c = defaults();
     char seen_sections[16][16];
     size_t nsec = 0;
-    CU_ASSERT_EQUAL(cfg_key_count(), 34);
+    CU_ASSERT_EQUAL(cfg_key_count(), 42);
     for (size_t i = 0; i < cfg_key_count(); i++) {
         const cfg_key_info_t *k = cfg_key_info(i);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
@@ -467,6 +470,14 @@ static const char *const valid[] = {
     "simt.issue_width=0x10", "simt.issue_width", "16",
     "simt.scoreboard=on", "simt.scoreboard", "on",
     "simt.broadcast=1", "simt.broadcast", "on",
+    "simt.ibuffer=8", "simt.ibuffer", "8",
+    "simt.fetch_width=4", "simt.fetch_width", "4",
+    "simt.fetch_latency=0x2", "simt.fetch_latency", "2",
+    "simt.collectors=16", "simt.collectors", "16",
+    "simt.rf_banks=1", "simt.rf_banks", "1",
+    "simt.sp_width=4", "simt.sp_width", "4",
+    "simt.sfu_width=1", "simt.sfu_width", "1",
+    "simt.lsu_width=16", "simt.lsu_width", "16",
     "sm.req=0", "sm.req", "0",
     "sm.bank=1", "sm.bank", "1",
     "sm.resp=choice:0,0,5", "sm.resp", "choice:0,0,5",
@@ -625,6 +636,19 @@ static const char *const invalid[] = {
     "integer 0..18446744073709551615 ps, decimal or 0x hex)",
     "record.interval=x", "-s 'record.interval=x': record.interval: 'x' is not valid (expected "
     "an integer 0..18446744073709551615 cycles, decimal or 0x hex)",
+    "simt.ibuffer=9", "-s 'simt.ibuffer=9': simt.ibuffer: 9 is above the maximum 8 entries",
+    "simt.fetch_width=0",
+    "-s 'simt.fetch_width=0': simt.fetch_width: 0 is below the minimum 1 slot",
+    "simt.fetch_latency=9",
+    "-s 'simt.fetch_latency=9': simt.fetch_latency: 9 is above the maximum 8 cycles",
+    "simt.collectors=17",
+    "-s 'simt.collectors=17': simt.collectors: 17 is above the maximum 16 units",
+    "simt.rf_banks=0", "-s 'simt.rf_banks=0': simt.rf_banks: 0 is below the minimum 1 bank",
+    "simt.sp_width=0", "-s 'simt.sp_width=0': simt.sp_width: 0 is below the minimum 1 lane",
+    "simt.sfu_width=17",
+    "-s 'simt.sfu_width=17': simt.sfu_width: 17 is above the maximum 16 lanes",
+    "simt.lsu_width=x", "-s 'simt.lsu_width=x': simt.lsu_width: 'x' is not valid (expected an "
+    "integer 1..16 lanes, decimal or 0x hex)",
     "sm.bank", "-s 'sm.bank': expected section.key=value",
     "bank=4", "-s 'bank=4': expected section.key=value",
     "=4", "-s '=4': expected section.key=value",

@@ -229,6 +229,123 @@ static void test_simt_decoupled_equals_stepped(void)
     free(p);
 }
 
+/* --- the SIMT pipeline (SIMT-SPEC S11–S13) ---------------------------------- */
+
+/* A pipeline configuration drawn from i (a small hash, so that every key
+ * varies independently of the others): I-buffer 0..8, fetch width 1..4,
+ * fetch latency 1..3, collectors 0..4 over 1..8 banks, unit widths 1, 2, 4,
+ * 8 or 16. */
+static void pipe_variant(gpu_desc_t *d, unsigned i)
+{
+    uint32_t h = i * 2654435761u;
+    static const uint8_t widths[] = {1, 2, 4, 8, 16};
+    d->simt_ibuffer = (uint8_t)(h % 9);
+    d->simt_fetch_width = (uint8_t)(1 + (h >> 4) % 4);
+    d->simt_fetch_latency = (uint8_t)(1 + (h >> 6) % 3);
+    d->simt_collectors = (uint8_t)((h >> 8) % 5);
+    d->simt_rf_banks = (uint8_t)(1 + (h >> 11) % 8);
+    d->simt_sp_width = widths[(h >> 14) % 5];
+    d->simt_sfu_width = widths[(h >> 17) % 5];
+    d->simt_lsu_width = widths[(h >> 20) % 5];
+    d->simt_pipeline = true; /* also when the draw is all defaults */
+}
+
+/* Race-free random programs under random pipeline configurations (and every
+ * scheduler × scoreboard × broadcast): the ISS's final SM and registers, the
+ * MIMD run's per-lane instruction counts, issued + stall cycles = resident
+ * cycles per warp (timing never changes results). */
+static void test_simt_pipeline_matches_iss_and_mimd(void)
+{
+    rp_opts_t opts = {.race_free = true};
+    program_t *p = malloc(sizeof *p);
+    arch_state_t *ref = malloc(sizeof *ref);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < DIFF_PROGRAMS / 2; i++) {
+        uint64_t seed = 11000 + i;
+        iss_stats_t st;
+        gpu_desc_t d;
+        reference(p, seed, &opts, ref, &st, &d, i);
+        h_run_t *m = h_run(p, &d);
+        CU_ASSERT_EQUAL(m->outcome, GPU_DONE);
+        for (unsigned k = 0; k < 4; k++) {
+            simt_variant(&d, i, (i + 5 * k) % 12);
+            pipe_variant(&d, 4 * i + k);
+            h_run_t *r = h_run(p, &d);
+            CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
+            CU_ASSERT_EQUAL(r->stats.instructions, st.instructions);
+            bad += !same_arch(&r->arch, ref, seed, "SIMT pipeline final state") ||
+                   !same_lane_counts(r, m, seed) || !warps_add_up(r);
+            h_free(r);
+        }
+        h_free(m);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(p);
+    free(ref);
+}
+
+/* The pipeline with every S11–S13 key at its default is the machine of
+ * S1–S10: random programs (racy ones too), every scheduler × scoreboard ×
+ * broadcast and issue widths 1–3, fixed latencies, give the same records
+ * (issue port, warps, ld/st, accesses, tasks) through the pipeline's cycle
+ * as through S1–S10's issue decision. */
+static void test_simt_pipeline_defaults_are_s1_s10(void)
+{
+    program_t *p = malloc(sizeof *p);
+    unsigned differing = 0;
+    for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
+        rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
+        rp_generate(p, 12000 + i, &opts);
+        gpu_desc_t d;
+        simt_variant(&d, i, i % 12);
+        d.timing = i % 4 ? GPU_TIMING_DECOUPLED : GPU_TIMING_STEPPED;
+        h_run_t *a = h_run(p, &d);
+        d.simt_pipeline = true;
+        h_run_t *b = h_run(p, &d);
+        CU_ASSERT_EQUAL(a->outcome, GPU_DONE);
+        if (!h_same_timeline(a, b) || memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
+            !warps_add_up(b)) {
+            fprintf(stderr, "program %u: the default pipeline differs from S1-S10\n", 12000 + i);
+            differing++;
+        }
+        h_free(a);
+        h_free(b);
+    }
+    CU_ASSERT_EQUAL(differing, 0);
+    free(p);
+}
+
+/* Under random pipeline configurations the unit's timestamps do not depend
+ * on core.timing (racy programs and random latencies included). */
+static void test_simt_pipeline_decoupled_equals_stepped(void)
+{
+    program_t *p = malloc(sizeof *p);
+    unsigned differing = 0;
+    for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
+        rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
+        rp_generate(p, 13000 + i, &opts);
+        gpu_desc_t d;
+        simt_variant(&d, i, i % 12);
+        pipe_variant(&d, i);
+        jitter(&d, i);
+        d.timing = GPU_TIMING_DECOUPLED;
+        h_run_t *a = h_run(p, &d);
+        d.timing = GPU_TIMING_STEPPED;
+        h_run_t *b = h_run(p, &d);
+        CU_ASSERT_EQUAL(a->outcome, GPU_DONE);
+        if (!h_same_timeline(a, b) || memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
+            !warps_add_up(a)) {
+            fprintf(stderr, "program %u: SIMT pipeline decoupled and stepped differ\n",
+                    13000 + i);
+            differing++;
+        }
+        h_free(a);
+        h_free(b);
+    }
+    CU_ASSERT_EQUAL(differing, 0);
+    free(p);
+}
+
 /* A single warp without divergence or memory access has MIMD's timestamps
  * (S3): random straight-line ALU/mul/div tasks, one group at a time. */
 static void test_simt_single_uniform_warp_has_mimd_times(void)
@@ -297,6 +414,9 @@ static const test_case_t cases[] = {
     TEST(test_simt_matches_iss_and_mimd_lane_counts),
     TEST(test_simt_decoupled_equals_stepped),
     TEST(test_simt_single_uniform_warp_has_mimd_times),
+    TEST(test_simt_pipeline_matches_iss_and_mimd),
+    TEST(test_simt_pipeline_defaults_are_s1_s10),
+    TEST(test_simt_pipeline_decoupled_equals_stepped),
     TEST_END,
 };
 

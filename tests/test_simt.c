@@ -5,7 +5,9 @@
  * decodes in cycle 1, the IF in cycle 2, the transfer takes cycles 2–6: the
  * first warp starts at 6. The reasoning is written beside each test, in
  * cycles; assertions are in picoseconds. Every test runs in both timing
- * modes, and every SIMT run is checked for issued + stall cycles = resident
+ * modes, and again with the pipeline of S11–S13 running with its keys at
+ * their defaults (gpu_desc_t.simt_pipeline), which must give S1–S10's times
+ * exactly; every SIMT run is checked for issued + stall cycles = resident
  * cycles per warp. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #define ISS GPU_SIMT_STALL_ISSUE
 
 static unsigned timing_mode;
+static bool pipeline; /* gpu_desc_t.simt_pipeline: S11–S13's cycle with default keys */
 
 static gpu_desc_t simt(unsigned sched, bool scoreboard)
 {
@@ -31,6 +34,7 @@ static gpu_desc_t simt(unsigned sched, bool scoreboard)
     d.model = GPU_MODEL_SIMT;
     d.simt_scheduler = (uint8_t)sched;
     d.simt_scoreboard = scoreboard;
+    d.simt_pipeline = pipeline;
     return d;
 }
 
@@ -680,9 +684,16 @@ int main(void)
     int rc = 0;
     const test_suite_t decoupled[] = {{"simt (decoupled)", cases}, {NULL, NULL}};
     const test_suite_t stepped[] = {{"simt (stepped)", cases}, {NULL, NULL}};
+    const test_suite_t pipe_decoupled[] = {{"simt pipeline (decoupled)", cases}, {NULL, NULL}};
+    const test_suite_t pipe_stepped[] = {{"simt pipeline (stepped)", cases}, {NULL, NULL}};
     timing_mode = GPU_TIMING_DECOUPLED;
     rc |= test_run_suites(decoupled);
     timing_mode = GPU_TIMING_STEPPED;
     rc |= test_run_suites(stepped);
+    pipeline = true;
+    timing_mode = GPU_TIMING_DECOUPLED;
+    rc |= test_run_suites(pipe_decoupled);
+    timing_mode = GPU_TIMING_STEPPED;
+    rc |= test_run_suites(pipe_stepped);
     return rc;
 }

@@ -9,7 +9,7 @@
 
 /* The earliest time the warp's next instruction may issue, NEVER when it
  * waits for a ld/st whose completion is not known yet. */
-static sim_time_t ready_at(const simt_t *u, const simt_warp_t *w)
+sim_time_t simt_ready_at(const simt_t *u, const simt_warp_t *w)
 {
     if (!u->scoreboard)
         return w->prev_done;
@@ -26,7 +26,7 @@ static sim_time_t ready_at(const simt_t *u, const simt_warp_t *w)
 
 /* Why a warp that cannot issue at t waits: memory if anything it waits
  * for is a ld/st, else execute. */
-static unsigned wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t)
+unsigned simt_wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t)
 {
     bool mem_busy = w->mem_done > t;
     if (!simt_has_next(w) || !u->scoreboard)
@@ -42,7 +42,7 @@ static unsigned wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t)
 
 /* S10: true (and the watchdog fired) when a lane of `active` has run its
  * budget of instructions in this task. */
-static __attribute__((noinline, cold)) bool budget_spent(simt_t *u, const simt_warp_t *w,
+__attribute__((noinline, cold)) bool simt_budget_spent(simt_t *u, const simt_warp_t *w,
                                                          uint16_t active, unsigned pc)
 {
     for (uint16_t m = active; m; m &= m - 1) {
@@ -68,7 +68,7 @@ static __attribute__((noinline)) bool issue(simt_t *u, simt_warp_t *w, unsigned 
     isa_decoded_t d = w->code[pc];
     /* S10: D12 per lane; a lane has run at most the warp's instructions */
     if (__builtin_expect(w->rec.warp_instructions >= u->budget, 0) &&
-        budget_spent(u, w, active, pc))
+        simt_budget_spent(u, w, active, pc))
         return false;
     if (g->trace & GPU_TRACE_ISSUE)
         simt_trace_issue(u, w, pc, active, order, eligible, now);
@@ -125,7 +125,7 @@ static uint16_t eligible_warps(const simt_t *u, sim_time_t now)
     for (uint16_t m = u->live; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
         const simt_warp_t *w = &u->w[i];
-        if (simt_has_next(w) && ready_at(u, w) <= now)
+        if (simt_has_next(w) && simt_ready_at(u, w) <= now)
             eligible |= (uint16_t)(1u << i);
     }
     return eligible;
@@ -187,17 +187,17 @@ static inline sim_time_t settle_warp(simt_t *u, simt_warp_t *w, sim_time_t now, 
     if (issued) {
         sim_time_t cycle = now + u->period;
         w->acct_ps = cycle;
-        at = simt_has_next(w) ? simt_tmax(ready_at(u, w), cycle) : NEVER;
+        at = simt_has_next(w) ? simt_tmax(simt_ready_at(u, w), cycle) : NEVER;
         /* the reason counts from the next cycle on, if the warp does not
          * issue in it (eligible then: its next decision rewrites it first) */
         if (at != cycle)
-            w->acct_reason = (uint8_t)wait_reason(u, w, cycle);
+            w->acct_reason = (uint8_t)simt_wait_reason(u, w, cycle);
     } else if (eligible) {
         w->acct_reason = GPU_SIMT_STALL_ISSUE;
         at = now + u->period;
     } else {
-        w->acct_reason = (uint8_t)wait_reason(u, w, now);
-        at = simt_has_next(w) ? ready_at(u, w) : NEVER;
+        w->acct_reason = (uint8_t)simt_wait_reason(u, w, now);
+        at = simt_has_next(w) ? simt_ready_at(u, w) : NEVER;
     }
     if (!w->lanes)
         at = w->end; /* everything is known: close it out then */
@@ -223,7 +223,7 @@ static sim_time_t settle(simt_t *u, sim_time_t now, uint16_t issued, uint16_t el
  * and settle for it alone. */
 static inline sim_time_t decide_one(simt_t *u, simt_warp_t *w, sim_time_t now)
 {
-    bool eligible = simt_has_next(w) && ready_at(u, w) <= now;
+    bool eligible = simt_has_next(w) && simt_ready_at(u, w) <= now;
     bool issued = eligible && issue_alone(u, w, now);
     if (sim_stop_reason(u->sim) != SIM_END_NONE)
         return NEVER;
@@ -402,7 +402,9 @@ void simt_issue_cb(sim_t *sim, sim_event_t *ev)
                 simt_close_warp(u, w);
         }
         sim_time_t next;
-        if (u->live && !(u->live & (u->live - 1))) {
+        if (u->pipe) {
+            next = simt_pipe_cycle(u, now);
+        } else if (u->live && !(u->live & (u->live - 1))) {
             simt_warp_t *w = &u->w[__builtin_ctz(u->live)];
             next = plain && alu_next(u, w, now) ? run_alu(u, w, now, &k) : decide_one(u, w, now);
         } else {

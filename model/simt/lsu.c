@@ -150,6 +150,8 @@ static void trace_mem(simt_t *u, const simt_warp_t *w)
 static __attribute__((noinline)) void mem_complete(simt_t *u, simt_warp_t *w, sim_time_t done)
 {
     w->mem_done = done;
+    w->pass_at = NEVER; /* S13: passes still due hold only merged lanes (S8): they send
+                           nothing, and their cycles are the unit's (unit_free) */
     if (__builtin_expect(u->itrace != NULL, 0))
         simt_trace_insn(u, w, w->mem_slot, w->mem_lanes, w->mem_issue);
     if (w->prev_done == NEVER)
@@ -217,4 +219,63 @@ void simt_on_answer_ivl(void *unit, txn_t *t)
     for (uint16_t m = lanes; m; m &= m - 1) /* as each lane's sm_wait_ps counts */
         gpu_ivl_span(u->gpu, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created, t->t_done);
     simt_on_answer(unit, t);
+}
+
+/* --- under the pipeline (S12, S13) -------------------------------------------- */
+
+void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
+                      sim_time_t now)
+{
+    bool store = d.op == ISA_ST;
+    isa_mem_lanes_t *ops = &w->mem_ops; /* S12: every pass uses the values read now */
+    isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
+                  ops);
+    uint16_t send = active;
+    w->mem_merged = u->broadcast && !store;
+    if (w->mem_merged)
+        send = merge_lanes(w, active, ops->sync, ops->addr);
+    w->mem_store = store;
+    w->mem_reg = d.c;
+    w->mem_slot = (uint8_t)pc;
+    w->mem_lanes = active;
+    w->mem_send = send;
+    w->mem_issue = now;
+    w->mem_max = 0;
+    w->mem_wait = send;
+    w->rec.mem_instructions++;
+    w->prev_done = w->mem_done = NEVER;
+    if (!store) {
+        w->reg_done[d.c] = NEVER;
+        w->reg_ld |= (uint16_t)(1u << d.c);
+    }
+    unsigned banks;
+    w->mem_replays = (uint8_t)bank_replays(u->gpu, send, ops->addr, &banks);
+    w->mem_requests = (uint8_t)__builtin_popcount(send);
+    w->mem_banks = (uint8_t)banks;
+    w->rec.requests += w->mem_requests;
+    w->rec.replays += w->mem_replays;
+}
+
+void simt_lsu_pass(simt_t *u, simt_warp_t *w, sim_time_t now)
+{
+    unsigned k = u->unit_width[SIMT_LSU], lo = w->pass_j * k, i = 0;
+    uint16_t chunk = 0; /* active lanes number lo … lo + k - 1, in lane order */
+    for (uint16_t m = w->mem_lanes; m; m &= m - 1, i++)
+        if (i >= lo && i < lo + k)
+            chunk |= (uint16_t)(m & -m);
+    const isa_mem_lanes_t *ops = &w->mem_ops;
+    uint16_t flags = w->mem_store ? GPU_TXN_STORE : 0;
+    for (uint16_t m = chunk & w->mem_send; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        simt_port_t *p = &u->port[l];
+        txn_t *t = p->req;
+        t->addr = ops->addr[l];
+        t->flags = (uint16_t)(flags | (ops->sync >> l & 1 ? GPU_TXN_SYNC : 0));
+        t->data = ops->value[l];
+        t->t_created = t->t_sent = now;
+        p->arrive = now + simt_latency(u, ISA_CLASS_LD);
+        link_send(&p->mem, t, p->arrive); /* to the SM, in the machine's timing mode */
+    }
+    w->pass_j++;
+    w->pass_at = w->pass_j < w->passes ? now + u->period : NEVER;
 }

@@ -64,6 +64,16 @@ simt_t *simt_create(struct gpu *g)
     period_init(u, d->period_ps);
     rng_seed(&u->rng, d->seed, 0x400);
     latencies_init(u, d);
+    u->ibuffer = d->simt_ibuffer;
+    u->fetch_width = d->simt_fetch_width;
+    u->fetch_lat = d->simt_fetch_latency * u->period;
+    u->collectors = d->simt_collectors;
+    u->rf_banks = d->simt_rf_banks;
+    u->unit_width[SIMT_SP] = d->simt_sp_width;
+    u->unit_width[SIMT_SFU] = d->simt_sfu_width;
+    u->unit_width[SIMT_LSU] = d->simt_lsu_width;
+    u->pipe = d->simt_pipeline || u->ibuffer || u->collectors || d->simt_sp_width < GPU_CORES ||
+              d->simt_sfu_width < GPU_CORES || d->simt_lsu_width < GPU_CORES;
     memset(u->lane_warp, -1, sizeof u->lane_warp);
     u->last_eval = NEVER;
     sim_event_init(&u->issue_ev, simt_issue_cb, u, GPU_PRIO_CORE, "simt.issue");

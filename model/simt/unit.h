@@ -57,6 +57,22 @@ typedef struct simt_port {
     link_t mem;               /* lane → the SM, in the machine's timing mode */
 } simt_port_t;
 
+/* S12: a warp's instruction between its issue and its dispatch (at most one
+ * per warp: S3 without the scoreboard, S12's rule with it). */
+typedef struct simt_held {
+    bool busy;                /* an instruction is held */
+    bool mem;                 /* it is a ld/st (its operands are in mem_ops) */
+    uint8_t pc;               /* its slot */
+    uint16_t active;          /* its active lanes */
+    uint16_t reads;           /* source registers not read yet (S12; 0 without collectors) */
+    uint16_t leave;           /* lanes that leave the warp when it completes (non-ld/st) */
+    isa_decoded_t d;
+    uint64_t seq;             /* issue order over the unit (in one cycle: the scheduler's) */
+} simt_held_t;
+
+/* S13: the execution unit kinds. */
+enum { SIMT_SP, SIMT_SFU, SIMT_LSU, SIMT_UNIT_KINDS };
+
 typedef struct simt_warp {
     bool live;                /* resident (or finished, not yet closed out) */
     uint8_t frame;            /* the IF */
@@ -90,6 +106,17 @@ typedef struct simt_warp {
     bool mem_store;
     sim_time_t mem_issue, mem_max;
     isa_mem_lanes_t mem_ops;  /* its active lanes' addresses, store bytes and sync marks */
+    /* the pipeline (S11–S13, simt_t.pipe only) */
+    uint8_t ib[SIMT_IBUFFER_MAX]; /* S11: the I-buffer's slots, ib[0] the head */
+    uint8_t ib_n;
+    uint8_t fetch_slots[SIMT_FETCH_MAX], fetch_n; /* the fetch in flight */
+    sim_time_t fetch_at;      /* its arrival; NEVER: no fetch in flight */
+    uint8_t rf_base;          /* S12: w, the lowest lane of the group mask */
+    simt_held_t held;         /* S12: the instruction between issue and dispatch */
+    uint16_t mem_send;        /* the ld/st's lanes that send a request (S8) */
+    uint64_t mem_seq;         /* its issue order */
+    sim_time_t pass_at;       /* S13: the ld/st's next pass; NEVER: none pending */
+    uint8_t pass_j, passes;   /* that pass's number, and how many */
     /* accounting (SIMT-SPEC "Counting") */
     sim_time_t acct_ps;       /* cycles before it are counted */
     uint8_t acct_reason;      /* gpu_simt_stall_t of the cycles from acct_ps on */
@@ -135,6 +162,18 @@ struct simt {
     gpu_tr_simt_warp_t total; /* Σ over closed warps of their counts */
     uint64_t lane_slots;      /* Σ warp instructions × lanes of the group */
     simt_port_t port[ISA_LANES]; /* the unit's own connection to the SM, per lane */
+    /* the pipeline (S11–S13) */
+    bool pipe;                /* ro: a key of S11–S13 is not at its default (or
+                                 gpu_desc_t.simt_pipeline): issue_cb runs simt_pipe_cycle */
+    uint8_t ibuffer, fetch_width, collectors, rf_banks; /* ro: their keys */
+    uint8_t unit_width[SIMT_UNIT_KINDS]; /* ro: simt.sp_width, sfu_width, lsu_width */
+    sim_time_t fetch_lat;     /* ro: simt.fetch_latency in ps */
+    uint8_t held_n;           /* collectors taken (S12) */
+    uint64_t seq;             /* instructions issued so far (simt_held_t.seq) */
+    bool fetched;             /* the fetch port has served a warp */
+    uint64_t fetch_last;      /* the age of the last warp it served (S11's ring) */
+    sim_time_t unit_free[SIMT_UNIT_KINDS][GPU_CORES]; /* S13: the first cycle each unit has
+                                                         no pass from */
 };
 
 static inline sim_time_t simt_tmax(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
@@ -198,6 +237,14 @@ void simt_finish_lanes(simt_t *u, simt_warp_t *w, uint16_t lanes, const sim_time
  * (NEVER: a ld/st in flight); they finish when it completes, with the
  * scoreboard when everything the warp has issued so far has (S7). */
 void simt_lanes_leave(simt_t *u, simt_warp_t *w, uint16_t lanes, sim_time_t done);
+/* issue.c: the earliest time w's next instruction may issue by S3/S4 (NEVER:
+ * it waits for an instruction whose completion is not known yet). */
+sim_time_t simt_ready_at(const simt_t *u, const simt_warp_t *w);
+/* issue.c: why w, which S3/S4 keep from issuing at t, waits (memory, execute). */
+unsigned simt_wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t);
+/* issue.c: S10: true (and the watchdog fired) when a lane of `active` has
+ * run its budget in this task. */
+bool simt_budget_spent(simt_t *u, const simt_warp_t *w, uint16_t active, unsigned pc);
 /* warp.c: every lane has finished by w->end <= now: the warp is closed out. */
 void simt_close_warp(simt_t *u, simt_warp_t *w);
 /* warp.c: a warp still resident at the end of the run is reported as partial. */
@@ -206,6 +253,11 @@ void simt_close_partial(simt_t *u, simt_warp_t *w, sim_time_t now);
 /* issue.c: the issue event's callback (S5, S6). */
 void simt_issue_cb(sim_t *sim, sim_event_t *ev);
 
+/* exec.c: the register work of the non-memory instruction d of slot pc on
+ * the active lanes, issued at `now` (and its instruction trace record);
+ * returns the lanes that take it if it is a bnz. No time. */
+uint16_t simt_exec_lanes(simt_t *u, const simt_warp_t *w, unsigned pc, uint16_t active,
+                         isa_decoded_t d, sim_time_t now);
 /* exec.c: runs the non-memory instruction d of slot pc on the active lanes,
  * issued at `now`: its register work, its completion time (returned; the
  * warp's S3/S4 times updated) and, for a bnz, the lanes that take it. */
@@ -215,6 +267,32 @@ sim_time_t simt_exec(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, is
 /* lsu.c: sends the active lanes' requests of a ld/st issued at `now` (S8). */
 void simt_issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
                     sim_time_t now);
+
+/* pipe.c: the decision of cycle `now` under S11–S13 (issue, operand reads and
+ * dispatch, passes, fetch, in SIMT-SPEC's phase order); returns the next
+ * decision's time. */
+sim_time_t simt_pipe_cycle(simt_t *u, sim_time_t now);
+/* front.c (S11): fetches arriving at `now` enter their I-buffers. */
+void simt_front_arrive(simt_t *u, sim_time_t now);
+/* front.c (S11): the fetch port serves one fetch-ready warp at `now`. */
+void simt_front_fetch(simt_t *u, sim_time_t now);
+/* front.c (S11): w is fetch-ready at `now` (the port may serve it). */
+bool simt_front_ready(const simt_t *u, const simt_warp_t *w, sim_time_t now);
+/* front.c (S11): the warp's next slot may have changed: a fetched sequence that
+ * does not begin with it is dropped. */
+void simt_front_check(simt_warp_t *w);
+/* collect.c (S12): the register-file banks serve the held instructions'
+ * reads at `now`; those with every read served are dispatched. */
+void simt_collect(simt_t *u, sim_time_t now);
+/* exec.c (S13): the held instruction of w is dispatched at `now`: it takes a
+ * unit of its kind; a non-memory one's completion is known from there. */
+void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now);
+/* lsu.c: a ld/st issued at `now` under the pipeline: its operands (read at
+ * issue, S12) and its figures, without sending (simt_lsu_pass sends). */
+void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
+                      sim_time_t now);
+/* lsu.c (S13): the ld/st's pass starting at `now` sends its lanes' requests. */
+void simt_lsu_pass(simt_t *u, simt_warp_t *w, sim_time_t now);
 
 /* trace.c: the instruction trace's record of an instruction (off the hot path). */
 void simt_trace_insn(simt_t *u, const simt_warp_t *w, unsigned pc, uint16_t active,

@@ -118,6 +118,8 @@ static void warp_init(simt_t *u, simt_warp_t *w, unsigned frame, uint16_t mask, 
     w->nlanes = (uint8_t)__builtin_popcount(mask);
     w->age = w->acct_ps = w->next_ok = w->prev_done = now;
     w->acct_reason = GPU_SIMT_STALL_ISSUE;
+    w->fetch_at = w->pass_at = NEVER;
+    w->rf_base = (uint8_t)__builtin_ctz(mask);
     isa_decode_frame(u->gpu->prog.tm.code[frame], w->code);
     for (unsigned pc = 0; pc < ISA_SLOTS - 1; pc++) {
         unsigned op = w->code[pc].op;

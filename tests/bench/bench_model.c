@@ -75,16 +75,20 @@ static int one_run(const char *tessera, const char *program, const char *level,
     unlink(db);
     char level_arg[64];
     snprintf(level_arg, sizeof level_arg, "record.level=%s", level);
-    char *argv[16];
+    char *argv[32], settings[256];
     int k = 0;
     argv[k++] = (char *)tessera;
     argv[k++] = "run";
     argv[k++] = (char *)program;
     argv[k++] = "-s";
     argv[k++] = "sim.progress=off";
-    if (extra) {
-        argv[k++] = "-s";
-        argv[k++] = (char *)extra;
+    if (extra) { /* one or more section.key=value, separated by blanks */
+        snprintf(settings, sizeof settings, "%s", extra);
+        for (char *save, *kv = strtok_r(settings, " ", &save); kv && k < 24;
+             kv = strtok_r(NULL, " ", &save)) {
+            argv[k++] = "-s";
+            argv[k++] = kv;
+        }
     }
     if (strcmp(level, "off") == 0) {
         argv[k++] = "--no-db";
@@ -190,5 +194,24 @@ int main(int argc, char **argv)
            "sim_wall_s=%.3f vs_mimd=%.3f vs_mimd_lines=%.2f\n",
            MED(instr_per_s), MED(events_per_s), MED(sim_wall), median_of(ratio, runs),
            mimd_ips > 0 ? MED(instr_per_s) / mimd_ips : 0.0);
+    fflush(stdout);
+    /* the SIMT pipeline (S11-S13) on, each run right after a default SIMT
+       run: vs_simt is the median of the pairs' ratios of simulated time
+       (wall) per lane instruction, pipeline over default (issue 21: <= 2) */
+    sample_t p[MAX_RUNS], simt;
+    for (int i = 0; i < runs; i++) {
+        if (one_run(tessera, program, "off", "core.model=simt", &simt) != 0 ||
+            one_run(tessera, program, "off",
+                    "core.model=simt simt.ibuffer=2 simt.collectors=4 simt.sp_width=8 "
+                    "simt.sfu_width=4 simt.lsu_width=8",
+                    &p[i]) != 0)
+            return 1;
+        ratio[i] = simt.instr_per_s / p[i].instr_per_s;
+    }
+    for (int i = 0; i < runs; i++) /* MED reads s */
+        s[i] = p[i];
+    printf("model core.model=simt pipeline level=off lane_instructions_per_s=%.4g "
+           "events_per_s=%.4g sim_wall_s=%.3f vs_simt=%.3f\n",
+           MED(instr_per_s), MED(events_per_s), MED(sim_wall), median_of(ratio, runs));
     return 0;
 }

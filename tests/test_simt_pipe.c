@@ -1,0 +1,302 @@
+/* test_simt_pipe.c — golden timelines of the SIMT pipeline (SIMT-SPEC
+ * S11–S13: front end, operand collector, execution units), computed by hand
+ * from the spec with the defaults of GPU-SPEC §6 (cycle = 1000 ps, alu 1,
+ * mul 2, branch 1, ready 1, ts.ready 1): one group's warp starts at 6. The
+ * reasoning is beside each test, in cycles; assertions are in picoseconds.
+ * Every test runs in both timing modes; every run is checked for issued +
+ * stall cycles = resident cycles per warp (with the reasons fetch and
+ * collector). */
+#include <stdio.h>
+#include <string.h>
+
+#include "events/base/err.h"
+#include "model/simt/sched.h"
+#include "tests/harness.h"
+#include "tests/testutil.h"
+
+#define C(n) ((sim_time_t)(n) * 1000) /* cycles → ps */
+#define EXE GPU_SIMT_STALL_EXECUTE
+#define FET GPU_SIMT_STALL_FETCH
+#define COL GPU_SIMT_STALL_COLLECTOR
+#define ISS GPU_SIMT_STALL_ISSUE
+
+static unsigned timing_mode;
+
+static gpu_desc_t simt(void)
+{
+    gpu_desc_t d;
+    gpu_desc_default(&d);
+    d.timing = (uint8_t)timing_mode;
+    d.model = GPU_MODEL_SIMT;
+    return d;
+}
+
+static h_run_t *run(const char *src, const gpu_desc_t *d)
+{
+    h_run_t *r = h_run_src(src, d);
+    CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
+    for (size_t i = 0; i < r->n_warps; i++) { /* "Counting" */
+        const gpu_tr_simt_warp_t *w = &r->warps[i];
+        uint64_t sum = w->issued_cycles;
+        for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+            sum += w->stall_cycles[k];
+        CU_ASSERT_EQUAL(sum, w->resident_cycles);
+    }
+    return r;
+}
+
+/* The issue records' times of frame f, in cycles. */
+static unsigned issues(const h_run_t *r, unsigned f, unsigned *out, unsigned max)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < r->n_issues && n < max; i++)
+        if (r->issues[i].frame == f)
+            out[n++] = (unsigned)(r->issues[i].time_ps / 1000);
+    return n;
+}
+
+static const char E4[] = ".group cores=0x000f fence=no\n"
+                         "  set_const r8, 2\n"  /* 0 */
+                         "  set_const r9, 1\n"  /* 1 */
+                         "loop:\n"
+                         "  sub r8, r9, r8\n"   /* 2 */
+                         "  bnz loop, r8\n"     /* 3 */
+                         "  ready\n";           /* 4 */
+
+/* E4, simt.ibuffer = 2 (fetch width 2, latency 1): at 6 the I-buffer is
+ * empty (fetch stall); fetch at 6 brings slots 0, 1 (at 7); slot 0 issues
+ * at 7, fetch at 7 brings slot 2 (one free entry), fetch at 8 slot 3; slots
+ * 1, 2, 3 issue at 8, 9, 10. Fetch stops after the bnz; it completes at 11
+ * (taken): the I-buffer is empty at 11 (fetch stall), fetch at 11 brings
+ * 2, 3 (at 12), they issue at 12, 13; the bnz completes at 14 (not taken),
+ * fetch stall at 14, fetch at 14 brings slot 4; ready at 15, the lanes
+ * finish at 16, the task completes at 17. Resident 6..16: 7 issued, fetch
+ * 3 (6, 11, 14). simt.ibuffer = 1: one slot per fetch, each arriving the
+ * cycle its predecessor issues: 17 too. Ideal front end: 14. */
+static void test_e4_front_end(void)
+{
+    gpu_desc_t d = simt();
+    h_run_t *r = run(E4, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(14));
+    h_free(r);
+    d.simt_ibuffer = 2;
+    r = run(E4, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
+    unsigned at[16], want[] = {7, 8, 9, 10, 12, 13, 15};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 16), 7);
+    CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
+    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(w->resident_cycles, 10);
+    CU_ASSERT_EQUAL(w->stall_cycles[FET], 3);
+    CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
+    h_free(r);
+    d.simt_ibuffer = 1;
+    r = run(E4, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
+    h_free(r);
+}
+
+/* E4's second part, E3's two warps with simt.ibuffer = 2 and rr (one fetch
+ * port for both): B completes at 25, A at 26 (without the I-buffer 24 and
+ * 25: B's and A's lanes finish a cycle before). */
+static void test_e4_two_warps_one_fetch_port(void)
+{
+    const char *src = ".group cores=0x00ff fence=no\n set_const r8, 4\n set_const r9, 1\n"
+                      "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n"
+                      ".group cores=0xff00 fence=no\n set_const r8, 2\n set_const r9, 1\n"
+                      "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n";
+    gpu_desc_t d = simt();
+    d.simt_ibuffer = 2;
+    h_run_t *r = run(src, &d);
+    CU_ASSERT_EQUAL(h_task(r, 3, 8)->finish_ps, C(24)); /* B: completes at 25 */
+    CU_ASSERT_EQUAL(h_task(r, 1, 0)->finish_ps, C(25)); /* A: completes at 26 */
+    h_free(r);
+}
+
+static const char E5[] = ".group cores=0x000f fence=no\n"
+                         "  set_const r9, 3\n"     /* 0 */
+                         "  set_const r13, 4\n"    /* 1 */
+                         "  add r9, r13, r10\n"    /* 2: r9, r13 both in bank 1 (w = 0) */
+                         "  ready\n";              /* 3 */
+
+/* E5, simt.collectors = 1, rf_banks = 4: slots 0, 1 read nothing and
+ * dispatch at their issue (6, 7); slot 2 issues at 8, reads r9 at 8 and r13
+ * at 9 (one bank, one read a cycle), dispatches at 9, completes at 10;
+ * ready issues at 10 (S3), completes at 11: the lanes finish at 11, the
+ * task completes at 12. Resident 6..11: issued 6, 7, 8, 10; cycle 9 waits
+ * for the add (execute). rf_banks = 8 (r13 in bank 5): both reads at 8,
+ * 11. No collectors: 11. */
+static void test_e5_register_bank_conflict(void)
+{
+    gpu_desc_t d = simt();
+    h_run_t *r = run(E5, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(11));
+    h_free(r);
+    d.simt_collectors = 1;
+    r = run(E5, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
+    unsigned at[8], want[] = {6, 7, 8, 10};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 4);
+    CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
+    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(w->resident_cycles, 5);
+    CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
+    CU_ASSERT_EQUAL(r->arch.regs[0][10], 7);
+    h_free(r);
+    d.simt_rf_banks = 8;
+    r = run(E5, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(11));
+    h_free(r);
+}
+
+/* E6, lanes 0-7, mul then ready. Default: the mul issues at 6, completes at
+ * 8, ready at 8, the task completes at 10. simt.sfu_width = 4: passes at 6
+ * and 7, the mul completes at 7 + 2 = 9, ready at 9 (one SP pass, 8 lanes
+ * of 16), the task completes at 11; cycles 7, 8 wait (execute).
+ * sfu_width = 1: passes 6..13, completes at 15, the task completes at 17.
+ * sp_width = 4 as well: ready takes 2 passes (9, 10), completes at 11 + 1
+ * - 1 = ... its last pass starts at 10, + 1: 11; the task completes at 12. */
+static void test_e6_narrow_sfu(void)
+{
+    const char *src = ".group cores=0x00ff fence=no\n mul r1, r2, r3\n ready\n";
+    gpu_desc_t d = simt();
+    h_run_t *r = run(src, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(10));
+    h_free(r);
+    d.simt_sfu_width = 4;
+    r = run(src, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(11));
+    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(w->stall_cycles[EXE], 2);
+    h_free(r);
+    d.simt_sp_width = 4;
+    r = run(src, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
+    h_free(r);
+    d.simt_sp_width = 16;
+    d.simt_sfu_width = 1;
+    r = run(src, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
+    h_free(r);
+}
+
+/* An ld split into LSU passes hitting two banks (sm.bank_map = high, 16
+ * banks of 256 bytes): lanes 0-3 load bytes 0, 1 (bank 0: lanes 0, 1) and
+ * 256, 257 (bank 1: lanes 2, 3) with simt.lsu_width = 2. Slots 0-5 compute
+ * the addresses (low byte lane & 1, high byte lane >> 1) at 6..11; the ld
+ * issues at 12 and takes 2 passes: at 12 lanes 0, 1 (arrive at bank 0 at
+ * 13, granted 13 and 14, answered 15 and 16), at 13 lanes 2, 3 (arrive at
+ * bank 1 at 14, granted 14 and 15, answered 16 and 17). The ld completes at
+ * 17, ready at 17, the lanes finish at 18, the task completes at 19.
+ * Replays: 1 (two requests in each of two banks). Without passes the four
+ * requests leave at 12: bank 1's answers at 15, 16, and the task completes
+ * at 18. */
+static void test_ld_passes_two_banks(void)
+{
+    const char *src = ".group cores=0x000f fence=no\n"
+                      " set_const r1, id\n"    /* 0: r1 = lane */
+                      " set_const r12, 2\n"    /* 1 */
+                      " and r1, r12, r5\n"     /* 2: r5 = 2 for lanes 2, 3 */
+                      " set_const r14, 1\n"    /* 3 */
+                      " and r1, r14, r7\n"     /* 4: r7 = lane & 1 (low byte) */
+                      " rshft r5, 1, r9\n"     /* 5: r9 = 1 for lanes 2, 3 (high) */
+                      " ld [r7, r9], r3\n"     /* 6 */
+                      " ready\n"               /* 7 */
+                      ".data 0: 10, 11\n.data 256: 12, 13\n";
+    gpu_desc_t d = simt();
+    d.simt_lsu_width = 2;
+    h_run_t *r = run(src, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
+    for (unsigned l = 0; l < 4; l++) {
+        const gpu_tr_access_t *a = h_access(r, l, 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT_EQUAL(a->request_ps, C(l < 2 ? 12 : 13));
+        CU_ASSERT_EQUAL(a->done_ps, C(l < 2 ? 15 + l : 14 + l));
+        CU_ASSERT_EQUAL(r->arch.regs[l][3], 10 + l);
+    }
+    CU_ASSERT_EQUAL_FATAL(r->n_mems, 1);
+    CU_ASSERT_EQUAL(r->mems[0].replays, 1);
+    CU_ASSERT_EQUAL(r->mems[0].banks, 2);
+    h_free(r);
+    d.simt_lsu_width = 16;
+    r = run(src, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
+    h_free(r);
+}
+
+/* A collector-starved cycle: E3's loop bodies as two warps on disjoint
+ * lanes with issue_width 2 and one collector. A starts at 6, B at 10 (the
+ * code bus). From 10 both are eligible every cycle they are not waiting for
+ * their own instruction, but each issue holds the single collector for its
+ * issue cycle (no reads: dispatched at once, free from the next cycle): in
+ * any cycle only one warp issues, and the other — fewer than issue_width
+ * having issued — stalls for `collector`. */
+static void test_collector_starved(void)
+{
+    const char *src = ".group cores=0x00ff fence=no\n set_const r8, 4\n set_const r9, 1\n"
+                      "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n"
+                      ".group cores=0xff00 fence=no\n set_const r8, 2\n set_const r9, 1\n"
+                      "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n";
+    gpu_desc_t d = simt();
+    d.simt_issue_width = 2;
+    d.simt_collectors = 1;
+    d.simt_scheduler = SIMT_SCHED_OLDEST;
+    h_run_t *r = run(src, &d);
+    /* oldest: A (older) takes the collector whenever it is eligible: A
+       issues 6..16 as alone (11 instructions), B stalls for collector in
+       10..16 (7 cycles) and issues 17..23: B completes at 25, as gto with
+       issue_width 1 (E3), not at 18 as issue_width 2 without collectors */
+    const gpu_tr_simt_warp_t *b = h_warp(r, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(b->stall_cycles[COL], 7);
+    CU_ASSERT_EQUAL(b->stall_cycles[ISS], 0);
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(25));
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
+    h_free(r);
+}
+
+/* Keys out of range are errors naming the key. */
+static void test_pipeline_keys_checked(void)
+{
+    gpu_desc_t d = simt();
+    diag_t diag = {0};
+    d.simt_ibuffer = 9;
+    CU_ASSERT_NOT_EQUAL(gpu_desc_check(&d, &diag), TESS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "simt.ibuffer"));
+    d = simt();
+    diag = (diag_t){0};
+    d.simt_rf_banks = 0;
+    CU_ASSERT_NOT_EQUAL(gpu_desc_check(&d, &diag), TESS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "simt.rf_banks"));
+    d = simt();
+    diag = (diag_t){0};
+    d.simt_lsu_width = 17;
+    CU_ASSERT_NOT_EQUAL(gpu_desc_check(&d, &diag), TESS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "simt.lsu_width"));
+}
+
+static const test_case_t cases[] = {
+    TEST(test_e4_front_end),
+    TEST(test_e4_two_warps_one_fetch_port),
+    TEST(test_e5_register_bank_conflict),
+    TEST(test_e6_narrow_sfu),
+    TEST(test_ld_passes_two_banks),
+    TEST(test_collector_starved),
+    TEST(test_pipeline_keys_checked),
+    TEST_END,
+};
+
+int main(void)
+{
+    int rc = 0;
+    const test_suite_t decoupled[] = {{"simt pipeline (decoupled)", cases}, {NULL, NULL}};
+    const test_suite_t stepped[] = {{"simt pipeline (stepped)", cases}, {NULL, NULL}};
+    timing_mode = GPU_TIMING_DECOUPLED;
+    rc |= test_run_suites(decoupled);
+    timing_mode = GPU_TIMING_STEPPED;
+    rc |= test_run_suites(stepped);
+    return rc;
+}
