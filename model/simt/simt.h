@@ -28,6 +28,10 @@ typedef struct simt simt_t;
       "greedy then oldest (the warps chosen last time keep the port while they can)")        \
     X(SIMT_SCHED_, OLDEST, "oldest", "oldest first")
 
+/* The largest values of the unit's sized keys (gpu_desc_check). */
+#define SIMT_IBUFFER_MAX 8  /* simt.ibuffer: I-buffer entries per warp (S11) */
+#define SIMT_FETCH_MAX 4    /* simt.fetch_width: slots one fetch brings (S11) */
+
 typedef enum simt_sched { SIMT_SCHEDS(XENUM_ID) SIMT_SCHED_COUNT } simt_sched_t;
 extern const char *const simt_sched_names[SIMT_SCHED_COUNT + 1];
 
