@@ -35,14 +35,14 @@ static __attribute__((noinline)) uint16_t merge_lanes(simt_warp_t *w, uint16_t a
 
 /* S8: the most requests of `send` to one bank, less one; *banks gets the
  * number of banks touched. */
-static __attribute__((noinline)) unsigned bank_replays(struct gpu *g, uint16_t send,
+static __attribute__((noinline)) unsigned bank_replays(const sm_t *sm, uint16_t send,
                                                         const uint16_t *addr, unsigned *banks)
 {
     uint8_t per_bank[SM_BANKS_MAX] = {0};
     unsigned most = 0;
     *banks = 0;
     for (uint16_t m = send; m; m &= m - 1) {
-        unsigned q = ++per_bank[sm_bank_of(&g->sm, addr[__builtin_ctz(m)])];
+        unsigned q = ++per_bank[sm_bank_of(sm, addr[__builtin_ctz(m)])];
         *banks += q == 1;
         most = q > most ? q : most;
     }
@@ -58,7 +58,6 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
                                                        unsigned pc, isa_decoded_t d,
                                                        sim_time_t now)
 {
-    struct gpu *g = u->gpu;
     bool store = d.op == ISA_ST;
     isa_mem_lanes_t *ops = &w->mem_ops; /* a ld's t->data is the SM's to set */
     isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
@@ -93,7 +92,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
     do {                                                                                    \
         simt_port_t *p = &u->port[l];                                                       \
         txn_t *t = p->req;                                                                  \
-        uint64_t bit = UINT64_C(1) << sm_bank_of(&g->sm, ops->addr[l]);                     \
+        uint64_t bit = UINT64_C(1) << sm_bank_of(u->sm, ops->addr[l]);                     \
         twice |= seen & bit;                                                                \
         seen |= bit;                                                                        \
         requests++;                                                                         \
@@ -123,7 +122,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
         banks = 1;
         most = requests;
     } else {
-        most = bank_replays(g, send, ops->addr, &banks) + 1;
+        most = bank_replays(u->sm, send, ops->addr, &banks) + 1;
     }
     w->mem_requests = (uint8_t)requests;
     w->mem_banks = (uint8_t)banks;
@@ -249,7 +248,7 @@ void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
         w->reg_ld |= (uint16_t)(1u << d.c);
     }
     unsigned banks;
-    w->mem_replays = (uint8_t)bank_replays(u->gpu, send, ops->addr, &banks);
+    w->mem_replays = (uint8_t)bank_replays(u->sm, send, ops->addr, &banks);
     w->mem_requests = (uint8_t)__builtin_popcount(send);
     w->mem_banks = (uint8_t)banks;
     w->rec.requests += w->mem_requests;
