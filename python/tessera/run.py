@@ -11,7 +11,7 @@ import threading
 
 from . import _lib
 from . import policy
-from .errors import InputError, Interrupted, RunError, UsageError, error_for
+from .errors import InputError, Interrupted, RunError, UsageError, codes, error_for
 from .program import is_program
 
 _active = set()                 # handles of the runs under way (for SIGINT)
@@ -65,7 +65,7 @@ def key_of(keyword):
     section, sep, key = keyword.partition("_")
     if not sep or not key:
         raise UsageError("keyword %r is not a configuration key: write section_key "
-                         "(sm_arbiter for sm.arbiter) or pass params={...}" % keyword, 1)
+                         "(sm_arbiter for sm.arbiter) or pass params={...}" % keyword)
     return section + "." + key
 
 
@@ -93,7 +93,7 @@ def _no_nul(what, text):
     (a program cut short, a value read as its prefix), so one is refused."""
     if text is not None and ("\0" in text if isinstance(text, str) else b"\0" in text):
         raise InputError("%s: holds a NUL byte (\\0); the library would read only what "
-                         "comes before it" % what, 2)
+                         "comes before it" % what)
     return text
 
 
@@ -166,7 +166,7 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
     lib = _lib.lib()
     h = lib.tessera_new()
     if not h:
-        raise error_for("out of memory", 7)
+        raise error_for("out of memory", codes.ENOMEM)
     tmp = None
     try:
         argv = (ctypes.c_char_p * max(len(sets), 1))(*[s.encode() for s in sets])
