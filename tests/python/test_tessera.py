@@ -195,6 +195,17 @@ class ExitCodes(unittest.TestCase):
             self.assertEqual(codes.NAMES[int(value)], name)
         self.assertEqual(len(codes.NAMES), len(listed))
 
+    def test_statuses_are_db_h(self):
+        import re
+        with open(os.path.join(TREE, "analysis", "store", "db.h")) as f:
+            text = f.read()
+        listed = re.findall(r'X\((\w+), "(\w+)", "', text[text.index("#define DB_STATUSES"):])
+        self.assertGreaterEqual(len(listed), 9)
+        codes = tessera.errors.codes
+        self.assertEqual(codes.STATUSES, tuple(name for _, name in listed))
+        for ident, name in listed:
+            self.assertEqual(getattr(codes, "STATUS_" + ident), name)
+
     def test_each_exception_has_its_code(self):
         codes, errors = tessera.errors.codes, tessera.errors
         for cls, code in ((errors.UsageError, codes.EUSAGE), (errors.InputError, codes.EINPUT),
