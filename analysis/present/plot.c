@@ -215,13 +215,10 @@ static char *dup_text(sqlite3_stmt *st, int col, bool *lost)
 
 static int add_point(plot_t *p, sqlite3_stmt *st, diag_t *d)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 32;
-        point_t *v = tess_realloc(p->pts, cap * sizeof *v);
-        if (!v)
-            return diag_fail(d, TESS_ENOMEM, "out of memory");
-        p->pts = v, p->cap = cap;
-    }
+    point_t *v = tess_grow(p->pts, &p->cap, p->n, sizeof *v, 32);
+    if (!v)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    p->pts = v;
     bool lost = false;
     point_t *pt = &p->pts[p->n++];
     *pt = (point_t){dup_text(st, 0, &lost), dup_text(st, 1, &lost), 0,
