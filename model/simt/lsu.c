@@ -49,11 +49,26 @@ static __attribute__((noinline)) unsigned bank_replays(const sm_t *sm, uint16_t 
     return most - 1;
 }
 
+/* The race detector's part of a warp's ld/st (off the hot path): every
+ * active lane's access, the lane as the core, as that core's own ld/st would
+ * be noted under core.model = mimd (model/core.c race_request) — merged
+ * (broadcast) lanes access their byte all the same. */
+static __attribute__((noinline, cold)) void race_lanes(simt_t *u, const simt_warp_t *w,
+                                                       uint16_t active, unsigned pc, bool store,
+                                                       const isa_mem_lanes_t *ops)
+{
+    for (uint16_t m = active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        race_access(u->gpu->races, w->frame, l, pc, store, ops->sync >> l & 1, ops->addr[l]);
+    }
+}
+
 /* A ld/st issued at `now` on `active`: its operands read (isa_mem_lanes into
  * w->mem_ops), the lanes that send (a broadcast merges a ld's), and the
  * warp's state of a ld/st in flight, set before its first request leaves.
- * Both paths begin a ld/st with it (simt_issue_mem, simt_lsu_prepare);
- * returns the sending lanes (also in w->mem_send). */
+ * The race detector, when on, notes every active lane's access. Both paths
+ * begin a ld/st with it (simt_issue_mem, simt_lsu_prepare); returns the
+ * sending lanes (also in w->mem_send). */
 static inline __attribute__((always_inline)) uint16_t mem_begin(simt_t *u, simt_warp_t *w,
                                                               uint16_t active, unsigned pc,
                                                               isa_decoded_t d, sim_time_t now)
@@ -62,6 +77,8 @@ static inline __attribute__((always_inline)) uint16_t mem_begin(simt_t *u, simt_
     isa_mem_lanes_t *ops = &w->mem_ops; /* a ld's t->data is the SM's to set */
     isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
                   ops);
+    if (u->gpu->races) /* every lane's access, whichever pass sends it */
+        race_lanes(u, w, active, pc, store, ops);
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
