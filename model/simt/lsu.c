@@ -112,6 +112,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
     uint16_t send = mem_begin(u, w, active, pc, d, now);
     bool store = d.op == ISA_ST;
     const isa_mem_lanes_t *ops = &w->mem_ops;
+    const sm_t *sm = u->sm; /* a local: through u, each request's stores would reload it */
     uint16_t sync = ops->sync;
     bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
     sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
@@ -125,7 +126,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
     do {                                                                                    \
         simt_port_t *p = &u->port[l];                                                       \
         txn_t *t = p->req;                                                                  \
-        uint64_t bit = UINT64_C(1) << sm_bank_of(u->sm, ops->addr[l]);                     \
+        uint64_t bit = UINT64_C(1) << sm_bank_of(sm, ops->addr[l]);                        \
         twice |= seen & bit;                                                                \
         seen |= bit;                                                                        \
         requests++;                                                                         \
@@ -155,7 +156,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
         banks = 1;
         most = requests;
     } else {
-        most = bank_replays(u->sm, send, ops->addr, &banks) + 1;
+        most = bank_replays(sm, send, ops->addr, &banks) + 1;
     }
     w->mem_requests = (uint8_t)requests;
     w->mem_banks = (uint8_t)banks;
