@@ -49,11 +49,26 @@ static __attribute__((noinline)) unsigned bank_replays(const sm_t *sm, uint16_t 
     return most - 1;
 }
 
+/* The race detector's part of a warp's ld/st (off the hot path): every
+ * active lane's access, the lane as the core, as that core's own ld/st would
+ * be noted under core.model = mimd (model/core.c race_request) — merged
+ * (broadcast) lanes access their byte all the same. */
+static __attribute__((noinline, cold)) void race_lanes(simt_t *u, const simt_warp_t *w,
+                                                       uint16_t active, unsigned pc, bool store,
+                                                       const isa_mem_lanes_t *ops)
+{
+    for (uint16_t m = active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        race_access(u->gpu->races, w->frame, l, pc, store, ops->sync >> l & 1, ops->addr[l]);
+    }
+}
+
 /* A ld/st issued at `now` on `active`: its operands read (isa_mem_lanes into
  * w->mem_ops), the lanes that send (a broadcast merges a ld's), and the
  * warp's state of a ld/st in flight, set before its first request leaves.
- * Both paths begin a ld/st with it (simt_issue_mem, simt_lsu_prepare);
- * returns the sending lanes (also in w->mem_send). */
+ * The race detector, when on, notes every active lane's access. Both paths
+ * begin a ld/st with it (simt_issue_mem, simt_lsu_prepare); returns the
+ * sending lanes (also in w->mem_send). */
 static inline __attribute__((always_inline)) uint16_t mem_begin(simt_t *u, simt_warp_t *w,
                                                               uint16_t active, unsigned pc,
                                                               isa_decoded_t d, sim_time_t now)
@@ -62,6 +77,8 @@ static inline __attribute__((always_inline)) uint16_t mem_begin(simt_t *u, simt_
     isa_mem_lanes_t *ops = &w->mem_ops; /* a ld's t->data is the SM's to set */
     isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
                   ops);
+    if (u->gpu->races) /* every lane's access, whichever pass sends it */
+        race_lanes(u, w, active, pc, store, ops);
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
@@ -95,6 +112,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
     uint16_t send = mem_begin(u, w, active, pc, d, now);
     bool store = d.op == ISA_ST;
     const isa_mem_lanes_t *ops = &w->mem_ops;
+    const sm_t *sm = u->sm; /* a local: through u, each request's stores would reload it */
     uint16_t sync = ops->sync;
     bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
     sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
@@ -108,7 +126,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
     do {                                                                                    \
         simt_port_t *p = &u->port[l];                                                       \
         txn_t *t = p->req;                                                                  \
-        uint64_t bit = UINT64_C(1) << sm_bank_of(u->sm, ops->addr[l]);                     \
+        uint64_t bit = UINT64_C(1) << sm_bank_of(sm, ops->addr[l]);                        \
         twice |= seen & bit;                                                                \
         seen |= bit;                                                                        \
         requests++;                                                                         \
@@ -138,7 +156,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
         banks = 1;
         most = requests;
     } else {
-        most = bank_replays(u->sm, send, ops->addr, &banks) + 1;
+        most = bank_replays(sm, send, ops->addr, &banks) + 1;
     }
     w->mem_requests = (uint8_t)requests;
     w->mem_banks = (uint8_t)banks;
