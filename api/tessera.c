@@ -43,6 +43,7 @@ struct tessera {
     int64_t run_id;
     phase_t phase;
     atomic_int stop;          /* tessera_stop: stop between two events */
+    bool *named;              /* per key: a tessera_set or -s named it (cfg_warn_inert) */
     diag_t diag;              /* the last failure */
     const char *status;       /* runs.status once simulated */
     char outcome[320];        /* runs.error, or "" */
@@ -72,6 +73,7 @@ void tessera_free(tessera_t *t)
     rec_close(t->rec);
     gpu_destroy(t->gpu);
     race_destroy(t->races);
+    tess_free(t->named);
     ivl_free(&t->intervals);
     ivl_free(&t->window);
     sim_destroy(t->sim);
@@ -97,10 +99,26 @@ int tessera_config_file(tessera_t *t, const char *path)
     return rc != TESS_OK ? rc : cfg_load_file(&t->cfg, path, &t->diag);
 }
 
+/* Key `assignment` names ("sm.bank" of " sm.bank = 2") is one the user set:
+ * warned about when it has no effect on the run (cfg_warn_inert). */
+static void note_named(tessera_t *t, const char *assignment)
+{
+    size_t i = cfg_assignment_key(assignment);
+    if (i == SIZE_MAX)
+        return;
+    if (!t->named)
+        t->named = tess_calloc(cfg_key_count(), sizeof *t->named);
+    if (t->named) /* out of memory: the warning rests on the value alone */
+        t->named[i] = true;
+}
+
 int tessera_set(tessera_t *t, const char *assignment)
 {
     int rc = enter(t, "tessera_set");
-    return rc != TESS_OK ? rc : cfg_set(&t->cfg, assignment, &t->diag);
+    rc = rc != TESS_OK ? rc : cfg_set(&t->cfg, assignment, &t->diag);
+    if (rc == TESS_OK)
+        note_named(t, assignment);
+    return rc;
 }
 
 int tessera_configure(tessera_t *t, const cfg_t *cfg)
@@ -114,7 +132,10 @@ int tessera_configure(tessera_t *t, const cfg_t *cfg)
 int tessera_config_cli(tessera_t *t, const char *path, char *const *sets, int n)
 {
     int rc = enter(t, "tessera_config_cli");
-    return rc != TESS_OK ? rc : cfg_apply_cli(&t->cfg, path, sets, n, &t->diag);
+    rc = rc != TESS_OK ? rc : cfg_apply_cli(&t->cfg, path, sets, n, &t->diag);
+    for (int i = 0; i < n && rc == TESS_OK; i++)
+        note_named(t, sets[i]);
+    return rc;
 }
 
 const cfg_t *tessera_config(const tessera_t *t) { return &t->cfg; }
@@ -295,6 +316,7 @@ static int prepare(tessera_t *t)
     int rc = cfg_check(&t->cfg, &t->diag);
     if (rc != TESS_OK)
         return rc;
+    cfg_warn_inert(&t->cfg, t->named, &t->diag); /* once: a run is prepared once */
     if (!(t->sim = sim_create()))
         return diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
     if (!(t->gpu = gpu_create(t->sim, &t->cfg.gpu, t->prog, &t->diag)))
