@@ -37,6 +37,7 @@ typedef struct cfg {
         uint64_t from_ps;     /* record from this simulated time on */
         uint64_t to_ps;       /* ... until this time; 0 = until the end */
         uint64_t interval;    /* cycles per interval of the intervals table; 0 = none */
+        uint64_t max_mb;      /* stop the run when its database passes this many MiB; 0 = none */
     } record;
     struct {
         uint64_t time_limit;  /* in cycles; 0 = none */

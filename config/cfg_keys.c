@@ -211,6 +211,12 @@ static const cfg_key_t keys[] = {
          "none. At most 4096 intervals are kept: a longer run has them merged pairwise "
          "(lengths doubled, with a warning). Cores then run one instruction at a time: "
          "slower, the same results."), REPLICATE},
+    {KEY("record", "max_mb"), UINT(record.max_mb, 0, 1048576),
+     DOC("2048", "MiB", "0..1048576",
+         "Stop the run when what it has added to its database (the file and its "
+         "write-ahead log) passes this size: status record_limit, exit code 4, stopped as "
+         "sim.wall_limit stops it; what was recorded stays. The progress line shows the "
+         "size. 0 = no limit."), REPLICATE},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
