@@ -6,7 +6,8 @@ with the server's CPU time (/proc) beside them. Medians of REPS rounds.
   python3 tests/bench/bench_view.py TESSERA DB [RUN] [REPS]
 
 Each round starts a server: 'cold' is the page opened at once (the run's
-summary built by that request or by the warm-up in progress), 'warm' the
+summary built by that request or by the warm-up in progress; its CPU time
+is the server's since it started, the warm-up's included), 'warm' the
 page opened again once the warm-up is done; then 12 zoom steps (x0.5 about
 the middle of the window, as the page's Zoom in) and 6 pan steps (a quarter
 of the window) at the deepest zoom, at 1194 columns as the page asks."""
@@ -64,9 +65,8 @@ def one_round():
     import json
     info = json.loads(cl.get(f"/api/run/{RUN}"))["run"]
     end = -(-info["end_ps"] // info["period_ps"])
-    c0 = cpu(p.pid)
     cold = page(cl, end)
-    cold_cpu = cpu(p.pid) - c0
+    cold_cpu = cpu(p.pid)  # since the start: the warm-up's share included
     time.sleep(0.5)
     c0 = cpu(p.pid)
     warm = page(cl, end)
