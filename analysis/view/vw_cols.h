@@ -1,5 +1,5 @@
 /* vw_cols.h — busy time per pixel column, the unit of the viewer's
- * timeline answers (vw_lanes.c, vw_simt.c). Private to analysis/view.
+ * timeline answers (vw_lanes.c, vw_simt.c). Private to analysis/view/.
  * Invariant: a column's value is the busy picoseconds of its lane that fall
  * in it, summed over intervals clipped to the window [t0, t1); with whole
  * picosecond columns (unit > 0: a summary's buckets) the sums are exact. */

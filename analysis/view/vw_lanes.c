@@ -346,6 +346,22 @@ static int from_summary(vw_cache_t *cache, tl_run_t *run, bool exact, cols_t *c,
     return rc;
 }
 
+json_t *vw_warp_slots(vw_cache_t *cache, tl_run_t *run, unsigned frame, diag_t *d)
+{
+    const tl_info_t *i = tl_run_info(run);
+    json_t *o = NULL;
+    if (cache) {
+        pthread_mutex_lock(&cache->lock);
+        summary_t *s = strcmp(i->status, "running") ? cache_find(cache, i) : NULL;
+        if (s && s->simt && !(o = vw_simt_slots(s->simt, frame)))
+            diag_fail(d, TESS_ENOMEM, "out of memory");
+        pthread_mutex_unlock(&cache->lock);
+        if (s && s->simt)
+            return o;
+    }
+    return vw_simt_slots_decode(run, frame, d);
+}
+
 /* The ids of the newest `n` finished runs recorded at level mem or above. */
 static unsigned newest_runs(const char *db, int64_t *ids, unsigned n, diag_t *d)
 {

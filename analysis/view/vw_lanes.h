@@ -45,4 +45,10 @@ int vw_cache_warm(vw_cache_t *c, const char *db, diag_t *diag);
 json_t *vw_timeline(vw_cache_t *c, tl_run_t *run, int64_t t0, int64_t t1, unsigned cols,
                     bool exact, diag_t *diag);
 
+/* Warp `frame`'s instruction slots of a SIMT run (the task panel's
+ * warp.slots, docs/VISUALS.md): from the run's summary when the cache holds
+ * it, else decoded from the packs. NULL with TESS_EINPUT in diag when the
+ * file has no SIMT packs (older than version 11), else on failure. */
+json_t *vw_warp_slots(vw_cache_t *c, tl_run_t *run, unsigned frame, diag_t *diag);
+
 #endif

@@ -174,6 +174,21 @@ typedef struct ivl {
     int64_t a, b;
 } ivl_t;
 
+/* A warp's instruction slot over the whole run: its issues (simt_issue)
+ * and its ld/st (simt_mem), what the task panel shows. */
+typedef struct slot_acc {
+    int64_t op;               /* the first issue's op id, -1: none */
+    int64_t issues, lanes_sum, lanes_n;
+    int64_t mem, ld, lat_sum, lat_n, rep_sum, rep_n;
+} slot_acc_t;
+
+typedef struct warp_slots {   /* a warp's slots, indexed by slot */
+    slot_acc_t *s;
+    unsigned n;
+} warp_slots_t;
+
+#define SLOTS_MAX 65536           /* instruction slots a warp's table holds at most */
+
 /* What a pass folds into: the warp lanes, the port's issues per slot and
  * column (and the frame of each column's last), the issues one by one
  * while few, the warps' ld/st intervals until merged, the packs' times. */
@@ -190,7 +205,58 @@ typedef struct fold {
     ivl_t *mem[FRAMES];       /* each warp's ld/st intervals */
     unsigned n_mem[FRAMES], cap_mem[FRAMES];
     int64_t end;              /* an interval without an end lasts until this */
+    warp_slots_t *ws;         /* [FRAMES]: per warp and slot, or NULL: not gathered */
+    int only;                 /* gather the slots of this warp only (-1: all) */
 } fold_t;
+
+static void ws_free(warp_slots_t *ws)
+{
+    for (unsigned w = 0; ws && w < FRAMES; w++)
+        tess_free(ws[w].s);
+    tess_free(ws);
+}
+
+/* The accumulator of (frame, slot), NULL when not gathered or no room. */
+static slot_acc_t *slot_of(fold_t *f, int64_t frame, int64_t slot)
+{
+    if (!f->ws || frame < 0 || frame >= FRAMES || slot < 0 || slot >= SLOTS_MAX ||
+        (f->only >= 0 && frame != f->only))
+        return NULL;
+    warp_slots_t *w = &f->ws[frame];
+    if ((unsigned)slot >= w->n) {
+        unsigned n = (unsigned)slot + 1 > 2 * w->n ? (unsigned)slot + 1 : 2 * w->n;
+        slot_acc_t *more = tess_realloc(w->s, n * sizeof *more);
+        if (!more)
+            return NULL;
+        for (unsigned k = w->n; k < n; k++)
+            more[k] = (slot_acc_t){.op = -1};
+        w->s = more, w->n = n;
+    }
+    return &w->s[slot];
+}
+
+static void slot_issue(fold_t *f, const sp_entry_t *e)
+{
+    slot_acc_t *a = slot_of(f, e->v[I_frame], e->v[I_slot]);
+    if (!a)
+        return;
+    a->op = a->op < 0 ? e->v[I_op] : a->op;
+    a->issues++;
+    if (e->v[I_lanes] != TL_NONE)
+        a->lanes_sum += e->v[I_lanes], a->lanes_n++;
+}
+
+static void slot_mem(fold_t *f, const sp_entry_t *e)
+{
+    slot_acc_t *a = slot_of(f, e->v[M_frame], e->v[M_slot]);
+    if (!a)
+        return;
+    a->mem++, a->ld += e->v[M_op] == 0;
+    if (e->time != TL_NONE && e->v[M_latency] != TL_NONE)
+        a->lat_sum += e->scale * e->v[M_latency], a->lat_n++;
+    if (e->v[M_replays] != TL_NONE)
+        a->rep_sum += e->v[M_replays], a->rep_n++;
+}
 
 static unsigned col_of(const cols_t *c, int64_t t)
 {
@@ -278,6 +344,7 @@ static void fold_free(fold_t *f)
     for (unsigned k = 0; k < f->n_ops; k++)
         tess_free(f->ops[k]);
     tess_free(f->ops), tess_free(f->warp.busy), tess_free(f->count), tess_free(f->frame);
+    ws_free(f->ws);
     json_decref(f->detail);
     memset(f, 0, sizeof *f);
 }
@@ -333,13 +400,22 @@ struct vw_simt_sum {
     span_t *packs[2];
     unsigned n_packs[2];
     uint64_t entries;
+    warp_slots_t *ws;         /* [FRAMES]: each warp's slots */
+    char **ops;               /* the mnemonics by id */
+    unsigned n_ops;
+    int64_t period;
 };
 
 void vw_simt_free(vw_simt_sum_t *s)
 {
-    if (s)
-        tess_free(s->cum), tess_free(s->cnt), tess_free(s->last), tess_free(s->packs[0]),
-            tess_free(s->packs[1]);
+    if (!s)
+        return;
+    tess_free(s->cum), tess_free(s->cnt), tess_free(s->last), tess_free(s->packs[0]),
+        tess_free(s->packs[1]);
+    ws_free(s->ws);
+    for (unsigned k = 0; k < s->n_ops; k++)
+        tess_free(s->ops[k]);
+    tess_free(s->ops);
     tess_free(s);
 }
 
@@ -378,10 +454,16 @@ static int pass(tl_run_t *run, int table, fold_t *f, vw_simt_sum_t *s, const ato
     while (rc == TESS_OK && (got = sp_next(&it, &e, d)) == 1) {
         if (!(++s->entries & 0xffff) && stop && atomic_load(stop))
             rc = diag_fail(d, TESS_EINTERRUPTED, "the server is stopping");
-        if (e.time == TL_NONE)
+        if (e.time == TL_NONE) {
+            table == T_ISSUE ? slot_issue(f, &e) : slot_mem(f, &e);
             continue;
+        }
         int64_t b = table == T_ISSUE ? e.time + f->period
                     : e.v[M_latency] == TL_NONE ? f->end : e.time + e.scale * e.v[M_latency];
+        if (table == T_ISSUE)
+            slot_issue(f, &e);
+        else
+            slot_mem(f, &e);
         if (rc == TESS_OK && !note_span(s, table, &cap, e.rowid, e.time, b))
             rc = TESS_ENOMEM;
         if (rc == TESS_OK && table == T_ISSUE && f->slots)
@@ -429,11 +511,16 @@ int vw_simt_build(tl_run_t *run, int64_t t0, int64_t t1, int64_t unit, unsigned 
     if (!has_packs(run))
         return TESS_OK;
     vw_simt_sum_t *s = tess_calloc(1, sizeof *s);
-    fold_t f = {.period = (int64_t)tl_run_info(run)->period_ps, .end = t1};
-    if (!s)
+    fold_t f = {.period = (int64_t)tl_run_info(run)->period_ps, .end = t1, .only = -1,
+                .ws = tess_calloc(FRAMES, sizeof *f.ws)};
+    if (!s || !f.ws) {
+        tess_free(s), tess_free(f.ws);
         return diag_fail(d, TESS_ENOMEM, "out of memory");
-    s->t0 = t0, s->t1 = t1, s->unit = unit, s->n = buckets;
+    }
+    s->t0 = t0, s->t1 = t1, s->unit = unit, s->n = buckets, s->period = f.period;
     int rc = tl_run_issue_slots(run, &s->slots, d);
+    if (rc == TESS_OK)
+        rc = load_ops(run, &f, d);
     if (rc == TESS_OK)
         rc = cols_init_units(&f.warp, W_N, buckets, t0, t1, unit);
     if (rc == TESS_OK)
@@ -448,6 +535,8 @@ int vw_simt_build(tl_run_t *run, int64_t t0, int64_t t1, int64_t unit, unsigned 
         fold_merge(&f);
     if (rc == TESS_OK && summarise(s, &f) != TESS_OK)
         rc = diag_fail(d, TESS_ENOMEM, "out of memory");
+    s->ws = f.ws, s->ops = f.ops, s->n_ops = f.n_ops;
+    f.ws = NULL, f.ops = NULL, f.n_ops = 0;
     fold_free(&f);
     if (rc != TESS_OK || !(s->n_packs[T_ISSUE] + s->n_packs[T_MEM])) {
         vw_simt_free(s);
@@ -526,7 +615,7 @@ static int decode_packs(tl_run_t *run, const vw_simt_win_t *w, fold_t *f, diag_t
         int rc = w->have_rows ? TESS_OK : run_rows(run, table, &lo, &hi, d);
         if (rc != TESS_OK)
             return rc;
-        if (hi == 0 || (table == T_ISSUE && !f->slots))
+        if (hi == 0 || (table == T_ISSUE && !f->slots && !f->ws))
             continue;
         sp_iter_t it;
         if ((rc = sp_begin(&it, run, table, lo, hi, d)) != TESS_OK)
@@ -534,7 +623,9 @@ static int decode_packs(tl_run_t *run, const vw_simt_win_t *w, fold_t *f, diag_t
         sp_entry_t e;
         int got;
         while (rc == TESS_OK && (got = sp_next(&it, &e, d)) == 1) {
-            if (table == T_ISSUE)
+            if (f->ws) /* a warp's slots: nothing else */
+                table == T_ISSUE ? slot_issue(f, &e) : slot_mem(f, &e);
+            else if (table == T_ISSUE)
                 fold_issue(f, &e);
             else
                 rc = fold_mem(f, &e);
@@ -725,4 +816,57 @@ int vw_simt_part(tl_run_t *run, vw_simt_win_t *w, int64_t t0, int64_t t1, unsign
     json_decref(detail);
     vw_simt_win_free(w);
     return rc;
+}
+
+/* --- a warp's slots -------------------------------------------------------------------- */
+
+/* Per slot of warp `frame` (in slot order): slot, op, issues, mean_lanes,
+ * mem, mean_latency_cycles, replays — NULL where the file has none, as
+ * the SQL aggregates over simt_issue and simt_mem give them. */
+static json_t *slots_json(const warp_slots_t *ws, unsigned frame, char *const *ops,
+                          unsigned n_ops, int64_t period)
+{
+    json_t *all = json_array();
+    const warp_slots_t *w = &ws[frame % FRAMES];
+    for (unsigned k = 0; all && k < w->n; k++) {
+        const slot_acc_t *a = &w->s[k];
+        if (!a->issues && !a->mem)
+            continue;
+        const char *op = a->issues ? (a->op >= 0 && (uint64_t)a->op < n_ops && ops[a->op]
+                                          ? ops[a->op] : NULL)
+                                   : a->ld ? "ld" : "st";
+        json_t *o = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "slot", (int)k, "op",
+            op ? json_string(op) : json_null(),
+            "issues", a->issues ? json_integer(a->issues) : json_null(),
+            "mean_lanes", a->lanes_n ? json_real((double)a->lanes_sum / (double)a->lanes_n)
+                                     : json_null(),
+            "mem", a->mem ? json_integer(a->mem) : json_null(),
+            "mean_latency_cycles", a->lat_n ? json_real((double)a->lat_sum / (double)a->lat_n /
+                                                        (double)period) : json_null(),
+            "replays", a->rep_n ? json_integer(a->rep_sum) : json_null());
+        json_array_append_new(all, o);
+    }
+    return all;
+}
+
+json_t *vw_simt_slots(const vw_simt_sum_t *s, unsigned frame)
+{
+    return slots_json(s->ws, frame, s->ops, s->n_ops, s->period);
+}
+
+json_t *vw_simt_slots_decode(tl_run_t *run, unsigned frame, diag_t *d)
+{
+    if (!has_packs(run)) {
+        diag_fail(d, TESS_EINPUT, "no SIMT packs");
+        return NULL;
+    }
+    fold_t f = {.period = (int64_t)tl_run_info(run)->period_ps, .only = (int)(frame % FRAMES),
+                .ws = tess_calloc(FRAMES, sizeof *f.ws)};
+    vw_simt_win_t all = {0};
+    int rc = f.ws ? load_ops(run, &f, d) : diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (rc == TESS_OK)
+        rc = decode_packs(run, &all, &f, d);
+    json_t *o = rc == TESS_OK ? slots_json(f.ws, frame, f.ops, f.n_ops, f.period) : NULL;
+    fold_free(&f);
+    return o;
 }

@@ -1,6 +1,6 @@
 /* vw_simt.h — a SIMT run's part of the timeline answer (docs/VISUALS.md):
- * the issue port per slot and the warps' states per pixel column. Private
- * to analysis/view. Invariant: the issues and warp ld/st are read from their
+ * the issue port per slot and the warps' states per pixel column.
+ * Private to analysis/view/. Invariant: the issues and warp ld/st are read from their
  * packs (simt_issue_packs, simt_mem_packs; the layout: store/sipack.h) by a
  * decoder in C, never row by row through the simt_issue / simt_mem views
  * (files older than version 11, without both pack tables, excepted); a run's
@@ -51,5 +51,13 @@ int vw_simt_plan(const vw_simt_sum_t *s, int64_t t0, int64_t t1, unsigned cols, 
 int vw_simt_part(tl_run_t *run, vw_simt_win_t *w, int64_t t0, int64_t t1, unsigned cols,
                  json_t *out, diag_t *diag);
 void vw_simt_win_free(vw_simt_win_t *w);  /* what w holds; w is zeroed */
+
+/* Warp `frame`'s instruction slots over the whole run, as the task panel
+ * shows them (docs/VISUALS.md, /api/run/N/task: warp.slots): from the
+ * summary (under the cache's lock), or decoded from every pack of the run;
+ * the latter NULL with TESS_EINPUT when the file has no packs (older than
+ * version 11: read the views), else the failure in diag. */
+json_t *vw_simt_slots(const vw_simt_sum_t *s, unsigned frame);
+json_t *vw_simt_slots_decode(tl_run_t *run, unsigned frame, diag_t *diag);
 
 #endif

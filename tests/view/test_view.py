@@ -247,6 +247,9 @@ class ViewTest(unittest.TestCase):
         self.assertTrue(info["run"]["simt"])
         self.assertEqual(info["run"]["issue_slots"], 1)
         end = -(-info["run"]["end_ps"] // 1000)
+        # the task panel's slots before any timeline of the run (no summary
+        # yet, unless another test asked one): decoded from the packs
+        self.assertGreater(self.check_warp_slots(run_id, 1, end), 0)
         status, d = self.srv.api(f"/api/run/{run_id}/timeline?from=0&to={end}&cols={end}")
         self.assertEqual(status, 200, d)
         issues = sql(self.db, "SELECT time_ps, frame, op FROM simt_issue WHERE run_id = ? ORDER BY time_ps",
@@ -337,6 +340,30 @@ class ViewTest(unittest.TestCase):
             self.assertEqual([f for f, c in zip(d["issue"]["frame"][slot], row) if c],
                              [frame[(slot, k)] for k in range(n) if (slot, k) in frame])
 
+    def check_warp_slots(self, run_id, frame, end):
+        """The task panel's slots of a warp equal SQL's aggregates over the views."""
+        status, t = self.srv.api(f"/api/run/{run_id}/task/{frame}/0?from=0&to={end}")
+        self.assertEqual(status, 200, t)
+        want = sql(self.db,
+            "WITH m AS (SELECT slot, min(op) AS mem_op, count(*) AS mem, avg(done_ps - issue_ps)"
+            "  / (SELECT period_ps FROM runs WHERE run_id = ?1) AS lat, sum(replays) AS replays"
+            "  FROM simt_mem WHERE run_id = ?1 AND frame = ?2 GROUP BY slot),"
+            " i AS (SELECT slot, min(op) AS op, count(*) AS issues, avg(lanes) AS mean_lanes"
+            "  FROM simt_issue WHERE run_id = ?1 AND frame = ?2 GROUP BY slot),"
+            " s AS (SELECT slot FROM i UNION SELECT slot FROM m)"
+            " SELECT s.slot, coalesce(i.op, m.mem_op), i.issues, i.mean_lanes, m.mem, m.lat,"
+            " m.replays FROM s LEFT JOIN i USING (slot) LEFT JOIN m USING (slot) ORDER BY s.slot",
+            run_id, frame)
+        got = [(r["slot"], r["op"], r["issues"], r["mean_lanes"], r["mem"], r["mean_latency_cycles"],
+                r["replays"]) for r in t["warp"]["slots"]]
+        self.assertEqual([g[:3] + g[4:5] + g[6:] for g in got], [w[:3] + w[4:5] + w[6:] for w in want])
+        for g, w in zip(got, want):
+            for k in (3, 5):
+                self.assertEqual(g[k] is None, w[k] is None)
+                if w[k] is not None:
+                    self.assertAlmostEqual(g[k], w[k], delta=1e-5 * abs(w[k]))
+        return len(want)
+
     def test_simt_summary_equals_sql(self):
         """A SIMT run of more issues and ld/st than are decoded every time: the
         whole run comes from its summary (whole buckets), a narrow window from
@@ -368,6 +395,9 @@ class ViewTest(unittest.TestCase):
                    end // 3 * 1000, (end // 3 + 400) * 1000)
         self.assertGreater(len(want), 0)
         self.assertEqual([tuple(i[:5]) for i in d["issue"]["detail"]], [tuple(r) for r in want])
+        # the task panel of each warp, from the summary's slots
+        for frame, in sql(self.db, "SELECT frame FROM simt_warps WHERE run_id = ?", run_id):
+            self.assertGreater(self.check_warp_slots(run_id, frame, end), 0)
 
     def test_compare(self):
         status, d = self.srv.api("/api/compare/1/4")

@@ -338,7 +338,9 @@ TS.Timeline = class {
     let max = 1;
     for (let c = 0; c < n; c++) max = Math.max(max, cols.reduce((s, st) => s + st[c], 0));
     const scale = (r.h - 3) / max;
-    this.drawn.warps = { states: l.warps.states, max };
+    // what is drawn, for the browser test: each state's warp-cycles in all
+    const cycles = cols.map(st => st.reduce((a, v) => a + v, 0) * l.warps.col_ps / this.period);
+    this.drawn.warps = { states: l.warps.states, max, source: l.warps.source, cycles };
     for (let c = 0; c < n; c++) {
       let y = r.y + r.h - 3;
       const [x, w] = this.colX(l.warps, c);
