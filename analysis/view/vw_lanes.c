@@ -382,7 +382,10 @@ int vw_cache_warm(vw_cache_t *c, const char *db, diag_t *d)
 {
     int64_t ids[16];
     unsigned n = newest_runs(db, ids, c->max / 2 > 16 ? 16 : c->max / 2, d);
-    for (unsigned k = n; k-- > 0 && !atomic_load(&c->stop);) { /* the newest last: kept longest */
+    /* the newest first: the run a study's viewer most likely opens first is
+       ready soonest (then each is touched again, oldest first, so that the
+       cache keeps the newest longest) */
+    for (unsigned k = 0; k < n && !atomic_load(&c->stop); k++) {
         tl_run_t *run = tl_run_open(db, ids[k], d);
         if (!run)
             return d->code;
@@ -400,6 +403,11 @@ int vw_cache_warm(vw_cache_t *c, const char *db, diag_t *d)
         if (rc != TESS_OK)
             return rc;
     }
+    pthread_mutex_lock(&c->lock);
+    for (unsigned k = n; k-- > 0;)
+        for (unsigned j = 0; j < c->n; j++)
+            c->s[j]->used = c->s[j]->run_id == ids[k] ? ++c->clock : c->s[j]->used;
+    pthread_mutex_unlock(&c->lock);
     return TESS_OK;
 }
 

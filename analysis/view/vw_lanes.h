@@ -32,7 +32,7 @@ void vw_cache_destroy(vw_cache_t *c);   /* NULL is fine */
 void vw_cache_cancel(vw_cache_t *c);
 
 /* Builds the summaries of the newest finished runs of `db` (half the
- * cache's room), newest first used: so that opening them is fast. Run on a
+ * cache's room), the newest first: so that opening them is fast. Run on a
  * thread of its own at start. TESS_OK, or the first failure (in diag). */
 int vw_cache_warm(vw_cache_t *c, const char *db, diag_t *diag);
 
