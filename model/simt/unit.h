@@ -125,6 +125,7 @@ typedef struct simt_warp {
 
 struct simt {
     struct gpu *gpu;          /* ro */
+    const struct sm *sm;      /* ro: the SM, for its bank mapping only (sm_bank_of): simt_wire */
     sim_t *sim;               /* ro */
     bool stepped, scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
     uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
