@@ -393,8 +393,12 @@ class ViewTest(unittest.TestCase):
             self.check_simt_answer(run_id, d)
         # the narrow window's issues one by one, as the view lists them
         status, d = self.srv.api(f"/api/run/{run_id}/timeline?from={end // 3}&to={end // 3 + 400}&cols=400")
-        want = sql(self.db, "SELECT time_ps, frame, slot, op, ord FROM simt_issue WHERE run_id = ?"
-                            " AND time_ps >= ? AND time_ps < ? ORDER BY time_ps, ord", run_id,
+        # (each names its instruction: the slot profile's text of its slot)
+        want = sql(self.db, "SELECT i.time_ps, i.frame, i.slot, coalesce(p.text, i.op), i.ord"
+                            " FROM simt_issue AS i LEFT JOIN slot_profile AS p ON p.run_id = i.run_id"
+                            " AND p.frame = i.frame AND p.slot = i.slot AND p.core IS NULL"
+                            " WHERE i.run_id = ? AND i.time_ps >= ? AND i.time_ps < ?"
+                            " ORDER BY i.time_ps, i.ord", run_id,
                    end // 3 * 1000, (end // 3 + 400) * 1000)
         self.assertGreater(len(want), 0)
         self.assertEqual([tuple(i[:5]) for i in d["issue"]["detail"]], [tuple(r) for r in want])
