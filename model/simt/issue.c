@@ -402,8 +402,8 @@ void simt_issue_cb(sim_t *sim, sim_event_t *ev)
                 simt_close_warp(u, w);
         }
         sim_time_t next;
-        if (u->pipe) {
-            next = simt_pipe_cycle(u, now);
+        if (u->pipe) { /* S11–S13, or S14's groups */
+            next = u->bar ? simt_grp_cycle(u, now) : simt_pipe_cycle(u, now);
         } else if (u->live && !(u->live & (u->live - 1))) {
             simt_warp_t *w = &u->w[__builtin_ctz(u->live)];
             next = plain && alu_next(u, w, now) ? run_alu(u, w, now, &k) : decide_one(u, w, now);

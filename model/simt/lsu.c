@@ -8,35 +8,31 @@
 #include "model/sm.h"
 
 
-/* S8 broadcast: a ld's lanes reading one byte (sync lanes excepted) share
- * the lowest one's request; fills w->fanout and returns the lanes that send. */
-static __attribute__((noinline)) uint16_t merge_lanes(simt_warp_t *w, uint16_t active,
-                                                      uint16_t sync, const uint16_t *addr)
+__attribute__((noinline)) uint16_t simt_merge_lanes(uint16_t *fanout, uint16_t active,
+                                                    uint16_t sync, const uint16_t *addr)
 {
     uint16_t send = 0;
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        w->fanout[l] = (uint16_t)(1u << l);
+        fanout[l] = (uint16_t)(1u << l);
         if (!(sync >> l & 1)) {
             for (uint16_t before = (uint16_t)(send & ~sync); before; before &= before - 1) {
                 unsigned k = (unsigned)__builtin_ctz(before);
                 if (addr[k] == addr[l]) {
-                    w->fanout[k] |= (uint16_t)(1u << l);
-                    w->fanout[l] = 0;
+                    fanout[k] |= (uint16_t)(1u << l);
+                    fanout[l] = 0;
                     break;
                 }
             }
         }
-        if (w->fanout[l])
+        if (fanout[l])
             send |= (uint16_t)(1u << l);
     }
     return send;
 }
 
-/* S8: the most requests of `send` to one bank, less one; *banks gets the
- * number of banks touched. */
-static __attribute__((noinline)) unsigned bank_replays(struct gpu *g, uint16_t send,
-                                                        const uint16_t *addr, unsigned *banks)
+__attribute__((noinline)) unsigned simt_bank_replays(struct gpu *g, uint16_t send,
+                                                     const uint16_t *addr, unsigned *banks)
 {
     uint8_t per_bank[SM_BANKS_MAX] = {0};
     unsigned most = 0;
@@ -67,7 +63,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
-        send = merge_lanes(w, active, sync, ops->addr);
+        send = simt_merge_lanes(w->fanout, active, sync, ops->addr);
     w->mem_store = store;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
@@ -123,7 +119,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
         banks = 1;
         most = requests;
     } else {
-        most = bank_replays(g, send, ops->addr, &banks) + 1;
+        most = simt_bank_replays(g, send, ops->addr, &banks) + 1;
     }
     w->mem_requests = (uint8_t)requests;
     w->mem_banks = (uint8_t)banks;
@@ -197,6 +193,10 @@ static __attribute__((noinline)) void answer_merged(simt_t *u, simt_warp_t *w, u
 GPU_NO_SLP void simt_on_answer(void *unit, txn_t *t)
 {
     simt_t *u = unit;
+    if (__builtin_expect(u->bar != NULL, 0)) { /* S14: the groups' ld/st */
+        simt_grp_answer(u, t);
+        return;
+    }
     unsigned l = t->core;
     assert(u->lane_warp[l] >= 0);
     simt_warp_t *w = &u->w[u->lane_warp[l]];
@@ -215,7 +215,8 @@ void simt_on_answer_ivl(void *unit, txn_t *t)
 {
     simt_t *u = unit;
     const simt_warp_t *w = &u->w[u->lane_warp[t->core]];
-    uint16_t lanes = w->mem_merged ? w->fanout[t->core] : (uint16_t)(1u << t->core);
+    uint16_t lanes = u->bar ? simt_grp_answer_lanes(u, t->core)
+                   : w->mem_merged ? w->fanout[t->core] : (uint16_t)(1u << t->core);
     for (uint16_t m = lanes; m; m &= m - 1) /* as each lane's sm_wait_ps counts */
         gpu_ivl_span(u->gpu, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created, t->t_done);
     simt_on_answer(unit, t);
@@ -233,7 +234,7 @@ void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
-        send = merge_lanes(w, active, ops->sync, ops->addr);
+        send = simt_merge_lanes(w->fanout, active, ops->sync, ops->addr);
     w->mem_store = store;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
@@ -249,7 +250,7 @@ void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
         w->reg_ld |= (uint16_t)(1u << d.c);
     }
     unsigned banks;
-    w->mem_replays = (uint8_t)bank_replays(u->gpu, send, ops->addr, &banks);
+    w->mem_replays = (uint8_t)simt_bank_replays(u->gpu, send, ops->addr, &banks);
     w->mem_requests = (uint8_t)__builtin_popcount(send);
     w->mem_banks = (uint8_t)banks;
     w->rec.requests += w->mem_requests;

@@ -9,6 +9,8 @@
  *   exec.c   the execution units: an instruction's register work and latency
  *   lsu.c    the load/store unit: a warp's ld/st to the SM and its answers (S8)
  *   trace.c  what the unit reports while it issues (traces, intervals)
+ *   groups.c simt.reconvergence = barrier: thread groups and convergence
+ *            barriers in place of the stack (S14), its own cycle and answers
  * Lanes execute through isa.c's lane operations on the lanes' registers laid
  * out by register (simt_t.rf, so that one host vector operation does a warp
  * instruction's register work). Times an instruction completes at are known
@@ -174,6 +176,8 @@ struct simt {
     uint64_t fetch_last;      /* the age of the last warp it served (S11's ring) */
     sim_time_t unit_free[SIMT_UNIT_KINDS][GPU_CORES]; /* S13: the first cycle each unit has
                                                          no pass from */
+    struct simt_bar *bar;     /* S14 (simt.reconvergence = barrier): the warps' groups and
+                                 barriers, groups.c; NULL with the stack */
 };
 
 static inline sim_time_t simt_tmax(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
@@ -293,6 +297,37 @@ void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
                       sim_time_t now);
 /* lsu.c (S13): the ld/st's pass starting at `now` sends its lanes' requests. */
 void simt_lsu_pass(simt_t *u, simt_warp_t *w, sim_time_t now);
+
+/* lsu.c: S8 broadcast: the lanes of `active` reading one byte (sync lanes
+ * excepted) share the lowest one's request; fills fanout[] (the lanes each
+ * sending lane's answer serves) and returns the lanes that send. */
+uint16_t simt_merge_lanes(uint16_t *fanout /* OUT: [ISA_LANES] */, uint16_t active,
+                          uint16_t sync, const uint16_t *addr);
+/* lsu.c: S8: the most requests of `send` to one bank, less one; *banks gets
+ * the number of banks touched. */
+unsigned simt_bank_replays(struct gpu *g, uint16_t send, const uint16_t *addr,
+                           unsigned *banks /* OUT */);
+
+/* groups.c (S14): the barrier mode's state, allocated with the unit
+ * (false: out of memory) and freed with it. */
+bool simt_grp_create(simt_t *u);
+void simt_grp_destroy(simt_t *u);
+/* groups.c: warp w starts at `now` as one group at slot 0, no barrier. */
+void simt_grp_start(simt_t *u, simt_warp_t *w, sim_time_t now);
+/* groups.c: the decision of cycle `now` in barrier mode (what completed
+ * takes effect, issue, counting); returns the next decision's time. */
+sim_time_t simt_grp_cycle(simt_t *u, sim_time_t now);
+/* groups.c: lane t->core's answer (simt_on_answer in barrier mode). */
+void simt_grp_answer(simt_t *u, txn_t *t);
+/* groups.c: the lanes lane's answer serves (broadcast). */
+uint16_t simt_grp_answer_lanes(const simt_t *u, unsigned lane);
+/* groups.c: counting: the most groups warp w held at once, the barriers it created. */
+void simt_grp_counts(const simt_t *u, const simt_warp_t *w, uint32_t *max_groups,
+                     uint32_t *barriers /* OUT */);
+/* groups.c: the groups warp w holds now. */
+unsigned simt_grp_groups(const simt_t *u, const simt_warp_t *w);
+/* groups.c: lane's group waits at a convergence barrier. */
+bool simt_grp_waits_at_barrier(const simt_t *u, unsigned lane);
 
 /* trace.c: the instruction trace's record of an instruction (off the hot path). */
 void simt_trace_insn(simt_t *u, const simt_warp_t *w, unsigned pc, uint16_t active,
