@@ -443,6 +443,79 @@ static void test_ld_sync_three_lanes(void)
     h_free(r);
 }
 
+/* --- random lock programs (D16) ------------------------------------------------------ */
+
+/* A random program of lock sequences: 1-4 groups (fence=no) on random lane
+ * masks, each task looping K = (id & 3) + 1 times (lanes leave the loop at
+ * different iterations: divergence, barriers) over one critical section:
+ * ld_sync of a lock byte (0x020 or 0x021), ld/add/st of a counter byte
+ * (0x130 or 0x131) by the lane's id, st_sync.
+ * The counters' final values are sums: they do not depend on the order the
+ * lanes take the lock. */
+static void lock_program(char *src, size_t n, uint64_t *rs)
+{
+    size_t len = 0;
+    unsigned groups = 1 + (unsigned)(test_rand(rs) % 4);
+    for (unsigned g = 0; g < groups; g++) {
+        unsigned mask = (unsigned)(test_rand(rs) & 0xffff);
+        mask = mask ? mask : 0x3;
+        unsigned lock = 0x20 + (unsigned)(test_rand(rs) % 2), counter = lock + 0x10;
+        len += (size_t)snprintf(src + len, n - len,
+                                ".group cores=0x%04x fence=no\n"
+                                " set_const r8, 0x40\n set_const r10, 0x%02x\n"
+                                " set_const r11, 0x%02x\n set_const r14, 1\n"
+                                " set_const r2, id\n set_const r15, 3\n"
+                                " and r2, r15, r13\n add r13, r14, r13\n"
+                                "loop:\n ld [r10, r8], r3\n ld [r11, r14], r4\n"
+                                " add r4, r2, r4\n st [r11, r14], r4\n st [r10, r8], r3\n"
+                                " sub r13, r14, r13\n bnz loop, r13\n ready\n",
+                                mask, lock, counter);
+    }
+}
+
+/* Random lock programs: under the stack a warp of two lanes or more
+ * deadlocks on its own lock (S9); under barriers every run completes, with
+ * the MIMD run's final Shared Memory and per-lane instruction counts, under
+ * every scheduler × scoreboard × broadcast and issue widths 1-3. */
+static void test_random_lock_programs(void)
+{
+    uint64_t rs = 2828;
+    unsigned bad = 0, deadlocks = 0;
+    for (unsigned i = 0; i < 60; i++) {
+        char src[4096];
+        lock_program(src, sizeof src, &rs);
+        gpu_desc_t m = mimd();
+        m.atomics = true;
+        h_run_t *a = run(src, &m);
+        gpu_desc_t d = simt(false);
+        d.atomics = true;
+        d.simt_scheduler = (uint8_t)(i % 3);
+        d.simt_scoreboard = (i / 3) & 1;
+        d.simt_broadcast = (i / 6) & 1;
+        d.simt_issue_width = (uint8_t)(1 + i % 3);
+        h_run_t *s = h_run_src(src, &d);
+        deadlocks += s->outcome == GPU_STUCK;
+        d.simt_reconvergence = GPU_RECONV_BARRIER;
+        h_run_t *b = run(src, &d);
+        bool ok = b->outcome == GPU_DONE && memcmp(a->arch.sm, b->arch.sm, SM_BYTES) == 0 &&
+                  b->n_tasks == a->n_tasks;
+        for (size_t t = 0; ok && t < a->n_tasks; t++) {
+            const gpu_tr_core_task_t *x = h_task(b, a->tasks[t].frame, a->tasks[t].core);
+            ok = x && x->instructions == a->tasks[t].instructions;
+        }
+        for (size_t w = 0; ok && w < b->n_warps; w++)
+            ok = b->warps[w].complete;
+        if (!ok)
+            fprintf(stderr, "lock program %u differs from MIMD:\n%s\n", i, src);
+        bad += !ok;
+        h_free(a);
+        h_free(s);
+        h_free(b);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(deadlocks >= 50); /* nearly every program has a warp of two lanes or more */
+}
+
 /* --- the key ---------------------------------------------------------------------- */
 
 /* simt.reconvergence: stack or barrier, anything else an error naming the
@@ -490,6 +563,7 @@ static const test_case_t cases[] = {
     TEST(test_loop_lanes_exit_at_different_iterations),
     TEST(test_two_warps_gto),
     TEST(test_ld_sync_three_lanes),
+    TEST(test_random_lock_programs),
     TEST_END,
 };
 
