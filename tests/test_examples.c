@@ -183,6 +183,20 @@ static void expect_simt_latency(uint8_t *m)
     }
 }
 
+/* simt_paths.s: X[c] doubled for even c, Z[c] + 1 for odd c (its header). */
+static void expect_simt_paths(uint8_t *m)
+{
+    for (unsigned c = 0; c < 8; c++) {
+        if (c % 2)
+            m[0x200 + c] = (uint8_t)(m[0x200 + c] + 1);
+        else
+            m[0x100 + c] = (uint8_t)(2 * m[0x100 + c]);
+    }
+}
+
+/* simt_greedy.s: the SM as loaded (its header). */
+static void expect_unchanged(uint8_t *m) { (void)m; }
+
 static void expect_reduce(uint8_t *m)
 {
     static const uint8_t tree[15] = {25, 21, 18, 22, 26, 12, 16, 30, 46, 40, 38, 46, 86, 84, 170};
@@ -276,6 +290,12 @@ static const example_t examples[] = {
      expect_simt_memory, true},
     {"simt_latency", "", expect_simt_latency, true},
     {"simt_latency", "-s core.model=simt -s simt.issue_width=2", expect_simt_latency, true},
+    {"simt_paths", "", expect_simt_paths, true},
+    {"simt_paths", "-s core.model=simt", expect_simt_paths, true},
+    {"simt_paths", "-s core.model=simt -s simt.reconvergence=barrier", expect_simt_paths, true},
+    {"simt_greedy", "-s core.model=simt -s simt.scoreboard=on", expect_unchanged, true},
+    {"simt_greedy", "-s core.model=simt -s simt.scoreboard=on -s simt.reconvergence=barrier",
+     expect_unchanged, true},
 };
 enum { NEXAMPLES = sizeof examples / sizeof examples[0] };
 
@@ -342,6 +362,15 @@ static void test_existing_examples(void)
     static const char *const names[] = {"example1", "example2", "matadd", "matmul"};
     for (unsigned i = 0; i < 4; i++)
         check_example(example_named(names[i]));
+}
+
+/* The SIMT examples, each in every configuration listed for it (MIMD, the
+ * stack, barriers): the documented memory. */
+static void test_simt_examples(void)
+{
+    for (unsigned i = 0; i < NEXAMPLES; i++)
+        if (strncmp(examples[i].name, "simt_", 5) == 0)
+            check_example(&examples[i]);
 }
 
 /* ---- documented registers ------------------------------------------------ */
@@ -614,6 +643,7 @@ static const test_case_t result_cases[] = {
     TEST(test_prodcons),
     TEST(test_lock),
     TEST(test_existing_examples),
+    TEST(test_simt_examples),
     TEST(test_documented_registers),
     TEST(test_lock_registers),
     TEST(test_asm_disasm_round_trip),
