@@ -45,6 +45,11 @@ const cli_spec_t cli_spec_merge = {
 
 static void report(const char *shard, const merge_result_t *r)
 {
+    if (r->empty) {
+        printf("%s: empty, nothing merged (no Tessera schema yet: a run may be creating "
+               "it; merge it again when the run has started)\n", shard);
+        return;
+    }
     printf("%s: %llu run%s merged", shard, (unsigned long long)r->runs,
            r->runs == 1 ? "" : "s");
     if (r->runs == 1)

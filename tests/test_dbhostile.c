@@ -541,6 +541,36 @@ static void test_merge_a_run_while_it_is_written(void)
     CU_ASSERT_EQUAL(test_db_int(outdb, "PRAGMA integrity_check"), 1);
 }
 
+/* A shard that a run has only created (an empty file: SQLite reads it as a
+ * database with no application id and no schema object) holds no run yet:
+ * merging it names it and touches nothing, as for a database with no runs;
+ * the window in which `tessera run` leaves its file so is short, which the
+ * live merge above hits now and then. */
+static void test_merge_a_shard_being_created(void)
+{
+    char shard[512], outdb[512];
+    snprintf(shard, sizeof shard, "%s", tmp("new-shard.db"));
+    snprintf(outdb, sizeof outdb, "%s", tmp("new-out.db"));
+    unlink(outdb);
+    FILE *f = fopen(shard, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fclose(f);
+    CU_ASSERT_EQUAL(tess("merge '%s' '%s'", outdb, shard), 0);
+    CU_ASSERT_TRUE(said("empty, nothing merged"));
+    CU_ASSERT_FALSE(exists(outdb));
+    struct stat st;
+    CU_ASSERT(stat(shard, &st) == 0 && st.st_size == 0);
+    /* with a real shard after it, that one is merged */
+    const char *real = tmp("new-real.db");
+    unlink(real);
+    CU_ASSERT_EQUAL_FATAL(record(real, "example1.s"), 0);
+    CU_ASSERT_EQUAL(tess("merge '%s' '%s' '%s'", outdb, shard, real), 0);
+    CU_ASSERT_EQUAL(test_db_int(outdb, "SELECT count(*) FROM runs"), 1);
+    /* a file that is not a database at all is still refused */
+    CU_ASSERT_EQUAL(tess("merge '%s' '%s'", outdb, ex("example1.s")), 6);
+    CU_ASSERT_TRUE(said("not a Tessera database"));
+}
+
 /* Files with Tessera's application id but tables that are not Tessera's. */
 static void make_foreign(const char *path, int version, const char *sql)
 {
@@ -654,6 +684,7 @@ int main(void)
         TEST(test_merge_in_progress_then_finished_keeps_one_run),
         TEST(test_merge_a_run_while_it_is_written),
         TEST(test_foreign_schema_with_our_id_is_refused_untouched),
+        TEST(test_merge_a_shard_being_created),
         TEST(test_paths_that_are_not_databases),
         TEST_END,
     };

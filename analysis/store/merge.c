@@ -424,6 +424,29 @@ static int merge_attached(merge_t *m, const char *shard, merge_result_t *res, di
     return rc;
 }
 
+/* True when the shard is a regular file that SQLite reads as an empty
+ * database — no application id, no schema object: a run creating it has not
+ * committed its schema yet (a new file is empty, then its first transaction
+ * writes the schema and the id together). Anything else, Tessera's or not,
+ * is for db_open_read to judge. */
+static bool being_created(const char *shard)
+{
+    diag_t quiet = {0};
+    if (db_check_path(shard, false, &quiet) != TESS_OK || access(shard, R_OK) != 0)
+        return false;
+    char *uri = db_read_uri(shard, true, NULL); /* mode=ro: creates nothing */
+    sqlite3 *db = NULL;
+    int64_t version = -1;
+    if (uri && sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) ==
+                   SQLITE_OK &&
+        sqlite3_busy_timeout(db, DB_BUSY_MS) == SQLITE_OK &&
+        db_identity(db, "main", shard, true, &version, &quiet) != TESS_OK)
+        version = -1;
+    sqlite3_close(db);
+    sqlite3_free(uri);
+    return version == 0;
+}
+
 int merge_shard(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag)
 {
     memset(res, 0, sizeof *res);
@@ -435,6 +458,10 @@ int merge_shard(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag
      * it removes the -wal/-shm that reading made (none when it could not
      * write there: then the shard is read through what exists, or as
      * immutable). */
+    if (being_created(shard)) { /* nothing to merge yet: the output is not touched */
+        res->empty = true;
+        return TESS_OK;
+    }
     int64_t version = 0;
     sqlite3 *own = db_open_read(shard, &version, diag);
     if (!own)

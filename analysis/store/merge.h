@@ -24,6 +24,8 @@ typedef struct merge_result {
     uint64_t ok;              /* of the copied runs (new or replacing), those 'ok' */
     uint64_t rows;            /* rows copied, every table but `runs` */
     int64_t first_id;         /* run_id in the output of the first run copied (0: none) */
+    bool empty;               /* the shard is an empty database: a run creating it has
+                                 not committed its schema yet; nothing was merged */
 } merge_result_t;
 
 /* A run of a shard that is not copied (merge_set_skip), and why: the
