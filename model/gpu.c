@@ -167,7 +167,7 @@ static void wire(gpu_t *g)
     for (unsigned c = 0; c < GPU_CORES; c++) {
         core_wire(&g->cores[c], ts_on_ready, &g->ts, sm_on_request, &g->sm);
         if (g->simt)
-            sm_attach(&g->sm, c, simt_on_answer, g->simt);
+            sm_attach(&g->sm, c, simt_answer_fn(g->simt, false), g->simt);
         else
             sm_attach(&g->sm, c, core_on_answer, &g->cores[c]);
     }
@@ -261,8 +261,7 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
     if (g->simt) {
         simt_set_intervals(g->simt, intervals || window);
         for (unsigned c = 0; c < GPU_CORES; c++)
-            sm_attach(&g->sm, c, intervals || window ? simt_on_answer_ivl : simt_on_answer,
-                      g->simt);
+            sm_attach(&g->sm, c, simt_answer_fn(g->simt, intervals || window), g->simt);
     }
     sm_observed(g);
 }

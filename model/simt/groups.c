@@ -645,6 +645,8 @@ uint16_t simt_grp_answer_lanes(const simt_t *u, unsigned lane)
     return o->merged ? o->fanout[lane] : (uint16_t)(1u << lane);
 }
 
+void simt_grp_on_answer(void *unit, txn_t *t) { simt_grp_answer(unit, t); }
+
 void simt_grp_answer(simt_t *u, txn_t *t)
 {
     unsigned l = t->core;

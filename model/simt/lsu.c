@@ -190,13 +190,16 @@ static __attribute__((noinline)) void answer_merged(simt_t *u, simt_warp_t *w, u
     answered(u, w, l, t);
 }
 
+port_recv_fn simt_answer_fn(const simt_t *u, bool intervals)
+{
+    if (intervals)
+        return simt_on_answer_ivl;
+    return u->bar ? simt_grp_on_answer : simt_on_answer;
+}
+
 GPU_NO_SLP void simt_on_answer(void *unit, txn_t *t)
 {
     simt_t *u = unit;
-    if (__builtin_expect(u->bar != NULL, 0)) { /* S14: the groups' ld/st */
-        simt_grp_answer(u, t);
-        return;
-    }
     unsigned l = t->core;
     assert(u->lane_warp[l] >= 0);
     simt_warp_t *w = &u->w[u->lane_warp[l]];
@@ -219,7 +222,10 @@ void simt_on_answer_ivl(void *unit, txn_t *t)
                    : w->mem_merged ? w->fanout[t->core] : (uint16_t)(1u << t->core);
     for (uint16_t m = lanes; m; m &= m - 1) /* as each lane's sm_wait_ps counts */
         gpu_ivl_span(u->gpu, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created, t->t_done);
-    simt_on_answer(unit, t);
+    if (u->bar)
+        simt_grp_answer(u, t);
+    else
+        simt_on_answer(unit, t);
 }
 
 /* --- under the pipeline (S12, S13) -------------------------------------------- */

@@ -42,8 +42,12 @@ void simt_wire(simt_t *u, port_recv_fn on_request, void *mem);
  * simt_on_answer_ivl. */
 void simt_set_intervals(simt_t *u, bool on);
 
-/* The SM's answer receiver for every lane (sm_attach): lane t->core, within
- * the grant (decoupled) or at t_done (stepped). */
+/* The SM's answer receiver for every lane (sm_attach): simt_on_answer,
+ * simt_on_answer_ivl with interval statistics, or under
+ * simt.reconvergence = barrier its own (the stack's path tests nothing). */
+port_recv_fn simt_answer_fn(const simt_t *u, bool intervals);
+/* The stack's answer receiver: lane t->core, within the grant (decoupled)
+ * or at t_done (stepped). */
 void simt_on_answer(void *unit, txn_t *t);
 /* The same, with interval statistics: each lane's SM wait is added to its
  * intervals first. */

@@ -317,8 +317,10 @@ void simt_grp_start(simt_t *u, simt_warp_t *w, sim_time_t now);
 /* groups.c: the decision of cycle `now` in barrier mode (what completed
  * takes effect, issue, counting); returns the next decision's time. */
 sim_time_t simt_grp_cycle(simt_t *u, sim_time_t now);
-/* groups.c: lane t->core's answer (simt_on_answer in barrier mode). */
+/* groups.c: lane t->core's answer in barrier mode (simt_answer_fn's
+ * receiver: simt_grp_on_answer; with intervals simt_on_answer_ivl calls it). */
 void simt_grp_answer(simt_t *u, txn_t *t);
+void simt_grp_on_answer(void *unit, txn_t *t);
 /* groups.c: the lanes lane's answer serves (broadcast). */
 uint16_t simt_grp_answer_lanes(const simt_t *u, unsigned lane);
 /* groups.c: counting: the most groups warp w held at once, the barriers it created. */
