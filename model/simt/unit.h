@@ -75,11 +75,16 @@ typedef struct simt_held {
 /* S13: the execution unit kinds. */
 enum { SIMT_SP, SIMT_SFU, SIMT_LSU, SIMT_UNIT_KINDS };
 
+/* (Its size is part of the answer path's cost: warps are found by index; a
+ * multiple of 64 bytes makes the compiler scale by shifts and subtractions,
+ * more instructions than one multiplication. Fill holes before adding.) */
 typedef struct simt_warp {
     bool live;                /* resident (or finished, not yet closed out) */
     uint8_t frame;            /* the IF */
     uint16_t mask;            /* the group's lanes */
     uint8_t nlanes;           /* popcount(mask) */
+    uint8_t rf_base;          /* S12: w, the lowest lane of the group mask */
+    uint8_t acct_reason;      /* gpu_simt_stall_t of the cycles from acct_ps on */
     uint64_t uniform_n;       /* instructions issued with every lane of `mask` active: part
                                  of each lane's count (S10), see simt_t.lane_n */
     uint16_t lanes;           /* lanes whose finish time is not known yet */
@@ -113,15 +118,14 @@ typedef struct simt_warp {
     uint8_t ib_n;
     uint8_t fetch_slots[SIMT_FETCH_MAX], fetch_n; /* the fetch in flight */
     sim_time_t fetch_at;      /* its arrival; NEVER: no fetch in flight */
-    uint8_t rf_base;          /* S12: w, the lowest lane of the group mask */
     simt_held_t held;         /* S12: the instruction between issue and dispatch */
     uint16_t mem_send;        /* the ld/st's lanes that send a request (S8) */
     uint64_t mem_seq;         /* its issue order */
     sim_time_t pass_at;       /* S13: the ld/st's next pass; NEVER: none pending */
     uint8_t pass_j, passes;   /* that pass's number, and how many */
     /* accounting (SIMT-SPEC "Counting") */
-    sim_time_t acct_ps;       /* cycles before it are counted */
-    uint8_t acct_reason;      /* gpu_simt_stall_t of the cycles from acct_ps on */
+    sim_time_t acct_ps;       /* cycles before it are counted (acct_reason: above, with the
+                                 small fields, which keeps simt_warp_t at 944 bytes) */
     gpu_tr_simt_warp_t rec;   /* the counts, reported at close-out */
 } simt_warp_t;
 
