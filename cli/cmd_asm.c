@@ -117,19 +117,20 @@ int cmd_disasm(int argc, char **argv)
         return rc == CLI_HELP_PRINTED ? TESS_OK : rc;
     const char *mem = vals[CLI_MEM];
     diag_t d = {.warn = diag_warn_stderr};
-    static tm_program_t prog;
-    static uint8_t sm[SM_BYTES];
-    rc = tm_load_file(&prog, in, &d);
+    tm_program_t *prog = tess_malloc(sizeof *prog);
+    uint8_t *sm = tess_malloc(SM_BYTES);
+    rc = prog && sm ? tm_load_file(prog, in, &d) : diag_fail(&d, TESS_ENOMEM, "out of memory");
     if (rc == TESS_OK && mem)
         rc = sm_image_load_file(sm, mem, &d);
-    if (rc != TESS_OK) {
+    char *text = rc == TESS_OK ? asm_disassemble(prog, mem ? sm : NULL) : NULL;
+    if (rc != TESS_OK)
         fprintf(stderr, "%s\n", d.msg);
-        return rc;
-    }
-    char *text = asm_disassemble(&prog, mem ? sm : NULL);
-    if (!text)
-        return cli_nomem();
-    fputs(text, stdout);
+    else if (!text)
+        rc = cli_nomem();
+    else
+        fputs(text, stdout);
     tess_free(text);
-    return TESS_OK;
+    tess_free(sm);
+    tess_free(prog);
+    return rc;
 }

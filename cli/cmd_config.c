@@ -141,7 +141,7 @@ static const char md_intro[] =
     "  take decimal numbers (`0.5`, `1e9`).\n"
     "- The first error stops the command before anything is simulated. It names the file and\n"
     "  line (or the `-s` argument), the key, the value and what was expected, e.g.\n"
-    "  `cfg/bad.ini:7: sm.arbiter: 'lifo' is not valid (expected fixed, rr, fifo or random)`\n"
+    "  `cfg/bad.ini:7: core.timing: 'lockstep' is not valid (expected decoupled or stepped)`\n"
     "  (exit code 2); a file that cannot be read exits with code 5.\n"
     "- After everything is applied: `record.to_ps` must be 0 or above `record.from_ps`, and\n"
     "  `sim.time_limit` cycles must fit in 64-bit picoseconds.\n"

@@ -137,11 +137,18 @@ static int parse(int argc, char **argv, cli_args_t *c, sweep_args_t *a)
     a->rerun = cli_count(c, CLI_RERUN) > 0;
     a->progress = cli_count(c, CLI_PROGRESS) > 0;
     a->sample = cli_value(c, CLI_SAMPLE);
-    static char *zips[64];
-    a->zips = zips;
-    for (size_t i = 0; i < (size_t)c->n_items && a->n_zips < 64; i++)
+    size_t n_zips = 0;
+    for (int i = 0; i < c->n_items; i++)
+        n_zips += c->items[i].opt == CLI_ZIP;
+    char **zips = n_zips ? tess_malloc(n_zips * sizeof *zips) : NULL;
+    if (n_zips && !zips) {
+        cli_error("out of memory");
+        return TESS_ENOMEM;
+    }
+    for (int i = 0; i < c->n_items; i++)
         if (c->items[i].opt == CLI_ZIP)
             zips[a->n_zips++] = (char *)c->items[i].value;
+    a->zips = zips;
     if (take_sample_seed(c, a) != TESS_OK)
         return TESS_EUSAGE;
     if (!a->db)
@@ -453,6 +460,7 @@ int cmd_sweep(int argc, char **argv)
         cli_error("%s", d.msg);
     sweep_plan_free(&a.plan);
     tess_free(a.todo);
+    tess_free((void *)a.zips);
     tess_free(prog);
     cli_args_free(&c);
     return rc == CLI_HELP_PRINTED ? TESS_OK : rc;

@@ -1,5 +1,5 @@
 /* cfg_int.h — inside the configuration module: the key table's entries and
- * the value parsers and printers that work from them. Not for use outside
+ * the value parsers and printers that work from them. Private to
  * config/. Invariant: for every key, parse(format(v)) == v, and format of a
  * parsed value is its canonical text. */
 #ifndef TESSERA_CFG_INT_H

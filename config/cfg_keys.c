@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config/cfg_int.h"
-#include "model/simt/sched.h"
+#include "model/simt/simt.h"
 #include "events/base/err.h"
 
 #define FIELD_SIZE(f) ((uint8_t)sizeof(((cfg_t *)0)->f))
@@ -25,7 +25,7 @@
 #define DOC(d, u, v, text) .info.def = d, .info.unit = u, .info.values = v, .info.doc = text
 
 /* Enumerated keys take their choices, and the documentation of each, from
- * the enumeration's one list (model/gpu.h, model/simt/sched.h, config/cfg.h;
+ * the enumeration's one list (model/gpu.h, model/simt/simt.h, config/cfg.h;
  * xenum.h). */
 const char *const cfg_rec_level_names[] = {REC_LEVELS(XENUM_NAME)[REC_LEVEL_COUNT] = NULL};
 

@@ -1,4 +1,4 @@
-/* evq.h — private to sim.c: the event queue, a 4-ary min-heap of 128-bit keys.
+/* evq.h — Private to events/sim.c, events/evq.c: the event queue, a 4-ary min-heap of 128-bit keys.
  * Invariant: key[i] <= key[c] for every child c of i, and ev[i]->slot == i + 1
  * for every i < n. A key packs (time << 64 | prio << 56 | seq), so comparing
  * keys is comparing (time, priority, sequence) and two keys are never equal.

@@ -171,7 +171,7 @@ static int primary(expr_t *e, int64_t *v)
         rc = primary(e, v);
         uint64_t u = (uint64_t)*v;
         *v = c == '-' ? (int64_t)(0 - u) : c == '~' ? (int64_t)~u : c == '!' ? !*v : *v;
-    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+    } else if (asm_is_alpha(c)) {
         rc = name_value(e, v);
     } else {
         uint64_t u = 0;

@@ -2,7 +2,7 @@
  * NAME, EXPR` / `NAME = EXPR` constants, and expressions wherever a number is
  * accepted, with C's operators and precedence (unary - + ~ !; * / %; + -;
  * << >>; < <= > >=; == !=; &; ^; |; &&; ||; parentheses), evaluated in 64-bit
- * signed arithmetic. Private to model/asm*.c.
+ * signed arithmetic. Private to model/asm*.
  * Invariant: a symbol's name is not a register name nor `id`; its value is
  * the last one given to it. */
 #ifndef TESSERA_ASM_EXPR_H

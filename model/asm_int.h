@@ -1,5 +1,5 @@
 /* asm_int.h — the assembler's state, shared by model/asm.c (lines, tasks,
- * instructions, labels) and model/asm_dir.c (directives). Private.
+ * instructions, labels) and model/asm_dir.c (directives). Private to model/asm*.
  * Invariant: p->n_frames counts every frame opened so far (the open task's IF
  * included) and never exceeds 64; the open group is p->groups[p->n_groups-1]
  * and the open task, when task_open, is frame p->n_frames-1. */

@@ -90,10 +90,6 @@ bool asm_lex_next_line(asm_lex_t *lx)
     return true;
 }
 
-static bool is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
-static bool is_word(int c) { return is_alpha(c) || is_digit(c); }
 
 /* The byte at `at` of the current line, or -1 past its end. */
 static int at_byte(const asm_lex_t *lx, size_t at)
@@ -103,7 +99,7 @@ static int at_byte(const asm_lex_t *lx, size_t at)
 
 int asm_lex_peek(asm_lex_t *lx)
 {
-    while (is_blank(at_byte(lx, lx->pos)))
+    while (asm_is_blank(at_byte(lx, lx->pos)))
         lx->pos++;
     int c = at_byte(lx, lx->pos);
     return c == ';' ? -1 : c;
@@ -121,14 +117,14 @@ bool asm_lex_accept(asm_lex_t *lx, char c)
 static size_t word_len(const asm_lex_t *lx, size_t at)
 {
     size_t n = 0;
-    while (is_word(at_byte(lx, at + n)))
+    while (asm_is_word(at_byte(lx, at + n)))
         n++;
     return n;
 }
 
 size_t asm_lex_ident(asm_lex_t *lx, const char **s)
 {
-    if (!is_alpha(asm_lex_peek(lx)))
+    if (!asm_is_alpha(asm_lex_peek(lx)))
         return 0;
     size_t n = word_len(lx, lx->pos);
     *s = lx->src + lx->pos;
@@ -203,7 +199,7 @@ void asm_lex_warn(asm_lex_t *lx, size_t at, const char *fmt, ...)
 
 static int digit_value(int c)
 {
-    if (is_digit(c))
+    if (asm_is_digit(c))
         return c - '0';
     if (c >= 'a' && c <= 'f')
         return c - 'a' + 10;
@@ -235,7 +231,7 @@ int asm_lex_literal(asm_lex_t *lx, uint64_t *v, const char *what)
     char found[48];
     int c = asm_lex_peek(lx);
     size_t at = lx->pos, n = word_len(lx, at);
-    if (!is_digit(c))
+    if (!asm_is_digit(c))
         return asm_lex_fail(lx, at, "expected %s (a number), found %s", what,
                             asm_lex_found(lx, at, found, sizeof found));
     if (!convert(lx->src + at, n, v))
@@ -276,7 +272,7 @@ int asm_lex_register(asm_lex_t *lx, unsigned *r)
     size_t at = lx->pos, n = asm_lex_ident(lx, &s);
     bool rform = n >= 2 && (s[0] == 'r' || s[0] == 'R');
     for (size_t i = 1; rform && i < n; i++)
-        rform = is_digit((unsigned char)s[i]);
+        rform = asm_is_digit((unsigned char)s[i]);
     if (!rform)
         return asm_lex_fail(lx, at, "expected a register r0..r15, found %s",
                             asm_lex_found(lx, at, found, sizeof found));

@@ -2,7 +2,7 @@
  * time, tokens read by hand, every error and warning prefixed
  * "file:line:column: " (columns count bytes from 1).
  * Invariant: line_start <= pos <= line_end <= len; nothing reads past line_end,
- * so any byte string (NULs, junk) is safe to scan. Private to model/asm*.c. */
+ * so any byte string (NULs, junk) is safe to scan. Private to model/asm*. */
 #ifndef TESSERA_ASM_LEX_H
 #define TESSERA_ASM_LEX_H
 
@@ -109,6 +109,26 @@ int asm_lex_fail_at(asm_lex_t *lx, unsigned line, unsigned col, const char *fmt,
 /* Records "file:line:col: MSG" as a warning. */
 void asm_lex_warn(asm_lex_t *lx, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The assembler's character classes, one home for the lexer and the line
+ * source (asm_pp.c, asm_mac.c, asm_expr.c). */
+static inline bool asm_is_blank(int c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+static inline bool asm_is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static inline bool asm_is_digit(int c) { return c >= '0' && c <= '9'; }
+static inline bool asm_is_word(int c) { return asm_is_alpha(c) || asm_is_digit(c); }
+
+/* Length of the identifier (a letter or _, then letters, digits, _) at
+ * text[i..len); 0 when none starts there. */
+static inline size_t asm_ident_len(const char *text, size_t len, size_t i)
+{
+    size_t n = 0;
+    while (i + n < len && (n ? asm_is_word : asm_is_alpha)((unsigned char)text[i + n]))
+        n++;
+    return n;
+}
 
 /* Column (1-based) of offset `at` of the current line. */
 static inline unsigned asm_lex_col(const asm_lex_t *lx, size_t at)

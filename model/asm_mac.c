@@ -17,7 +17,6 @@ static int nomem(asm_lex_t *lx)
     return diag_fail(lx->diag, TESS_ENOMEM, "%s: out of memory", lx->file);
 }
 
-static bool is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 static int body_add(asm_body_t *b, const asm_line_t *l)
 {
@@ -85,12 +84,12 @@ static int value(asm_lex_t *lx, bool stop_blank, asm_str_t *v)
     int nest = 0;
     for (; end < lx->line_end; end++) {
         char ch = lx->src[end];
-        if (ch == ';' || (nest == 0 && (ch == ',' || (stop_blank && is_blank(ch)))))
+        if (ch == ';' || (nest == 0 && (ch == ',' || (stop_blank && asm_is_blank(ch)))))
             break;
         nest += (ch == '(' || ch == '[' || ch == '{') - (ch == ')' || ch == ']' || ch == '}');
     }
     lx->pos = end;
-    while (end > at && is_blank((unsigned char)lx->src[end - 1]))
+    while (end > at && asm_is_blank((unsigned char)lx->src[end - 1]))
         end--;
     *v = (asm_str_t){lx->src + at, end - at};
     return TESS_OK;
@@ -263,7 +262,7 @@ static int call_args(asm_lex_t *lx, const asm_macro_t *m, asm_str_t *vals)
             size_t end = lx->pos;
             while (end < lx->line_end && lx->src[end] != ';')
                 end++;
-            while (end > lx->pos && is_blank((unsigned char)lx->src[end - 1]))
+            while (end > lx->pos && asm_is_blank((unsigned char)lx->src[end - 1]))
                 end--;
             vals[i] = (asm_str_t){lx->src + lx->pos, end - lx->pos};
             lx->pos = end;

@@ -144,30 +144,14 @@ static bool file_line(asm_reader_t *r, asm_line_t *out)
     return true;
 }
 
-/* Length of the identifier at text[i..len). */
-static size_t ident_len(const char *text, size_t len, size_t i)
-{
-    size_t n = 0;
-    while (i + n < len) {
-        int c = (unsigned char)text[i + n];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-                  (n > 0 && c >= '0' && c <= '9');
-        if (!ok)
-            break;
-        n++;
-    }
-    return n;
-}
-
-static bool is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 size_t asm_pp_line_directive(const asm_line_t *l, const char **s)
 {
     size_t i = 0;
     for (;;) {
-        while (i < l->len && is_blank((unsigned char)l->text[i]))
+        while (i < l->len && asm_is_blank((unsigned char)l->text[i]))
             i++;
-        size_t k = ident_len(l->text, l->len, i);
+        size_t k = asm_ident_len(l->text, l->len, i);
         if (k == 0 || i + k >= l->len || l->text[i + k] != ':')
             break;
         i += k + 1;
@@ -175,7 +159,7 @@ size_t asm_pp_line_directive(const asm_line_t *l, const char **s)
     if (i >= l->len || l->text[i] != '.')
         return 0;
     *s = l->text + i + 1;
-    return ident_len(l->text, l->len, i + 1);
+    return asm_ident_len(l->text, l->len, i + 1);
 }
 
 /* What `\NAME` stands for in reader r, or false when nothing. */
@@ -197,7 +181,7 @@ static size_t substitute(const asm_reader_t *r, const asm_line_t *in, char *out)
     size_t n = 0;
     for (size_t i = 0; i < in->len;) {
         const char *t = in->text + i;
-        size_t k = i + 1 < in->len && t[0] == '\\' ? ident_len(in->text, in->len, i + 1) : 0;
+        size_t k = i + 1 < in->len && t[0] == '\\' ? asm_ident_len(in->text, in->len, i + 1) : 0;
         asm_str_t v = {t, 1};
         size_t used = 1;
         if (t[0] == '\\' && i + 1 < in->len && (t[1] == '@' || t[1] == '+') && r->nest == 0) {

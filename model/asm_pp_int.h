@@ -1,6 +1,6 @@
 /* asm_pp_int.h — the line source's state, shared by model/asm_pp.c (readers,
  * arena, substitution, .include, .if) and model/asm_mac.c (.macro, .rept,
- * .irp, .irpc and macro calls). Private.
+ * .irp, .irpc and macro calls). Private to model/asm_pp.c, model/asm_mac.c.
  * Invariant: readers[0..depth) is the stack, the top one gives the next line;
  * pp->cond[0..n_cond) are the open .if, each reader's own from its cond_base. */
 #ifndef TESSERA_ASM_PP_INT_H

@@ -125,27 +125,49 @@ static void request(core_t *c, const isa_step_t *s)
     link_send_usual(&c->mem, t, c->req_arrive, sm_on_request); /* gpu.c wires the SM */
 }
 
-/* The task ended at run.t: READY reaches the TS ts.ready cycles later (T5). */
-static __attribute__((noinline)) void finish(core_t *c)
+/* A task of `frame` begins at `now`: its bookkeeping, for both engines (a
+ * core's own task, core_on_start; a lane's, core_lane_start). */
+static inline void begin_task(core_t *c, unsigned frame, sim_time_t now)
+{
+    assert(!c->busy);
+    c->busy = true;
+    c->reported = false;
+    c->frame = (uint8_t)frame;
+    c->run.n = 0;
+    c->task_start = now;
+    c->task_sm_ops = 0;
+    c->task_sm_wait = c->task_sm_conflict = 0;
+    c->tasks++;
+}
+
+/* The task (run.n instructions) ended at `f`: its counters are folded into
+ * the core's, and READY reaches the TS ts.ready cycles later (T5), for both
+ * engines (finish, core_lane_finish). false when no transaction was left
+ * (the run has failed). */
+static inline bool end_task(core_t *c, sim_time_t f)
 {
     struct gpu *g = c->gpu;
     c->busy = false;
-    c->task_finish = c->run.t;
-    c->busy_ps += c->run.t - c->task_start;
+    c->task_finish = f;
+    c->busy_ps += f - c->task_start;
     if (g->ivl[0] || g->ivl[1])
-        gpu_ivl_span(g, IVL_CORE_BUSY, c->id, c->task_start, c->run.t);
+        gpu_ivl_span(g, IVL_CORE_BUSY, c->id, c->task_start, f);
     c->instructions += c->run.n;
     c->sm_ops += c->task_sm_ops;
     c->sm_wait_ps += c->task_sm_wait;
     c->sm_conflict_ps += c->task_sm_conflict;
     txn_t *t = gpu_txn(g, GPU_TXN_READY);
     if (!t)
-        return;
+        return false;
     t->core = c->id;
     t->frame = c->frame;
     sim_time_t trip = gpu_cycles(g, lat_sample(&g->desc.ts_ready, &c->rng));
-    port_send(&c->ready_port, t, c->run.t - sim_now(c->sim) + trip);
+    port_send(&c->ready_port, t, f - sim_now(c->sim) + trip);
+    return true;
 }
+
+/* The task ended at run.t. */
+static __attribute__((noinline)) void finish(core_t *c) { end_task(c, c->run.t); }
 
 /* D12: the next instruction would exceed the budget. The run stops when that
  * instruction would start (decoupled: the core may be ahead of time). */
@@ -390,21 +412,14 @@ void core_on_start(void *core, txn_t *t)
 {
     core_t *c = core;
     struct gpu *g = c->gpu;
-    assert(!c->busy);
-    c->busy = true;
-    c->reported = false;
-    c->frame = (uint8_t)t->frame;
+    begin_task(c, t->frame, sim_now(c->sim));
     c->req->frame = t->frame;
     isa_decode_task(g->prog.tm.code[t->frame], c->code);
     if (t->flags & GPU_TXN_INIT_R0)
         c->r[0] = (uint8_t)t->data;
     txn_release(&g->pool, t);
     c->run.ip = 0;
-    c->run.n = 0;
-    c->run.t = c->task_start = sim_now(c->sim);
-    c->task_sm_ops = 0;
-    c->task_sm_wait = c->task_sm_conflict = 0;
-    c->tasks++;
+    c->run.t = c->task_start;
     resume(c);
 }
 
@@ -482,36 +497,12 @@ void core_as_lane(core_t *c) { c->run.lat = no_latency; }
 
 void core_lane_start(core_t *c, unsigned frame, const isa_decoded_t *code, sim_time_t now)
 {
-    assert(!c->busy);
-    c->busy = true;
-    c->reported = false;
-    c->frame = (uint8_t)frame;
+    begin_task(c, frame, now);
     c->run.code = code;
-    c->run.n = 0;
-    c->task_start = now;
-    c->task_sm_ops = 0;
-    c->task_sm_wait = c->task_sm_conflict = 0;
-    c->tasks++;
 }
 
 bool core_lane_finish(core_t *c, uint64_t n, sim_time_t f)
 {
-    struct gpu *g = c->gpu;
     c->run.n = n;
-    c->busy = false;
-    c->task_finish = f;
-    c->busy_ps += f - c->task_start;
-    gpu_ivl_span(g, IVL_CORE_BUSY, c->id, c->task_start, f);
-    c->instructions += c->run.n;
-    c->sm_ops += c->task_sm_ops;
-    c->sm_wait_ps += c->task_sm_wait;
-    c->sm_conflict_ps += c->task_sm_conflict;
-    txn_t *t = gpu_txn(g, GPU_TXN_READY);
-    if (!t)
-        return false;
-    t->core = c->id;
-    t->frame = c->frame;
-    sim_time_t trip = gpu_cycles(g, lat_sample(&g->desc.ts_ready, &c->rng));
-    port_send(&c->ready_port, t, f - sim_now(c->sim) + trip);
-    return true;
+    return end_task(c, f);
 }

@@ -10,7 +10,6 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "model/gpu_impl.h"
-#include "model/simt/sched.h"
 #include "model/simt/simt.h"
 
 const char *const gpu_policy_names[] = {GPU_POLICIES(XENUM_NAME)[GPU_POLICY_COUNT] = NULL};

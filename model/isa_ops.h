@@ -1,7 +1,8 @@
 /* isa_ops.h — the semantics of the opcodes as inline pieces (spec §4,
  * D6–D10, D13, D16): the register work, the memory operands, the branch test
- * and each opcode's latency class. Private to the ISA's executors: isa.c and
- * the threaded run loop (isa_run_body.h) that the core includes. */
+ * and each opcode's latency class. Private to model/isa.c,
+ * model/isa_run_body.h, model/core.c (the ISA's executors: isa.c and the
+ * threaded run loop, which the core includes). */
 #ifndef TESSERA_ISA_OPS_H
 #define TESSERA_ISA_OPS_H
 

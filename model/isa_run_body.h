@@ -8,7 +8,8 @@
  * isa_stop_t stop holds how the run ended and *run and *last are updated as
  * isa_run describes. The opcodes' register work,
  * operands and classes are model/isa_ops.h's; the run's control is here,
- * once. No include guard: each including function gets its own copy.
+ * once. No include guard: each including function gets its own copy. Private to
+ * model/isa.c, model/core.c.
  *
  * Threaded: every instruction ends by jumping straight to the next one's
  * code (`goto *op_code[next op]`), so there is no loop head with a shared

@@ -163,7 +163,7 @@ const race_pair_t *race_get(race_det_t *r, size_t i)
     return i < race_count(r) ? &r->races[i] : NULL;
 }
 
-static const char *op(const race_site_t *s)
+const char *race_op_name(const race_site_t *s)
 {
     return s->is_store ? (s->sync ? "st_sync" : "st") : (s->sync ? "ld_sync" : "ld");
 }
@@ -171,6 +171,6 @@ static const char *op(const race_site_t *s)
 void race_format(const race_pair_t *p, char *buf, size_t size)
 {
     snprintf(buf, size, "0x%03x: frame %u core %u slot %u %s / frame %u core %u slot %u %s",
-             p->addr, p->a.frame, p->a.core, p->a.slot, op(&p->a), p->b.frame, p->b.core,
-             p->b.slot, op(&p->b));
+             p->addr, p->a.frame, p->a.core, p->a.slot, race_op_name(&p->a), p->b.frame, p->b.core,
+             p->b.slot, race_op_name(&p->b));
 }

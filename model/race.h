@@ -23,6 +23,10 @@ typedef struct race_site {
     bool sync;                /* D16 ld_sync / st_sync */
 } race_site_t;
 
+/* The access's op as the races table and race_format spell it: "ld", "st",
+ * "ld_sync" or "st_sync". */
+const char *race_op_name(const race_site_t *s);
+
 /* One race, reported once: `a` sorts before `b` (frame, core, slot, ld before st). */
 typedef struct race_pair {
     uint16_t addr;            /* the byte's 12-bit address */

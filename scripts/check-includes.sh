@@ -2,7 +2,9 @@
 # check-includes.sh — the dependency direction of docs/ARCHITECTURE.md
 # ("Layers and includes"), checked by reading every #include of the library,
 # the command and the examples (tests may include anything). Fails, naming
-# file, line and rule, when a file includes what its layer may not.
+# file, line and rule, when a file includes what its layer may not, or a
+# block's private header (one whose first comment says "Private to …") from
+# outside the files it names.
 # Usage: scripts/check-includes.sh [SOURCE_DIR]   (ctest: check_includes)
 #        scripts/check-includes.sh --self-test     (ctest: check_includes_self_test:
 #        a planted tree with one include against each kind of rule must fail)
@@ -23,10 +25,18 @@ if [ "${1:-}" = --self-test ]; then
     mkdir -p "$t/api"
     printf '#include "analysis/store/db.h"\n#include "config/cfg.h"\n' > "$t/api/a.c" # allowed
     printf '#include "api/tessera.h"\n' > "$t/analysis/store/n.c"       # 1 bad
+    mkdir -p "$t/model/simt"
+    printf '/* u.h — insides. Private to model/simt/. */\n' > "$t/model/simt/u.h"
+    printf '#include "model/simt/u.h"\n' > "$t/model/simt/a.c"          # allowed
+    printf '#include "model/simt/u.h"\n' > "$t/model/c.c"               # 1 bad (private)
     out=$("$0" "$t" 2>&1) && { echo "check-includes: the planted tree passed"; exit 1; }
     echo "$out"
     echo "$out" | grep -q '^check-includes: 10 include(s) against the layering$' ||
         { echo "check-includes: expected 10 findings"; exit 1; }
+    echo "$out" | grep -q '^model/c.c:1: includes model/simt/u.h, private to model/simt/$' ||
+        { echo "check-includes: expected the private header's finding"; exit 1; }
+    echo "$out" | grep -q "^check-includes: 1 include(s) of another block's private header$" ||
+        { echo "check-includes: expected 1 private-header finding"; exit 1; }
     exit 0
 fi
 cd "${1:-$(dirname "$0")/..}"
@@ -65,6 +75,35 @@ examples/* :: ^"cli/ :: - :: only the command includes cli/
 
 files=$(find events model config analysis api cli examples -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "check-includes: no sources under $(pwd)" >&2; exit 2; }
+
+# A block's private headers: a header whose first comment says "Private to
+# P, P…" (each P a folder ending in / or a shell pattern such as model/asm*;
+# the list ends at the first word without a /) may be included only by the
+# files those patterns name (and by tests). One line per private header:
+# "HEADER P P…".
+private=$(for h in $files; do
+    case $h in *.h) ;; *) continue ;; esac
+    awk -v h="$h" '
+        NR == 1, /\*\// { text = text " " $0 }
+        END {
+            i = index(text, "Private to ")
+            if (!i) exit
+            n = split(substr(text, i + 11), w, /[ \t]+/)
+            out = h
+            for (k = 1; k <= n; k++) {
+                t = w[k]
+                if (t == "*" || t == "") continue
+                if (t !~ /\//) break
+                last = t ~ /[.;:]$/
+                sub(/[.,;:]+$/, "", t)
+                out = out " " t
+                if (last) break
+            }
+            if (out != h) print out
+        }' "$h"
+done)
+
+layering=0
 # shellcheck disable=SC2086
 grep -n '^[[:space:]]*#[[:space:]]*include' $files |
 awk -v rules="$RULES" '
@@ -95,4 +134,40 @@ function glob(p,   r) { r = p; gsub(/\./, "\\.", r); gsub(/\*/, ".*", r); return
 END {
     if (errors) { printf "check-includes: %d include(s) against the layering\n", errors; exit 1 }
     printf "check-includes: %d includes follow the layering\n", checked
-}'
+}' || layering=1
+
+# shellcheck disable=SC2086
+grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files |
+awk -v private="$private" '
+BEGIN {
+    n = split(private, line, "\n")
+    for (i = 1; i <= n; i++) {
+        if (line[i] == "") continue
+        k = split(line[i], w, " ")
+        pats[w[1]] = ""
+        for (j = 2; j <= k; j++) pats[w[1]] = pats[w[1]] " " w[j]
+        headers++
+    }
+}
+# a pattern as an anchored regex: a folder (ending in /) is everything in it
+function glob(p,   r) {
+    r = p; gsub(/\./, "\\.", r); gsub(/\*/, "[^/]*", r)
+    return r ~ /\/$/ ? "^" r : "^" r "$"
+}
+{
+    split($0, a, ":"); file = a[1]; lno = a[2]
+    inc = $0; sub(/^[^"]*"/, "", inc); sub(/".*$/, "", inc)
+    if (!(inc in pats) || file == inc) next
+    ok = 0
+    np = split(pats[inc], p, " ")
+    for (j = 1; j <= np; j++) if (file ~ glob(p[j])) ok = 1
+    if (!ok) {
+        printf "%s:%s: includes %s, private to%s\n", file, lno, inc, pats[inc]
+        errors++
+    }
+}
+END {
+    if (errors) { printf "check-includes: %d include(s) of another block'"'"'s private header\n", errors; exit 1 }
+    printf "check-includes: %d private headers included only by their blocks\n", headers
+}' || layering=1
+exit $layering

@@ -530,7 +530,7 @@ static void test_resume_reruns_a_changed_plugin(void)
 static void test_slurm_sweep_over_a_scheduler_plugin(void)
 {
     if (test_run_shell("command -v bash", NULL) != 0) {
-        fprintf(stderr, "\nSKIPPED: bash is not installed\n");
+        test_skip("bash is not installed");
         return;
     }
     char dir[600], cmd[8192], *out = NULL;

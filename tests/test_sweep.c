@@ -250,7 +250,7 @@ static void test_emit_run_by_sh_then_merge(void)
 static void test_emit_through_gnu_parallel(void)
 {
     if (test_run_shell("command -v parallel", NULL) != 0) {
-        fprintf(stderr, "\nSKIPPED: GNU parallel is not installed (scripts/setup.sh)\n");
+        test_skip("GNU parallel is not installed (scripts/setup.sh)");
         return;
     }
     path_t prog, ref, db;
@@ -336,7 +336,7 @@ static void test_progress_line(void)
 static void test_scripts(void)
 {
     if (test_run_shell("command -v parallel && command -v bash", NULL) != 0) {
-        fprintf(stderr, "\nSKIPPED: GNU parallel or bash is not installed\n");
+        test_skip("GNU parallel or bash is not installed");
         return;
     }
     path_t prog, db, ref, slurm, dir;

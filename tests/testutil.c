@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 static char tmp_dir[512];
+static unsigned skipped; /* tests that called test_skip, for test_run_suites */
 
 static int add_suite(const test_suite_t *s, const char *filter)
 {
@@ -49,7 +50,19 @@ int test_run_suites(const test_suite_t *suites)
         fprintf(stderr, "no test ran\n");
         return 1;
     }
-    return failed ? 1 : 0;
+    if (failed)
+        return 1;
+    if (skipped) {
+        fprintf(stderr, "%u test(s) skipped\n", skipped);
+        return TEST_SKIP_CODE;
+    }
+    return 0;
+}
+
+void test_skip(const char *why)
+{
+    fprintf(stderr, "\nSKIPPED: %s\n", why);
+    skipped++;
 }
 
 static void remove_tmp_dir(void)

@@ -23,9 +23,17 @@ typedef struct test_suite {
 #define TEST_END { NULL, NULL }
 
 /* Runs the suites (terminated by {NULL, NULL}) verbosely; returns 0 when every
- * test passed, 1 otherwise. Honours TESSERA_TEST_FILTER (substring of a test
- * name) so one test can be run alone. */
+ * test passed, 1 when one failed, and TEST_SKIP_CODE when none failed but one
+ * could not run (test_skip): ctest reports the program as skipped (every
+ * test's SKIP_RETURN_CODE, tests/CMakeLists.txt), not as passed. Honours
+ * TESSERA_TEST_FILTER (substring of a test name) so one test can be run alone. */
+#define TEST_SKIP_CODE 77
 int test_run_suites(const test_suite_t *suites);
+
+/* Called by a test that cannot run here (a tool missing): prints "SKIPPED:
+ * <why>" and makes test_run_suites return TEST_SKIP_CODE unless a test fails.
+ * The test returns after it. */
+void test_skip(const char *why);
 
 /* A fresh scratch directory under the build tree (or $TMPDIR), created on
  * first use per program and removed at exit unless TESSERA_KEEP_TMP is set.

@@ -9,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 
 #include "analysis/recorder/rec_int.h"
 #include "analysis/store/sha256.h"
 #include "analysis/store/tables.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
-
-#define NOW_UTC "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
 static const char *const level_names[] = {REC_LEVELS(XENUM_NAME)};
 
@@ -143,32 +142,47 @@ static int new_uid(char out[RUN_UID_HEX])
     return 0;
 }
 
+/* The parameter numbers of the runs INSERT and UPDATE, from its declaration. */
+#define RU(name, type) RU_##name,
+enum { RU_run_id = 1, DB_RUNS(RU, DB_NONE) };
+
+/* Now, UTC, to the millisecond ("2026-11-27T16:01:02.345Z", as SQLite's
+ * strftime('%Y-%m-%dT%H:%M:%fZ', 'now') prints it). */
+static void now_utc(char out[32])
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, 32 - n, ".%03dZ", (int)(ts.tv_nsec / 1000000));
+}
+
 static int insert_run(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
 {
-    static const char sql[] =
-        "INSERT INTO runs(program, program_sha256, data_sha256, config, status, level,"
-        " period_ps, from_ps, to_ps, version, started_at, uid)"
-        " VALUES(?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7, ?8, ?9, " NOW_UTC ", ?10)";
     sqlite3_stmt *st = NULL;
-    int rc = prepare(rec, sql, &st, diag);
+    int rc = prepare(rec, DB_INSERT_SQL(runs, DB_RUNS), &st, diag);
     if (rc != TESS_OK)
         return rc;
-    int b = sqlite3_bind_text(st, 1, info->program, -1, SQLITE_STATIC);
-    b |= bind_hash(st, 2, info->tm_image, TM_BYTES);
-    b |= bind_hash(st, 3, info->sm_image, SM_BYTES);
-    b |= sqlite3_bind_text(st, 4, info->config, -1, SQLITE_STATIC);
-    b |= sqlite3_bind_text(st, 5, rec_level_name(rec->opts.level), -1, SQLITE_STATIC);
-    b |= bind_opt_int(st, 6, info->period_ps);
-    b |= sqlite3_bind_int64(st, 7, (sqlite3_int64)rec->opts.from_ps);
-    b |= bind_opt_int(st, 8, rec->opts.to_ps);
-    b |= sqlite3_bind_text(st, 9, TESSERA_VERSION, -1, SQLITE_STATIC);
-    char uid[RUN_UID_HEX];
+    char uid[RUN_UID_HEX], now[32];
     if (new_uid(uid) != 0) {
         sqlite3_finalize(st);
         return diag_fail(diag, TESS_EIO, "%s: no random bytes for the run's uid: %s", rec->path,
                          strerror(errno));
     }
-    b |= sqlite3_bind_text(st, 10, uid, -1, SQLITE_TRANSIENT);
+    now_utc(now);
+    int b = sqlite3_bind_text(st, RU_program, info->program, -1, SQLITE_STATIC);
+    b |= bind_hash(st, RU_program_sha256, info->tm_image, TM_BYTES);
+    b |= bind_hash(st, RU_data_sha256, info->sm_image, SM_BYTES);
+    b |= sqlite3_bind_text(st, RU_config, info->config, -1, SQLITE_STATIC);
+    b |= sqlite3_bind_text(st, RU_status, "running", -1, SQLITE_STATIC);
+    b |= sqlite3_bind_text(st, RU_level, rec_level_name(rec->opts.level), -1, SQLITE_STATIC);
+    b |= bind_opt_int(st, RU_period_ps, info->period_ps);
+    b |= sqlite3_bind_int64(st, RU_from_ps, (sqlite3_int64)rec->opts.from_ps);
+    b |= bind_opt_int(st, RU_to_ps, rec->opts.to_ps);
+    b |= sqlite3_bind_text(st, RU_version, TESSERA_VERSION, -1, SQLITE_STATIC);
+    b |= sqlite3_bind_text(st, RU_started_at, now, -1, SQLITE_TRANSIENT);
+    b |= sqlite3_bind_text(st, RU_uid, uid, -1, SQLITE_TRANSIENT);
     rc = step_done(rec, st, b, "inserting the run", diag);
     sqlite3_finalize(st);
     rec->run_id = sqlite3_last_insert_rowid(rec->db);
@@ -213,31 +227,38 @@ static int insert_run_rows(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
 static int update_run(rec_t *rec, const char *status, const char *error,
                       const rec_run_end_t *end, diag_t *diag)
 {
-    static const char sql[] = "UPDATE runs SET status = ?2, error = ?3, end_ps = ?4,"
-                              " events = ?5, wall_s = ?6, stop_ps = ?7, finished_at = " NOW_UTC
-                              " WHERE run_id = ?1";
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "UPDATE runs SET status = ?%d, error = ?%d, end_ps = ?%d, events = ?%d,"
+             " wall_s = ?%d, stop_ps = ?%d, finished_at = ?%d WHERE run_id = ?%d",
+             RU_status, RU_error, RU_end_ps, RU_events, RU_wall_s, RU_stop_ps, RU_finished_at,
+             RU_run_id);
     sqlite3_stmt *st = NULL;
     int rc = prepare(rec, sql, &st, diag);
     if (rc != TESS_OK)
         return rc;
-    int b = sqlite3_bind_int64(st, 1, rec->run_id);
-    b |= sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
-    b |= sqlite3_bind_text(st, 3, error, -1, SQLITE_STATIC);
-    b |= end->end_ps > (sim_time_t)INT64_MAX ? sqlite3_bind_null(st, 4)
-                                              : sqlite3_bind_int64(st, 4, (sqlite3_int64)end->end_ps);
-    b |= sqlite3_bind_int64(st, 5, (sqlite3_int64)end->events);
-    b |= sqlite3_bind_double(st, 6, end->wall_s);
-    b |= end->stop_ps > (sim_time_t)INT64_MAX ? sqlite3_bind_null(st, 7)
-                                               : sqlite3_bind_int64(st, 7, (sqlite3_int64)end->stop_ps);
+    char now[32];
+    now_utc(now);
+    int b = sqlite3_bind_int64(st, RU_run_id, rec->run_id);
+    b |= sqlite3_bind_text(st, RU_status, status, -1, SQLITE_STATIC);
+    b |= sqlite3_bind_text(st, RU_error, error, -1, SQLITE_STATIC);
+    b |= end->end_ps > (sim_time_t)INT64_MAX
+             ? sqlite3_bind_null(st, RU_end_ps)
+             : sqlite3_bind_int64(st, RU_end_ps, (sqlite3_int64)end->end_ps);
+    b |= sqlite3_bind_int64(st, RU_events, (sqlite3_int64)end->events);
+    b |= sqlite3_bind_double(st, RU_wall_s, end->wall_s);
+    b |= end->stop_ps > (sim_time_t)INT64_MAX
+             ? sqlite3_bind_null(st, RU_stop_ps)
+             : sqlite3_bind_int64(st, RU_stop_ps, (sqlite3_int64)end->stop_ps);
+    b |= sqlite3_bind_text(st, RU_finished_at, now, -1, SQLITE_TRANSIENT);
     rc = step_done(rec, st, b, "recording the run's end", diag);
     sqlite3_finalize(st);
     return rc;
 }
 
-static const char *race_op(const race_site_t *s)
-{
-    return s->is_store ? (s->sync ? "st_sync" : "st") : (s->sync ? "ld_sync" : "ld");
-}
+/* The parameter numbers of the races INSERT, from its declaration. */
+#define RA(name, type) RA_##name,
+enum { RA_run_id = 1, DB_RACES(RA, DB_NONE) };
 
 /* The races the detector found, one row each. */
 static int insert_races(rec_t *rec, race_det_t *races, diag_t *diag)
@@ -247,14 +268,16 @@ static int insert_races(rec_t *rec, race_det_t *races, diag_t *diag)
     size_t n = race_count(races);
     for (size_t i = 0; rc == TESS_OK && i < n; i++) {
         const race_pair_t *p = race_get(races, i);
-        int b = sqlite3_bind_int64(st, 1, rec->run_id);
-        b |= sqlite3_bind_int(st, 2, p->addr);
-        b |= sqlite3_bind_int(st, 3, p->a.frame) | sqlite3_bind_int(st, 4, p->a.core);
-        b |= sqlite3_bind_int(st, 5, p->a.slot);
-        b |= sqlite3_bind_text(st, 6, race_op(&p->a), -1, SQLITE_STATIC);
-        b |= sqlite3_bind_int(st, 7, p->b.frame) | sqlite3_bind_int(st, 8, p->b.core);
-        b |= sqlite3_bind_int(st, 9, p->b.slot);
-        b |= sqlite3_bind_text(st, 10, race_op(&p->b), -1, SQLITE_STATIC);
+        int b = sqlite3_bind_int64(st, RA_run_id, rec->run_id);
+        b |= sqlite3_bind_int(st, RA_addr, p->addr);
+        b |= sqlite3_bind_int(st, RA_a_frame, p->a.frame);
+        b |= sqlite3_bind_int(st, RA_a_core, p->a.core);
+        b |= sqlite3_bind_int(st, RA_a_slot, p->a.slot);
+        b |= sqlite3_bind_text(st, RA_a_op, race_op_name(&p->a), -1, SQLITE_STATIC);
+        b |= sqlite3_bind_int(st, RA_b_frame, p->b.frame);
+        b |= sqlite3_bind_int(st, RA_b_core, p->b.core);
+        b |= sqlite3_bind_int(st, RA_b_slot, p->b.slot);
+        b |= sqlite3_bind_text(st, RA_b_op, race_op_name(&p->b), -1, SQLITE_STATIC);
         rc = step_done(rec, st, b, "recording the races", diag);
     }
     sqlite3_finalize(st);

@@ -1,5 +1,5 @@
-/* rec_int.h — the recorder's internals (private to analysis/recorder/ and
- * its tests), shared by rec.c (the API and a run's life), rec_hook.c (the
+/* rec_int.h — the recorder's internals (Private to analysis/recorder/;
+ * tests too), shared by rec.c (the API and a run's life), rec_hook.c (the
  * trace hook and the access sink, on the simulation's thread), rec_writer.c
  * (the writer thread), rec_pack.c (access packing, on the writer thread),
  * rec_events.c and rec_simt.c (event log and SIMT issue port and ld/st

@@ -17,8 +17,7 @@
 #include "analysis/store/tables.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
-
-static const char *const fence_names[4] = {"no", "acq", "rel", "reserved"};
+#include "model/tm.h"
 
 /* --- binding one row --------------------------------------------------- */
 
@@ -79,7 +78,7 @@ static int bind_frame(sqlite3_stmt *st, const gpu_tr_frame_t *f)
     rc |= sqlite3_bind_text(st, FR_kind, f->is_if ? "IF" : "CF", 2, SQLITE_STATIC);
     rc |= sqlite3_bind_int(st, FR_grp, f->grp);
     rc |= sqlite3_bind_int(st, FR_mask, f->mask);
-    rc |= sqlite3_bind_text(st, FR_fence, fence_names[f->fence & 3], -1, SQLITE_STATIC);
+    rc |= sqlite3_bind_text(st, FR_fence, tm_fence_name(f->fence), -1, SQLITE_STATIC);
     rc |= bind_time(st, FR_decode_ps, f->decode_ps);
     rc |= bind_time(st, FR_issue_ps, f->issue_ps);
     rc |= bind_time(st, FR_start_ps, f->is_if ? f->start_ps : SIM_TIME_NEVER);

@@ -14,22 +14,22 @@
 
 /* --- the encoding: per value, its SQLite type, then its length and bytes ------ */
 
-static void fp_put_u64(sha256_t *s, uint64_t v)
+static void fp_put_u64(struct sha256_ctx *s, uint64_t v)
 {
     uint8_t b[8];
     for (int i = 0; i < 8; i++)
         b[i] = (uint8_t)(v >> (56 - 8 * i));
-    sha256_update(s, b, sizeof b);
+    sha256_update(s, sizeof b, b);
 }
 
-static void fp_put_type(sha256_t *s, int type)
+static void fp_put_type(struct sha256_ctx *s, int type)
 {
     uint8_t tag = (uint8_t)type;
-    sha256_update(s, &tag, 1);
+    sha256_update(s, 1, &tag);
 }
 
 /* A TEXT or BLOB value (NULL data: SQL NULL). */
-static void fp_put_bytes(sha256_t *s, int type, const void *p, size_t n)
+static void fp_put_bytes(struct sha256_ctx *s, int type, const void *p, size_t n)
 {
     if (!p) {
         fp_put_type(s, SQLITE_NULL);
@@ -37,25 +37,18 @@ static void fp_put_bytes(sha256_t *s, int type, const void *p, size_t n)
     }
     fp_put_type(s, type);
     fp_put_u64(s, n);
-    sha256_update(s, p, n);
+    sha256_update(s, n, p);
 }
 
-static void fp_put_text(sha256_t *s, const char *text)
+static void fp_put_text(struct sha256_ctx *s, const char *text)
 {
     fp_put_bytes(s, SQLITE_TEXT, text, text ? strlen(text) : 0);
 }
 
-static void fp_hex(sha256_t *s, runkey_t out)
-{
-    uint8_t dig[SHA256_DIGEST];
-    sha256_final(s, dig);
-    for (int i = 0; i < SHA256_DIGEST; i++)
-        snprintf(out + 2 * i, 3, "%02x", dig[i]);
-}
 
 static void fp_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    sha256_t s;
+    struct sha256_ctx s;
     sha256_init(&s);
     for (int i = 0; i < argc; i++) {
         int type = sqlite3_value_type(argv[i]);
@@ -77,8 +70,8 @@ static void fp_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         }
     }
     runkey_t hex;
-    fp_hex(&s, hex);
-    sqlite3_result_text(ctx, hex, 2 * SHA256_DIGEST, SQLITE_TRANSIENT);
+    sha256_hex_digest(&s, hex);
+    sqlite3_result_text(ctx, hex, 2 * SHA256_DIGEST_SIZE, SQLITE_TRANSIENT);
 }
 
 int runkey_register(sqlite3 *db)
@@ -94,13 +87,13 @@ void runkey_of(const uint8_t *tm, size_t tm_len, const uint8_t *sm, size_t sm_le
     sha256_hex(tm, tm_len, tm_hex);
     if (sm)
         sha256_hex(sm, sm_len, sm_hex);
-    sha256_t s; /* RUNKEY_COLUMNS, as the recorder stores them (rec.c) */
+    struct sha256_ctx s; /* RUNKEY_COLUMNS, as the recorder stores them (rec.c) */
     sha256_init(&s);
     fp_put_text(&s, tm_hex);
     fp_put_text(&s, sm ? sm_hex : NULL);
     fp_put_text(&s, config);
     fp_put_text(&s, TESSERA_VERSION);
-    fp_hex(&s, out);
+    sha256_hex_digest(&s, out);
 }
 
 /* --- the keys of a database's 'ok' runs ----------------------------------------- */

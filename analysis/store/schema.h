@@ -1,6 +1,7 @@
 /* schema.h — creating and evolving the schema of a statistics database, for
  * the code that writes one (the recorder, merge): the tables the recorder
- * inserts into, their INSERTs, the indexes. Readers use db.h only.
+ * inserts into, their INSERTs, the indexes. Private to analysis/store/,
+ * analysis/recorder/: readers use db.h only.
  * Invariant: a database is written only once it is known to be a Tessera
  * database (application_id DB_APP_ID) or a new, empty one. */
 #ifndef TESSERA_SCHEMA_H

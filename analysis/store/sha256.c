@@ -1,110 +1,24 @@
-/* sha256.c — SHA-256 as FIPS 180-4 §6.2 describes it, one 64-byte block at a
- * time. Invariant: `fill` < 64 between calls, and h[] holds the state after
- * every complete block of the `bytes - fill` bytes seen so far. */
+/* sha256.c — the hex form of nettle's SHA-256 (see sha256.h). */
 #include "analysis/store/sha256.h"
 
-#include <string.h>
+#include <stdint.h>
 
-static const uint32_t K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-    0xc67178f2,
-};
-
-static uint32_t ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
-
-static uint32_t load_be32(const uint8_t *p)
+void sha256_hex_digest(struct sha256_ctx *ctx, char out[SHA256_HEX])
 {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void schedule(uint32_t w[64], const uint8_t *block)
-{
-    for (unsigned i = 0; i < 16; i++)
-        w[i] = load_be32(block + 4 * i);
-    for (unsigned i = 16; i < 64; i++) {
-        uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    static const char hex[] = "0123456789abcdef";
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_digest(ctx, sizeof d, d);
+    for (unsigned i = 0; i < SHA256_DIGEST_SIZE; i++) {
+        out[2 * i] = hex[d[i] >> 4];
+        out[2 * i + 1] = hex[d[i] & 15];
     }
-}
-
-static void compress(uint32_t h[8], const uint8_t *block)
-{
-    uint32_t w[64], v[8];
-    schedule(w, block);
-    memcpy(v, h, sizeof v);
-    for (unsigned i = 0; i < 64; i++) {
-        uint32_t s1 = ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25);
-        uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-        uint32_t t1 = v[7] + s1 + ch + K[i] + w[i];
-        uint32_t s0 = ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22);
-        uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
-        memmove(v + 1, v, 7 * sizeof v[0]);
-        v[4] += t1;
-        v[0] = t1 + s0 + maj;
-    }
-    for (unsigned i = 0; i < 8; i++)
-        h[i] += v[i];
-}
-
-void sha256_init(sha256_t *s)
-{
-    static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    memcpy(s->h, iv, sizeof iv);
-    s->bytes = 0;
-    s->fill = 0;
-}
-
-void sha256_update(sha256_t *s, const void *data, size_t len)
-{
-    const uint8_t *p = data;
-    s->bytes += len;
-    while (len > 0) {
-        size_t take = 64 - s->fill < len ? 64 - s->fill : len;
-        memcpy(s->buf + s->fill, p, take);
-        s->fill += take;
-        p += take;
-        len -= take;
-        if (s->fill == 64) {
-            compress(s->h, s->buf);
-            s->fill = 0;
-        }
-    }
-}
-
-void sha256_final(sha256_t *s, uint8_t out[SHA256_DIGEST])
-{
-    uint64_t bits = s->bytes * 8;
-    uint8_t pad[72] = {0x80};
-    size_t npad = (s->fill < 56 ? 56 : 120) - s->fill;
-    for (unsigned i = 0; i < 8; i++)
-        pad[npad + i] = (uint8_t)(bits >> (56 - 8 * i));
-    sha256_update(s, pad, npad + 8);
-    for (unsigned i = 0; i < 8; i++)
-        for (unsigned j = 0; j < 4; j++)
-            out[4 * i + j] = (uint8_t)(s->h[i] >> (24 - 8 * j));
+    out[2 * SHA256_DIGEST_SIZE] = 0;
 }
 
 void sha256_hex(const void *data, size_t len, char out[SHA256_HEX])
 {
-    static const char hex[] = "0123456789abcdef";
-    uint8_t d[SHA256_DIGEST];
-    sha256_t s;
-    sha256_init(&s);
-    sha256_update(&s, data, len);
-    sha256_final(&s, d);
-    for (unsigned i = 0; i < SHA256_DIGEST; i++) {
-        out[2 * i] = hex[d[i] >> 4];
-        out[2 * i + 1] = hex[d[i] & 15];
-    }
-    out[2 * SHA256_DIGEST] = 0;
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, data);
+    sha256_hex_digest(&ctx, out);
 }

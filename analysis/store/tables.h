@@ -1,7 +1,8 @@
 /* tables.h — the columns of every table of a statistics database, declared
  * once (docs/SCHEMA.md describes them): schema.c derives the CREATE TABLEs
  * and the shape check from these lists, the recorder its INSERTs and the
- * parameter numbers it binds. Every table starts with run_id, which is not
+ * parameter numbers it binds. Private to analysis/store/,
+ * analysis/recorder/. Every table starts with run_id, which is not
  * listed. A list is T(C, G): C(name, type) a stored column, G(name, type) a
  * generated one (never inserted). Adding a column: append it to its list
  * and bump DB_SCHEMA_VERSION with a migration (schema.c, docs/SCHEMA.md). */

@@ -5,7 +5,8 @@
  * server (vw_server.h) passes the path and the query's arguments and sends
  * the answer. Invariant: every answer is read from a connection opened
  * read-only for that request (so runs a sweep adds appear on the next
- * request); bad input is a 4xx answer naming what was wrong, never a crash. */
+ * request); bad input is a 4xx answer naming what was wrong, never a crash.
+ * Private to analysis/view/. */
 #ifndef TESSERA_VW_API_H
 #define TESSERA_VW_API_H
 

@@ -1,6 +1,6 @@
 /* vw_assets.h — the web app's files (analysis/view/web), compiled into the
  * command by cmake/embed-assets.cmake: the viewer serves these bytes and
- * nothing from the file system. */
+ * nothing from the file system. Private to analysis/view/. */
 #ifndef TESSERA_VW_ASSETS_H
 #define TESSERA_VW_ASSETS_H
 

@@ -5,7 +5,7 @@
  * view. Invariant: accesses are read from their packs (run.h's decoder)
  * and folded into columns; a window wider than a few buckets of the run is
  * answered from a per-run summary (cumulative busy time in VW_BUCKETS
- * buckets) kept in a small cache, built once per run by one decoding pass. */
+ * buckets) kept in a small cache, built once per run by one decoding pass. Private to analysis/view/. */
 #ifndef TESSERA_VW_LANES_H
 #define TESSERA_VW_LANES_H
 

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The fault plan: process-wide mutable state, justified as a test facility
+ * (docs/ROBUSTNESS.md) that must reach every allocation of every layer
+ * without a parameter through each; off (fail_from 0) unless a test or
+ * TESSERA_FAIL_ALLOC asks, atomic because the recorder's threads allocate. */
 static _Atomic uint64_t attempts;     /* allocations attempted */
 static _Atomic uint64_t fail_from;    /* the first one to fail; 0: none */
 static _Atomic bool fail_persist;     /* every one after it fails too */

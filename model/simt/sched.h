@@ -1,27 +1,18 @@
 /* sched.h — the SIMT unit's warp schedulers (SIMT-SPEC S6): the order in
  * which a scheduler considers the eligible warps of one cycle, given what it
  * knows of the last issuing cycle. Pure functions over warp ages; no time.
- * A scheduler is one entry of SIMT_SCHEDS and one function in sched.c (a
- * switch over the list without default: a new entry without its function
- * does not compile). Tested on their own (tests/test_simt_flow.c). */
+ * A scheduler is one entry of SIMT_SCHEDS (simt.h, public: the
+ * configuration's simt.scheduler) and one function in sched.c (a switch
+ * over the list without default: a new entry without its function does not
+ * compile). Tested on their own (tests/test_simt_flow.c). Private to
+ * model/simt/. */
 #ifndef TESSERA_SIMT_SCHED_H
 #define TESSERA_SIMT_SCHED_H
 
 #include <stdint.h>
 
+#include "model/simt/simt.h"
 #include "model/simt/stack.h"
-#include "model/xenum.h"
-
-/* S6 schedulers, one list (xenum.h): X(PREFIX, ID, "name", "what it does");
- * yields simt_sched_t, SIMT_SCHED_COUNT and simt_sched_names[] (simt.scheduler). */
-#define SIMT_SCHEDS(X)                                                                      \
-    X(SIMT_SCHED_, RR, "rr", "round-robin in age order after the last warp chosen")          \
-    X(SIMT_SCHED_, GTO, "gto",                                                              \
-      "greedy then oldest (the warps chosen last time keep the port while they can)")        \
-    X(SIMT_SCHED_, OLDEST, "oldest", "oldest first")
-
-typedef enum simt_sched { SIMT_SCHEDS(XENUM_ID) SIMT_SCHED_COUNT } simt_sched_t;
-extern const char *const simt_sched_names[SIMT_SCHED_COUNT + 1];
 
 /* What a scheduler knows about the last issuing cycle: the ages of the warps
  * chosen in it, in the order they were chosen (n = 0: no issuing cycle yet).

@@ -14,9 +14,26 @@
 #include "events/port.h"
 #include "events/txn.h"
 #include "model/engine.h"
+#include "model/xenum.h"
 
 struct gpu;
 typedef struct simt simt_t;
+
+/* S6 schedulers, one list (xenum.h): X(PREFIX, ID, "name", "what it does");
+ * yields simt_sched_t, SIMT_SCHED_COUNT and simt_sched_names[]
+ * (simt.scheduler). Each has its order function in sched.c. */
+#define SIMT_SCHEDS(X)                                                                      \
+    X(SIMT_SCHED_, RR, "rr", "round-robin in age order after the last warp chosen")          \
+    X(SIMT_SCHED_, GTO, "gto",                                                              \
+      "greedy then oldest (the warps chosen last time keep the port while they can)")        \
+    X(SIMT_SCHED_, OLDEST, "oldest", "oldest first")
+
+/* The largest values of the unit's sized keys (gpu_desc_check). */
+#define SIMT_IBUFFER_MAX 8  /* simt.ibuffer: I-buffer entries per warp (S11) */
+#define SIMT_FETCH_MAX 4    /* simt.fetch_width: slots one fetch brings (S11) */
+
+typedef enum simt_sched { SIMT_SCHEDS(XENUM_ID) SIMT_SCHED_COUNT } simt_sched_t;
+extern const char *const simt_sched_names[SIMT_SCHED_COUNT + 1];
 
 /* Builds the unit for `gpu`, whose cores (initialised) hold the lanes'
  * state. Returns NULL when out of memory (nothing is left allocated).

@@ -1,7 +1,7 @@
 /* stack.h — the SIMT unit's control flow (SIMT-SPEC S2, S4, S7): immediate
  * post-dominators of a task's control-flow graph, the SIMT reconvergence
  * stack and the scoreboard's register sets. No time, no simulation: small
- * functions over small values, tested on their own (tests/test_simt_flow.c).
+ * functions over small values, tested on their own (tests/test_simt_flow.c). Private to model/simt/.
  * Invariant: a stack never holds more than SIMT_STACK_MAX entries (each
  * divergence splits the top entry's lanes; see simt_stack_branch). */
 #ifndef TESSERA_SIMT_STACK_H
@@ -15,8 +15,6 @@
 #define SIMT_EXIT 16u       /* the CFG's exit node: past slot 15, or `ready` (S7) */
 #define SIMT_STACK_MAX 40   /* > 2 entries per nested split × 15 splits + 1 */
 #define SIMT_WARPS_MAX 16   /* resident warps have disjoint, non-empty lane masks (S1) */
-#define SIMT_IBUFFER_MAX 8  /* simt.ibuffer: I-buffer entries per warp (S11) */
-#define SIMT_FETCH_MAX 4    /* simt.fetch_width: slots one fetch brings (S11) */
 
 /* S7: for every slot p of a task (code[0..15], decoded), its immediate
  * post-dominator in the CFG whose nodes are slots 0..15 and SIMT_EXIT (a

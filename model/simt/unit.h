@@ -1,5 +1,5 @@
 /* unit.h — the SIMT unit's insides, shared by its stages (SIMT-SPEC
- * S1–S10; the public face is simt.h). One file per stage:
+ * S1–S10; the public face is simt.h). Private to model/simt/. One file per stage:
  *   unit.c   the unit: creation, the engine's operations, end-of-run counters
  *   warp.c   a warp's life: start, lanes leaving and finishing, close-out
  *   issue.c  the scheduler stage: eligibility (S3, S4), the issue decision of
