@@ -737,7 +737,8 @@ static void test_simt_report(void)
     CU_ASSERT_TRUE(contains(out, "  SIMT           8 warp instructions, SIMT efficiency 0.8125,"
                                  " issue utilisation 0.5\n"));
     CU_ASSERT_TRUE(contains(out, "  SIMT unit      scheduler rr, issue width 1, scoreboard off,"
-                                 " broadcast off\n"));
+                                 " broadcast off, reconvergence stack\n"));
+    CU_ASSERT_FALSE(contains(out, "SIMT thread groups")); /* barrier runs only */
     CU_ASSERT_TRUE(contains(out, "\nSIMT warps (cycles: issued + memory + execute + issue ="
                                  " resident)\n"));
     CU_ASSERT_TRUE(contains(out, "  execute      1 0.1111\n"));
@@ -764,6 +765,28 @@ static void test_simt_report(void)
     free(out);
     CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 2 --table simt", db), 0);
     CU_ASSERT_TRUE(contains(out, "(none)"));
+    free(out);
+}
+
+/* A barrier run (simt.reconvergence = barrier, S14): the summary names the
+ * mode and the groups table shows E1's warp — 1 divergent branch, 2 groups
+ * at most, 1 barrier, no barrier stall, 9 resident cycles — as its view. */
+static void test_simt_groups_report(void)
+{
+    char db[512];
+    fresh_db("simt-groups.db", db, sizeof db);
+    const char *path = test_tmp_path("e1.s");
+    CU_ASSERT_EQUAL_FATAL(test_write_file(path, E1_SRC, strlen(E1_SRC)), 0);
+    record(db, path, "-s core.model=simt -s simt.reconvergence=barrier");
+    char *out;
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1", db), 0);
+    CU_ASSERT_TRUE(contains(out, " broadcast off, reconvergence barrier\n"));
+    CU_ASSERT_TRUE(contains(out, "\nSIMT thread groups (simt.reconvergence = barrier"));
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1 --table groups --format csv", db), 0);
+    CU_ASSERT_TRUE(contains(out, "frame,mask_hex,divergent_branches,max_groups,barriers,"
+                                 "stall_barrier_cycles,resident_cycles\n1,000f,1,2,1,0,9\n") ||
+                   contains(out, "1,000f,1,2,1,0,9"));
     free(out);
 }
 
@@ -803,6 +826,7 @@ int main(void)
         TEST_END};
     static const test_case_t compare[] = {
         TEST(test_compare_shows_differing_parameters_only), TEST(test_simt_report),
+        TEST(test_simt_groups_report),
         TEST(test_compare_mimd_simt), TEST_END};
     static const test_case_t errors[] = {
         TEST(test_missing_and_foreign_files), TEST(test_bad_runs_and_options),

@@ -353,7 +353,8 @@ static const char *const summary_lines[][2] = {
                "{sm_req}/{sm_bank}/{sm_resp} cycles"},
     {"model", "timing {timing}, seed {seed}"},
     {"SIMT unit", "scheduler {simt_scheduler}, issue width {simt_issue_width}, scoreboard "
-                  "{simt_scoreboard}, broadcast {simt_broadcast}"},
+                  "{simt_scoreboard}, broadcast {simt_broadcast}, reconvergence "
+                  "{simt_reconvergence}"},
 };
 
 /* Expands one template into buf; returns false when every value was NULL. */
@@ -401,6 +402,7 @@ typedef struct section {
     const char *sql;          /* ?1 = the run */
     text_spec_t text;
     bool simt;                /* only for core.model = simt runs (unless asked by name) */
+    bool groups;              /* only for simt.reconvergence = barrier runs (S14; idem) */
 } section_t;
 
 static const char *const tasks_cols[] = {
@@ -433,6 +435,9 @@ static const char *const warps_cols[] = {
     "simt_efficiency:SIMT eff", "divergent_branches:divergent", "max_stack_depth:stack",
     "resident_cycles:resident", "issued_cycles:issued", "stall_memory_cycles:memory",
     "stall_execute_cycles:execute", "stall_issue_cycles:issue", "replays", NULL};
+static const char *const groups_cols[] = {
+    "frame", "mask_hex:mask", "divergent_branches:divergent", "max_groups:most groups",
+    "barriers", "stall_barrier_cycles:barrier stall", "resident_cycles:resident", NULL};
 static const char *const simt_replay_cols[] = {
     "op", "replays", "instructions", "lanes", "requests", "mean_banks:banks",
     "mean_latency_cycles:mean latency", NULL};
@@ -512,6 +517,11 @@ static const section_t sections[] = {
      "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
      {"SIMT warps (cycles: issued + memory + execute + issue = resident)", warps_cols, NULL,
       "tasks"}, true},
+    {"groups",
+     "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
+     {"SIMT thread groups (simt.reconvergence = barrier, S14): the most a warp held at once, "
+      "the convergence barriers it created, the cycles it waited at one",
+      groups_cols, NULL, "tasks"}, true, true},
     {"simt_replays",
      "SELECT op, replays, instructions, lanes, requests, mean_banks, mean_latency_ps,"
      " mean_latency_cycles"
@@ -535,7 +545,7 @@ bool report_table_known(const char *name, bool compare)
 const char *report_table_list(void)
 {
     return "summary, tasks, task_totals, cores, banks, stalls, waiting, sm_latency, simt, "
-           "simt_stalls, warps, simt_replays (--compare: compare)";
+           "simt_stalls, warps, groups, simt_replays (--compare: compare)";
 }
 
 /* --- writing tables in the chosen format ------------------------------------- */
@@ -660,8 +670,12 @@ int report_run(report_t *rep, int64_t run_id, const report_opts_t *o, FILE *out,
     w.level = lc >= 0 && summary.nrows ? tbl_at(&summary, 0, lc)->s : NULL;
     const cell_t *model = mc >= 0 && summary.nrows ? tbl_at(&summary, 0, mc) : NULL;
     bool simt = model && model->type == SQLITE_TEXT && !strcmp(model->s, "simt");
+    int rcol = tbl_col(&summary, "simt_reconvergence");
+    const cell_t *reconv = rcol >= 0 && summary.nrows ? tbl_at(&summary, 0, rcol) : NULL;
+    bool groups = simt && reconv && reconv->type == SQLITE_TEXT && !strcmp(reconv->s, "barrier");
     for (size_t k = 0; rc == TESS_OK && k < N_SECTIONS; k++) {
-        if (o->table ? strcmp(o->table, sections[k].name) != 0 : sections[k].simt && !simt)
+        if (o->table ? strcmp(o->table, sections[k].name) != 0
+                     : (sections[k].simt && !simt) || (sections[k].groups && !groups))
             continue;
         rc = k ? query(rep, sections[k].name, sections[k].sql, run_id, NULL, &t, d) : TESS_OK;
         if (rc == TESS_OK)

@@ -152,7 +152,14 @@ static int bind_simt_warp(sqlite3_stmt *st, const gpu_tr_simt_warp_t *w)
     rc |= bind_u64(st, SW_warp_instructions, w->warp_instructions);
     rc |= bind_u64(st, SW_lane_instructions, w->lane_instructions);
     rc |= bind_u64(st, SW_divergent_branches, w->divergent_branches);
-    rc |= sqlite3_bind_int64(st, SW_max_stack_depth, w->max_stack_depth);
+    if (w->max_groups) { /* S14: barrier mode has groups, no stack */
+        rc |= sqlite3_bind_null(st, SW_max_stack_depth);
+        rc |= sqlite3_bind_int64(st, SW_max_groups, w->max_groups);
+        rc |= sqlite3_bind_int64(st, SW_barriers, w->barriers);
+        rc |= bind_u64(st, SW_stall_barrier_cycles, w->stall_cycles[GPU_SIMT_STALL_BARRIER]);
+    } else {
+        rc |= sqlite3_bind_int64(st, SW_max_stack_depth, w->max_stack_depth);
+    }
     rc |= bind_u64(st, SW_resident_cycles, w->resident_cycles);
     rc |= bind_u64(st, SW_issued_cycles, w->issued_cycles);
     rc |= bind_u64(st, SW_stall_memory_cycles, w->stall_cycles[GPU_SIMT_STALL_MEMORY]);

@@ -14,7 +14,7 @@
 #include "events/base/diag.h"
 
 #define DB_APP_ID 0x54455353      /* PRAGMA application_id: "TESS" */
-#define DB_SCHEMA_VERSION 12      /* PRAGMA user_version written by this code */
+#define DB_SCHEMA_VERSION 13      /* PRAGMA user_version written by this code */
 
 /* How long a connection waits for another's lock before giving up: a
  * writer holds it for one batch (milliseconds) or one schema creation; a

@@ -120,6 +120,15 @@ static const char migrate_v12[] =
     "ALTER TABLE runs ADD COLUMN uid TEXT;"
     "UPDATE runs SET uid = substr(" MERGE_FP_V11 ", 1, 32);";
 
+/* Version 13: stack-less reconvergence (SIMT-SPEC S14): a barrier run's
+ * warps record the most thread groups held at once, the convergence
+ * barriers created and the cycles stalled for a barrier. Older runs have no
+ * groups: NULL. */
+static const char migrate_v13[] =
+    "ALTER TABLE simt_warps ADD COLUMN max_groups INTEGER;"
+    "ALTER TABLE simt_warps ADD COLUMN barriers INTEGER;"
+    "ALTER TABLE simt_warps ADD COLUMN stall_barrier_cycles INTEGER;";
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
@@ -129,14 +138,16 @@ static const char migrate_v12[] =
  * the SIMT tables; version 7 only a view: latest_ok_runs (sweep resume);
  * version 8 only views: mean latencies in cycles beside their _ps columns;
  * version 9 the packed event log; version 10 the packed SIMT issue port;
- * version 11 the packed SIMT ld/st; version 12 runs.uid. */
+ * version 11 the packed SIMT ld/st; version 12 runs.uid; version 13 the
+ * thread groups of simt_warps. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
                                                            [5] = migrate_v6, [6] = NULL,
                                                            [7] = NULL, [8] = migrate_v9,
                                                            [9] = migrate_v10,
                                                            [10] = migrate_v11,
-                                                           [11] = migrate_v12};
+                                                           [11] = migrate_v12,
+                                                           [12] = migrate_v13};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -161,6 +172,11 @@ static const char compat_v6[] =
     DB_SIMT_MEM(COMPAT_COL, COMPAT_COL) " WHERE 0;"
     "CREATE TEMP VIEW IF NOT EXISTS simt_issue AS SELECT 0 AS run_id"
     DB_SIMT_ISSUE(COMPAT_COL, COMPAT_COL) " WHERE 0;";
+
+/* … and from version 6 to 12, simt_warps without the thread groups' columns. */
+static const char compat_v13[] =
+    "CREATE TEMP VIEW IF NOT EXISTS simt_warps AS SELECT *, NULL AS max_groups,"
+    " NULL AS barriers, NULL AS stall_barrier_cycles FROM main.simt_warps;";
 
 int schema_bind_value(sqlite3_stmt *st, int idx, const char *v)
 {
@@ -360,6 +376,8 @@ int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *di
         rc = db_exec(db, path, compat_v5, diag);
     if (rc == TESS_OK && version < 6)
         rc = db_exec(db, path, compat_v6, diag);
+    else if (rc == TESS_OK && version < 13)
+        rc = db_exec(db, path, compat_v13, diag);
     return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s",
                                      true, diag)
                          : rc;

@@ -85,7 +85,9 @@
  * warp ld/st per row at level mem (gpu_tr_simt_mem_t: a table up to version
  * 10, since then the simt_mem view's columns), one issued warp instruction
  * per row at level events (gpu_tr_simt_issue_t: a table up to version 9,
- * since then the simt_issue view's columns). */
+ * since then the simt_issue view's columns). Version 13: max_groups,
+ * barriers and stall_barrier_cycles of simt.reconvergence = barrier runs
+ * (S14; NULL for the stack's, whose max_stack_depth is NULL for them). */
 #define DB_SIMT_WARPS(C, G)                                                      \
     C(frame, "INTEGER NOT NULL") C(mask, "INTEGER") C(lanes, "INTEGER")          \
     C(start_ps, "INTEGER") C(end_ps, "INTEGER")                                  \
@@ -94,7 +96,8 @@
     C(resident_cycles, "INTEGER") C(issued_cycles, "INTEGER")                    \
     C(stall_memory_cycles, "INTEGER") C(stall_execute_cycles, "INTEGER")         \
     C(stall_issue_cycles, "INTEGER") C(mem_instructions, "INTEGER")              \
-    C(requests, "INTEGER") C(replays, "INTEGER") C(complete, "INTEGER NOT NULL")
+    C(requests, "INTEGER") C(replays, "INTEGER") C(complete, "INTEGER NOT NULL")    \
+    C(max_groups, "INTEGER") C(barriers, "INTEGER") C(stall_barrier_cycles, "INTEGER")
 
 #define DB_SIMT_MEM(C, G)                                                        \
     C(frame, "INTEGER NOT NULL") C(slot, "INTEGER NOT NULL") C(op, "TEXT NOT NULL") \

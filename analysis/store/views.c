@@ -278,6 +278,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  " SIMT_PARAM("simt.issue_width") " AS simt_issue_width,"                  \
     "  " SIMT_PARAM("simt.scoreboard") " AS simt_scoreboard,"                    \
     "  " SIMT_PARAM("simt.broadcast") " AS simt_broadcast,"                      \
+    "  CASE WHEN " PARAM("core.model") " = 'simt' THEN coalesce("                \
+    PARAM("simt.reconvergence") ", 'stack') END AS simt_reconvergence,"          \
     "  " COUNTER("simt", "warp_instructions") " AS warp_instructions,"           \
     "  " COUNTER("simt", "lane_instructions") " * 1.0 / " COUNTER("simt", "lane_slots") \
     "   AS simt_efficiency,"                                                     \
@@ -376,7 +378,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " divergent_branches, max_stack_depth, start_ps, end_ps, resident_cycles,"   \
     " issued_cycles, stall_memory_cycles, stall_execute_cycles, stall_issue_cycles," \
     " mem_instructions, requests, replays,"                                      \
-    " " RATIO("replays", "mem_instructions") " AS replays_per_mem, complete"     \
+    " " RATIO("replays", "mem_instructions") " AS replays_per_mem, complete,"    \
+    " max_groups, barriers, stall_barrier_cycles"                                \
     " FROM simt_warps"
 
 /* The end-of-run counters of component simt, one row per SIMT run. */
@@ -387,7 +390,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " " CNT("stall_memory_cycles") ", " CNT("stall_execute_cycles") ","          \
     " " CNT("stall_issue_cycles") ", " CNT("mem_instructions") ", " CNT("requests") "," \
     " " CNT("replays") ", " CNT("issue_cycles") ", " CNT("issue_width") ","       \
-    " " CNT("run_cycles") ", " CNT("issue_util_ppm")                             \
+    " " CNT("run_cycles") ", " CNT("issue_util_ppm") ","                         \
+    " " CNT("stall_barrier_cycles") ", " CNT("max_groups") ", " CNT("barriers")  \
     " FROM counters AS c WHERE c.component = 'simt' GROUP BY c.run_id"
 
 /* Per SIMT run: the same figures over every warp, and the issue port's
@@ -401,20 +405,22 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " " RATIO("issue_cycles", "run_cycles") " AS issue_busy_share,"              \
     " divergent_branches, resident_cycles, issued_cycles, stall_memory_cycles,"  \
     " stall_execute_cycles, stall_issue_cycles, mem_instructions, requests, replays," \
-    " " RATIO("replays", "mem_instructions") " AS replays_per_mem"               \
+    " " RATIO("replays", "mem_instructions") " AS replays_per_mem,"              \
+    " stall_barrier_cycles, max_groups, barriers"                                \
     " FROM (" SIMT_PIVOT ")"
 
 /* Per SIMT run and reason: the warps' resident cycles spent stalled, and
  * their share of all resident cycles (issued cycles are the rest). */
+#define STALL_CYCLES                                                             \
+    "CASE s.reason WHEN 'memory' THEN e.stall_memory_cycles"                     \
+    " WHEN 'execute' THEN e.stall_execute_cycles WHEN 'barrier' THEN e.stall_barrier_cycles" \
+    " ELSE e.stall_issue_cycles END"
 #define SIMT_STALLS                                                              \
-    "SELECT e.run_id AS run_id, s.reason AS reason,"                             \
-    " CASE s.reason WHEN 'memory' THEN e.stall_memory_cycles"                    \
-    "  WHEN 'execute' THEN e.stall_execute_cycles ELSE e.stall_issue_cycles END AS cycles," \
-    " " RATIO("CASE s.reason WHEN 'memory' THEN e.stall_memory_cycles"           \
-    "  WHEN 'execute' THEN e.stall_execute_cycles ELSE e.stall_issue_cycles END", \
-    "e.resident_cycles") " AS share"                                             \
+    "SELECT e.run_id AS run_id, s.reason AS reason, " STALL_CYCLES " AS cycles," \
+    " " RATIO(STALL_CYCLES, "e.resident_cycles") " AS share"                     \
     " FROM simt_efficiency AS e, (SELECT 'memory' AS reason UNION ALL"           \
-    "  SELECT 'execute' UNION ALL SELECT 'issue') AS s"
+    "  SELECT 'execute' UNION ALL SELECT 'issue' UNION ALL SELECT 'barrier') AS s" \
+    " WHERE s.reason <> 'barrier' OR e.stall_barrier_cycles IS NOT NULL"
 
 /* Per SIMT run, kind (ld/st) and replay count: how many warp ld/st replayed
  * that often (level mem), their lanes and SM requests. */
