@@ -453,26 +453,27 @@ static const char *const smlat_cols[] = {
 #define PCT(col) "(SELECT " col " FROM task_latency_percentiles WHERE run_id = ?1) AS " col
 
 static const section_t sections[] = {
-    {"summary", "SELECT * FROM run_summary WHERE run_id = ?1", {"", NULL, NULL, NULL}, false},
+    {"summary", "SELECT * FROM run_summary WHERE run_id = ?1", {"", NULL, NULL, NULL}, false,
+     false},
     {"tasks",
      "SELECT frame, grp, mask, mask_hex, fence, complete, decode_start_ps, decode_ps,"
      " issue_ps, start_ps, complete_ps, decoding_ps, waiting_ps, transfer_ps, execution_ps,"
      " total_ps, decoding_cycles, waiting_cycles, transfer_cycles, execution_cycles,"
      " total_cycles FROM task_latency WHERE run_id = ?1 ORDER BY frame",
      {"Task latency per frame, in cycles: decode + waiting + transfer + execution = total",
-      tasks_cols, NULL, "tasks"}, false},
+      tasks_cols, NULL, "tasks"}, false, false},
     {"task_totals",
      "SELECT count(*) AS tasks, " TL_PARTS("sum") ", " PCT("p50_ps") ", " PCT("p95_ps") ", "
      PCT("p99_ps") ", " PCT("p50_cycles") ", " PCT("p95_cycles") ", " PCT("p99_cycles")
      " FROM task_latency WHERE run_id = ?1 AND complete",
      {"Task latency, all complete tasks (sums; nearest-rank percentiles of the total)",
-      totals_cols, "tasks", "tasks"}, false},
+      totals_cols, "tasks", "tasks"}, false, false},
     {"cores",
      "SELECT core, tasks, busy_ps, busy_cycles, share, instructions, sm_ops, sm_wait_ps,"
      " sm_wait_cycles, sm_conflict_ps, sm_conflict_cycles"
      " FROM core_utilization WHERE run_id = ?1 ORDER BY core",
      {"Cores (busy: from task start to READY sent; share of the run)", cores_cols, "tasks",
-      NULL}, false},
+      NULL}, false, false},
     {"banks",
      "SELECT u.bank AS bank, u.accesses AS accesses, u.busy_ps AS busy_ps,"
      " u.busy_cycles AS busy_cycles, u.share AS share, u.lock_acquires AS lock_acquires,"
@@ -485,38 +486,38 @@ static const section_t sections[] = {
      "  ON c.run_id = u.run_id AND c.bank = u.bank"
      " WHERE u.run_id = ?1 AND c.run_id = ?1 ORDER BY u.bank",
      {"Banks (busy: serving accesses; conflicts: accesses that waited for the bank)",
-      banks_cols, "accesses", NULL}, false},
+      banks_cols, "accesses", NULL}, false, false},
     {"stalls",
      "SELECT reason, stalls, frames, total_ps, total_cycles, max_ps, max_cycles, share"
      " FROM fence_stalls WHERE run_id = ?1 ORDER BY total_ps DESC, reason",
      {"Waiting to be issued, by reason (frame-cycles; share of all waiting)", stalls_cols,
-      NULL, "tasks"}, false},
+      NULL, "tasks"}, false, false},
     {"waiting",
      "SELECT frame, kind, grp, fence, decode_ps, issue_ps, waiting_ps, mask_ps, acq_ps,"
      " rel_ps, bus_ps, order_ps, attributed_ps, unattributed_ps, waiting_cycles,"
      " mask_cycles, acq_cycles, rel_cycles, bus_cycles, order_cycles"
      " FROM frame_stalls WHERE run_id = ?1 ORDER BY frame",
      {"Waiting per frame, attributed to its reasons (cycles; frames that waited)",
-      waiting_cols, "waiting_ps", "tasks"}, false},
+      waiting_cols, "waiting_ps", "tasks"}, false, false},
     {"sm_latency",
      "SELECT accesses, min_ps, p50_ps, p95_ps, p99_ps, max_ps, mean_ps, min_cycles,"
      " p50_cycles, p95_cycles, p99_cycles, max_cycles, mean_cycles"
      " FROM sm_latency_percentiles WHERE run_id = ?1",
      {"SM access latency, request to answer (nearest-rank percentiles, cycles)", smlat_cols,
-      NULL, "mem"}, false},
+      NULL, "mem"}, false, false},
     {"simt",
      "SELECT * FROM simt_efficiency WHERE run_id = ?1",
      {"SIMT unit: efficiency (lane / (warp instr x lanes)), lane and issue utilisation",
-      simt_cols, NULL, NULL}, true},
+      simt_cols, NULL, NULL}, true, false},
     {"simt_stalls",
      "SELECT reason, cycles, share FROM simt_stalls WHERE run_id = ?1 ORDER BY cycles DESC,"
      " reason",
      {"SIMT warp stalls by reason (warp-cycles; share of resident cycles)", simt_stall_cols,
-      NULL, NULL}, true},
+      NULL, NULL}, true, false},
     {"warps",
      "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
      {"SIMT warps (cycles: issued + memory + execute + issue = resident)", warps_cols, NULL,
-      "tasks"}, true},
+      "tasks"}, true, false},
     {"groups",
      "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
      {"SIMT thread groups (simt.reconvergence = barrier, S14): the most a warp held at once, "
@@ -527,7 +528,7 @@ static const section_t sections[] = {
      " mean_latency_cycles"
      " FROM simt_replays WHERE run_id = ?1 ORDER BY op, replays",
      {"SIMT ld/st by bank-conflict replays (the largest number of requests to one bank - 1)",
-      simt_replay_cols, NULL, "mem"}, true},
+      simt_replay_cols, NULL, "mem"}, true, false},
 };
 
 #define N_SECTIONS (sizeof sections / sizeof sections[0])

@@ -444,6 +444,8 @@ static void issue_mem(simt_t *u, simt_warp_t *w, bwarp_t *b, uint16_t active, un
     o->replays = (uint8_t)simt_bank_replays(u->gpu, o->send, o->ops.addr, &banks);
     o->requests = (uint8_t)__builtin_popcount(o->send);
     o->banks = (uint8_t)banks;
+    if (u->gpu->races) /* every active lane's access, as the stack's ld/st */
+        simt_race_lanes(u, w->frame, active, pc, store, &o->ops);
     w->rec.mem_instructions++;
     w->rec.requests += o->requests;
     w->rec.replays += o->replays;

@@ -49,13 +49,13 @@ __attribute__((noinline)) unsigned simt_bank_replays(struct gpu *g, uint16_t sen
  * active lane's access, the lane as the core, as that core's own ld/st would
  * be noted under core.model = mimd (model/core.c race_request) — merged
  * (broadcast) lanes access their byte all the same. */
-static __attribute__((noinline, cold)) void race_lanes(simt_t *u, const simt_warp_t *w,
-                                                       uint16_t active, unsigned pc, bool store,
-                                                       const isa_mem_lanes_t *ops)
+__attribute__((noinline, cold)) void simt_race_lanes(simt_t *u, unsigned frame, uint16_t active,
+                                                     unsigned pc, bool store,
+                                                     const isa_mem_lanes_t *ops)
 {
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        race_access(u->gpu->races, w->frame, l, pc, store, ops->sync >> l & 1, ops->addr[l]);
+        race_access(u->gpu->races, frame, l, pc, store, ops->sync >> l & 1, ops->addr[l]);
     }
 }
 
@@ -75,7 +75,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
                   ops);
     uint16_t sync = ops->sync;
     if (g->races)
-        race_lanes(u, w, active, pc, store, ops);
+        simt_race_lanes(u, w->frame, active, pc, store, ops);
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
@@ -254,7 +254,7 @@ void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
                   ops);
     if (u->gpu->races) /* every lane's access, whichever pass sends it */
-        race_lanes(u, w, active, pc, store, ops);
+        simt_race_lanes(u, w->frame, active, pc, store, ops);
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)

@@ -312,6 +312,11 @@ uint16_t simt_merge_lanes(uint16_t *fanout /* OUT: [ISA_LANES] */, uint16_t acti
 unsigned simt_bank_replays(struct gpu *g, uint16_t send, const uint16_t *addr,
                            unsigned *banks /* OUT */);
 
+/* lsu.c: the race detector's part of a warp's ld/st (gpu->races set): every
+ * active lane's access, the lane as the core. */
+void simt_race_lanes(simt_t *u, unsigned frame, uint16_t active, unsigned pc, bool store,
+                     const isa_mem_lanes_t *ops);
+
 /* groups.c (S14): the barrier mode's state, allocated with the unit
  * (false: out of memory) and freed with it. */
 bool simt_grp_create(simt_t *u);
