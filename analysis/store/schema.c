@@ -55,7 +55,7 @@ static const char migrate_v3[] =
 /* Version 5: interval statistics. */
 static const char migrate_v5[] = CREATE_TABLE(intervals, DB_INTERVALS, DB_RUN_FK);
 /* Version 6: the SIMT tables (core.model = simt). */
-static const char migrate_v6[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)
+static const char migrate_v6[] = CREATE_TABLE(simt_warps, DB_SIMT_WARPS_V6, DB_RUN_FK)
     CREATE_TABLE(simt_mem, DB_SIMT_MEM, DB_RUN_FK) CREATE_TABLE(simt_issue, DB_SIMT_ISSUE, DB_RUN_FK);
 
 /* Version 9: the kernel's event log packed (store/evpack.h); the `events`

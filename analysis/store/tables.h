@@ -89,6 +89,10 @@
  * barriers and stall_barrier_cycles of simt.reconvergence = barrier runs
  * (S14; NULL for the stack's, whose max_stack_depth is NULL for them). */
 #define DB_SIMT_WARPS(C, G)                                                      \
+    DB_SIMT_WARPS_V6(C, G)                                                       \
+    C(max_groups, "INTEGER") C(barriers, "INTEGER") C(stall_barrier_cycles, "INTEGER")
+/* simt_warps as versions 6 to 12 made it (the migration to 6 creates it so). */
+#define DB_SIMT_WARPS_V6(C, G)                                                   \
     C(frame, "INTEGER NOT NULL") C(mask, "INTEGER") C(lanes, "INTEGER")          \
     C(start_ps, "INTEGER") C(end_ps, "INTEGER")                                  \
     C(warp_instructions, "INTEGER") C(lane_instructions, "INTEGER")              \
@@ -96,8 +100,7 @@
     C(resident_cycles, "INTEGER") C(issued_cycles, "INTEGER")                    \
     C(stall_memory_cycles, "INTEGER") C(stall_execute_cycles, "INTEGER")         \
     C(stall_issue_cycles, "INTEGER") C(mem_instructions, "INTEGER")              \
-    C(requests, "INTEGER") C(replays, "INTEGER") C(complete, "INTEGER NOT NULL")    \
-    C(max_groups, "INTEGER") C(barriers, "INTEGER") C(stall_barrier_cycles, "INTEGER")
+    C(requests, "INTEGER") C(replays, "INTEGER") C(complete, "INTEGER NOT NULL")
 
 #define DB_SIMT_MEM(C, G)                                                        \
     C(frame, "INTEGER NOT NULL") C(slot, "INTEGER NOT NULL") C(op, "TEXT NOT NULL") \
