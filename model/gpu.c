@@ -289,6 +289,8 @@ static void set_horizon(gpu_t *g)
     g->engine.ops->bound(g->engine.self);
 }
 
+void gpu_bound_answers(gpu_t *g) { sm_bound(&g->sm); }
+
 void gpu_set_horizon(gpu_t *g, sim_time_t horizon)
 {
     if (horizon < g->stop_at) {
@@ -485,10 +487,13 @@ static void totals(gpu_t *g)
  * stop is taken to the same instant. */
 static void stuck_at_last_event(gpu_t *g)
 {
-    /* a run stopped at the end of simulated time stays where it stopped:
-     * the engine's frontier may lie past that end */
-    if (sim_pending(g->sim) != 0 || ts_finished(&g->ts) ||
-        sim_stop_reason(g->sim) == SIM_END_TIME_OVERFLOW)
+    /* only a run whose queue emptied: one that was stopped (the watchdog,
+     * a time limit, a signal, the end of simulated time) stays where it
+     * stopped, even when nothing was left queued — decoupled, the SIMT
+     * unit's answers may all be taken already, and the engine's frontier
+     * lie past the stop */
+    if (sim_stop_reason(g->sim) != SIM_END_NONE || sim_pending(g->sim) != 0 ||
+        ts_finished(&g->ts))
         return;
     sim_time_t last = g->engine.ops->frontier(g->engine.self);
     for (unsigned b = 0; b < g->sm.nbanks; b++)

@@ -139,4 +139,9 @@ void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip);
  * fires. */
 void gpu_watch(struct gpu *g);
 
+/* The SM's answers become events, each taken at its time (sm_bound), with
+ * no horizon: the SIMT unit near its watchdog (simt_nearing_budget), whose
+ * stop must not find an answer already taken that is due after it. */
+void gpu_bound_answers(struct gpu *g);
+
 #endif

@@ -102,17 +102,22 @@ static bool modes_agree(const char *src, const char **sets, unsigned n, const ch
  * interval statistics, the SIMT unit's options. Returns the count. */
 static unsigned variant(const char **sets, unsigned i)
 {
-    static const char *const simt[][4] = {
+    static const char *const simt[][8] = {
         {"simt.scheduler=rr", "simt.scoreboard=off", "simt.broadcast=off", "simt.issue_width=1"},
         {"simt.scheduler=gto", "simt.scoreboard=on", "simt.broadcast=on", "simt.issue_width=2"},
         {"simt.scheduler=oldest", "simt.scoreboard=off", "simt.broadcast=on",
          "simt.issue_width=3"},
+        /* the pipeline of S11-S13: the front end, collectors, narrow units */
+        {"simt.scheduler=gto", "simt.scoreboard=on", "simt.ibuffer=2", "simt.fetch_latency=2",
+         "simt.collectors=2", "simt.rf_banks=2", "simt.sp_width=4", "simt.lsu_width=8"},
+        {"simt.scheduler=rr", "simt.scoreboard=off", "simt.issue_width=2", "simt.ibuffer=1",
+         "simt.fetch_width=2", "simt.sfu_width=2", "simt.collectors=1"},
     };
     unsigned n = 0;
     sets[n++] = i % 2 ? "core.model=simt" : "core.model=mimd";
     if (i % 2)
-        for (unsigned k = 0; k < 4; k++)
-            sets[n++] = simt[i / 2 % 3][k];
+        for (unsigned k = 0; k < 8 && simt[i / 2 % 5][k]; k++)
+            sets[n++] = simt[i / 2 % 5][k];
     if (i % 3 == 0) {
         sets[n++] = "sm.bank=uniform:1..4";
         sets[n++] = "sm.req=choice:1,1,5";

@@ -75,7 +75,7 @@ static __attribute__((noinline)) bool issue(simt_t *u, simt_warp_t *w, unsigned 
     if (__builtin_expect(u->ivl, 0))
         simt_ivl_lanes(g, active, now);
     w->rec.warp_instructions++;
-    u->near_budget |= w->rec.warp_instructions + 1 >= u->budget;
+    simt_near(u, w);
     if (active == w->mask) { /* every lane: counted once for all */
         w->uniform_n++;
         w->rec.lane_instructions += w->nlanes;
@@ -277,7 +277,7 @@ static inline sim_time_t mem_alone(simt_t *u, simt_warp_t *w, sim_time_t now)
 {
     unsigned pc = simt_stack_top(&w->st)->pc;
     w->rec.warp_instructions++;
-    u->near_budget |= w->rec.warp_instructions + 1 >= u->budget;
+    simt_near(u, w);
     w->uniform_n++;
     w->rec.lane_instructions += w->nlanes;
     w->next_ok = now + u->period;
@@ -359,6 +359,7 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
     w->rec.lane_instructions += n * w->nlanes;
     u->issue_cycles += n;
     u->near_budget = n >= room;
+    simt_near(u, w);
     u->last.age[0] = w->age; /* issue_alone */
     u->last.n = 1;
     u->last_eval = now;

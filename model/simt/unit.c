@@ -43,6 +43,28 @@ static void latencies_init(simt_t *u, const gpu_desc_t *d)
         u->op_lat_ps[op] = u->lat_ps[isa_class((isa_op_t)op)];
 }
 
+/* An answer taken in call order (decoupled, the SM unbounded) is taken when
+ * its bank grants the request, at most sm.bank + sm.resp cycles before its
+ * time; a warp `near` instructions short of its budget cannot reach its
+ * watchdog before now + near cycles (one issue per cycle at most, S5). So a
+ * warp with fewer than budget - near instructions is more than an answer's
+ * trip from a stop by the watchdog, and nothing it is answered can lie past
+ * that stop. In cycles, drawn latencies at their largest. */
+static uint64_t watch_from(const gpu_desc_t *d)
+{
+    uint64_t near = lat_max(&d->sm_bank) + lat_max(&d->sm_resp) + 2;
+    return d->budget > near ? d->budget - near : 0;
+}
+
+void simt_nearing_budget(simt_t *u, const simt_warp_t *w)
+{
+    u->near_budget |= w->rec.warp_instructions + 1 >= u->budget;
+    if (!u->answers_bounded) { /* a stop may come before an answer's time */
+        u->answers_bounded = true;
+        gpu_bound_answers(u->gpu);
+    }
+}
+
 simt_t *simt_create(struct gpu *g)
 {
     const gpu_desc_t *d = &g->desc;
@@ -59,6 +81,7 @@ simt_t *simt_create(struct gpu *g)
     u->sched_plugin = g->policy[GPU_POINT_SCHEDULER].impl != NULL;
     u->width = d->simt_issue_width;
     u->budget = d->budget;
+    u->watch_from = watch_from(d);
     u->until = SIM_TIME_NEVER;
     u->stepped = d->timing == GPU_TIMING_STEPPED;
     period_init(u, d->period_ps);

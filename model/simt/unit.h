@@ -150,6 +150,9 @@ struct simt {
     uint16_t live;            /* slots of w[] that are live */
     uint16_t drained;         /* of which: every lane has finished (lanes == 0), to close out */
     bool near_budget;         /* a live warp has issued budget - 1 instructions or more */
+    bool answers_bounded;     /* the SM's answers are events (simt_nearing_budget) */
+    uint64_t watch_from;      /* ro: a warp with this many instructions or more may reach
+                                 its watchdog (S10) within an answer's trip (simt_near) */
     uint64_t lane_n[ISA_REGS];/* instructions of each lane's current task (S10), less its
                                  warp's uniform_n; copied to its core's run.n when read */
     simt_warp_t w[SIMT_WARPS_MAX];
@@ -253,6 +256,15 @@ unsigned simt_wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t);
 /* issue.c: S10: true (and the watchdog fired) when a lane of `active` has
  * run its budget in this task. */
 bool simt_budget_spent(simt_t *u, const simt_warp_t *w, uint16_t active, unsigned pc);
+
+/* After w issued: near_budget, and the SM's answers made events once w is
+ * within an answer's trip of its watchdog (unit.c). */
+void simt_nearing_budget(simt_t *u, const simt_warp_t *w);
+static inline void simt_near(simt_t *u, const simt_warp_t *w)
+{
+    if (__builtin_expect(w->rec.warp_instructions >= u->watch_from, 0))
+        simt_nearing_budget(u, w);
+}
 /* warp.c: every lane has finished by w->end <= now: the warp is closed out. */
 void simt_close_warp(simt_t *u, simt_warp_t *w);
 /* warp.c: a warp still resident at the end of the run is reported as partial. */

@@ -155,6 +155,8 @@ void simt_warp_start(simt_t *u, simt_warp_t *w, const engine_task_t *task, sim_t
         simt_grp_start(u, w, now);
     u->live |= (uint16_t)(1u << (w - u->w));
     u->near_budget |= u->budget <= 1;
+    if (u->watch_from == 0)
+        simt_nearing_budget(u, w);
     for (uint16_t m = task->cores; m; m &= m - 1)
         lane_start(u, w, (unsigned)__builtin_ctz(m), task, now);
 }
