@@ -489,7 +489,7 @@ static bool issue(simt_t *u, simt_warp_t *w, bwarp_t *b, unsigned k, unsigned or
     if (u->ivl)
         simt_ivl_lanes(u->gpu, active, now);
     w->rec.warp_instructions++;
-    u->near_budget |= w->rec.warp_instructions + 1 >= u->budget;
+    simt_near(u, w);
     w->rec.lane_instructions += (unsigned)__builtin_popcount(active);
     if (active == w->mask)
         w->uniform_n++;
