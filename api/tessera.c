@@ -321,6 +321,9 @@ static void progress_extra(void *user, char *buf, size_t size)
              (unsigned long long)st.instructions);
 }
 
+/* The text of runs.status (analysis/store/db.h's list). */
+#define STATUS(id) db_status_names[DB_STATUS_##id]
+
 /* How the run ended: runs.status, runs.error and the exit code. */
 static int judge(tessera_t *t)
 {
@@ -329,37 +332,37 @@ static int judge(tessera_t *t)
     int code = TESS_EINTERRUPTED;
     char *msg = t->outcome;
     size_t size = sizeof t->outcome;
-    t->status = "interrupted";
+    t->status = STATUS(INTERRUPTED);
     msg[0] = 0;
     if (o == GPU_POLICY_ERROR) {
-        t->status = "error", code = TESS_EINPUT;
+        t->status = STATUS(ERROR), code = TESS_EINPUT;
         snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
     } else if (o == GPU_WATCHDOG) {
-        t->status = "watchdog", code = TESS_EWATCHDOG;
+        t->status = STATUS(WATCHDOG), code = TESS_EWATCHDOG;
         snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
     } else if (r->end == SIM_END_ERROR) {
-        t->status = "error", code = TESS_ENOMEM;
+        t->status = STATUS(ERROR), code = TESS_ENOMEM;
         snprintf(msg, size, "%s%s", sim_errmsg(t->sim), gpu_errmsg(t->gpu));
     } else if (r->end == SIM_END_TIME_OVERFLOW) {
-        t->status = "time_overflow";
+        t->status = STATUS(TIME_OVERFLOW);
         snprintf(msg, size, "%s: the run stops here rather than wrap (docs/SPEC.md, "
                  "\"The end of simulated time\")", sim_errmsg(t->sim));
     } else if (o == GPU_DONE) {
-        t->status = "ok", code = TESS_OK;
+        t->status = STATUS(OK), code = TESS_OK;
     } else if (r->end == SIM_END_INTERRUPTED && r->signal) {
         snprintf(msg, size, "interrupted by signal %d", r->signal);
     } else if (r->end == SIM_END_INTERRUPTED) {
         snprintf(msg, size, "stopped on request (tessera_stop)");
     } else if (r->end == SIM_END_WALL_LIMIT) {
-        t->status = "wall_limit";
+        t->status = STATUS(WALL_LIMIT);
         snprintf(msg, size, "wall-clock limit of %g s reached (sim.wall_limit)",
                  t->cfg.sim.wall_limit_s);
     } else if (r->end == SIM_END_TIME_LIMIT) {
-        t->status = "time_limit";
+        t->status = STATUS(TIME_LIMIT);
         snprintf(msg, size, "simulated-time limit of %llu cycles reached (sim.time_limit)",
                  (unsigned long long)t->cfg.sim.time_limit);
     } else if (o == GPU_STUCK) {
-        t->status = "deadlock", code = TESS_EDEADLOCK;
+        t->status = STATUS(DEADLOCK), code = TESS_EDEADLOCK;
         snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
     }
     return code;
@@ -407,7 +410,7 @@ static int simulate(tessera_t *t, unsigned flags)
  * time to it). */
 static sim_time_t stop_time(const tessera_t *t, const gpu_stats_t *st)
 {
-    return strcmp(t->status, "ok") == 0 ? st->end_ps : st->now_ps;
+    return strcmp(t->status, STATUS(OK)) == 0 ? st->end_ps : st->now_ps;
 }
 
 int tessera_run(tessera_t *t, unsigned flags)
@@ -440,7 +443,7 @@ int tessera_run(tessera_t *t, unsigned flags)
     rc = t->rec ? rec_end_run(t->rec, &end, &t->diag) : TESS_OK;
     if (rc != TESS_OK && code == TESS_OK) {
         /* the recorder stored it as 'error' (rec_end_run): so is it reported */
-        t->status = "error";
+        t->status = STATUS(ERROR);
         snprintf(t->outcome, sizeof t->outcome, "recording incomplete: %.280s", t->diag.msg);
     }
     return code != TESS_OK ? code : rc;

@@ -1,6 +1,6 @@
 /* cmd_plot.c — `tessera plot`: a sweep or a run's intervals drawn by gnuplot
  * (analysis/present/plot.h). The picture goes through the one output writer
- * (events/base/outfile.h): OUT is never left half-written. */
+ * (cli/outfile.h): OUT is never left half-written. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "events/base/err.h"
-#include "events/base/outfile.h"
+#include "cli/outfile.h"
 
 static const cli_use_t plot_opts[] = {
     {CLI_X_KEY, NULL, NULL},

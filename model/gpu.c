@@ -155,6 +155,21 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
  * wires them): the TS starts tasks on the engine (the cores, or the SIMT
  * unit whose lanes they are: SIMT-SPEC S1) and collects their READY; each
  * core or lane requests from the SM, which answers it by its id. */
+/* The SM's answers to each requester id: the one place that attaches them,
+ * to the SIMT unit (every lane) or to each core, through the receiver the
+ * block gives for what is observed now (interval statistics, the instruction
+ * trace). wire() calls it, and so do gpu_set_itrace and gpu_set_intervals,
+ * which change that. */
+static void wire_answers(gpu_t *g)
+{
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        if (g->simt)
+            sm_attach(&g->sm, c, simt_answer_receiver(g->simt), g->simt);
+        else
+            sm_attach(&g->sm, c, core_answer_receiver(&g->cores[c]), &g->cores[c]);
+    }
+}
+
 static void wire(gpu_t *g)
 {
     cores_engine(&g->engine, g->cores);
@@ -162,14 +177,10 @@ static void wire(gpu_t *g)
         simt_engine(&g->engine, g->simt);
     ts_attach(&g->ts, &g->engine);
     if (g->simt)
-        simt_wire(g->simt, sm_on_request, &g->sm);
-    for (unsigned c = 0; c < GPU_CORES; c++) {
+        simt_wire(g->simt, sm_on_request, &g->sm, &g->sm);
+    for (unsigned c = 0; c < GPU_CORES; c++)
         core_wire(&g->cores[c], ts_on_ready, &g->ts, sm_on_request, &g->sm);
-        if (g->simt)
-            sm_attach(&g->sm, c, simt_answer_fn(g->simt, false), g->simt);
-        else
-            sm_attach(&g->sm, c, core_on_answer, &g->cores[c]);
-    }
+    wire_answers(g);
 }
 
 static void stop_cb(sim_t *sim, sim_event_t *ev);
@@ -246,6 +257,7 @@ void gpu_set_access_sink(gpu_t *g, gpu_access_sink_t *sink) { g->access_sink = s
 void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
 {
     g->engine.ops->itrace(g->engine.self, fn, user);
+    wire_answers(g); /* a traced core answers through its traced receiver */
 }
 void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
 
@@ -257,11 +269,9 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
             g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
     for (unsigned c = 0; c < GPU_CORES; c++)
         g->cores[c].one_by_one |= intervals || window;
-    if (g->simt) {
+    if (g->simt)
         simt_set_intervals(g->simt, intervals || window);
-        for (unsigned c = 0; c < GPU_CORES; c++)
-            sm_attach(&g->sm, c, simt_answer_fn(g->simt, intervals || window), g->simt);
-    }
+    wire_answers(g);
     sm_observed(g);
 }
 

@@ -178,10 +178,11 @@ static int check_runs(sqlite3 *db, plot_t *p, diag_t *d)
 {
     char sql[256];
     int64_t text = 0;
-    char *ok = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status = 'ok'%s",
+    const char *okv = db_status_names[DB_STATUS_OK];
+    char *ok = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status = %Q%s", okv,
                                p->filter);
-    char *other = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status <> 'ok'%s",
-                                  p->filter);
+    char *other = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status <> %Q%s",
+                                  okv, p->filter);
     int rc = ok && other ? TESS_OK : diag_fail(d, TESS_ENOMEM, "out of memory");
     if (rc == TESS_OK && (count_of(db, ok, NULL, &p->ok_runs) ||
                           count_of(db, other, NULL, &p->other_runs)))
@@ -193,8 +194,8 @@ static int check_runs(sqlite3 *db, plot_t *p, diag_t *d)
         return diag_fail(d, TESS_EINPUT, "%s: no run with status ok to plot%s", p->db_path,
                          p->filter[0] ? " among those --program/--where select" : "");
     snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM run_summary WHERE status = 'ok' AND typeof(\"%s\") = 'text'",
-             p->y_col);
+             "SELECT count(*) FROM run_summary WHERE status = '%s' AND typeof(\"%s\") = 'text'",
+             okv, p->y_col);
     if (count_of(db, sql, NULL, &text) != SQLITE_OK)
         return db_fail(db, p->db_path, "reading run_summary", d);
     if (text > 0)
@@ -214,13 +215,10 @@ static char *dup_text(sqlite3_stmt *st, int col, bool *lost)
 
 static int add_point(plot_t *p, sqlite3_stmt *st, diag_t *d)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 32;
-        point_t *v = tess_realloc(p->pts, cap * sizeof *v);
-        if (!v)
-            return diag_fail(d, TESS_ENOMEM, "out of memory");
-        p->pts = v, p->cap = cap;
-    }
+    point_t *v = tess_grow(p->pts, &p->cap, p->n, sizeof *v, 32);
+    if (!v)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    p->pts = v;
     bool lost = false;
     point_t *pt = &p->pts[p->n++];
     *pt = (point_t){dup_text(st, 0, &lost), dup_text(st, 1, &lost), 0,
@@ -242,9 +240,10 @@ static int read_points(sqlite3 *db, plot_t *p, diag_t *d)
     bool b_prog = p->by_key && strcmp(p->by_key, "program") == 0;
     char *sql = sqlite3_mprintf(
         "SELECT x, b, avg(y), count(*) FROM (SELECT %s AS x, %s AS b,"
-        " s.\"%w\" AS y FROM run_summary AS s WHERE s.status = 'ok'%s)"
+        " s.\"%w\" AS y FROM run_summary AS s WHERE s.status = %Q%s)"
         " WHERE x IS NOT NULL AND y IS NOT NULL GROUP BY b, x",
-        (x_prog ? program : param)[0], (b_prog ? program : param)[1], p->y_col, p->filter);
+        (x_prog ? program : param)[0], (b_prog ? program : param)[1], p->y_col,
+        db_status_names[DB_STATUS_OK], p->filter);
     if (!sql)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     sqlite3_stmt *st = NULL;

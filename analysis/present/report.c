@@ -17,7 +17,7 @@
 #include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
-#include "events/base/escape.h"
+#include "analysis/present/escape.h"
 
 struct report {
     sqlite3 *db;              /* read-only connection */

@@ -19,6 +19,10 @@
 #include "analysis/store/tables.h"
 #include "events/base/err.h"
 
+#define DB_STATUS_NAME(id, name, meaning) [DB_STATUS_##id] = name,
+const char *const db_status_names[DB_STATUS_COUNT] = {DB_STATUSES(DB_STATUS_NAME)};
+#undef DB_STATUS_NAME
+
 int db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag)
 {
     int err = sqlite3_errcode(db);

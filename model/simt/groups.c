@@ -441,7 +441,7 @@ static void issue_mem(simt_t *u, simt_warp_t *w, bwarp_t *b, uint16_t active, un
     o->max = 0;
     o->wait = o->send;
     unsigned banks;
-    o->replays = (uint8_t)simt_bank_replays(u->gpu, o->send, o->ops.addr, &banks);
+    o->replays = (uint8_t)simt_bank_replays(u->sm, o->send, o->ops.addr, &banks);
     o->requests = (uint8_t)__builtin_popcount(o->send);
     o->banks = (uint8_t)banks;
     if (u->gpu->races) /* every active lane's access, as the stack's ld/st */

@@ -31,14 +31,14 @@ __attribute__((noinline)) uint16_t simt_merge_lanes(uint16_t *fanout, uint16_t a
     return send;
 }
 
-__attribute__((noinline)) unsigned simt_bank_replays(struct gpu *g, uint16_t send,
+__attribute__((noinline)) unsigned simt_bank_replays(const sm_t *sm, uint16_t send,
                                                      const uint16_t *addr, unsigned *banks)
 {
     uint8_t per_bank[SM_BANKS_MAX] = {0};
     unsigned most = 0;
     *banks = 0;
     for (uint16_t m = send; m; m &= m - 1) {
-        unsigned q = ++per_bank[sm_bank_of(&g->sm, addr[__builtin_ctz(m)])];
+        unsigned q = ++per_bank[sm_bank_of(sm, addr[__builtin_ctz(m)])];
         *banks += q == 1;
         most = q > most ? q : most;
     }
@@ -59,31 +59,31 @@ __attribute__((noinline, cold)) void simt_race_lanes(simt_t *u, unsigned frame, 
     }
 }
 
-/* S8: sends the active lanes' requests of a ld/st issued at `now`. The
- * warp's state says what is in flight before the first request leaves; its
- * bank figures (requests, banks touched, replays) are counted as the
- * requests leave and set after the last, before any answer (the SM answers
- * in its own event, never within a request). */
-GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t *w, uint16_t active,
-                                                       unsigned pc, isa_decoded_t d,
-                                                       sim_time_t now)
+/* A ld/st issued at `now` on `active`: its operands read (isa_mem_lanes into
+ * w->mem_ops), the lanes that send (a broadcast merges a ld's), and the
+ * warp's state of a ld/st in flight, set before its first request leaves.
+ * The race detector, when on, notes every active lane's access. Both paths
+ * begin a ld/st with it (simt_issue_mem, simt_lsu_prepare); returns the
+ * sending lanes (also in w->mem_send). */
+static inline __attribute__((always_inline)) uint16_t mem_begin(simt_t *u, simt_warp_t *w,
+                                                              uint16_t active, unsigned pc,
+                                                              isa_decoded_t d, sim_time_t now)
 {
-    struct gpu *g = u->gpu;
     bool store = d.op == ISA_ST;
     isa_mem_lanes_t *ops = &w->mem_ops; /* a ld's t->data is the SM's to set */
     isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
                   ops);
-    uint16_t sync = ops->sync;
-    if (g->races)
+    if (u->gpu->races) /* every lane's access, whichever pass sends it */
         simt_race_lanes(u, w->frame, active, pc, store, ops);
     uint16_t send = active;
     w->mem_merged = u->broadcast && !store;
     if (w->mem_merged)
-        send = simt_merge_lanes(w->fanout, active, sync, ops->addr);
+        send = simt_merge_lanes(w->fanout, active, ops->sync, ops->addr);
     w->mem_store = store;
     w->mem_reg = d.c;
     w->mem_slot = (uint8_t)pc;
     w->mem_lanes = active;
+    w->mem_send = send;
     w->mem_issue = now;
     w->mem_max = 0;
     w->mem_wait = send;
@@ -93,6 +93,23 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
         w->reg_done[d.c] = NEVER;
         w->reg_ld |= (uint16_t)(1u << d.c);
     }
+    return send;
+}
+
+/* S8: sends the active lanes' requests of a ld/st issued at `now`. The
+ * warp's state says what is in flight before the first request leaves; its
+ * bank figures (requests, banks touched, replays) are counted as the
+ * requests leave and set after the last, before any answer (the SM answers
+ * in its own event, never within a request). */
+GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t *w, uint16_t active,
+                                                       unsigned pc, isa_decoded_t d,
+                                                       sim_time_t now)
+{
+    uint16_t send = mem_begin(u, w, active, pc, d, now);
+    bool store = d.op == ISA_ST;
+    const isa_mem_lanes_t *ops = &w->mem_ops;
+    const sm_t *sm = u->sm; /* a local: through u, each request's stores would reload it */
+    uint16_t sync = ops->sync;
     bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
     sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
     uint16_t flags = store ? GPU_TXN_STORE : 0;
@@ -105,7 +122,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
     do {                                                                                    \
         simt_port_t *p = &u->port[l];                                                       \
         txn_t *t = p->req;                                                                  \
-        uint64_t bit = UINT64_C(1) << sm_bank_of(&g->sm, ops->addr[l]);                     \
+        uint64_t bit = UINT64_C(1) << sm_bank_of(sm, ops->addr[l]);                        \
         twice |= seen & bit;                                                                \
         seen |= bit;                                                                        \
         requests++;                                                                         \
@@ -135,7 +152,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
         banks = 1;
         most = requests;
     } else {
-        most = simt_bank_replays(g, send, ops->addr, &banks) + 1;
+        most = simt_bank_replays(sm, send, ops->addr, &banks) + 1;
     }
     w->mem_requests = (uint8_t)requests;
     w->mem_banks = (uint8_t)banks;
@@ -206,13 +223,6 @@ static __attribute__((noinline)) void answer_merged(simt_t *u, simt_warp_t *w, u
     answered(u, w, l, t);
 }
 
-port_recv_fn simt_answer_fn(const simt_t *u, bool intervals)
-{
-    if (intervals)
-        return simt_on_answer_ivl;
-    return u->bar ? simt_grp_on_answer : simt_on_answer;
-}
-
 GPU_NO_SLP void simt_on_answer(void *unit, txn_t *t)
 {
     simt_t *u = unit;
@@ -249,32 +259,11 @@ void simt_on_answer_ivl(void *unit, txn_t *t)
 void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
                       sim_time_t now)
 {
-    bool store = d.op == ISA_ST;
-    isa_mem_lanes_t *ops = &w->mem_ops; /* S12: every pass uses the values read now */
-    isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
-                  ops);
-    if (u->gpu->races) /* every lane's access, whichever pass sends it */
-        simt_race_lanes(u, w->frame, active, pc, store, ops);
-    uint16_t send = active;
-    w->mem_merged = u->broadcast && !store;
-    if (w->mem_merged)
-        send = simt_merge_lanes(w->fanout, active, ops->sync, ops->addr);
-    w->mem_store = store;
-    w->mem_reg = d.c;
-    w->mem_slot = (uint8_t)pc;
-    w->mem_lanes = active;
-    w->mem_send = send;
-    w->mem_issue = now;
-    w->mem_max = 0;
-    w->mem_wait = send;
-    w->rec.mem_instructions++;
-    w->prev_done = w->mem_done = NEVER;
-    if (!store) {
-        w->reg_done[d.c] = NEVER;
-        w->reg_ld |= (uint16_t)(1u << d.c);
-    }
+    uint16_t send = mem_begin(u, w, active, pc, d, now); /* S12: every pass uses the values
+                                                            read now */
+    const isa_mem_lanes_t *ops = &w->mem_ops;
     unsigned banks;
-    w->mem_replays = (uint8_t)simt_bank_replays(u->gpu, send, ops->addr, &banks);
+    w->mem_replays = (uint8_t)simt_bank_replays(u->sm, send, ops->addr, &banks);
     w->mem_requests = (uint8_t)__builtin_popcount(send);
     w->mem_banks = (uint8_t)banks;
     w->rec.requests += w->mem_requests;

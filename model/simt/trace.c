@@ -27,7 +27,7 @@ __attribute__((noinline, cold)) void simt_trace_insn(simt_t *u, const simt_warp_
             regs[l][i] = u->rf.r[i][l];
         if (simt_is_mem(d->op)) {
             r.addr[l] = w->mem_ops.addr[l];
-            r.bank[l] = (uint8_t)sm_bank_of(&u->gpu->sm, w->mem_ops.addr[l]);
+            r.bank[l] = (uint8_t)sm_bank_of(u->sm, w->mem_ops.addr[l]);
             r.value[l] = regs[l][d->c];
         }
     }

@@ -126,14 +126,22 @@ void simt_destroy(simt_t *u)
     tess_free(u);
 }
 
-void simt_wire(simt_t *u, port_recv_fn on_request, void *mem)
+void simt_wire(simt_t *u, port_recv_fn on_request, void *mem, const struct sm *sm)
 {
+    u->sm = sm;
     for (unsigned l = 0; l < ISA_LANES; l++) /* lane l is core l for the SM (S1) */
         link_init(&u->port[l].mem, u->sim, !u->stepped, GPU_PRIO_SM_ARRIVE, on_request, mem,
                   "core->sm");
 }
 
 void simt_set_intervals(simt_t *u, bool on) { u->ivl = on; }
+
+port_recv_fn simt_answer_receiver(const simt_t *u)
+{
+    if (u->ivl)
+        return simt_on_answer_ivl;
+    return u->bar ? simt_grp_on_answer : simt_on_answer; /* S14: the groups' own */
+}
 
 /* --- the engine's operations ------------------------------------------------- */
 

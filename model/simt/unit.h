@@ -131,6 +131,7 @@ typedef struct simt_warp {
 
 struct simt {
     struct gpu *gpu;          /* ro */
+    const struct sm *sm;      /* ro: the SM, for its bank mapping only (sm_bank_of): simt_wire */
     sim_t *sim;               /* ro */
     bool stepped, scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
     uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
@@ -321,7 +322,7 @@ uint16_t simt_merge_lanes(uint16_t *fanout /* OUT: [ISA_LANES] */, uint16_t acti
                           uint16_t sync, const uint16_t *addr);
 /* lsu.c: S8: the most requests of `send` to one bank, less one; *banks gets
  * the number of banks touched. */
-unsigned simt_bank_replays(struct gpu *g, uint16_t send, const uint16_t *addr,
+unsigned simt_bank_replays(const struct sm *sm, uint16_t send, const uint16_t *addr,
                            unsigned *banks /* OUT */);
 
 /* lsu.c: the race detector's part of a warp's ld/st (gpu->races set): every
@@ -338,7 +339,7 @@ void simt_grp_start(simt_t *u, simt_warp_t *w, sim_time_t now);
 /* groups.c: the decision of cycle `now` in barrier mode (what completed
  * takes effect, issue, counting); returns the next decision's time. */
 sim_time_t simt_grp_cycle(simt_t *u, sim_time_t now);
-/* groups.c: lane t->core's answer in barrier mode (simt_answer_fn's
+/* groups.c: lane t->core's answer in barrier mode (simt_answer_receiver's
  * receiver: simt_grp_on_answer; with intervals simt_on_answer_ivl calls it). */
 void simt_grp_answer(simt_t *u, txn_t *t);
 void simt_grp_on_answer(void *unit, txn_t *t);
