@@ -146,8 +146,7 @@ void gpu_desc_default(gpu_desc_t *d);
  * up to SM_BANKS_MAX, simt.issue_width 1..16, the pipeline's simt.* keys in
  * their ranges of SIMT-SPEC, enumerations in range); the
  * message names the configuration key. The simt.* fields are checked
- * whatever core.model is (they are recorded even when a MIMD run ignores
- * them). */
+ * whatever core.model is (a MIMD run ignores them). */
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag);
 
 typedef struct gpu gpu_t;

@@ -89,7 +89,7 @@ static const char *const non_defaults[] = {
     "sm.atomics=on",           "sim.seed=0xfedcba9876543210", "sim.time_limit=123456",
     "sim.wall_limit=2.5",      "sim.pace=0.1",               "sim.progress=off",
     "record.level=events",     "record.from_ps=1000",        "record.to_ps=99999",
-    "record.interval=250",
+    "record.interval=250",     "record.max_mb=64",
     NULL,
 };
 
@@ -526,6 +526,8 @@ static const char *const valid[] = {
     "record.from_ps=0", "record.from_ps", "0",
     "record.to_ps=1", "record.to_ps", "1",
     "record.interval=1000", "record.interval", "1000",
+    "record.max_mb=0", "record.max_mb", "0",
+    "record.max_mb=1048576", "record.max_mb", "1048576",
     NULL,
 };
 
@@ -643,6 +645,8 @@ static const char *const invalid[] = {
     "integer 0..18446744073709551615 ps, decimal or 0x hex)",
     "record.interval=x", "-s 'record.interval=x': record.interval: 'x' is not valid (expected "
     "an integer 0..18446744073709551615 cycles, decimal or 0x hex)",
+    "record.max_mb=1048577", "-s 'record.max_mb=1048577': record.max_mb: 1048577 is above the "
+    "maximum 1048576 MiB",
     "simt.ibuffer=9", "-s 'simt.ibuffer=9': simt.ibuffer: 9 is above the maximum 8 entries",
     "simt.fetch_width=0",
     "-s 'simt.fetch_width=0': simt.fetch_width: 0 is below the minimum 1 slot",

@@ -725,15 +725,17 @@ static int run_list(report_t *rep, const int64_t *runs, size_t n, char **list, d
     return rc;
 }
 
-/* Appends a column per parameter whose value differs between the runs. */
+/* Appends a column per parameter whose recorded values differ between the
+ * runs. A key some runs do not record has no effect on them (a simt.* key
+ * in a MIMD run, ts.window under inorder): that alone follows from a key
+ * that differs (core.model, ts.policy), shown itself; the column shows
+ * nothing in their rows. */
 static int add_param_columns(report_t *rep, const char *list, sqlite3_str *s, diag_t *d)
 {
     table_t keys;
     int rc = query(rep, "params",
                    "SELECT key FROM params WHERE " SELECTED " GROUP BY key"
-                   " HAVING count(DISTINCT value) > 1 OR count(*) <"
-                   "  (SELECT count(*) FROM runs WHERE " SELECTED ")"
-                   " ORDER BY min(rowid)", 0, list, &keys, d);
+                   " HAVING count(DISTINCT value) > 1 ORDER BY min(rowid)", 0, list, &keys, d);
     for (size_t r = 0; rc == TESS_OK && r < keys.nrows; r++) {
         const char *key = keys.cells[r].type == SQLITE_TEXT ? keys.cells[r].s : "";
         sqlite3_str_appendf(s, ", (SELECT value FROM params AS p WHERE p.run_id = s.run_id"

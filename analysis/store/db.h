@@ -26,6 +26,7 @@
     X(INTERRUPTED, "interrupted", "SIGINT, SIGTERM or tessera_stop")                       \
     X(TIME_LIMIT, "time_limit", "sim.time_limit reached")                                  \
     X(WALL_LIMIT, "wall_limit", "sim.wall_limit reached")                                  \
+    X(RECORD_LIMIT, "record_limit", "record.max_mb reached: the run's database grew past it") \
     X(TIME_OVERFLOW, "time_overflow", "an event would lie past the end of simulated time")  \
     X(DEADLOCK, "deadlock", "work left and nothing scheduled (a D16 lock never released)") \
     X(ERROR, "error", "out of memory, a policy's wrong answer, a recording failure")

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/present/timeline.h"
 #include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
 #include "events/base/alloc.h"
@@ -45,12 +46,7 @@ static void cols_add(cols_t *c, unsigned lane, int64_t a, int64_t b)
     if (b <= a || lane >= c->lanes)
         return;
     double ca = (double)(a - c->t0) / c->col_ps, cb = (double)(b - c->t0) / c->col_ps;
-    double *row = c->busy + (size_t)lane * c->n;
-    unsigned c1 = cb >= c->n ? c->n - 1 : (unsigned)cb;
-    for (unsigned k = (unsigned)ca; k <= c1; k++) {
-        double lo = ca > k ? ca : k, hi = cb < k + 1 ? cb : k + 1;
-        row[k] += hi > lo ? (hi - lo) * c->col_ps : 0;
-    }
+    tl_spread(c->busy + (size_t)lane * c->n, c->n, c->col_ps, ca, cb);
 }
 
 /* Lanes [first, first + n) as an array of arrays of shares (0..1). */
