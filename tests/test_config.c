@@ -196,7 +196,7 @@ static void test_key_table_is_consistent(void)
     cfg_t c = defaults();
     char seen_sections[16][16];
     size_t nsec = 0;
-    CU_ASSERT_EQUAL(cfg_key_count(), 43);
+    CU_ASSERT_EQUAL(cfg_key_count(), 44);
     for (size_t i = 0; i < cfg_key_count(); i++) {
         const cfg_key_info_t *k = cfg_key_info(i);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
