@@ -4,10 +4,11 @@
 // and a task clicked, and what the page drew (window.__drawn) is checked
 // against SQL on the same database (the sqlite3 shell). Any console error or
 // warning, page error, failed request or HTTP error fails it.
-//   node view-check.js STUDY_URL STUDY.db BENCH_URL BENCH.db [SHOTS_DIR]
+//   node view-check.js STUDY_URL STUDY.db BENCH_URL BENCH.db SIMT_URL SIMT.db [SHOTS_DIR]
 // STUDY.db: scripts/realtools.sh's study (a sweep of matmul.s over sm.arbiter
 // and sm.bank, a SIMT run at level events, a run at level summary); BENCH.db:
-// examples/bench.s (12.6 M accesses). Screenshots go to SHOTS_DIR if given.
+// examples/bench.s (12.6 M accesses); SIMT.db: bench.s on the SIMT unit
+// (core.model=simt, 786 k warp ld/st). Screenshots go to SHOTS_DIR if given.
 // Environment: CHROMIUM (default /usr/bin/chromium), PLAYWRIGHT_CORE.
 'use strict';
 const { execFileSync } = require('child_process');
@@ -17,7 +18,7 @@ const { chromium } = require(process.env.PLAYWRIGHT_CORE || 'playwright-core');
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--no-proxy-server'];
-const [studyUrl, studyDb, benchUrl, benchDb, shots] = process.argv.slice(2);
+const [studyUrl, studyDb, benchUrl, benchDb, simtUrl, simtDb, shots] = process.argv.slice(2);
 let failures = 0;
 const log = (...a) => console.log(...a);
 
@@ -267,6 +268,41 @@ async function benchPage(page) {
   log(`info bench.s: run page ${ms} ms, zoom steps ${steps.join(' ')} ms (load ${require('os').loadavg()[0].toFixed(1)})`);
 }
 
+// bench.s on the SIMT unit: the warps' states from the run's summary (the packs
+// decoded in C), their warp-cycles equal to the warps' resident cycles; zoomed in,
+// from the window's packs; a warp's ld/st per slot equal simt_mem's.
+async function simtBenchPage(page) {
+  const ms = await open(page, `${simtUrl}/run/1`);
+  const resident = sql(simtDb, 'SELECT sum(resident_cycles) AS n FROM simt_warps WHERE run_id = 1')[0].n;
+  let d = await drawn(page);
+  const w = d.timeline.warps;
+  const total = w ? w.cycles.reduce((a, v) => a + v, 0) : 0;
+  check(w && w.source === 'summary' && Math.abs(total - resident) <= 1e-3 * resident,
+        `bench.s SIMT whole run: from the summary, ${resident} warp-cycles drawn`, w);
+  const steps = [];
+  for (let k = 0; k < 8; k++) {
+    const t0 = Date.now();
+    await page.click('#zoom-in');
+    await settled(page);
+    steps.push(Date.now() - t0);
+  }
+  d = await drawn(page);
+  const [from, to] = [d.timeline.from, d.timeline.to];
+  const inView = sql(simtDb, `SELECT sum(min(coalesce(end_ps, ${to} * 1000), ${to} * 1000)
+    - max(start_ps, ${from} * 1000)) / 1000.0 AS n FROM simt_warps WHERE run_id = 1
+    AND start_ps < ${to} * 1000 AND coalesce(end_ps, ${to} * 1000) > ${from} * 1000`)[0].n;
+  const got = d.timeline.warps ? d.timeline.warps.cycles.reduce((a, v) => a + v, 0) : 0;
+  check(d.timeline.warps && d.timeline.warps.source === 'packs' && Math.abs(got - inView) <= 1e-3 * inView + 1,
+        `bench.s SIMT after 8 zoom steps: from the window's packs, ${inView} warp-cycles drawn`, d.timeline.warps);
+  const task = await hoverAndClick(page, simtDb, 1, 'bench.s SIMT');
+  d = await drawn(page);
+  const want = sql(simtDb, `SELECT slot, count(*) AS n FROM simt_mem WHERE run_id = 1
+    AND frame = ${task.frame} GROUP BY slot ORDER BY slot`).map(r => [r.slot, r.n]);
+  check(d.task.warp_mem && same(d.task.warp_mem.filter(r => r[1] !== null), want),
+        `bench.s SIMT: the task panel shows warp F${task.frame}'s ${want.length} ld/st slots`, d.task.warp_mem);
+  log(`info bench.s SIMT: run page ${ms} ms, zoom steps ${steps.join(' ')} ms`);
+}
+
 async function main() {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true, args: FLAGS });
@@ -279,6 +315,7 @@ async function main() {
     await runPage(page, two);
     await simtPage(page);
     if (benchUrl) await benchPage(page);
+    if (simtUrl) await simtBenchPage(page);
   } catch (e) {
     check(false, 'the checks ran to the end', e.stack || String(e));
   } finally {

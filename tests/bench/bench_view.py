@@ -6,8 +6,10 @@ with the server's CPU time (/proc) beside them. Medians of REPS rounds.
   python3 tests/bench/bench_view.py TESSERA DB [RUN] [REPS]
 
 Each round starts a server: 'cold' is the page opened at once (the run's
-summary built by that request or by the warm-up in progress), 'warm' the
-page opened again once the warm-up is done; then 12 zoom steps (x0.5 about
+summary built by that request or by the warm-up in progress; its CPU time
+is the server's since it started, the warm-up's included), 'warm' the
+page opened again once the warm-up is done; a task's panel (the run's first
+task: its accesses, a SIMT warp's slots); then 12 zoom steps (x0.5 about
 the middle of the window, as the page's Zoom in) and 6 pan steps (a quarter
 of the window) at the deepest zoom, at 1194 columns as the page asks."""
 import http.client
@@ -62,15 +64,19 @@ def one_round():
     port = int(p.stdout.readline().split("http://")[1].split("/")[0].rsplit(":", 1)[1])
     cl = Client(port)
     import json
-    info = json.loads(cl.get(f"/api/run/{RUN}"))["run"]
+    run = json.loads(cl.get(f"/api/run/{RUN}"))
+    info = run["run"]
     end = -(-info["end_ps"] // info["period_ps"])
-    c0 = cpu(p.pid)
+    frame, core = run["tasks"][0][0], run["tasks"][0][1]
     cold = page(cl, end)
-    cold_cpu = cpu(p.pid) - c0
+    cold_cpu = cpu(p.pid)  # since the start: the warm-up's share included
     time.sleep(0.5)
     c0 = cpu(p.pid)
     warm = page(cl, end)
     warm_cpu = cpu(p.pid) - c0
+    t0 = time.monotonic()
+    cl.get(f"/api/run/{RUN}/task/{frame}/{core}?from=0&to={min(end, 1000)}")
+    task = time.monotonic() - t0
     steps, pans = [], []
     lo, hi = 0, end
     c0 = cpu(p.pid)
@@ -89,7 +95,7 @@ def one_round():
     step_cpu = (cpu(p.pid) - c0) / 18
     p.send_signal(signal.SIGINT)
     p.wait(timeout=60)
-    return cold, cold_cpu, warm, warm_cpu, steps, pans, step_cpu
+    return cold, cold_cpu, warm, warm_cpu, steps, pans, step_cpu, task
 
 
 def main():
@@ -97,7 +103,7 @@ def main():
     med = statistics.median
     print(f"load {os.getloadavg()[0]:.1f}; {REPS} rounds; medians (min-max)")
     for name, k in (("run page, cold", 0), ("  server CPU", 1), ("run page, warm", 2),
-                    ("  server CPU", 3), ("zoom/pan step server CPU", 6)):
+                    ("  server CPU", 3), ("a task clicked", 7), ("zoom/pan step server CPU", 6)):
         v = [r[k] for r in rounds]
         print(f"{name:28} {med(v) * 1000:7.0f} ms  ({min(v) * 1000:.0f}-{max(v) * 1000:.0f})")
     steps = [[r[4][j] for r in rounds] for j in range(12)]

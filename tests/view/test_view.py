@@ -112,6 +112,14 @@ class ViewTest(unittest.TestCase):
         cls.small = os.path.join(cls.tmp.name, "small.s")
         with open(cls.small, "w") as f:
             f.write(small)
+        # the same with 8 iterations on the SIMT unit at level events: ~98 000
+        # issues and ~25 000 warp ld/st, more than are decoded every time
+        small_simt = os.path.join(cls.tmp.name, "small_simt.s")
+        with open(small_simt, "w") as f:
+            f.write(small.replace("set_const r8, 4 ", "set_const r8, 8 "))
+        r = run("run", small_simt, "-s", "core.model=simt", "-s", "record.level=events",
+                "--db", cls.db, "--quiet")
+        assert r.returncode == 0, r.stderr
         r = run("run", cls.small, "--db", cls.db, "--quiet")
         assert r.returncode == 0, r.stderr
         cls.srv = Server(cls.db)
@@ -239,6 +247,9 @@ class ViewTest(unittest.TestCase):
         self.assertTrue(info["run"]["simt"])
         self.assertEqual(info["run"]["issue_slots"], 1)
         end = -(-info["run"]["end_ps"] // 1000)
+        # the task panel's slots before any timeline of the run (no summary
+        # yet, unless another test asked one): decoded from the packs
+        self.assertGreater(self.check_warp_slots(run_id, 1, end), 0)
         status, d = self.srv.api(f"/api/run/{run_id}/timeline?from=0&to={end}&cols={end}")
         self.assertEqual(status, 200, d)
         issues = sql(self.db, "SELECT time_ps, frame, op FROM simt_issue WHERE run_id = ? ORDER BY time_ps",
@@ -261,6 +272,132 @@ class ViewTest(unittest.TestCase):
         self.assertEqual(sum(s["mem"] or 0 for s in t["warp"]["slots"]), sql(
             self.db, "SELECT count(*) FROM simt_mem WHERE run_id = ? AND frame = 1", run_id)[0][0])
         self.assertIsNone(self.srv.api("/api/run/1/task/1/0")[1]["warp"])
+
+    def simt_reference(self, run_id, c0, col, n):
+        """The warp states and issue counts per column [c0 + k col, c0 + (k+1) col)
+        computed here from the simt_issue, simt_mem and simt_warps views."""
+        period = 1000
+
+        def add(lane, a, b, w=1.0):
+            k = max(0, int((a - c0) // col))
+            while k < n and c0 + k * col < b:
+                lo, hi = max(a, c0 + k * col), min(b, c0 + (k + 1) * col)
+                if hi > lo:
+                    lane[k] += w * (hi - lo)
+                k += 1
+        res, iss, eli, out = ([0.0] * n for _ in range(4))
+        count, frame = {}, {}
+        end = c0 + n * col
+        for s, e in sql(self.db, "SELECT start_ps, end_ps FROM simt_warps WHERE run_id = ?"
+                                 " AND start_ps IS NOT NULL", run_id):
+            add(res, s, e if e is not None else end)
+        for t, f, ord_, el in sql(self.db, "SELECT time_ps, frame, ord, eligible FROM simt_issue"
+                                           " WHERE run_id = ? ORDER BY time_ps, ord", run_id):
+            if t < c0 or t >= end:
+                continue
+            add(iss, t, t + period)
+            if ord_ == 0 and el:
+                add(eli, t, t + period, el)
+            k = min(n - 1, int((t - c0) // col))
+            count[(ord_, k)] = count.get((ord_, k), 0) + 1
+            frame[(ord_, k)] = f
+        by_warp = {}
+        for f, a, b in sql(self.db, "SELECT frame, issue_ps, done_ps FROM simt_mem WHERE run_id = ?",
+                           run_id):
+            by_warp.setdefault(f, []).append((a, b if b is not None else end))
+        for ivs in by_warp.values():
+            ivs.sort()
+            a, b = ivs[0]
+            for x, y in ivs[1:] + [(None, None)]:
+                if x is not None and x <= b:
+                    b = max(b, y)
+                    continue
+                add(out, a, b)
+                a, b = x, y
+        states = []
+        for k in range(n):
+            w = [v[k] / col for v in (res, iss, eli, out)]
+            waiting = max(0.0, w[0] - w[2])
+            mem = min(w[3], waiting)
+            states.append([w[1], w[2] - w[1], mem, waiting - mem])
+        return states, count, frame
+
+    def check_simt_answer(self, run_id, d):
+        w = d["warps"]
+        n = len(w["cols"][0])
+        # a summary's columns are whole picoseconds; the packs' the window's
+        c0, col = ((w["c0_ps"], w["col_ps"]) if w["source"] == "summary"
+                   else (d["from_ps"], (d["to_ps"] - d["from_ps"]) / d["cols"]))
+        self.assertEqual(type(c0) is int and type(col) is int, w["source"] == "summary")
+        states, count, frame = self.simt_reference(run_id, c0, col, n)
+        for k in range(n):
+            for s in range(4):
+                self.assertAlmostEqual(w["cols"][s][k], max(0.0, states[k][s]), delta=1e-4,
+                                       msg=f"column {k} state {w['states'][s]}")
+        self.assertEqual((d["issue"]["c0_ps"], d["issue"]["col_ps"]), (w["c0_ps"], w["col_ps"]))
+        for slot, row in enumerate(d["issue"]["count"]):
+            self.assertEqual(row, [count.get((slot, k), 0) for k in range(n)])
+            self.assertEqual([f for f, c in zip(d["issue"]["frame"][slot], row) if c],
+                             [frame[(slot, k)] for k in range(n) if (slot, k) in frame])
+
+    def check_warp_slots(self, run_id, frame, end):
+        """The task panel's slots of a warp equal SQL's aggregates over the views."""
+        status, t = self.srv.api(f"/api/run/{run_id}/task/{frame}/0?from=0&to={end}")
+        self.assertEqual(status, 200, t)
+        want = sql(self.db,
+            "WITH m AS (SELECT slot, min(op) AS mem_op, count(*) AS mem, avg(done_ps - issue_ps)"
+            "  / (SELECT period_ps FROM runs WHERE run_id = ?1) AS lat, sum(replays) AS replays"
+            "  FROM simt_mem WHERE run_id = ?1 AND frame = ?2 GROUP BY slot),"
+            " i AS (SELECT slot, min(op) AS op, count(*) AS issues, avg(lanes) AS mean_lanes"
+            "  FROM simt_issue WHERE run_id = ?1 AND frame = ?2 GROUP BY slot),"
+            " s AS (SELECT slot FROM i UNION SELECT slot FROM m)"
+            " SELECT s.slot, coalesce(i.op, m.mem_op), i.issues, i.mean_lanes, m.mem, m.lat,"
+            " m.replays FROM s LEFT JOIN i USING (slot) LEFT JOIN m USING (slot) ORDER BY s.slot",
+            run_id, frame)
+        got = [(r["slot"], r["op"], r["issues"], r["mean_lanes"], r["mem"], r["mean_latency_cycles"],
+                r["replays"]) for r in t["warp"]["slots"]]
+        self.assertEqual([g[:3] + g[4:5] + g[6:] for g in got], [w[:3] + w[4:5] + w[6:] for w in want])
+        for g, w in zip(got, want):
+            for k in (3, 5):
+                self.assertEqual(g[k] is None, w[k] is None)
+                if w[k] is not None:
+                    self.assertAlmostEqual(g[k], w[k], delta=1e-5 * abs(w[k]))
+        return len(want)
+
+    def test_simt_summary_equals_sql(self):
+        """A SIMT run of more issues and ld/st than are decoded every time: the
+        whole run comes from its summary (whole buckets), a narrow window from
+        its packs only; both equal what the views give, column by column."""
+        run_id = sql(self.db, "SELECT max(run_id) FROM runs WHERE level = 'events'")[0][0]
+        n = sql(self.db, "SELECT (SELECT count(*) FROM simt_issue WHERE run_id = ?1)"
+                         " + (SELECT count(*) FROM simt_mem WHERE run_id = ?1)", run_id)[0][0]
+        self.assertGreater(n, 100000)
+        _, info = self.srv.api(f"/api/run/{run_id}")
+        end = -(-info["run"]["end_ps"] // 1000)
+        status, d = self.srv.api(f"/api/run/{run_id}/timeline?cols=300")
+        self.assertEqual((status, d["warps"]["source"]), (200, "summary"))
+        self.assertEqual(d["warps"]["c0_ps"], 0)
+        self.assertGreaterEqual(d["warps"]["col_ps"] * len(d["warps"]["cols"][0]), info["run"]["end_ps"])
+        self.assertIsNone(d["issue"]["detail"])
+        self.check_simt_answer(run_id, d)
+        resident = sql(self.db, "SELECT sum(resident_cycles) FROM simt_warps WHERE run_id = ?", run_id)[0][0]
+        col = d["warps"]["col_ps"] / 1000
+        self.assertAlmostEqual(sum(sum(s) for s in d["warps"]["cols"]) * col, resident,
+                               delta=1e-3 * resident)
+        for q in (f"from={end // 3}&to={end // 3 + 400}&cols=400", f"cols=300&exact=1"):
+            status, d = self.srv.api(f"/api/run/{run_id}/timeline?{q}")
+            self.assertEqual((status, d["warps"]["source"]), (200, "packs"), q)
+            self.check_simt_answer(run_id, d)
+        # the narrow window's issues one by one, as the view lists them
+        status, d = self.srv.api(f"/api/run/{run_id}/timeline?from={end // 3}&to={end // 3 + 400}&cols=400")
+        want = sql(self.db, "SELECT time_ps, frame, slot, op, ord FROM simt_issue WHERE run_id = ?"
+                            " AND time_ps >= ? AND time_ps < ? ORDER BY time_ps, ord", run_id,
+                   end // 3 * 1000, (end // 3 + 400) * 1000)
+        self.assertGreater(len(want), 0)
+        self.assertEqual([tuple(i[:5]) for i in d["issue"]["detail"]], [tuple(r) for r in want])
+        # the task panel of each warp, from the summary's slots
+        for frame, in sql(self.db, "SELECT frame FROM simt_warps WHERE run_id = ?", run_id):
+            self.assertGreater(self.check_warp_slots(run_id, frame, end), 0)
 
     def test_compare(self):
         status, d = self.srv.api("/api/compare/1/4")

@@ -129,7 +129,8 @@ TS.taskPanel = async function (panel, run, tl, key) {
   }
   window.__drawn.task = { frame, core, from: tl.from, to: tl.to, accesses: a.rows.length,
     accesses_total: a.total, slot_profile: d.slot_profile ? d.slot_profile.length : null,
-    warp_slots: d.warp ? d.warp.slots.map(r => [r.slot, r.issues]) : null };
+    warp_slots: d.warp ? d.warp.slots.map(r => [r.slot, r.issues]) : null,
+    warp_mem: d.warp ? d.warp.slots.map(r => [r.slot, r.mem]) : null };
 };
 
 // A plain table of rows (arrays) under a header.

@@ -314,14 +314,15 @@ TS.Timeline = class {
       }
       return;
     }
+    // columns of the answer's geometry (the summary's: whole buckets)
     const count = l.issue.count[r.slot], frame = l.issue.frame[r.slot];
-    const perCol = (this.to - this.from) / this.cols;
+    const perCol = l.issue.col_ps / this.period;
     for (let c = 0; c < count.length; c++) {
       if (!count[c]) continue;
       this.drawn.issues += count[c];
       g.globalAlpha = Math.min(1, 0.25 + count[c] / Math.max(1, perCol));
       g.fillStyle = this.frameColour(frame[c]);
-      const [x, w] = this.colX({ c0_ps: l.from_ps, col_ps: l.col_ps }, c);
+      const [x, w] = this.colX(l.issue, c);
       g.fillRect(x, r.y, w, r.h - 1);
     }
     g.globalAlpha = 1;
@@ -337,10 +338,12 @@ TS.Timeline = class {
     let max = 1;
     for (let c = 0; c < n; c++) max = Math.max(max, cols.reduce((s, st) => s + st[c], 0));
     const scale = (r.h - 3) / max;
-    this.drawn.warps = { states: l.warps.states, max };
+    // what is drawn, for the browser test: each state's warp-cycles in all
+    const cycles = cols.map(st => st.reduce((a, v) => a + v, 0) * l.warps.col_ps / this.period);
+    this.drawn.warps = { states: l.warps.states, max, source: l.warps.source, cycles };
     for (let c = 0; c < n; c++) {
       let y = r.y + r.h - 3;
-      const [x, w] = this.colX({ c0_ps: l.from_ps, col_ps: l.col_ps }, c);
+      const [x, w] = this.colX(l.warps, c);
       for (let s = 0; s < cols.length; s++) {
         const h = cols[s][c] * scale;
         if (h <= 0) continue;
@@ -383,7 +386,7 @@ TS.Timeline = class {
 
   warpLines(x) {
     const l = this.lanes;
-    const c = l ? Math.floor((this.C(x) * this.period - l.from_ps) / l.col_ps) : -1;
+    const c = l && l.warps ? Math.floor((this.C(x) * this.period - l.warps.c0_ps) / l.warps.col_ps) : -1;
     if (!l || !l.warps || c < 0 || c >= l.warps.cols[0].length) return null;
     return [`warps at cycles ${TS.fmt(Math.floor(this.C(x)))}…`,
       ...l.warps.states.map((s, k) => `${s.padEnd(8)} ${l.warps.cols[k][c].toFixed(2)}`)];
