@@ -55,6 +55,26 @@ __attribute__((noinline, cold)) bool simt_budget_spent(simt_t *u, const simt_war
     return false;
 }
 
+bool simt_count_issue(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, unsigned order,
+                      unsigned eligible, sim_time_t now)
+{
+    if (w->rec.warp_instructions >= u->budget && simt_budget_spent(u, w, active, pc))
+        return false;
+    if (u->gpu->trace & GPU_TRACE_ISSUE)
+        simt_trace_issue(u, w, pc, active, order, eligible, now);
+    if (u->ivl)
+        simt_ivl_lanes(u->gpu, active, now);
+    w->rec.warp_instructions++;
+    simt_near(u, w);
+    w->rec.lane_instructions += (unsigned)__builtin_popcount(active);
+    if (active == w->mask)
+        w->uniform_n++;
+    else
+        for (uint16_t m = active; m; m &= m - 1)
+            u->lane_n[__builtin_ctz(m)]++;
+    return true;
+}
+
 /* Issues the warp's next instruction at `now` (the unit's time: sim_now or,
  * running ahead, later). Returns false when a lane's budget (S10) stopped
  * the run (only at sim_now: the unit does not run ahead near the budget). */

@@ -258,6 +258,14 @@ unsigned simt_wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t);
  * run its budget in this task. */
 bool simt_budget_spent(simt_t *u, const simt_warp_t *w, uint16_t active, unsigned pc);
 
+/* The counting of an issue of `active` at slot pc, as the pipeline's and the
+ * thread groups' cycles do it (S10's budget first, the issue trace, the
+ * interval statistics, the warp's and lanes' counts); false when a lane's
+ * budget stopped the run. issue.c's own issue() counts the same inline, on
+ * the default path's hot loop. */
+bool simt_count_issue(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, unsigned order,
+                      unsigned eligible, sim_time_t now);
+
 /* After w issued: near_budget, and the SM's answers made events once w is
  * within an answer's trip of its watchdog (unit.c). */
 void simt_nearing_budget(simt_t *u, const simt_warp_t *w);
