@@ -17,6 +17,7 @@ const char *const gpu_arbiter_names[] = {GPU_ARBITERS(XENUM_NAME)[GPU_ARB_COUNT]
 const char *const gpu_bank_map_names[] = {GPU_BANK_MAPS(XENUM_NAME)[GPU_MAP_COUNT] = NULL};
 const char *const gpu_timing_names[] = {GPU_TIMINGS(XENUM_NAME)[GPU_TIMING_COUNT] = NULL};
 const char *const gpu_model_names[] = {GPU_MODELS(XENUM_NAME)[GPU_MODEL_COUNT] = NULL};
+const char *const gpu_reconv_names[] = {GPU_RECONVS(XENUM_NAME)[GPU_RECONV_COUNT] = NULL};
 
 void gpu_desc_default(gpu_desc_t *d)
 {
@@ -61,6 +62,36 @@ static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag
     if (lat_min(l) < min)
         return diag_fail(diag, TESS_EINPUT, "%s: the latency can be %u cycles, below the minimum %u",
                          key, lat_min(l), min);
+    return TESS_OK;
+}
+
+/* S14: barrier mode's limits, with core.model = simt. The I-buffer is refused
+ * by the specification; the operand collector and narrow units (S12, S13)
+ * are not built for thread groups in this version. */
+static int simt_barrier_check(const gpu_desc_t *d, diag_t *diag)
+{
+    if (d->simt_ibuffer)
+        return diag_fail(diag, TESS_EINPUT,
+                         "simt.reconvergence = barrier cannot be combined with simt.ibuffer = %u: "
+                         "S11's front end follows one path (S14); set simt.ibuffer = 0 or "
+                         "simt.reconvergence = stack",
+                         d->simt_ibuffer);
+    const struct {
+        const char *key;
+        unsigned value, dflt;
+    } pipe[] = {
+        {"simt.collectors", d->simt_collectors, 0},
+        {"simt.sp_width", d->simt_sp_width, GPU_CORES},
+        {"simt.sfu_width", d->simt_sfu_width, GPU_CORES},
+        {"simt.lsu_width", d->simt_lsu_width, GPU_CORES},
+    };
+    for (size_t i = 0; i < sizeof pipe / sizeof pipe[0]; i++)
+        if (pipe[i].value != pipe[i].dflt)
+            return diag_fail(diag, TESS_EINPUT,
+                             "simt.reconvergence = barrier cannot be combined with %s = %u in "
+                             "this version (thread groups run S1-S10's pipeline only); set %s = "
+                             "%u or simt.reconvergence = stack",
+                             pipe[i].key, pipe[i].value, pipe[i].key, pipe[i].dflt);
     return TESS_OK;
 }
 
@@ -112,6 +143,11 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
         if (ranges[i].value < ranges[i].lo || ranges[i].value > ranges[i].hi)
             return diag_fail(diag, TESS_EINPUT, "%s: %u is not in %u..%u", ranges[i].key,
                              ranges[i].value, ranges[i].lo, ranges[i].hi);
+    if (d->simt_reconvergence >= GPU_RECONV_COUNT)
+        return diag_fail(diag, TESS_EINPUT, "simt.reconvergence: %u is not one of %s (0..%u)",
+                         d->simt_reconvergence, XENUM_JOIN(GPU_RECONVS), GPU_RECONV_COUNT - 1);
+    if (d->model == GPU_MODEL_SIMT && d->simt_reconvergence == GPU_RECONV_BARRIER)
+        return simt_barrier_check(d, diag);
     return TESS_OK;
 }
 

@@ -16,7 +16,7 @@
 static const char *const simt_keys[] = {
     "simt.scheduler", "simt.issue_width", "simt.scoreboard", "simt.broadcast", "simt.ibuffer",
     "simt.fetch_width", "simt.fetch_latency", "simt.collectors", "simt.rf_banks",
-    "simt.sp_width", "simt.sfu_width", "simt.lsu_width"};
+    "simt.sp_width", "simt.sfu_width", "simt.lsu_width", "simt.reconvergence"};
 #define N_SIMT (sizeof simt_keys / sizeof simt_keys[0])
 
 static int64_t has_param(const char *db, int64_t run, const char *key)

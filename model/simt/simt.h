@@ -62,7 +62,9 @@ void simt_wire(simt_t *u, port_recv_fn on_request, void *mem, const struct sm *s
 void simt_set_intervals(simt_t *u, bool on);
 
 /* The receiver the SM's answers to every lane must be attached to now:
- * simt_on_answer_ivl with interval statistics, simt_on_answer otherwise. */
+ * simt_on_answer_ivl with interval statistics, simt_on_answer otherwise
+ * (under simt.reconvergence = barrier the thread groups' own: the stack's
+ * answer path tests nothing). */
 port_recv_fn simt_answer_receiver(const simt_t *u);
 
 /* The SM's answer receiver for every lane (sm_attach): lane t->core, within

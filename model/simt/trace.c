@@ -42,7 +42,8 @@ __attribute__((noinline, cold)) void simt_trace_issue(simt_t *u, simt_warp_t *w,
 {
     gpu_tr_simt_issue_t r = {
         .time_ps = now, .frame = w->frame, .slot = (uint8_t)pc,
-        .op = w->code[pc].op, .order = (uint8_t)order, .depth = w->st.depth,
+        .op = w->code[pc].op, .order = (uint8_t)order,
+        .depth = (uint8_t)(u->bar ? simt_grp_groups(u, w) : w->st.depth),
         .eligible = (uint8_t)eligible, .active = active, .mask = w->lanes | w->pending,
     };
     sim_trace(u->sim, GPU_TR_SIMT_ISSUE, &r);
