@@ -687,6 +687,8 @@ static void test_slot_profile_sums(void)
         " -s simt.rf_banks=2 -s simt.sp_width=4 -s simt.lsu_width=2 -s simt.issue_width=2",
         "-s core.model=simt -s simt.reconvergence=barrier -s simt.scoreboard=on"
         " -s simt.issue_width=2",
+        "-s core.model=simt -s simt.reconvergence=barrier -s simt.collectors=2"
+        " -s simt.rf_banks=2 -s simt.sp_width=4 -s simt.lsu_width=2",
     };
     char db[512]; /* test_tmp_path's buffer is reused */
     snprintf(db, sizeof db, "%s", test_tmp_path("slots.db"));
