@@ -92,6 +92,17 @@ def sql(db, query, *args):
         return list(h.execute(query, args))
 
 
+def op_names_only(x):
+    """x with every text cut to its first word (an instruction's op)."""
+    if isinstance(x, str):
+        return x.split(" ")[0]
+    if isinstance(x, list):
+        return [op_names_only(e) for e in x]
+    if isinstance(x, dict):
+        return {k: op_names_only(e) for k, e in x.items()}
+    return x
+
+
 def downgrade(db, to):
     """The file as schema version `to` wrote it (tests/test_views.c's
     downgrade, for the viewer): no views but sm_accesses; below 14 no slot
@@ -740,7 +751,12 @@ class FilesTest(unittest.TestCase):
                 for k in keys:
                     if simt and v < 6 and k in ("issue", "warps", "warp"):
                         continue  # no SIMT tables before version 6: drawn as a MIMD run's
-                    self.assertEqual(got[p][1].get(k), want[p][1].get(k), (v, p, k))
+                    g, w = got[p][1].get(k), want[p][1].get(k)
+                    if v < 14 and k in ("issue", "detail"):
+                        # no slot profile before 14: an issue names its op, not
+                        # the instruction's text
+                        g, w = op_names_only(g), op_names_only(w)
+                    self.assertEqual(g, w, (v, p, k))
             self.assertEqual([r["run_id"] for r in got["/api/runs"][1]["runs"]], [1, 2], v)
             self.assertEqual(got["/api/compare/1/2"][1]["runs"][0]["end_cycles"],
                              want["/api/compare/1/2"][1]["runs"][0]["end_cycles"], v)
