@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
@@ -43,9 +44,12 @@ struct tessera {
     int64_t run_id;
     phase_t phase;
     atomic_int stop;          /* tessera_stop: stop between two events */
+    bool *named;              /* per key: a tessera_set or -s named it (cfg_warn_inert) */
+    uint64_t db_base;         /* the database's size when the run began recording */
+    uint64_t db_seen;         /* what the run had added when record.max_mb stopped it */
     diag_t diag;              /* the last failure */
     const char *status;       /* runs.status once simulated */
-    char outcome[320];        /* runs.error, or "" */
+    char outcome[512];        /* runs.error, or "" */
     sim_drive_result_t drive;
 };
 
@@ -72,6 +76,7 @@ void tessera_free(tessera_t *t)
     rec_close(t->rec);
     gpu_destroy(t->gpu);
     race_destroy(t->races);
+    tess_free(t->named);
     ivl_free(&t->intervals);
     ivl_free(&t->window);
     sim_destroy(t->sim);
@@ -97,10 +102,26 @@ int tessera_config_file(tessera_t *t, const char *path)
     return rc != TESS_OK ? rc : cfg_load_file(&t->cfg, path, &t->diag);
 }
 
+/* Key `assignment` names ("sm.bank" of " sm.bank = 2") is one the user set:
+ * warned about when it has no effect on the run (cfg_warn_inert). */
+static void note_named(tessera_t *t, const char *assignment)
+{
+    size_t i = cfg_assignment_key(assignment);
+    if (i == SIZE_MAX)
+        return;
+    if (!t->named)
+        t->named = tess_calloc(cfg_key_count(), sizeof *t->named);
+    if (t->named) /* out of memory: the warning rests on the value alone */
+        t->named[i] = true;
+}
+
 int tessera_set(tessera_t *t, const char *assignment)
 {
     int rc = enter(t, "tessera_set");
-    return rc != TESS_OK ? rc : cfg_set(&t->cfg, assignment, &t->diag);
+    rc = rc != TESS_OK ? rc : cfg_set(&t->cfg, assignment, &t->diag);
+    if (rc == TESS_OK)
+        note_named(t, assignment);
+    return rc;
 }
 
 int tessera_configure(tessera_t *t, const cfg_t *cfg)
@@ -114,7 +135,10 @@ int tessera_configure(tessera_t *t, const cfg_t *cfg)
 int tessera_config_cli(tessera_t *t, const char *path, char *const *sets, int n)
 {
     int rc = enter(t, "tessera_config_cli");
-    return rc != TESS_OK ? rc : cfg_apply_cli(&t->cfg, path, sets, n, &t->diag);
+    rc = rc != TESS_OK ? rc : cfg_apply_cli(&t->cfg, path, sets, n, &t->diag);
+    for (int i = 0; i < n && rc == TESS_OK; i++)
+        note_named(t, sets[i]);
+    return rc;
 }
 
 const cfg_t *tessera_config(const tessera_t *t) { return &t->cfg; }
@@ -226,9 +250,26 @@ static void free_params(params_t *p)
     tess_free(p->values);
 }
 
+/* The database's size in bytes: the file and its write-ahead log (0 without one). */
+static uint64_t db_bytes(const tessera_t *t)
+{
+    struct stat st;
+    uint64_t n = 0;
+    char wal[4096];
+    if (!t->db_path)
+        return 0;
+    if (stat(t->db_path, &st) == 0)
+        n += (uint64_t)st.st_size;
+    if ((size_t)snprintf(wal, sizeof wal, "%s-wal", t->db_path) < sizeof wal &&
+        stat(wal, &st) == 0)
+        n += (uint64_t)st.st_size;
+    return n;
+}
+
 static int begin_recording(tessera_t *t)
 {
     rec_opts_t ro = {t->cfg.record.level, t->cfg.record.from_ps, t->cfg.record.to_ps};
+    t->db_base = db_bytes(t); /* record.max_mb counts what this run adds */
     if (!(t->rec = rec_open(t->db_path, &ro, &t->diag)))
         return t->diag.code;
     params_t p = {0};
@@ -295,6 +336,7 @@ static int prepare(tessera_t *t)
     int rc = cfg_check(&t->cfg, &t->diag);
     if (rc != TESS_OK)
         return rc;
+    cfg_warn_inert(&t->cfg, t->named, &t->diag); /* once: a run is prepared once */
     if (!(t->sim = sim_create()))
         return diag_fail(&t->diag, TESS_ENOMEM, "out of memory");
     if (!(t->gpu = gpu_create(t->sim, &t->cfg.gpu, t->prog, &t->diag)))
@@ -311,15 +353,50 @@ static int prepare(tessera_t *t)
     return t->db_path ? begin_recording(t) : TESS_OK;
 }
 
+/* record.max_mb: what this run added to the database passed the limit (the
+ * driver stops the run). A file that other runs made large stops nothing. */
+static bool over_limit(void *user)
+{
+    tessera_t *t = user;
+    uint64_t n = db_bytes(t);
+    n = n > t->db_base ? n - t->db_base : 0;
+    if (n >= t->cfg.record.max_mb << 20) {
+        t->db_seen = n;
+        return true;
+    }
+    return false;
+}
+
 static void progress_extra(void *user, char *buf, size_t size)
 {
     const tessera_t *t = user;
     gpu_stats_t st;
     gpu_stats(t->gpu, &st);
-    snprintf(buf, size, "frames %llu of %u done, instructions %llu",
-             (unsigned long long)st.frames, t->prog->tm.n_frames,
-             (unsigned long long)st.instructions);
+    int w = snprintf(buf, size, "frames %llu of %u done, instructions %llu",
+                     (unsigned long long)st.frames, t->prog->tm.n_frames,
+                     (unsigned long long)st.instructions);
+    uint64_t n = t->db_path ? db_bytes(t) : 0, run = n > t->db_base ? n - t->db_base : 0;
+    if (t->db_path && w > 0 && (size_t)w < size && t->cfg.record.max_mb)
+        snprintf(buf + w, size - (size_t)w, ", database %.1f MiB (this run %.1f of record.max_mb "
+                 "= %llu)", (double)n / (1 << 20), (double)run / (1 << 20),
+                 (unsigned long long)t->cfg.record.max_mb);
+    else if (t->db_path && w > 0 && (size_t)w < size)
+        snprintf(buf + w, size - (size_t)w, ", database %.1f MiB", (double)n / (1 << 20));
 }
+
+/* "summary, tasks" — the levels below the run's, cheaper to record. */
+static void cheaper_levels(const tessera_t *t, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (unsigned l = 0; l < t->cfg.record.level && at < size; l++) {
+        int w = snprintf(buf + at, size - at, "%s%s", l ? ", " : "", cfg_rec_level_names[l]);
+        at += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The text of runs.status (analysis/store/db.h's list). */
+#define STATUS(id) db_status_names[DB_STATUS_##id]
 
 /* How the run ended: runs.status, runs.error and the exit code. */
 static int judge(tessera_t *t)
@@ -329,37 +406,47 @@ static int judge(tessera_t *t)
     int code = TESS_EINTERRUPTED;
     char *msg = t->outcome;
     size_t size = sizeof t->outcome;
-    t->status = "interrupted";
+    t->status = STATUS(INTERRUPTED);
     msg[0] = 0;
     if (o == GPU_POLICY_ERROR) {
-        t->status = "error", code = TESS_EINPUT;
+        t->status = STATUS(ERROR), code = TESS_EINPUT;
         snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
     } else if (o == GPU_WATCHDOG) {
-        t->status = "watchdog", code = TESS_EWATCHDOG;
+        t->status = STATUS(WATCHDOG), code = TESS_EWATCHDOG;
         snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
     } else if (r->end == SIM_END_ERROR) {
-        t->status = "error", code = TESS_ENOMEM;
+        t->status = STATUS(ERROR), code = TESS_ENOMEM;
         snprintf(msg, size, "%s%s", sim_errmsg(t->sim), gpu_errmsg(t->gpu));
     } else if (r->end == SIM_END_TIME_OVERFLOW) {
-        t->status = "time_overflow";
+        t->status = STATUS(TIME_OVERFLOW);
         snprintf(msg, size, "%s: the run stops here rather than wrap (docs/SPEC.md, "
                  "\"The end of simulated time\")", sim_errmsg(t->sim));
     } else if (o == GPU_DONE) {
-        t->status = "ok", code = TESS_OK;
+        t->status = STATUS(OK), code = TESS_OK;
     } else if (r->end == SIM_END_INTERRUPTED && r->signal) {
         snprintf(msg, size, "interrupted by signal %d", r->signal);
     } else if (r->end == SIM_END_INTERRUPTED) {
         snprintf(msg, size, "stopped on request (tessera_stop)");
+    } else if (r->end == SIM_END_HOST_LIMIT) {
+        char levels[128];
+        cheaper_levels(t, levels, sizeof levels);
+        t->status = STATUS(RECORD_LIMIT);
+        snprintf(msg, size, "the run wrote %.1f MiB to the database, over record.max_mb = %llu "
+                 "MiB: it stopped and what it recorded is kept. Record less, with a cheaper "
+                 "record.level (%s; this run's: %s) or a window (record.from_ps, record.to_ps), "
+                 "or raise record.max_mb (0 = no limit)",
+                 (double)t->db_seen / (1 << 20), (unsigned long long)t->cfg.record.max_mb,
+                 levels[0] ? levels : "none", cfg_rec_level_names[t->cfg.record.level]);
     } else if (r->end == SIM_END_WALL_LIMIT) {
-        t->status = "wall_limit";
+        t->status = STATUS(WALL_LIMIT);
         snprintf(msg, size, "wall-clock limit of %g s reached (sim.wall_limit)",
                  t->cfg.sim.wall_limit_s);
     } else if (r->end == SIM_END_TIME_LIMIT) {
-        t->status = "time_limit";
+        t->status = STATUS(TIME_LIMIT);
         snprintf(msg, size, "simulated-time limit of %llu cycles reached (sim.time_limit)",
                  (unsigned long long)t->cfg.sim.time_limit);
     } else if (o == GPU_STUCK) {
-        t->status = "deadlock", code = TESS_EDEADLOCK;
+        t->status = STATUS(DEADLOCK), code = TESS_EDEADLOCK;
         snprintf(msg, size, "%s", gpu_errmsg(t->gpu));
     }
     return code;
@@ -386,6 +473,8 @@ static int simulate(tessera_t *t, unsigned flags)
         .stop_point = stop_point,
         .stop_user = t,
         .progress_extra = progress_extra,
+        .over_limit = t->db_path && t->cfg.record.max_mb ? over_limit : NULL,
+        .limit_user = t,
         .progress_user = t,
     };
     if (dd.until)
@@ -407,7 +496,7 @@ static int simulate(tessera_t *t, unsigned flags)
  * time to it). */
 static sim_time_t stop_time(const tessera_t *t, const gpu_stats_t *st)
 {
-    return strcmp(t->status, "ok") == 0 ? st->end_ps : st->now_ps;
+    return strcmp(t->status, STATUS(OK)) == 0 ? st->end_ps : st->now_ps;
 }
 
 int tessera_run(tessera_t *t, unsigned flags)
@@ -440,7 +529,7 @@ int tessera_run(tessera_t *t, unsigned flags)
     rc = t->rec ? rec_end_run(t->rec, &end, &t->diag) : TESS_OK;
     if (rc != TESS_OK && code == TESS_OK) {
         /* the recorder stored it as 'error' (rec_end_run): so is it reported */
-        t->status = "error";
+        t->status = STATUS(ERROR);
         snprintf(t->outcome, sizeof t->outcome, "recording incomplete: %.280s", t->diag.msg);
     }
     return code != TESS_OK ? code : rc;

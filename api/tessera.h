@@ -135,8 +135,9 @@ void tessera_stop(tessera_t *t, int signal);
 
 /* --- results ---------------------------------------------------------------------------- */
 
-/* The run's status as recorded in runs.status: "ok", "watchdog",
- * "interrupted" (a signal or tessera_stop), "time_limit", "wall_limit",
+/* The run's status as recorded in runs.status (one of DB_STATUSES, the list
+ * in analysis/store/db.h that the recorder and the binding use too): "ok", "watchdog",
+ * "interrupted" (a signal or tessera_stop), "time_limit", "wall_limit", "record_limit",
  * "time_overflow" (past 2^63 ps, exit code 4), "deadlock" or "error" (also
  * when the run's end could not be recorded); "" before tessera_run has simulated. */
 const char *tessera_status(const tessera_t *t);

@@ -29,25 +29,15 @@ static const opt_def_t defs[CLI_OPT_COUNT] = {
 #undef X
 };
 
-/* The exit codes of `tessera` (events/base/err.h): a word for a command's
- * one-line list, a sentence for `tessera --help`. */
+/* The exit codes of `tessera` (events/base/err.h's TESS_ERRORS): a word for
+ * a command's one-line list, a sentence for `tessera --help`. */
 static const struct {
     int code;
     const char *word, *meaning;
 } exit_table[] = {
-    {TESS_OK, "ok", "ok"},
-    {TESS_EUSAGE, "usage", "usage error (bad command line)"},
-    {TESS_EINPUT, "rejected input",
-     "rejected input (malformed program, image or configuration; nothing simulated)"},
-    {TESS_EWATCHDOG, "watchdog", "watchdog: a task exceeded its instruction budget (D12)"},
-    {TESS_EINTERRUPTED, "interrupted",
-     "interrupted (SIGINT/SIGTERM) or a wall-clock limit; what was recorded is kept"},
-    {TESS_EIO, "I/O", "I/O error (a file could not be read or written)"},
-    {TESS_EDB, "database", "database error"},
-    {TESS_ENOMEM, "out of memory", "out of memory"},
-    {TESS_EDEADLOCK, "deadlock",
-     "the model stopped with work left (deadlock, e.g. a lock never released)"},
-    {TESS_ECRASH, "crashed", "a sweep point crashed (killed by SIGSEGV, SIGABRT, ...)"},
+#define EXIT_ROW(id, value, name, word, meaning) {TESS_##id, word, meaning},
+    TESS_ERRORS(EXIT_ROW)
+#undef EXIT_ROW
 };
 
 #define N_EXITS (sizeof exit_table / sizeof exit_table[0])

@@ -52,6 +52,8 @@
     X(EMIT, "emit", 0, NULL, "print one command per point and run nothing")                   \
     X(FORCE, "force", 0, NULL, "allow more than 10000 points")                                \
     X(RERUN, "rerun", 0, NULL, "run every point, also those OUT.db already holds as ok")      \
+    X(ALLOW_INERT, "allow-inert", 0, NULL, "sweep a key even where it has no effect (e.g. "   \
+      "simt.* without core.model=simt): those points run the same machine")                  \
     X(ZIP, "zip", 0, "KEY,KEY,...", "these -s axes vary together (their i-th values in one "  \
       "point) instead of in every combination; repeatable")                                   \
     X(SAMPLE, "sample", 0, "N", "run N points drawn from the product without repetition "    \

@@ -1,5 +1,5 @@
 /* cli_util.h — small helpers shared by the subcommands: checking and writing
- * output files (events/base/outfile.h) with the error printed, and reading
+ * output files (cli/outfile.h) with the error printed, and reading
  * option values. */
 #ifndef TESSERA_CLI_UTIL_H
 #define TESSERA_CLI_UTIL_H
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "events/base/outfile.h"
+#include "cli/outfile.h"
 #include "model/arch.h"
 #include "model/race.h"
 

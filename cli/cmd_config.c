@@ -94,10 +94,12 @@ static void print_keys_text(FILE *f)
             fprintf(f, "\n[%s]  %s\n", sec, cfg_section_doc(sec));
         }
         fprintf(f, "\n  %s = %s\n", k->key, k->def);
+        char on[256];
         if (k->unit[0])
             fprintf(f, "      unit: %s; values: %s\n", k->unit, k->values);
         else
             fprintf(f, "      values: %s\n", k->values);
+        fprintf(f, "      applies to: %s\n", cfg_key_applies(i, on, sizeof on));
         fprintf(f, "%*s", *k->doc ? 6 : 0, "");
         cli_wrap(f, k->doc, 6, 6);
     }
@@ -146,6 +148,21 @@ static const char md_intro[] =
     "- After everything is applied: `record.to_ps` must be 0 or above `record.from_ps`, and\n"
     "  `sim.time_limit` cycles must fit in 64-bit picoseconds.\n"
     "\n"
+    "## Keys that apply\n"
+    "\n"
+    "A key applies to some machines — `mimd` and `simt` (`core.model`), and `iss`, the\n"
+    "untimed executor — and may need another key to have an effect (column *applies to*\n"
+    "below). A key with no effect on a run is not recorded: it is absent from `params` and\n"
+    "NULL in `run_summary` (`runs.config`, the run's whole configuration and its run key,\n"
+    "keeps every key). Setting one (`-s`, or a file's value other than the default) warns\n"
+    "once, naming the key, why and what gives it an effect:\n"
+    "`warning: simt.scheduler = gto has no effect on this run (core.model is mimd: the simt.*\n"
+    "keys apply only to core.model = simt; -s core.model=simt gives it one): it is not\n"
+    "recorded in params`. `tessera sweep` refuses a `-s` list whose key has no effect in some\n"
+    "point (exit code 1) unless `--allow-inert`; `tessera iss` refuses every key but those\n"
+    "marked `iss`. `sim.seed` has an effect only when something is random: the `random`\n"
+    "arbiter, a drawn latency or a policy plugin.\n"
+    "\n"
     "## Latencies\n"
     "\n"
     "A latency is a whole number of clock cycles, fixed or drawn from a distribution for\n"
@@ -186,14 +203,16 @@ static void print_keys_markdown(FILE *f)
         if (new_section(i)) {
             section_of(i, sec, sizeof sec);
             fprintf(f, "\n## [%s]\n\n%s\n\n", sec, cfg_section_doc(sec));
-            fputs("| key | default | unit | valid values | meaning |\n"
-                  "| --- | --- | --- | --- | --- |\n",
+            fputs("| key | default | unit | valid values | applies to | meaning |\n"
+                  "| --- | --- | --- | --- | --- | --- |\n",
                   f);
         }
+        char on[256];
         md_cell(f, k->key, true);
         md_cell(f, k->def, true);
         md_cell(f, k->unit, false);
         md_cell(f, k->values, false);
+        md_cell(f, cfg_key_applies(i, on, sizeof on), false);
         md_cell(f, k->doc, false);
         fputs("|\n", f);
     }

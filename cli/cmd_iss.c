@@ -60,6 +60,28 @@ static int bank_settings(const cli_args_t *c, iss_desc_t *desc)
     cfg_t cfg;
     cfg_default(&cfg);
     diag_t d = {0};
+    for (int i = 0; i < c->n_sets; i++) { /* a key it does not read is refused, not ignored */
+        size_t k = cfg_assignment_key(c->sets[i]);
+        const char *set = c->sets[i] + strspn(c->sets[i], " \t");
+        if (k == SIZE_MAX && strncmp(set, CFG_PLUGIN_SECTION ".", sizeof CFG_PLUGIN_SECTION) == 0) {
+            cli_error("iss: -s '%s': a plugin parameter does not apply to iss (it runs no policy)",
+                      c->sets[i]);
+            return TESS_EUSAGE;
+        }
+        if (k != SIZE_MAX && !cfg_key_for_iss(k)) {
+            char only[256] = "";
+            for (size_t j = 0, at = 0; j < cfg_key_count() && at < sizeof only; j++)
+                if (cfg_key_for_iss(j)) {
+                    int w = snprintf(only + at, sizeof only - at, "%s%s", at ? " and " : "",
+                                     cfg_key_info(j)->key);
+                    at += w > 0 ? (size_t)w : 0;
+                }
+            cli_error("iss: -s '%s': %s does not apply to iss, the untimed executor (only %s "
+                      "do: the bank of its trace); use tessera run for the timed machines",
+                      c->sets[i], cfg_key_info(k)->key, only);
+            return TESS_EUSAGE;
+        }
+    }
     if (cfg_apply_cli(&cfg, NULL, c->sets, c->n_sets, &d) != TESS_OK) {
         cli_error("%s", d.msg);
         return d.code;

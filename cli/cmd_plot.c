@@ -1,6 +1,6 @@
 /* cmd_plot.c — `tessera plot`: a sweep or a run's intervals drawn by gnuplot
  * (analysis/present/plot.h). The picture goes through the one output writer
- * (events/base/outfile.h): OUT is never left half-written. */
+ * (cli/outfile.h): OUT is never left half-written. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,8 +12,9 @@
 #include "analysis/present/plot.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "config/cfg.h"
 #include "events/base/err.h"
-#include "events/base/outfile.h"
+#include "cli/outfile.h"
 
 static const cli_use_t plot_opts[] = {
     {CLI_X_KEY, NULL, NULL},
@@ -151,6 +152,19 @@ static int run_gnuplot(const plot_t *p, const char *format, FILE *out, diag_t *d
     return TESS_OK;
 }
 
+/* The key table's keys, and those a point may average over without a warning
+ * (cfg_key_replicate: sim.seed, keys that never change a result). */
+static void table_keys(const char **known, const char **replicate)
+{
+    size_t r = 0, n = cfg_key_count();
+    for (size_t i = 0; i < n; i++) {
+        known[i] = cfg_key_info(i)->key;
+        if (cfg_key_replicate(i))
+            replicate[r++] = known[i];
+    }
+    known[n] = replicate[r] = NULL;
+}
+
 int cmd_plot(int argc, char **argv)
 {
     plot_args_t a = {0};
@@ -161,7 +175,10 @@ int cmd_plot(int argc, char **argv)
     outfile_role_t db_role = {a.db, "the database", true};
     if ((rc = cli_check_files(&out_role, 1, &db_role, 1)) != TESS_OK)
         return rc;
-    diag_t d = {0};
+    diag_t d = {.warn = diag_warn_stderr};
+    const char *known[cfg_key_count() + 1], *replicate[cfg_key_count() + 1];
+    table_keys(known, replicate);
+    a.opts.known_keys = known, a.opts.replicate_keys = replicate;
     plot_t *p = plot_open(a.db, &a.opts, &d);
     rc = p ? TESS_OK : d.code;
     const char *format = a.out ? plot_format(a.out) : "svg";

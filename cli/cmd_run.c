@@ -33,7 +33,7 @@ static const cli_use_t run_opts[] = {
 
 static const cli_exit_t run_exits[] = {
     {TESS_OK, NULL},  {TESS_EUSAGE, NULL}, {TESS_EINPUT, NULL}, {TESS_EWATCHDOG, NULL},
-    {TESS_EINTERRUPTED, "interrupted or a time limit"}, {TESS_EIO, NULL}, {TESS_EDB, NULL},
+    {TESS_EINTERRUPTED, "interrupted or a limit (time, wall, record.max_mb)"}, {TESS_EIO, NULL}, {TESS_EDB, NULL},
     {TESS_ENOMEM, NULL}, {TESS_EDEADLOCK, NULL}, {-1, NULL},
 };
 

@@ -37,6 +37,7 @@ static const cli_use_t sweep_opts[] = {
                      "command per point (absolute paths, shell-quoted) and run nothing"},
     {CLI_FORCE, NULL, "allow more than 10000 points to run"},
     {CLI_RERUN, NULL, "run every point, also those OUT.db already holds with status ok"},
+    {CLI_ALLOW_INERT, NULL, NULL},
     {CLI_ZIP, NULL, NULL},
     {CLI_SAMPLE, NULL, NULL},
     {CLI_SAMPLE_SEED, NULL, NULL},
@@ -59,7 +60,7 @@ const cli_spec_t cli_spec_sweep = {
     .usage = "PROG -s key=v1,v2,... [-s key=v ...] [--config F] [--mem F]\n"
              "                     [--zip K1,K2 ...] [--sample N [--sample-seed S]]\n"
              "                     [--jobs N] --db OUT.db [--emit] [--force] [--rerun]\n"
-             "                     [--progress]",
+             "                     [--allow-inert] [--progress]",
     .about =
         "Runs PROG once per point of the cartesian product of the -s lists, N points at a\n"
         "time, each as `tessera run PROG ... --db SHARD` into a shard in a temporary\n"
@@ -74,6 +75,10 @@ const cli_spec_t cli_spec_sweep = {
         "together. --sample N: N points of the product, drawn without repetition with\n"
         "--sample-seed S (default: --seed when it is one number, else 1), run in\n"
         "product order. More than 10000 points need --force.\n"
+        "A -s list whose key has no effect in some point (simt.* without\n"
+        "core.model=simt, ts.window without ts.policy=lookahead, sim.seed with nothing\n"
+        "random: `tessera config --keys` says where each key applies) is refused\n"
+        "(exit 1, naming what to add) unless --allow-inert.\n"
         "Resume: a point of which OUT.db already holds a run with status ok (same\n"
         "program, data and effective configuration: every key, defaults and --config\n"
         "included) is not run again, nor emitted by --emit; --rerun runs it all the\n"
@@ -135,6 +140,7 @@ static int parse(int argc, char **argv, cli_args_t *c, sweep_args_t *a)
     a->emit = cli_count(c, CLI_EMIT) > 0;
     a->force = cli_count(c, CLI_FORCE) > 0;
     a->rerun = cli_count(c, CLI_RERUN) > 0;
+    a->allow_inert = cli_count(c, CLI_ALLOW_INERT) > 0;
     a->progress = cli_count(c, CLI_PROGRESS) > 0;
     a->sample = cli_value(c, CLI_SAMPLE);
     size_t n_zips = 0;
@@ -425,6 +431,8 @@ static int check_all(sweep_args_t *a, uint64_t *n, program_t **prog, diag_t *d)
                          *n ? "" : "more than ", (unsigned long long)(*n ? *n : UINT64_MAX),
                          SWEEP_MAX_POINTS);
     rc = sweep_plan_check(&a->plan, a->config, *n, d);
+    if (rc == TESS_OK)
+        rc = sweep_plan_inert(&a->plan, a->config, *n, a->allow_inert, d);
     return rc == TESS_OK ? load_program(a, prog, d) : rc;
 }
 

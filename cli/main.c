@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
-#include "events/base/outfile.h"
+#include "cli/outfile.h"
 
 static void usage(FILE *f)
 {

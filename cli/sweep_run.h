@@ -29,6 +29,7 @@ typedef struct sweep_args {
     char prog_sha[65];        /* the program's Task Memory image, hashed once (runs.program_sha256) */
     char data_sha[65];        /* its initial Shared Memory (runs.data_sha256) */
     bool emit, force, rerun, progress;
+    bool allow_inert;         /* --allow-inert: sweep keys where they have no effect */
 } sweep_args_t;
 
 /* Decimal digits of n, for zero-padded shard numbers that sort in order. */

@@ -314,7 +314,7 @@ static void foreach_plugin(const cfg_t *cfg, void (*fn)(void *user, const char *
     const gpu_policies_t *sel = &cfg->gpu.policies;
     char key[GPU_POLICY_PKEY_MAX + 16];
     for (unsigned p = 0; p < GPU_POINT_COUNT; p++) {
-        if (!sel->impl[p])
+        if (!sel->impl[p] || cfg_key_inert(cfg, cfg_key_index(gpu_point_key[p]), NULL))
             continue;
         snprintf(key, sizeof key, "%s.plugin", gpu_point_key[p]);
         fn(user, key, sel->impl[p]->name);
@@ -325,6 +325,95 @@ static void foreach_plugin(const cfg_t *cfg, void (*fn)(void *user, const char *
     for (unsigned i = 0; i < sel->n_params; i++) {
         snprintf(key, sizeof key, CFG_PLUGIN_SECTION ".%s", sel->param[i].key);
         fn(user, key, sel->param[i].value);
+    }
+}
+
+/* --- keys that apply ------------------------------------------------------------ */
+
+size_t cfg_key_index(const char *key)
+{
+    for (size_t i = 0; i < cfg_key_count(); i++)
+        if (!strcmp(cfg_key_at(i)->info.key, key))
+            return i;
+    return SIZE_MAX;
+}
+
+size_t cfg_assignment_key(const char *assignment)
+{
+    char key[128];
+    assignment += strspn(assignment, " \t");
+    size_t len = strcspn(assignment, "=");
+    while (len && (assignment[len - 1] == ' ' || assignment[len - 1] == '\t'))
+        len--;
+    if (len >= sizeof key)
+        return SIZE_MAX;
+    memcpy(key, assignment, len);
+    key[len] = 0;
+    return cfg_key_index(key);
+}
+
+static unsigned machines(const cfg_key_t *k) { return k->on ? k->on : CFG_ON_MIMD | CFG_ON_SIMT; }
+
+const char *cfg_key_inert(const cfg_t *cfg, size_t i, const char **fix)
+{
+    const cfg_key_t *k = cfg_key_at(i);
+    const char *ignored;
+    fix = fix ? fix : &ignored;
+    *fix = NULL;
+    if (!k)
+        return NULL;
+    bool simt = cfg->gpu.model == GPU_MODEL_SIMT;
+    if (!(machines(k) & (simt ? CFG_ON_SIMT : CFG_ON_MIMD))) {
+        *fix = simt ? "-s core.model=mimd" : "-s core.model=simt";
+        return simt ? "core.model is simt: the key applies only to core.model = mimd"
+                    : "core.model is mimd: the simt.* keys apply only to core.model = simt";
+    }
+    return k->needs ? cfg_need_unmet(k->needs, cfg, fix) : NULL;
+}
+
+bool cfg_key_for_iss(size_t i)
+{
+    const cfg_key_t *k = cfg_key_at(i);
+    return k && (machines(k) & CFG_ON_ISS);
+}
+
+bool cfg_key_replicate(size_t i)
+{
+    const cfg_key_t *k = cfg_key_at(i);
+    return k && k->replicate;
+}
+
+const char *cfg_key_applies(size_t i, char *buf, size_t n)
+{
+    const cfg_key_t *k = cfg_key_at(i);
+    if (!k || !n)
+        return "";
+    static const char *const names[] = {"mimd", "simt", "iss"};
+    size_t at = 0;
+    buf[0] = 0;
+    for (unsigned m = 0; m < 3 && at < n; m++)
+        if (machines(k) >> m & 1) {
+            int w = snprintf(buf + at, n - at, "%s%s", at ? ", " : "", names[m]);
+            at += w > 0 ? (size_t)w : 0;
+        }
+    if (k->needs && at < n)
+        snprintf(buf + at, n - at, "; %s", cfg_need_text(k->needs));
+    return buf;
+}
+
+void cfg_warn_inert(const cfg_t *cfg, const bool *named, diag_t *diag)
+{
+    char value[CFG_VALUE_MAX];
+    for (size_t i = 0; i < cfg_key_count(); i++) {
+        const cfg_key_t *k = cfg_key_at(i);
+        cfg_value_format(k, cfg, value, sizeof value);
+        if (!(named && named[i]) && !strcmp(value, k->info.def))
+            continue;
+        const char *fix, *why = cfg_key_inert(cfg, i, &fix);
+        if (why)
+            diag_warn(diag, "%s = %s has no effect on this run (%s; %s gives it one): it is "
+                            "not recorded in params",
+                      k->info.key, value, why, fix ? fix : "nothing");
     }
 }
 
@@ -343,6 +432,8 @@ void cfg_foreach(const cfg_t *cfg, void (*fn)(void *user, const char *key, const
     char buf[CFG_VALUE_MAX];
     for (size_t i = 0; i < cfg_key_count(); i++) {
         const cfg_key_t *k = cfg_key_at(i);
+        if (cfg_key_inert(cfg, i, NULL))
+            continue; /* no effect on this run: not a parameter of it */
         cfg_value_format(k, cfg, buf, sizeof buf);
         fn(user, k->info.key, buf);
     }

@@ -7,6 +7,7 @@
 #ifndef TESSERA_CFG_H
 #define TESSERA_CFG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,7 @@ typedef struct cfg {
         uint64_t from_ps;     /* record from this simulated time on */
         uint64_t to_ps;       /* ... until this time; 0 = until the end */
         uint64_t interval;    /* cycles per interval of the intervals table; 0 = none */
+        uint64_t max_mb;      /* stop the run when its database passes this many MiB; 0 = none */
     } record;
     struct {
         uint64_t time_limit;  /* in cycles; 0 = none */
@@ -84,11 +86,13 @@ int cfg_apply_cli(cfg_t *cfg, const char *config_path, char *const *overrides, i
  * memory. */
 char *cfg_format(const cfg_t *cfg);
 
-/* Calls fn for every key in table order with "section.key" and the
- * canonical text of its value (as cfg_format prints it; valid during the
- * call only); then, for each point given to a plugin, KEY.plugin (its name)
- * and KEY.sha256 (of its file; none for a Python callable), and every
- * plugin.NAME.KEY: cfg_param_count(cfg) calls in all. */
+/* The parameters a run records (params): calls fn for every key that has
+ * an effect on the run (cfg_key_inert is NULL) in table order with
+ * "section.key" and the canonical text of its value (as cfg_format prints
+ * it; valid during the call only); then, for each point given to a plugin
+ * whose key has an effect, KEY.plugin (its name) and KEY.sha256 (of its
+ * file; none for a Python callable), and every plugin.NAME.KEY: at most
+ * cfg_param_count(cfg) calls in all. */
 void cfg_foreach(const cfg_t *cfg, void (*fn)(void *user, const char *key, const char *value),
                  void *user);
 size_t cfg_param_count(const cfg_t *cfg);
@@ -120,6 +124,42 @@ typedef struct cfg_key_info {
 /* The key table in its order (sections are contiguous); i < cfg_key_count(). */
 size_t cfg_key_count(void);
 const cfg_key_info_t *cfg_key_info(size_t i);
+
+/* The index of key "section.key" in the table, or SIZE_MAX. */
+size_t cfg_key_index(const char *key);
+
+/* The index of the key an assignment "section.key=value" names (blanks
+ * around the key allowed), or SIZE_MAX (no such key, a plugin parameter). */
+size_t cfg_assignment_key(const char *assignment);
+
+/* --- keys that apply (declared once per key in cfg_keys.c) ---
+ * A key applies to some machines (core.model = mimd, simt; tessera iss) and
+ * may need another key's value to have an effect (ts.window: ts.policy =
+ * lookahead; sim.seed: something random). A run records only the keys that
+ * have an effect on it (params; runs.config keeps every key: it reproduces
+ * the run and is its run key). */
+
+/* NULL when key i has an effect on a run configured by `cfg`; else why not
+ * ("core.model is mimd: the simt.* keys apply only to core.model = simt"),
+ * and in *fix (when fix is not NULL) what gives it one ("-s core.model=simt"). */
+const char *cfg_key_inert(const cfg_t *cfg, size_t i, const char **fix);
+
+/* Key i is read by `tessera iss` (sm.banks and sm.bank_map: its trace's bank). */
+bool cfg_key_for_iss(size_t i);
+
+/* Runs differing only in key i may be averaged without a warning (tessera
+ * plot): sim.seed, and the keys that never change a simulated result. */
+bool cfg_key_replicate(size_t i);
+
+/* Where key i applies, for people: "mimd, simt", "simt (with simt.ibuffer
+ * >= 1)", "mimd, simt, iss". Static text or buf. */
+const char *cfg_key_applies(size_t i, char *buf, size_t n);
+
+/* Warns through diag, once per key, for each key with no effect on the run
+ * `cfg` describes that the user set: named[i] (a -s or tessera_set of key i;
+ * named may be NULL) or a value other than its default (a --config file).
+ * Each warning names the key, its value, why and what gives it an effect. */
+void cfg_warn_inert(const cfg_t *cfg, const bool *named, diag_t *diag);
 
 /* One sentence on what a section configures ("" for an unknown section). */
 const char *cfg_section_doc(const char *section);

@@ -24,6 +24,20 @@ typedef enum cfg_type {
                                  point `point` (cfg_plugin.c) */
 } cfg_type_t;
 
+/* The machines a key applies to (cfg_key_t.on; 0 stands for mimd and simt). */
+enum { CFG_ON_MIMD = 1, CFG_ON_SIMT = 2, CFG_ON_ISS = 4 };
+
+/* What else a key needs to have an effect (cfg_key_t.needs): the conditions
+ * of cfg_keys.c, each with its reason and its remedy. */
+typedef enum cfg_need {
+    CFG_NEED_NONE = 0,
+    CFG_NEED_LOOKAHEAD,       /* ts.policy = lookahead */
+    CFG_NEED_RANDOM,          /* something random: a random arbiter, a drawn latency, a plugin */
+    CFG_NEED_IBUFFER,         /* simt.ibuffer >= 1 */
+    CFG_NEED_COLLECTORS,      /* simt.collectors >= 1 */
+    CFG_NEED_COUNT
+} cfg_need_t;
+
 typedef struct cfg_key {
     cfg_key_info_t info;      /* what cfg_key_info() returns */
     const char *section;      /* info.key before the dot */
@@ -36,7 +50,19 @@ typedef struct cfg_key {
     const char *const *names; /* ENUM: the choices, NULL-terminated */
     const int *vals;          /* ENUM: the value of each name (NULL: its index) */
     uint8_t point;            /* POLICY: gpu_point_t */
+    uint8_t on;               /* CFG_ON_* of the machines it applies to; 0: mimd and simt */
+    uint8_t needs;            /* cfg_need_t: what else it needs to have an effect */
+    bool replicate;           /* runs differing only in it may be averaged: it never changes
+                                 a simulated result (the host's keys), or it is sim.seed */
 } cfg_key_t;
+
+/* NULL when condition `need` holds for cfg; else why it does not ("ts.policy
+ * is inorder: the window is the lookahead policy's"), with in *fix what
+ * would make it hold ("-s ts.policy=lookahead"). cfg_keys.c. */
+const char *cfg_need_unmet(unsigned need, const cfg_t *cfg, const char **fix);
+
+/* When condition `need` holds, for people ("with ts.policy = lookahead"). */
+const char *cfg_need_text(unsigned need);
 
 /* The table (cfg_keys.c); i < cfg_key_count(). */
 const cfg_key_t *cfg_key_at(size_t i);

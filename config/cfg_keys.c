@@ -23,6 +23,13 @@
                           .size = FIELD_SIZE(f), .names = (nm), .point = (pt)
 #define BOOL(f) .type = CFG_T_BOOL, .off = offsetof(cfg_t, f), .size = FIELD_SIZE(f)
 #define DOC(d, u, v, text) .info.def = d, .info.unit = u, .info.values = v, .info.doc = text
+/* Where a key applies (cfg.h, "keys that apply"): the machines (default: mimd
+ * and simt), what else it needs, and whether runs differing in it alone may
+ * be averaged. */
+#define ONLY_SIMT .on = CFG_ON_SIMT
+#define ALSO_ISS .on = CFG_ON_MIMD | CFG_ON_SIMT | CFG_ON_ISS
+#define NEEDS(n) .needs = CFG_NEED_##n
+#define REPLICATE .replicate = true
 
 /* Enumerated keys take their choices, and the documentation of each, from
  * the enumeration's one list (model/gpu.h, model/simt/simt.h, config/cfg.h;
@@ -62,7 +69,7 @@ static const cfg_key_t keys[] = {
     {KEY("ts", "window"), UINT(gpu.window, 1, 64),
      DOC("8", "frames", "1..64",
          "How many frames the lookahead policy considers from the oldest unissued one; "
-         "ignored by inorder.")},
+         "ignored (and not recorded) by inorder."), NEEDS(LOOKAHEAD)},
 
     {KEY("core", "alu"), LAT(gpu.core_alu, 1),
      DOC("1", "cycles", LAT1,
@@ -81,7 +88,7 @@ static const cfg_key_t keys[] = {
     {KEY("core", "timing"), ENUM(gpu.timing, gpu_timing_names, NULL),
      DOC("decoupled", "", XENUM_JOIN(GPU_TIMINGS),
          "How the cores are simulated." GPU_TIMINGS(XENUM_DOC) " Every mode gives the same "
-         "timestamps.")},
+         "timestamps."), REPLICATE},
     {KEY("core", "model"), ENUM(gpu.model, gpu_model_names, NULL),
      DOC("mimd", "", XENUM_JOIN(GPU_MODELS),
          "What executes the tasks." GPU_MODELS(XENUM_DOC) " The simt.* keys apply only to "
@@ -101,11 +108,11 @@ static const cfg_key_t keys[] = {
     {KEY("sm", "bank_map"), POLICY(gpu.bank_map, gpu_bank_map_names, GPU_POINT_BANK_MAP),
      DOC("high", "", (&(GPU_BANK_MAPS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
          "How a byte address picks its bank, with k = log2(sm.banks)." GPU_BANK_MAPS(XENUM_DOC)
-         PLUGIN_DOC)},
+         PLUGIN_DOC), ALSO_ISS},
     {KEY("sm", "banks"), ENUM(gpu.banks, bank_names, bank_vals),
      DOC("16", "banks", "1, 2, 4, 8, 16, 32, 64",
          "D13: how many banks the 4096 bytes are split into, each of 4096 / sm.banks bytes "
-         "and serving one access at a time (T8).")},
+         "and serving one access at a time (T8)."), ALSO_ISS},
     {KEY("sm", "atomics"), BOOL(gpu.atomics),
      DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
          "D16 extension: ld_sync/st_sync (bits [7:6] = 01 of the high-address register) lock "
@@ -115,59 +122,64 @@ static const cfg_key_t keys[] = {
     {KEY("simt", "scheduler"), POLICY(gpu.simt_scheduler, simt_sched_names, GPU_POINT_SCHEDULER),
      DOC("rr", "", (&(SIMT_SCHEDS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
          "S6: which eligible warps issue." SIMT_SCHEDS(XENUM_DOC) PLUGIN_DOC " Only with "
-         "core.model = simt: a mimd run records it and ignores it.")},
+         "core.model = simt: a mimd run ignores it and does not record it."), ONLY_SIMT},
     {KEY("simt", "issue_width"), UINT(gpu.simt_issue_width, 1, 16),
      DOC("1", "warps", "1..16",
          "S5: warp instructions issued per cycle, each from a different warp. Only with "
-         "core.model = simt.")},
+         "core.model = simt."), ONLY_SIMT},
     {KEY("simt", "scoreboard"), BOOL(gpu.simt_scoreboard),
      DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
          "S4: off: a warp issues its next instruction when the previous one has completed; "
          "on: in program order, one per cycle, as soon as its registers have no incomplete "
-         "writer (one ld/st in flight per warp). Only with core.model = simt.")},
+         "writer (one ld/st in flight per warp). Only with core.model = simt."), ONLY_SIMT},
     {KEY("simt", "broadcast"), BOOL(gpu.simt_broadcast),
      DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
          "S8: on: the lanes of one ld that read the same byte share one bank access (st and "
-         "ld_sync never merge). Only with core.model = simt.")},
+         "ld_sync never merge). Only with core.model = simt."), ONLY_SIMT},
     {KEY("simt", "ibuffer"), UINT(gpu.simt_ibuffer, 0, 8),
      DOC("0", "entries", "0..8",
          "S11: I-buffer entries per warp; a warp issues only the instruction at the head of "
          "its I-buffer, filled by one fetch port shared round-robin by the warps. 0: an "
-         "ideal front end. Only with core.model = simt.")},
+         "ideal front end. Only with core.model = simt."), ONLY_SIMT},
     {KEY("simt", "fetch_width"), UINT(gpu.simt_fetch_width, 1, 4),
      DOC("2", "slots", "1..4",
          "S11: consecutive slots one fetch brings (never past a bnz, a ready or slot 15). "
-         "Only with simt.ibuffer >= 1.")},
+         "Only with simt.ibuffer >= 1."), ONLY_SIMT, NEEDS(IBUFFER)},
     {KEY("simt", "fetch_latency"), UINT(gpu.simt_fetch_latency, 1, 8),
      DOC("1", "cycles", "1..8",
-         "S11: cycles from a fetch to its slots in the I-buffer. Only with simt.ibuffer >= 1.")},
+         "S11: cycles from a fetch to its slots in the I-buffer. Only with simt.ibuffer >= 1."), ONLY_SIMT, NEEDS(IBUFFER)},
     {KEY("simt", "collectors"), UINT(gpu.simt_collectors, 0, 16),
      DOC("0", "units", "0..16",
          "S12: operand collector units; an instruction needs a free one to issue and is "
          "dispatched when its source registers have been read from the register-file banks. "
-         "0: operands are read at issue at no cost. Only with core.model = simt.")},
+         "0: operands are read at issue at no cost. Only with core.model = simt."), ONLY_SIMT},
     {KEY("simt", "rf_banks"), UINT(gpu.simt_rf_banks, 1, 16),
      DOC("4", "banks", "1..16",
          "S12: register-file banks feeding the collectors, each serving one read per cycle; "
          "register r of a warp whose lowest lane is w lies in bank (r + w) mod rf_banks. "
-         "Only with simt.collectors >= 1.")},
+         "Only with simt.collectors >= 1."), ONLY_SIMT, NEEDS(COLLECTORS)},
     {KEY("simt", "sp_width"), UINT(gpu.simt_sp_width, 1, 16),
      DOC("16", "lanes", "1..16",
          "S13: lanes the SP units (every instruction but mul, div, ld, st) serve per cycle: "
          "an instruction of n active lanes takes ceil(n / sp_width) passes. Only with "
-         "core.model = simt.")},
+         "core.model = simt."), ONLY_SIMT},
     {KEY("simt", "sfu_width"), UINT(gpu.simt_sfu_width, 1, 16),
      DOC("16", "lanes", "1..16",
-         "S13: lanes the SFU units (mul, div) serve per cycle. Only with core.model = simt.")},
+         "S13: lanes the SFU units (mul, div) serve per cycle. Only with core.model = simt."), ONLY_SIMT},
     {KEY("simt", "lsu_width"), UINT(gpu.simt_lsu_width, 1, 16),
      DOC("16", "lanes", "1..16",
          "S13: lanes the LSU units (ld, st) serve per cycle; pass j sends the requests of "
-         "active lanes j*lsu_width ... in lane order. Only with core.model = simt.")},
+         "active lanes j*lsu_width ... in lane order. Only with core.model = simt."), ONLY_SIMT},
+    {KEY("simt", "reconvergence"), ENUM(gpu.simt_reconvergence, gpu_reconv_names, NULL),
+     DOC("stack", "", XENUM_JOIN(GPU_RECONVS),
+         "How a divergent warp reconverges." GPU_RECONVS(XENUM_DOC) " barrier cannot be "
+         "combined with simt.ibuffer >= 1 (S14). Only with core.model = simt."), ONLY_SIMT},
 
     {KEY("sim", "seed"), UINT(gpu.seed, 0, UINT64_MAX),
      DOC("1", "", "0..18446744073709551615, decimal or 0x hex",
-         "Seed of every random stream (the random arbiter, latency distributions). The "
-         "same seed gives the same run on every host.")},
+         "Seed of every random stream (the random arbiter, latency distributions, policy "
+         "plugins). The same seed gives the same run on every host. A run with nothing "
+         "random does not record it."), NEEDS(RANDOM), REPLICATE},
     {KEY("sim", "time_limit"), UINT(sim.time_limit, 0, UINT64_MAX),
      DOC("0", "cycles", "0..18446744073709551615 (in ps it must fit in 64 bits)",
          "Stop the run at this many simulated cycles (status time_limit, stopped at the "
@@ -179,33 +191,97 @@ static const cfg_key_t keys[] = {
      DOC("0", "wall s per simulated s", "0..1e12",
          "Run paced on libev timers, for demonstrations or co-simulation: wall seconds per "
          "simulated second (1e9 with the default clock = one cycle per second); "
-         "0 = as fast as possible.")},
+         "0 = as fast as possible."), REPLICATE},
     {KEY("sim", "progress"), ENUM(sim.progress, progress_names, progress_vals),
      DOC("auto", "", XENUM_JOIN(CFG_PROGRESSES),
          "Print a progress line on stderr during the run; auto: only when stderr is a "
-         "terminal.")},
+         "terminal."), REPLICATE},
 
     {KEY("record", "level"), ENUM(record.level, cfg_rec_level_names, NULL),
      DOC("mem", "", XENUM_JOIN(REC_LEVELS),
-         "What the run records in the database." REC_LEVELS(XENUM_DOC))},
+         "What the run records in the database." REC_LEVELS(XENUM_DOC)), REPLICATE},
     {KEY("record", "from_ps"), UINT(record.from_ps, 0, UINT64_MAX),
      DOC("0", "ps", "0..18446744073709551615",
-         "Record tasks, accesses and events only from this simulated time on.")},
+         "Record tasks, accesses and events only from this simulated time on."), REPLICATE},
     {KEY("record", "to_ps"), UINT(record.to_ps, 0, UINT64_MAX),
      DOC("0", "ps", "0, or above record.from_ps",
          "Record tasks, accesses and events only until this simulated time; 0 = until the "
          "end. With from_ps or to_ps set, the intervals table also gets the window's "
-         "utilisation and conflict figures (kind 'window').")},
+         "utilisation and conflict figures (kind 'window')."), REPLICATE},
     {KEY("record", "interval"), UINT(record.interval, 0, UINT64_MAX),
      DOC("0", "cycles", "0..18446744073709551615",
          "Split the cores' and banks' counters over intervals of this many cycles (table "
          "intervals, view utilization_over_time; they sum to the whole-run counters); 0 = "
          "none. At most 4096 intervals are kept: a longer run has them merged pairwise "
          "(lengths doubled, with a warning). Cores then run one instruction at a time: "
-         "slower, the same results.")},
+         "slower, the same results."), REPLICATE},
+    {KEY("record", "max_mb"), UINT(record.max_mb, 0, 1048576),
+     DOC("2048", "MiB", "0..1048576",
+         "Stop the run when what it has added to its database (the file and its "
+         "write-ahead log) passes this size: status record_limit, exit code 4, stopped as "
+         "sim.wall_limit stops it; what was recorded stays. The progress line shows the "
+         "size. 0 = no limit."), REPLICATE},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
+
+/* --- what a key needs to have an effect (cfg_key_t.needs) --- */
+
+/* Something draws from sim.seed's streams: the random arbiter, a latency
+ * drawn from a distribution, a policy plugin (its host random stream). */
+static bool random_used(const cfg_t *c)
+{
+    if (c->gpu.arbiter == GPU_ARB_RANDOM && !c->gpu.policies.impl[GPU_POINT_ARBITER])
+        return true;
+    for (unsigned p = 0; p < GPU_POINT_COUNT; p++)
+        if (c->gpu.policies.impl[p])
+            return true;
+    for (size_t i = 0; i < NKEYS; i++)
+        if (keys[i].type == CFG_T_LAT &&
+            !lat_is_fixed((const lat_t *)(const void *)((const char *)c + keys[i].off)))
+            return true;
+    return false;
+}
+
+static bool lookahead(const cfg_t *c) { return c->gpu.policy == GPU_POLICY_LOOKAHEAD; }
+static bool ibuffer(const cfg_t *c) { return c->gpu.simt_ibuffer >= 1; }
+static bool collectors(const cfg_t *c) { return c->gpu.simt_collectors >= 1; }
+
+/* Each condition: when it holds (for people), why a key that needs it has no
+ * effect without it, and what to add. Indexed by cfg_need_t. */
+static const struct {
+    bool (*holds)(const cfg_t *c);
+    const char *when, *why, *fix;
+} needs[CFG_NEED_COUNT] = {
+    [CFG_NEED_LOOKAHEAD] = {lookahead, "with ts.policy = lookahead",
+                            "ts.policy is inorder: the window is the lookahead policy's",
+                            "-s ts.policy=lookahead"},
+    [CFG_NEED_RANDOM] = {random_used,
+                         "when something is random: sm.arbiter = random, a drawn latency, a "
+                         "policy plugin",
+                         "nothing in the run is random (no random arbiter, drawn latency or "
+                         "policy plugin): every seed gives the same run",
+                         "-s sm.arbiter=random or a drawn latency (e.g. -s sm.bank=uniform:1..4)"},
+    [CFG_NEED_IBUFFER] = {ibuffer, "with simt.ibuffer >= 1",
+                          "simt.ibuffer is 0: an ideal front end fetches nothing",
+                          "-s simt.ibuffer=N (N >= 1)"},
+    [CFG_NEED_COLLECTORS] = {collectors, "with simt.collectors >= 1",
+                             "simt.collectors is 0: operands are read at issue, from no bank",
+                             "-s simt.collectors=N (N >= 1)"},
+};
+
+const char *cfg_need_unmet(unsigned need, const cfg_t *c, const char **fix)
+{
+    if (need == CFG_NEED_NONE || need >= CFG_NEED_COUNT || needs[need].holds(c))
+        return NULL;
+    *fix = needs[need].fix;
+    return needs[need].why;
+}
+
+const char *cfg_need_text(unsigned need)
+{
+    return need > CFG_NEED_NONE && need < CFG_NEED_COUNT ? needs[need].when : "";
+}
 
 static const struct {
     const char *name, *doc;

@@ -312,3 +312,80 @@ int sweep_plan_check(const sweep_plan_t *p, const char *config_path, uint64_t n,
     }
     return rc;
 }
+
+/* --- keys with no effect ----------------------------------------------------------- */
+
+typedef struct inert_count {
+    uint64_t points;          /* points where the axis's key has no effect */
+    uint64_t first;           /* the first of them */
+    const char *why, *fix;    /* its reason and remedy (cfg_key_inert) */
+} inert_count_t;
+
+int sweep_plan_inert(const sweep_plan_t *p, const char *config_path, uint64_t n, bool allowed,
+                     diag_t *d)
+{
+    cfg_t base, c;
+    cfg_default(&base);
+    diag_t quiet = {0}; /* the file's own warnings were printed by sweep_plan_check */
+    if (config_path && cfg_load_file(&base, config_path, &quiet) != TESS_OK)
+        return diag_fail(d, quiet.code, "%s", quiet.msg);
+    inert_count_t cnt[p->n_axes ? p->n_axes : 1];
+    memset(cnt, 0, sizeof cnt);
+    char *as[p->n_axes ? p->n_axes : 1];
+    for (uint64_t k = 0; k < n; k++) {
+        c = base;
+        sweep_plan_point(p, k, as);
+        if (cfg_apply_cli(&c, NULL, as, (int)p->n_axes, &quiet) != TESS_OK)
+            continue; /* sweep_plan_check reports it */
+        for (size_t i = 0; i < p->n_axes; i++) {
+            const char *fix, *why = cfg_key_inert(&c, cfg_key_index(p->axes[i].key), &fix);
+            if (why && cnt[i].points++ == 0)
+                cnt[i].first = k, cnt[i].why = why, cnt[i].fix = fix;
+        }
+    }
+    int rc = TESS_OK;
+    for (size_t i = 0; i < p->n_axes; i++) {
+        if (!cnt[i].points)
+            continue;
+        char label[256];
+        sweep_plan_label(p, cnt[i].first, label, sizeof label);
+        bool swept = p->axes[i].n > 1;
+        if (swept && !allowed && rc == TESS_OK)
+            rc = diag_fail(d, TESS_EUSAGE,
+                           "sweep -s '%s': %s has no effect in %llu of %llu points (first: "
+                           "point %llu, %s): %s. Its values would label runs of one machine; "
+                           "add %s, or --allow-inert if this is intended",
+                           p->axes[i].arg, p->axes[i].key, (unsigned long long)cnt[i].points,
+                           (unsigned long long)n, (unsigned long long)cnt[i].first + 1, label,
+                           cnt[i].why, cnt[i].fix ? cnt[i].fix : "the key it needs");
+        else if (rc == TESS_OK && !(p->pick && !strcmp(p->axes[i].key, "sim.seed")))
+            /* (one --seed with --sample may seed the sample: not said to do nothing) */
+            diag_warn(d, "sweep -s '%s': %s has no effect in %llu of %llu points (%s; %s "
+                         "gives it one): %s",
+                      p->axes[i].arg, p->axes[i].key, (unsigned long long)cnt[i].points,
+                      (unsigned long long)n, cnt[i].why, cnt[i].fix ? cnt[i].fix : "nothing",
+                      swept ? "allowed by --allow-inert; those points run the same machine"
+                            : "it is not recorded in their params");
+    }
+    /* a --config key off its default and not an axis, without effect in point 1 */
+    cfg_t def, first = base;
+    cfg_default(&def);
+    if (n > 0)
+        sweep_plan_point(p, 0, as);
+    bool have_first = rc == TESS_OK && n > 0 &&
+                      cfg_apply_cli(&first, NULL, as, (int)p->n_axes, &quiet) == TESS_OK;
+    for (size_t j = 0; have_first && j < cfg_key_count(); j++) {
+        const cfg_key_t *k = cfg_key_at(j);
+        char v[CFG_VALUE_MAX], dv[CFG_VALUE_MAX];
+        bool axis = false;
+        for (size_t i = 0; i < p->n_axes && !axis; i++)
+            axis = cfg_key_index(p->axes[i].key) == j;
+        cfg_value_format(k, &base, v, sizeof v);
+        cfg_value_format(k, &def, dv, sizeof dv);
+        const char *fix, *why = axis || !strcmp(v, dv) ? NULL : cfg_key_inert(&first, j, &fix);
+        if (why)
+            diag_warn(d, "sweep --config %s: %s = %s has no effect (%s; %s gives it one)",
+                      config_path, k->info.key, v, why, fix ? fix : "nothing");
+    }
+    return rc;
+}

@@ -6,6 +6,7 @@
 #ifndef TESSERA_SWEEP_H
 #define TESSERA_SWEEP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,5 +76,15 @@ void sweep_plan_label(const sweep_plan_t *p, uint64_t k, char *buf, size_t size)
  * or the point ("sweep point K (LABEL): …"). Returns TESS_OK, TESS_EINPUT,
  * TESS_EIO (config_path unreadable) or TESS_ENOMEM. */
 int sweep_plan_check(const sweep_plan_t *p, const char *config_path, uint64_t n, diag_t *d);
+
+/* Keys that would have no effect (cfg_key_inert), over the first n points:
+ * an axis of several values whose key has none in some point would run
+ * equal machines under different labels — refused with TESS_EUSAGE naming
+ * the key, how many points, why and what to add ("-s core.model=simt"),
+ * unless `allowed` (--allow-inert), then a warning; a fixed setting (one
+ * value, or a --config key off its default) with no effect warns. Each key
+ * is reported once. TESS_OK, TESS_EUSAGE, TESS_EIO/TESS_EINPUT (the file). */
+int sweep_plan_inert(const sweep_plan_t *p, const char *config_path, uint64_t n, bool allowed,
+                     diag_t *d);
 
 #endif

@@ -167,12 +167,22 @@ static void adapt_batch(drive_t *d, double seconds)
         d->batch = d->batch * 2 < d->batch_max ? d->batch * 2 : d->batch_max;
 }
 
+/* The embedding's limit (desc->over_limit), after a batch: an asynchronous
+ * stop, as the wall-clock limit's. */
+static void check_limit(drive_t *d)
+{
+    if (d->desc->over_limit && d->settling == SIM_END_NONE &&
+        d->desc->over_limit(d->desc->limit_user))
+        stop_async(d, SIM_END_HOST_LIMIT);
+}
+
 static void idle_cb(struct ev_loop *loop, ev_idle *w, int revents)
 {
     drive_t *d = w->data;
     double t0 = ev_time();
     sim_run(d->sim, d->until, d->batch);
     adapt_batch(d, ev_time() - t0);
+    check_limit(d);
     check_end(d);
 }
 
@@ -194,6 +204,7 @@ static void pace_cb(struct ev_loop *loop, ev_timer *w, int revents)
     drive_t *d = w->data;
     sim_run(d->sim, sim_next_time(d->sim), d->batch);
     ev_now_update(loop);
+    check_limit(d);
     pace_arm(d);
 }
 

@@ -5,7 +5,8 @@
  * simulated second. In both: SIGINT/SIGTERM stop the run between two events
  * (SIM_END_INTERRUPTED, state left consistent), a periodic progress line
  * (one line rewritten in place on a terminal, one line per period elsewhere), an
- * optional wall-clock limit, an optional stop flag. Simulated time never comes from libev. */
+ * optional wall-clock limit, an optional limit of the embedding's (over_limit),
+ * an optional stop flag. Simulated time never comes from libev. */
 #ifndef TESSERA_DRIVER_H
 #define TESSERA_DRIVER_H
 
@@ -39,6 +40,11 @@ typedef struct sim_drive_desc {
      * would (sim_advance to it); the end is the stop's, not TIME_LIMIT. */
     sim_time_t (*stop_point)(void *user);
     void *stop_user;
+    /* Optional: polled after every batch (and each paced event); when it
+     * returns true the run stops as the wall-clock limit does, with
+     * SIM_END_HOST_LIMIT (a limit of the embedding's: the database's size). */
+    bool (*over_limit)(void *user);
+    void *limit_user;
     /* Optional: appends model-specific text to the progress line. */
     void (*progress_extra)(void *user, char *buf, size_t size);
     void *progress_user;

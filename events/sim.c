@@ -172,6 +172,7 @@ const char *sim_end_name(sim_end_t end)
     case SIM_END_WALL_LIMIT: return "wall-limit";
     case SIM_END_ERROR: return "error";
     case SIM_END_TIME_OVERFLOW: return "time-overflow";
+    case SIM_END_HOST_LIMIT: return "host-limit";
     }
     return "unknown";
 }

@@ -109,6 +109,8 @@ typedef enum sim_end {
     SIM_END_WALL_LIMIT,      /* the wall-clock limit passed (set by the driver) */
     SIM_END_ERROR,           /* the kernel failed (out of memory), see sim_errmsg */
     SIM_END_TIME_OVERFLOW,   /* an event would lie past SIM_TIME_END */
+    SIM_END_HOST_LIMIT,      /* a limit of the embedding's passed (sim_drive_desc_t
+                                .over_limit, set by the driver; e.g. the database's size) */
 } sim_end_t;
 
 const char *sim_end_name(sim_end_t end);  /* "empty", "stopped", … */

@@ -155,14 +155,10 @@ static int label_define(asm_state_t *st, const char *s, size_t n, size_t at)
     if (st->n_instr == TM_SLOTS)
         return asm_lex_fail(&st->lx, at, "label '%.*s' would be at slot %d (a task holds slots "
                             "0..15)", (int)n, s, TM_SLOTS);
-    if (st->n_labels == st->cap_labels) {
-        size_t cap = st->cap_labels ? 2 * st->cap_labels : 32;
-        asm_label_t *nl = tess_realloc(st->labels, cap * sizeof *nl);
-        if (!nl)
-            return diag_fail(st->lx.diag, TESS_ENOMEM, "%s: out of memory", st->lx.file);
-        st->labels = nl;
-        st->cap_labels = cap;
-    }
+    asm_label_t *nl = tess_grow(st->labels, &st->cap_labels, st->n_labels, sizeof *nl, 32);
+    if (!nl)
+        return diag_fail(st->lx.diag, TESS_ENOMEM, "%s: out of memory", st->lx.file);
+    st->labels = nl;
     if (index_grow(st) != TESS_OK)
         return diag_fail(st->lx.diag, TESS_ENOMEM, "%s: out of memory", st->lx.file);
     st->labels[st->n_labels] = (asm_label_t){s, n, frame, st->n_instr, st->lx.line};

@@ -23,14 +23,21 @@ typedef struct group_keys {
     size_t core_at[GPU_CORES];
 } group_keys_t;
 
-static int key_cores(asm_lex_t *lx, group_keys_t *k)
+/* A 16-bit mask (what: its name in messages) into *mask; its position into
+ * *at, for later messages. */
+static int mask_key(asm_lex_t *lx, size_t *at, uint16_t *mask, const char *what)
 {
     uint32_t v;
     asm_lex_peek(lx);
-    k->cores_at = lx->pos;
-    int rc = asm_lex_number(lx, &v, 0xffff, "core mask");
-    k->g.cores = (uint16_t)v;
+    *at = lx->pos;
+    int rc = asm_lex_number(lx, &v, 0xffff, what);
+    *mask = (uint16_t)v;
     return rc;
+}
+
+static int key_cores(asm_lex_t *lx, group_keys_t *k)
+{
+    return mask_key(lx, &k->cores_at, &k->g.cores, "core mask");
 }
 
 static int key_fence(asm_lex_t *lx, group_keys_t *k)
@@ -91,12 +98,7 @@ static int key_init_r0(asm_lex_t *lx, group_keys_t *k)
 
 static int key_init_mask(asm_lex_t *lx, group_keys_t *k)
 {
-    uint32_t v;
-    asm_lex_peek(lx);
-    k->mask_at = lx->pos;
-    int rc = asm_lex_number(lx, &v, 0xffff, "init_mask");
-    k->g.init_vect = (uint16_t)v;
-    return rc;
+    return mask_key(lx, &k->mask_at, &k->g.init_vect, "init_mask");
 }
 
 static int key_hdr(asm_lex_t *lx, group_keys_t *k)

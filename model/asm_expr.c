@@ -49,14 +49,10 @@ const asm_sym_t *asm_syms_get(const asm_syms_t *t, const char *s, size_t n)
 
 static int sym_grow(asm_syms_t *t)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 32;
-        asm_sym_t *v = tess_realloc(t->v, cap * sizeof *v);
-        if (!v)
-            return TESS_ENOMEM;
-        t->v = v;
-        t->cap = cap;
-    }
+    asm_sym_t *v = tess_grow(t->v, &t->cap, t->n, sizeof *v, 32);
+    if (!v)
+        return TESS_ENOMEM;
+    t->v = v;
     if (2 * (t->n + 1) <= t->index_cap)
         return TESS_OK;
     size_t cap = t->index_cap ? 2 * t->index_cap : 64;

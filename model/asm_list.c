@@ -16,16 +16,12 @@ void asm_list_add(asm_state_t *st, const asm_line_t *line, int frame, int slot)
 {
     if (!st->listing || st->lrec_failed)
         return;
-    if (st->n_lrec == st->cap_lrec) {
-        size_t cap = st->cap_lrec ? 2 * st->cap_lrec : 256;
-        asm_lrec_t *v = tess_realloc(st->lrec, cap * sizeof *v);
-        if (!v) {
-            st->lrec_failed = true;
-            return;
-        }
-        st->lrec = v;
-        st->cap_lrec = cap;
+    asm_lrec_t *v = tess_grow(st->lrec, &st->cap_lrec, st->n_lrec, sizeof *v, 256);
+    if (!v) {
+        st->lrec_failed = true;
+        return;
     }
+    st->lrec = v;
     asm_line_t none = {0};
     st->lrec[st->n_lrec++] = (asm_lrec_t){line ? *line : none, frame, slot};
 }

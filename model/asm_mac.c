@@ -20,14 +20,10 @@ static int nomem(asm_lex_t *lx)
 
 static int body_add(asm_body_t *b, const asm_line_t *l)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 16;
-        asm_line_t *v = tess_realloc(b->v, cap * sizeof *v);
-        if (!v)
-            return TESS_ENOMEM;
-        b->v = v;
-        b->cap = cap;
-    }
+    asm_line_t *v = tess_grow(b->v, &b->cap, b->n, sizeof *v, 16);
+    if (!v)
+        return TESS_ENOMEM;
+    b->v = v;
     b->v[b->n++] = *l;
     return TESS_OK;
 }
@@ -167,15 +163,12 @@ static int dir_macro(asm_pp_t *pp, asm_lex_t *lx, size_t at)
     asm_macro_t m;
     memset(&m, 0, sizeof m);
     int rc = define(pp, lx, at, &m);
-    if (rc == TESS_OK && pp->n_macros == pp->cap_macros) {
-        size_t cap = pp->cap_macros ? 2 * pp->cap_macros : 16;
-        asm_macro_t *v = tess_realloc(pp->macros, cap * sizeof *v);
-        if (v) {
+    if (rc == TESS_OK) {
+        asm_macro_t *v = tess_grow(pp->macros, &pp->cap_macros, pp->n_macros, sizeof *v, 16);
+        if (v)
             pp->macros = v;
-            pp->cap_macros = cap;
-        } else {
+        else
             rc = nomem(lx);
-        }
     }
     if (rc == TESS_OK &&
         asm_syms_set(&pp->macro_index, m.name.s, m.name.len, (int64_t)pp->n_macros, m.file,

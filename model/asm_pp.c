@@ -347,14 +347,10 @@ static char *include_path(const char *from, const char *s, size_t n)
 
 static int keep_text(asm_pp_t *pp, char *text)
 {
-    if (pp->n_texts == pp->cap_texts) {
-        size_t cap = pp->cap_texts ? 2 * pp->cap_texts : 8;
-        char **v = tess_realloc(pp->texts, cap * sizeof *v);
-        if (!v)
-            return TESS_ENOMEM;
-        pp->texts = v;
-        pp->cap_texts = cap;
-    }
+    char **v = tess_grow(pp->texts, &pp->cap_texts, pp->n_texts, sizeof *v, 8);
+    if (!v)
+        return TESS_ENOMEM;
+    pp->texts = v;
     pp->texts[pp->n_texts++] = text;
     return TESS_OK;
 }

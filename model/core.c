@@ -197,7 +197,11 @@ void core_set_itrace(core_t *c, itrace_fn fn, void *user)
     c->itrace_user = user;
     c->one_by_one = c->stepped || !c->lat_fixed || fn || c->gpu->ivl[0] || c->gpu->ivl[1] ||
                     c->gpu->horizon != SIM_TIME_NEVER;
-    sm_attach(&c->gpu->sm, c->id, fn ? core_on_answer_traced : core_on_answer, c);
+}
+
+port_recv_fn core_answer_receiver(const core_t *c)
+{
+    return c->itrace ? core_on_answer_traced : core_on_answer;
 }
 
 /* Reports one executed instruction (slot `ip`, started at `t`); for a ld or

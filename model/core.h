@@ -121,8 +121,13 @@ void core_report_partial(core_t *c);
 
 /* Turns the instruction trace on (fn) or off (NULL); a traced core runs its
  * instructions one at a time, with the same timestamps, and its SM answers
- * come to core_on_answer_traced (the SM's answer link to it is rewired). */
+ * must come to core_on_answer_traced (the machine rewires them:
+ * core_answer_receiver). */
 void core_set_itrace(core_t *c, itrace_fn fn, void *user);
+
+/* The receiver the SM's answers to this core must be attached to now:
+ * core_on_answer_traced when it is traced, core_on_answer otherwise. */
+port_recv_fn core_answer_receiver(const core_t *c);
 
 /* Instructions executed so far (counted when they start), running task included. */
 static inline uint64_t core_instructions(const core_t *c)

@@ -17,6 +17,7 @@ const char *const gpu_arbiter_names[] = {GPU_ARBITERS(XENUM_NAME)[GPU_ARB_COUNT]
 const char *const gpu_bank_map_names[] = {GPU_BANK_MAPS(XENUM_NAME)[GPU_MAP_COUNT] = NULL};
 const char *const gpu_timing_names[] = {GPU_TIMINGS(XENUM_NAME)[GPU_TIMING_COUNT] = NULL};
 const char *const gpu_model_names[] = {GPU_MODELS(XENUM_NAME)[GPU_MODEL_COUNT] = NULL};
+const char *const gpu_reconv_names[] = {GPU_RECONVS(XENUM_NAME)[GPU_RECONV_COUNT] = NULL};
 
 void gpu_desc_default(gpu_desc_t *d)
 {
@@ -61,6 +62,20 @@ static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag
     if (lat_min(l) < min)
         return diag_fail(diag, TESS_EINPUT, "%s: the latency can be %u cycles, below the minimum %u",
                          key, lat_min(l), min);
+    return TESS_OK;
+}
+
+/* S14: barrier mode's limit, with core.model = simt: S11's front end
+ * follows one path, so the I-buffer is refused (the operand collector and
+ * narrow units apply per group: groups.c). */
+static int simt_barrier_check(const gpu_desc_t *d, diag_t *diag)
+{
+    if (d->simt_ibuffer)
+        return diag_fail(diag, TESS_EINPUT,
+                         "simt.reconvergence = barrier cannot be combined with simt.ibuffer = %u: "
+                         "S11's front end follows one path (S14); set simt.ibuffer = 0 or "
+                         "simt.reconvergence = stack",
+                         d->simt_ibuffer);
     return TESS_OK;
 }
 
@@ -112,6 +127,11 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
         if (ranges[i].value < ranges[i].lo || ranges[i].value > ranges[i].hi)
             return diag_fail(diag, TESS_EINPUT, "%s: %u is not in %u..%u", ranges[i].key,
                              ranges[i].value, ranges[i].lo, ranges[i].hi);
+    if (d->simt_reconvergence >= GPU_RECONV_COUNT)
+        return diag_fail(diag, TESS_EINPUT, "simt.reconvergence: %u is not one of %s (0..%u)",
+                         d->simt_reconvergence, XENUM_JOIN(GPU_RECONVS), GPU_RECONV_COUNT - 1);
+    if (d->model == GPU_MODEL_SIMT && d->simt_reconvergence == GPU_RECONV_BARRIER)
+        return simt_barrier_check(d, diag);
     return TESS_OK;
 }
 
@@ -119,6 +139,21 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
  * wires them): the TS starts tasks on the engine (the cores, or the SIMT
  * unit whose lanes they are: SIMT-SPEC S1) and collects their READY; each
  * core or lane requests from the SM, which answers it by its id. */
+/* The SM's answers to each requester id: the one place that attaches them,
+ * to the SIMT unit (every lane) or to each core, through the receiver the
+ * block gives for what is observed now (interval statistics, the instruction
+ * trace). wire() calls it, and so do gpu_set_itrace and gpu_set_intervals,
+ * which change that. */
+static void wire_answers(gpu_t *g)
+{
+    for (unsigned c = 0; c < GPU_CORES; c++) {
+        if (g->simt)
+            sm_attach(&g->sm, c, simt_answer_receiver(g->simt), g->simt);
+        else
+            sm_attach(&g->sm, c, core_answer_receiver(&g->cores[c]), &g->cores[c]);
+    }
+}
+
 static void wire(gpu_t *g)
 {
     cores_engine(&g->engine, g->cores);
@@ -126,14 +161,10 @@ static void wire(gpu_t *g)
         simt_engine(&g->engine, g->simt);
     ts_attach(&g->ts, &g->engine);
     if (g->simt)
-        simt_wire(g->simt, sm_on_request, &g->sm);
-    for (unsigned c = 0; c < GPU_CORES; c++) {
+        simt_wire(g->simt, sm_on_request, &g->sm, &g->sm);
+    for (unsigned c = 0; c < GPU_CORES; c++)
         core_wire(&g->cores[c], ts_on_ready, &g->ts, sm_on_request, &g->sm);
-        if (g->simt)
-            sm_attach(&g->sm, c, simt_on_answer, g->simt);
-        else
-            sm_attach(&g->sm, c, core_on_answer, &g->cores[c]);
-    }
+    wire_answers(g);
 }
 
 static void stop_cb(sim_t *sim, sim_event_t *ev);
@@ -212,6 +243,7 @@ void gpu_set_access_sink(gpu_t *g, gpu_access_sink_t *sink) { g->access_sink = s
 void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
 {
     g->engine.ops->itrace(g->engine.self, fn, user);
+    wire_answers(g); /* a traced core answers through its traced receiver */
 }
 void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
 
@@ -225,12 +257,9 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
         }
     for (unsigned c = 0; c < GPU_CORES; c++)
         g->cores[c].one_by_one |= intervals || window;
-    if (g->simt) {
+    if (g->simt)
         simt_set_intervals(g->simt, intervals || window);
-        for (unsigned c = 0; c < GPU_CORES; c++)
-            sm_attach(&g->sm, c, intervals || window ? simt_on_answer_ivl : simt_on_answer,
-                      g->simt);
-    }
+    wire_answers(g);
     sm_observed(g);
 }
 

@@ -75,6 +75,16 @@ extern const char *const gpu_timing_names[GPU_TIMING_COUNT + 1];
 typedef enum gpu_model { GPU_MODELS(XENUM_ID) GPU_MODEL_COUNT } gpu_model_t;
 extern const char *const gpu_model_names[GPU_MODEL_COUNT + 1];
 
+/* simt.reconvergence (SIMT-SPEC S7, S14): how a divergent warp joins again. */
+#define GPU_RECONVS(X)                                                                      \
+    X(GPU_RECONV_, STACK, "stack", "S7's reconvergence stack: one path at a time")            \
+    X(GPU_RECONV_, BARRIER, "barrier",                                                      \
+      "S14's thread groups with convergence barriers at the immediate post-dominator: the "  \
+      "warp chooses among its groups each cycle, and a lock inside a warp does not deadlock")
+
+typedef enum gpu_reconv { GPU_RECONVS(XENUM_ID) GPU_RECONV_COUNT } gpu_reconv_t;
+extern const char *const gpu_reconv_names[GPU_RECONV_COUNT + 1];
+
 /* Everything the model needs to know; gpu_desc_default() gives §6. Latencies
  * are in cycles of clock.period_ps. */
 typedef struct gpu_desc {
@@ -104,6 +114,7 @@ typedef struct gpu_desc {
     uint8_t simt_collectors;  /* simt.collectors 0..16, S12 (0: operands at issue, free) */
     uint8_t simt_rf_banks;    /* simt.rf_banks 1..16, S12 */
     uint8_t simt_sp_width, simt_sfu_width, simt_lsu_width; /* simt.*_width 1..16, S13 */
+    uint8_t simt_reconvergence; /* gpu_reconv_t: simt.reconvergence, S7 or S14 */
     bool simt_pipeline;       /* not a key: the unit runs S11–S13's cycle-by-cycle pipeline
                                  even with their keys at the defaults (which then give
                                  S1–S10's times; tests compare the two) */
@@ -135,8 +146,7 @@ void gpu_desc_default(gpu_desc_t *d);
  * up to SM_BANKS_MAX, simt.issue_width 1..16, the pipeline's simt.* keys in
  * their ranges of SIMT-SPEC, enumerations in range); the
  * message names the configuration key. The simt.* fields are checked
- * whatever core.model is (they are recorded even when a MIMD run ignores
- * them). */
+ * whatever core.model is (a MIMD run ignores them). */
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag);
 
 typedef struct gpu gpu_t;

@@ -118,7 +118,9 @@ typedef struct gpu_access_sink {
     X(GPU_SIMT_STALL_, ISSUE, "issue", "eligible but not chosen by the scheduler (S6)")       \
     X(GPU_SIMT_STALL_, FETCH, "fetch", "its next instruction is not at the head of its I-buffer (S11)") \
     X(GPU_SIMT_STALL_, COLLECTOR, "collector",                                              \
-      "no collector free for it, or its own instruction waits in one (S12)")
+      "no collector free for it, or its own instruction waits in one (S12)")                 \
+    X(GPU_SIMT_STALL_, BARRIER, "barrier",                                                  \
+      "a thread group waits at a convergence barrier, none for a ld/st (S14)")
 
 typedef enum gpu_simt_stall { GPU_SIMT_STALL_LIST(XENUM_ID) GPU_SIMT_STALLS } gpu_simt_stall_t;
 
@@ -138,7 +140,11 @@ typedef struct gpu_tr_simt_warp {
     uint64_t warp_instructions;  /* issued */
     uint64_t lane_instructions;  /* Σ active lanes of the issued instructions */
     uint64_t divergent_branches; /* bnz whose active lanes disagreed (S7) */
-    uint32_t max_stack_depth;    /* deepest SIMT stack, in entries (1 = never diverged) */
+    uint32_t max_stack_depth;    /* deepest SIMT stack, in entries (1 = never diverged); with
+                                    simt.reconvergence = barrier, 0 (it has no stack) */
+    uint32_t max_groups;         /* barrier mode (S14): the most thread groups held at once
+                                    (1 = never diverged); 0 with the stack */
+    uint32_t barriers;           /* barrier mode: convergence barriers created; 0 with the stack */
     uint64_t resident_cycles;    /* (end - start) / clock period */
     uint64_t issued_cycles;      /* = warp_instructions (one per cycle per warp) */
     uint64_t stall_cycles[GPU_SIMT_STALLS]; /* by gpu_simt_stall_t */
@@ -169,7 +175,8 @@ typedef struct gpu_tr_simt_issue {
     uint8_t slot;             /* the instruction's slot */
     uint8_t op;               /* isa_op_t */
     uint8_t order;            /* its place among this cycle's issues (0 = first) */
-    uint8_t depth;            /* SIMT stack entries when it issued (> 1: diverged) */
+    uint8_t depth;            /* SIMT stack entries when it issued (> 1: diverged); with
+                                 simt.reconvergence = barrier, the warp's thread groups */
     uint8_t eligible;         /* warps eligible in this cycle (> issued: issue stalls) */
     uint16_t active;          /* the lanes that execute it (< mask: divergence) */
     uint16_t mask;            /* the warp's lanes still in it */
@@ -192,6 +199,8 @@ typedef struct gpu_tr_slot {
     uint8_t frame;            /* the IF */
     uint8_t core;             /* MIMD: the core; SIMT: GPU_SLOT_SIMT */
     uint8_t slot;             /* 0..15 */
+    bool groups;              /* SIMT under simt.reconvergence = barrier (S14): the
+                                 barrier reason applies (else it is not recorded) */
     uint16_t word;            /* the instruction word in the slot */
     uint64_t tasks;           /* tasks (MIMD) or warps (SIMT) of the frame that ran here */
     uint64_t instructions;    /* executed (MIMD) or warp instructions issued (SIMT) */

@@ -98,15 +98,12 @@ static bool conflict(const race_det_t *r, uint32_t x, uint32_t y)
 
 static void add_race(race_det_t *r, unsigned addr, uint32_t x, uint32_t y)
 {
-    if (r->n_races == r->cap_races) {
-        size_t cap = r->cap_races ? 2 * r->cap_races : 16;
-        race_pair_t *v = tess_realloc(r->races, cap * sizeof *v);
-        if (!v) {
-            r->status = TESS_ENOMEM;
-            return;
-        }
-        r->races = v, r->cap_races = cap;
+    race_pair_t *v = tess_grow(r->races, &r->cap_races, r->n_races, sizeof *v, 16);
+    if (!v) {
+        r->status = TESS_ENOMEM;
+        return;
     }
+    r->races = v;
     uint32_t lo = x < y ? x : y, hi = x < y ? y : x;
     r->races[r->n_races++] = (race_pair_t){(uint16_t)addr, unpack(lo), unpack(hi)};
     r->sorted = false;

@@ -100,6 +100,7 @@ void gpu_slots_report(gpu_t *g)
                 p->frame = (uint8_t)f;
                 p->core = g->simt ? GPU_SLOT_SIMT : (uint8_t)c;
                 p->slot = (uint8_t)s;
+                p->groups = g->simt && g->desc.simt_reconvergence == GPU_RECONV_BARRIER;
                 p->word = g->prog.tm.code[f][s];
                 sim_trace(g->sim, GPU_TR_SLOT, p);
             }

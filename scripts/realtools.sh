@@ -6,7 +6,7 @@
 #   svg         the timeline of examples/bench.s (shaded lanes), laid out by
 #               Chromium, has every shape inside the picture; rsvg-convert renders it;
 #   view        `tessera view` in headless chromium (scripts/view-check.js): every
-#               page of a study and of bench.s, zoomed, panned, hovered and a task
+#               page of a study and of bench.s (MIMD and SIMT), zoomed, panned, hovered and a task
 #               clicked, what is drawn checked against SQL; VIEW_SHOTS=DIR keeps
 #               its screenshots there (docs/img for docs/VISUALS.md);
 #   slurm       a single-node Slurm started here runs the documented sweep
@@ -165,6 +165,14 @@ view_url() {
     sed -n 's|.*\(http://[^/]*\)/.*|\1|p' "$work/view-$1.out"
 }
 
+# bench.s on the SIMT unit (core.model=simt, level mem: 786 k warp ld/st)
+bench_simt_db() {
+    [ -s "$work/bench-simt.db" ] ||
+        tessera run "$src/examples/bench.s" -s core.model=simt --db "$work/bench-simt.db" \
+            --quiet > /dev/null
+    echo "$work/bench-simt.db"
+}
+
 check_view() {
     need_browser
     local study=$work/view-study.db
@@ -173,18 +181,24 @@ check_view() {
         --db "$study" -j 2 > /dev/null 2>&1 || { fail "view: the study's sweep"; return 0; }
     tessera run "$src/examples/simt_diverge.s" -s core.model=simt -s record.level=events \
         --db "$study" --quiet && tessera run "$src/examples/example1.s" \
-        -s record.level=summary --db "$study" --quiet || { fail "view: the study's runs"; return 0; }
-    local bench su bu
+        -s record.level=summary --db "$study" --quiet &&
+        tessera run "$src/examples/simt_paths.s" -s core.model=simt -s record.level=events \
+        -s simt.reconvergence=barrier --db "$study" --quiet ||
+        { fail "view: the study's runs"; return 0; }
+    local bench simt su bu mu
     bench=$(bench_db)
+    simt=$(bench_simt_db)
     view_pids=()
     trap stop_views EXIT
     start_view "$study" study
     start_view "$bench" bench
+    start_view "$simt" simt
     su=$(view_url study)
     bu=$(view_url bench)
-    [ -n "$su" ] && [ -n "$bu" ] || { fail "view: no address printed"; stop_views; return 0; }
+    mu=$(view_url simt)
+    [ -n "$su" ] && [ -n "$bu" ] && [ -n "$mu" ] || { fail "view: no address printed"; stop_views; return 0; }
     [ -z "${VIEW_SHOTS:-}" ] || mkdir -p "$VIEW_SHOTS"
-    node "$src/scripts/view-check.js" "$su" "$study" "$bu" "$bench" \
+    node "$src/scripts/view-check.js" "$su" "$study" "$bu" "$bench" "$mu" "$simt" \
         ${VIEW_SHOTS:+"$(cd "$VIEW_SHOTS" && pwd)"} > "$work/view.log" 2>&1 \
         || { fail "view:"; grep -v '^ok' "$work/view.log" | head -40 >&2; }
     stop_views

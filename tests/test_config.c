@@ -82,14 +82,14 @@ static const char *const non_defaults[] = {
     "simt.issue_width=16",     "simt.scoreboard=on",         "simt.broadcast=yes",
     "simt.ibuffer=2",          "simt.fetch_width=1",         "simt.fetch_latency=3",
     "simt.collectors=4",       "simt.rf_banks=8",            "simt.sp_width=4",
-    "simt.sfu_width=1",        "simt.lsu_width=8",
+    "simt.sfu_width=1",        "simt.lsu_width=8",        "simt.reconvergence=barrier",
     "sm.req=0",                "sm.bank=geometric:1.000001",
     "sm.resp=uniform:0..1000000", "sm.arbiter=random",       "sm.bank_map=interleaved",
     "sm.banks=32",
     "sm.atomics=on",           "sim.seed=0xfedcba9876543210", "sim.time_limit=123456",
     "sim.wall_limit=2.5",      "sim.pace=0.1",               "sim.progress=off",
     "record.level=events",     "record.from_ps=1000",        "record.to_ps=99999",
-    "record.interval=250",
+    "record.interval=250",     "record.max_mb=64",
     NULL,
 };
 
@@ -170,7 +170,12 @@ static void test_defaults_agree_with_the_model(void)
     free(b);
     diag_t d = {0};
     CU_ASSERT_EQUAL(gpu_desc_check(&c.gpu, &d), TESS_OK);
-    c = scrambled();
+    c = scrambled(); /* every key off its default: barrier with an I-buffer, which S14
+                        refuses as a combination (naming both keys) */
+    CU_ASSERT_EQUAL(gpu_desc_check(&c.gpu, &d), TESS_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "simt.reconvergence"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "simt.ibuffer"));
+    c.gpu.simt_reconvergence = GPU_RECONV_STACK;
     CU_ASSERT_EQUAL(gpu_desc_check(&c.gpu, &d), TESS_OK);
     static const char *const extremes[] = {
         "ts.window=1", "ts.window=64", "core.budget=1", "core.budget=1099511627776",
@@ -191,7 +196,7 @@ static void test_key_table_is_consistent(void)
     cfg_t c = defaults();
     char seen_sections[16][16];
     size_t nsec = 0;
-    CU_ASSERT_EQUAL(cfg_key_count(), 42);
+    CU_ASSERT_EQUAL(cfg_key_count(), 44);
     for (size_t i = 0; i < cfg_key_count(); i++) {
         const cfg_key_info_t *k = cfg_key_info(i);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
@@ -478,6 +483,8 @@ static const char *const valid[] = {
     "simt.sp_width=4", "simt.sp_width", "4",
     "simt.sfu_width=1", "simt.sfu_width", "1",
     "simt.lsu_width=16", "simt.lsu_width", "16",
+    "simt.reconvergence=stack", "simt.reconvergence", "stack",
+    "simt.reconvergence=barrier", "simt.reconvergence", "barrier",
     "sm.req=0", "sm.req", "0",
     "sm.bank=1", "sm.bank", "1",
     "sm.resp=choice:0,0,5", "sm.resp", "choice:0,0,5",
@@ -519,6 +526,8 @@ static const char *const valid[] = {
     "record.from_ps=0", "record.from_ps", "0",
     "record.to_ps=1", "record.to_ps", "1",
     "record.interval=1000", "record.interval", "1000",
+    "record.max_mb=0", "record.max_mb", "0",
+    "record.max_mb=1048576", "record.max_mb", "1048576",
     NULL,
 };
 
@@ -636,6 +645,8 @@ static const char *const invalid[] = {
     "integer 0..18446744073709551615 ps, decimal or 0x hex)",
     "record.interval=x", "-s 'record.interval=x': record.interval: 'x' is not valid (expected "
     "an integer 0..18446744073709551615 cycles, decimal or 0x hex)",
+    "record.max_mb=1048577", "-s 'record.max_mb=1048577': record.max_mb: 1048577 is above the "
+    "maximum 1048576 MiB",
     "simt.ibuffer=9", "-s 'simt.ibuffer=9': simt.ibuffer: 9 is above the maximum 8 entries",
     "simt.fetch_width=0",
     "-s 'simt.fetch_width=0': simt.fetch_width: 0 is below the minimum 1 slot",
@@ -649,6 +660,9 @@ static const char *const invalid[] = {
     "-s 'simt.sfu_width=17': simt.sfu_width: 17 is above the maximum 16 lanes",
     "simt.lsu_width=x", "-s 'simt.lsu_width=x': simt.lsu_width: 'x' is not valid (expected an "
     "integer 1..16 lanes, decimal or 0x hex)",
+    "simt.reconvergence=tree",
+    "-s 'simt.reconvergence=tree': simt.reconvergence: 'tree' is not valid (expected stack or "
+    "barrier)",
     "sm.bank", "-s 'sm.bank': expected section.key=value",
     "bank=4", "-s 'bank=4': expected section.key=value",
     "=4", "-s '=4': expected section.key=value",
@@ -725,6 +739,7 @@ static void test_every_listed_choice_is_configurable(void)
     CHOICES("core.timing", gpu_timing_names, GPU_TIMING_COUNT, gpu.timing);
     CHOICES("core.model", gpu_model_names, GPU_MODEL_COUNT, gpu.model);
     CHOICES("simt.scheduler", simt_sched_names, SIMT_SCHED_COUNT, gpu.simt_scheduler);
+    CHOICES("simt.reconvergence", gpu_reconv_names, GPU_RECONV_COUNT, gpu.simt_reconvergence);
     CHOICES("record.level", cfg_rec_level_names, REC_LEVEL_COUNT, record.level);
 #undef CHOICES
 }

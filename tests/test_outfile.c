@@ -1,4 +1,4 @@
-/* test_outfile.c — the base layer's output side: the one escaper (escape.h)
+/* test_outfile.c — the output side: presentation's one escaper (escape.h)
  * checked exhaustively against the Unicode definition of well-formed UTF-8
  * and against glibc's iconv on random bytes, and the one output-file writer
  * (outfile.h): replacing, modes, symlinks, refusals, a file-size limit. */
@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "events/base/err.h"
-#include "events/base/escape.h"
-#include "events/base/outfile.h"
+#include "analysis/present/escape.h"
+#include "cli/outfile.h"
 #include "tests/testutil.h"
 
 /* ---- the escaper --------------------------------------------------------- */

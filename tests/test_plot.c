@@ -42,7 +42,7 @@ static void expect_point(const char *script, const char *arb, int bank)
              " AND arbiter = '%s'", bank, arb);
     int64_t y = test_db_int(sweep_db(), sql);
     CU_ASSERT_TRUE(y > 0);
-    snprintf(line, sizeof line, "\n%d %lld  # sm.bank = %d: 1 run\n", bank, (long long)y, bank);
+    snprintf(line, sizeof line, "\n%d %lld 1  # sm.bank = %d: 1 run\n", bank, (long long)y, bank);
     CU_ASSERT_PTR_NOT_NULL(strstr(script, line));
 }
 
@@ -160,7 +160,7 @@ static void test_program_and_where_filters(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_PTR_NOT_NULL(strstr(s, ": the 2 runs with status ok of program first.s;"));
     CU_ASSERT_PTR_NOT_NULL(strstr(s, "set title 'end_cycles against sm.bank: first.s'"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n1 76  # sm.bank = 1: 1 run\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n1 76 1  # sm.bank = 1: 1 run\n"));
     CU_ASSERT_PTR_NULL(strstr(s, ": 2 runs\n")); /* never a mean over both programs */
     free(s);
     s = NULL;
@@ -172,9 +172,9 @@ static void test_program_and_where_filters(void)
     int64_t y = test_db_int(db, "SELECT end_cycles FROM run_summary WHERE program LIKE"
                                 "'%example1%' AND sm_bank = 4");
     char line[128];
-    snprintf(line, sizeof line, "\n4 %lld  # sm.bank = 4: 1 run\n", (long long)y);
+    snprintf(line, sizeof line, "\n4 %lld 1  # sm.bank = 4: 1 run\n", (long long)y);
     CU_ASSERT_PTR_NOT_NULL(strstr(s, line));
-    CU_ASSERT_PTR_NULL(strstr(s, "\n1 76  #"));
+    CU_ASSERT_PTR_NULL(strstr(s, "\n1 76 1  #"));
     free(s);
     static const struct { const char *opt, *msg; } bad[] = {
         {"--where 'nosuch > 1'", "--where \"nosuch > 1\": no such column: nosuch"},
@@ -284,11 +284,11 @@ static void test_program_filter(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(b2);
     for (int banks = 8; banks <= 16; banks *= 2) {
         /* interleaved is the first block, xor the second, each transpose's own run */
-        snprintf(line, sizeof line, "\n%d %lld  # sm.banks = %d: 1 run\n", banks,
+        snprintf(line, sizeof line, "\n%d %lld 1  # sm.banks = %d: 1 run\n", banks,
                  (long long)two_value("end_cycles", "transpose.s", banks, "interleaved"), banks);
         const char *at = strstr(b1, line);
         CU_ASSERT_TRUE(at != NULL && at < b2);
-        snprintf(line, sizeof line, "\n%d %lld  # sm.banks = %d: 1 run\n", banks,
+        snprintf(line, sizeof line, "\n%d %lld 1  # sm.banks = %d: 1 run\n", banks,
                  (long long)two_value("end_cycles", "transpose.s", banks, "xor"), banks);
         CU_ASSERT_PTR_NOT_NULL(strstr(b2, line));
     }
@@ -325,12 +325,12 @@ static void test_program_axis_and_where(void)
     CU_ASSERT_TRUE(hp != NULL && strstr(hp, "transpose.s' 1)\n") != NULL);
     const char *b2 = strstr(s, "$s2 << EOD\n");
     CU_ASSERT_PTR_NOT_NULL_FATAL(b2);
-    snprintf(line, sizeof line, "\n0 %lld  # program = %s: 1 run\n",
+    snprintf(line, sizeof line, "\n0 %lld 1  # program = %s: 1 run\n",
              (long long)two_value("conflicts", "histogram.s", 16, "interleaved"),
              test_src_path("examples/histogram.s"));
     const char *at = strstr(s, line);
     CU_ASSERT_TRUE(at != NULL && at < b2);
-    snprintf(line, sizeof line, "\n1 %lld  # program = %s: 1 run\n",
+    snprintf(line, sizeof line, "\n1 %lld 1  # program = %s: 1 run\n",
              (long long)two_value("conflicts", "transpose.s", 16, "xor"),
              test_src_path("examples/transpose.s"));
     CU_ASSERT_PTR_NOT_NULL(strstr(b2, line));
@@ -338,7 +338,7 @@ static void test_program_axis_and_where(void)
     /* --program and --where together, on a numeric comparison of a typed column */
     CU_ASSERT_EQUAL(plot_two("--x sm.banks --y conflicts --program histogram --where "
                              "\"bank_map = 'xor' AND banks > 8\" --script", &s), 0);
-    snprintf(line, sizeof line, "$s1 << EOD\n16 %lld  # sm.banks = 16: 1 run\nEOD\n",
+    snprintf(line, sizeof line, "$s1 << EOD\n16 %lld 1  # sm.banks = 16: 1 run\nEOD\n",
              (long long)two_value("conflicts", "histogram.s", 16, "xor"));
     CU_ASSERT_PTR_NOT_NULL(s && strstr(s, line));
     free(s);

@@ -112,6 +112,13 @@ static void expect_races(const char *src, bool atomics, const char *expected, in
     if (strcmp(c, expected) != 0)
         fprintf(stderr, "line %d: -- run (simt pipeline) reported\n%s", line, c);
     CU_ASSERT_STRING_EQUAL(c, expected);
+    /* thread groups (S14): the groups' ld/st note their lanes' accesses too */
+    d.simt_ibuffer = 0, d.simt_collectors = 0, d.simt_lsu_width = 16;
+    d.simt_reconvergence = GPU_RECONV_BARRIER;
+    timed_races(p, &d, c, sizeof c);
+    if (strcmp(c, expected) != 0)
+        fprintf(stderr, "line %d: -- run (simt barrier) reported\n%s", line, c);
+    CU_ASSERT_STRING_EQUAL(c, expected);
     free(p);
 }
 #define EXPECT_RACES(src, expected) expect_races(src, false, expected, __LINE__)

@@ -737,9 +737,10 @@ static void test_simt_report(void)
     CU_ASSERT_TRUE(contains(out, "  SIMT           8 warp instructions, SIMT efficiency 0.8125,"
                                  " issue utilisation 0.5\n"));
     CU_ASSERT_TRUE(contains(out, "  SIMT unit      scheduler rr, issue width 1, scoreboard off,"
-                                 " broadcast off\n"));
+                                 " broadcast off, reconvergence stack\n"));
+    CU_ASSERT_FALSE(contains(out, "SIMT thread groups")); /* barrier runs only */
     CU_ASSERT_TRUE(contains(out, "\nSIMT warps (cycles: issued + memory + execute + issue +"
-                                 " fetch + collector = resident)\n"));
+                                 " fetch + collector (+ barrier: groups) = resident)\n"));
     CU_ASSERT_TRUE(contains(out, "  execute        1 0.1111\n"));
     free(out);
     /* the slot profile (E1 under SIMT): one cycle per instruction; the
@@ -791,6 +792,46 @@ static void test_simt_report(void)
     free(out);
 }
 
+/* A barrier run (simt.reconvergence = barrier, S14): the summary names the
+ * mode and the groups table shows E1's warp — 1 divergent branch, 2 groups
+ * at most, 1 barrier, no barrier stall, 9 resident cycles — as its view. */
+static void test_simt_groups_report(void)
+{
+    char db[512];
+    fresh_db("simt-groups.db", db, sizeof db);
+    const char *path = test_tmp_path("e1.s");
+    CU_ASSERT_EQUAL_FATAL(test_write_file(path, E1_SRC, strlen(E1_SRC)), 0);
+    record(db, path, "-s core.model=simt -s simt.reconvergence=barrier");
+    char *out;
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1", db), 0);
+    CU_ASSERT_TRUE(contains(out, " broadcast off, reconvergence barrier\n"));
+    CU_ASSERT_TRUE(contains(out, "\nSIMT thread groups (simt.reconvergence = barrier"));
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1 --table groups --format csv", db), 0);
+    /* CSV carries every column of the view: complete, max_groups, barriers,
+       stall_barrier_cycles come last */
+    CU_ASSERT_TRUE(contains(out, ",complete,max_groups,barriers,stall_barrier_cycles\n"));
+    CU_ASSERT_TRUE(contains(out, "\n1,1,15,000f,4,8,26,"));
+    /* resident 9 = issued 8 + execute 1; memory, issue, fetch, collector 0 */
+    CU_ASSERT_TRUE(contains(out, ",9,8,0,1,0,0,0,0,0,0,,1,2,1,0\n"));
+    free(out);
+    /* the slot profile of a barrier run has the barrier column. E1 under
+       S14 (test_views' test_simt_e1_efficiency has the timeline): the bnz at
+       3 splits the group; lanes 0, 2 issue 4 and 5, then lanes 1, 3 the mul
+       at 6, and the groups join at the barrier at 7 (the bnz's immediate
+       post-dominator); the one stall is cycle 13, the mul's second cycle
+       (T6), charged to the ready the joined group waits to issue, as under
+       the stack */
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1 --slots", db), 0);
+    CU_ASSERT_TRUE(contains(out, "   slot text               warp lane cycles  share issued issue"
+                                 " fetch collector memory execute barrier\n"));
+    CU_ASSERT_TRUE(contains(out, "      6 mul r1, r1, r10       1    2      1 0.1111      1     0"
+                                 "     0         0      0       0       0\n"));
+    CU_ASSERT_TRUE(contains(out, "      7 ready                 1    4      2 0.2222      1     0"
+                                 "     0         0      0       1       0  <- #1\n"));
+    free(out);
+}
+
 /* A MIMD and a SIMT run of one program side by side: core.model is the
  * parameter that differs, and the SIMT figures join the results (NULL for
  * the MIMD run). */
@@ -827,6 +868,7 @@ int main(void)
         TEST_END};
     static const test_case_t compare[] = {
         TEST(test_compare_shows_differing_parameters_only), TEST(test_simt_report),
+        TEST(test_simt_groups_report),
         TEST(test_compare_mimd_simt), TEST_END};
     static const test_case_t errors[] = {
         TEST(test_missing_and_foreign_files), TEST(test_bad_runs_and_options),

@@ -112,12 +112,16 @@ static unsigned variant(const char **sets, unsigned i)
          "simt.collectors=2", "simt.rf_banks=2", "simt.sp_width=4", "simt.lsu_width=8"},
         {"simt.scheduler=rr", "simt.scoreboard=off", "simt.issue_width=2", "simt.ibuffer=1",
          "simt.fetch_width=2", "simt.sfu_width=2", "simt.collectors=1"},
+        /* thread groups (S14) */
+        {"simt.scheduler=gto", "simt.scoreboard=on", "simt.reconvergence=barrier",
+         "simt.issue_width=2"},
+        {"simt.scheduler=rr", "simt.broadcast=on", "simt.reconvergence=barrier"},
     };
     unsigned n = 0;
     sets[n++] = i % 2 ? "core.model=simt" : "core.model=mimd";
     if (i % 2)
-        for (unsigned k = 0; k < 8 && simt[i / 2 % 5][k]; k++)
-            sets[n++] = simt[i / 2 % 5][k];
+        for (unsigned k = 0; k < 8 && simt[i / 2 % 7][k]; k++)
+            sets[n++] = simt[i / 2 % 7][k];
     if (i % 3 == 0) {
         sets[n++] = "sm.bank=uniform:1..4";
         sets[n++] = "sm.req=choice:1,1,5";
@@ -206,10 +210,11 @@ static void test_deadlocked_run_records_the_same_rows_in_both_modes(void)
 {
     static const char src[] = ".group cores=0x3\n set_const r8, 0x43\n set_const r9, 0\n"
                               " ld [r9, r8], r1\n ready\n";
-    for (unsigned m = 0; m < 2; m++) {
-        const char *sets[8] = {"sm.atomics=on", m ? "core.model=simt" : "core.model=mimd"};
+    for (unsigned m = 0; m < 3; m++) { /* MIMD, the stack, thread groups (S14) */
+        const char *sets[8] = {"sm.atomics=on", m ? "core.model=simt" : "core.model=mimd",
+                               m == 2 ? "simt.reconvergence=barrier" : "simt.broadcast=off"};
         outcome_t o;
-        CU_ASSERT_TRUE(modes_agree(src, sets, 2, "deadlock", &o));
+        CU_ASSERT_TRUE(modes_agree(src, sets, 3, "deadlock", &o));
         CU_ASSERT_STRING_EQUAL(o.status, "deadlock");
         free(o.dump);
     }

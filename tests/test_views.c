@@ -552,13 +552,14 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Turns a current file into one of version `to` (1 to 11) as those
+/* Turns a current file into one of version `to` (1 to 13) as those
  * versions wrote it: no views (version 6 had all but latest_ok_runs; a
  * reader or a migration gives a file every view either way); below 11 the
  * SIMT ld/st, below 10 the SIMT issue port and below 9 the event log tables
  * of one row each (their rows those of the simt_mem, simt_issue and events
- * views); below 13 no slot_counts and no simt_warps.stall_fetch_cycles,
- * stall_collector_cycles; below 12 no runs.uid; below 6 no SIMT tables; below 5 no intervals; below 3
+ * views); below 14 no slot_counts and no simt_warps.stall_fetch_cycles,
+ * stall_collector_cycles; below 13 no thread-group columns in simt_warps;
+ * below 12 no runs.uid; below 6 no SIMT tables; below 5 no intervals; below 3
  * also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
@@ -573,6 +574,17 @@ static void downgrade(const char *db, int to)
     CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE slot_counts;"
                                     " ALTER TABLE simt_warps DROP COLUMN stall_fetch_cycles;"
                                     " ALTER TABLE simt_warps DROP COLUMN stall_collector_cycles",
+                                 NULL, NULL, NULL), SQLITE_OK);
+    if (to == 13) {
+        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
+                                        " DROP VIEW simt_mem; PRAGMA user_version = 13",
+                                     NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(h);
+        return;
+    }
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "ALTER TABLE simt_warps DROP COLUMN max_groups;"
+                                    " ALTER TABLE simt_warps DROP COLUMN barriers;"
+                                    " ALTER TABLE simt_warps DROP COLUMN stall_barrier_cycles",
                                  NULL, NULL, NULL), SQLITE_OK);
     if (to == 12) {
         CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
@@ -1108,6 +1120,28 @@ static void test_simt_e1_efficiency(void)
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT core_model, end_cycles, warp_instructions,"
                                     " simt_efficiency, issue_utilization FROM run_summary"),
                            "simt,16,8,0.8125,0.5");
+    /* Under simt.reconvergence = barrier (S14): the bnz completes at 10 and
+     * splits the warp into {0,2} at 4 and {1,3} at 6, barrier at 7; {0,2}
+     * (tie in lanes, lower slot) issues 4 at 10 and, greedy, 5 at 11; {1,3}
+     * its mul at 12 (both at 7 then: joined); the joined group waits for the
+     * mul until 14 (cycle 13: execute), ready at 14: the same 16 cycles, 2
+     * groups at most, 1 barrier, no barrier stall; no stack depth. */
+    record_src(db, "e1.s", E1_SRC, "-s core.model=simt -s simt.reconvergence=barrier");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, max_stack_depth, max_groups, barriers,"
+                                    " stall_barrier_cycles, stall_execute_cycles, resident_cycles"
+                                    " FROM simt_warp_efficiency ORDER BY run_id"),
+                           "1,3,NULL,NULL,NULL,1,9;2,NULL,2,1,0,1,9");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, reason, cycles FROM simt_stalls"
+                                    " ORDER BY run_id, reason"),
+                           "1,collector,0;1,execute,1;1,fetch,0;1,issue,0;1,memory,0;"
+                           "2,barrier,0;2,collector,0;2,execute,1;2,fetch,0;2,issue,0;"
+                           "2,memory,0");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, max_groups, barriers, stall_barrier_cycles"
+                                    " FROM simt_efficiency ORDER BY run_id"),
+                           "1,NULL,NULL,NULL;2,2,1,0");
+    CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, simt_reconvergence, end_cycles"
+                                    " FROM run_summary ORDER BY run_id"),
+                           "1,stack,16;2,barrier,16");
 }
 
 /* E3 under rr, gto, issue width 2, and MIMD, in one file. Warp B (frame 3,

@@ -17,7 +17,7 @@
 #include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
-#include "events/base/escape.h"
+#include "analysis/present/escape.h"
 
 #define FOREVER INT64_MAX
 

@@ -79,18 +79,58 @@ static int count_of(sqlite3 *db, const char *sql, const char *text, int64_t *out
     return rc;
 }
 
+/* A recorded key, else a key of the table, named `name` in another section
+ * ("issue_width" -> "simt.issue_width"), into buf; "" when there is none. */
+static void suggest_key(sqlite3 *db, const plot_t *p, const char *key, char *buf, size_t n)
+{
+    const char *dot = strrchr(key, '.'), *name = dot ? dot + 1 : key;
+    sqlite3_stmt *st = NULL;
+    buf[0] = 0;
+    if (sqlite3_prepare_v2(db, "SELECT key FROM params WHERE substr(key, -length(?1) - 1) = "
+                               "'.' || ?1 AND key <> ?2 GROUP BY key ORDER BY count(*) DESC, key "
+                               "LIMIT 1", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK &&
+        sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    for (const char *const *k = p->opts.known_keys; k && *k && !buf[0]; k++) {
+        const char *kd = strrchr(*k, '.');
+        if (kd && strcmp(kd + 1, name) == 0 && strcmp(*k, key) != 0)
+            snprintf(buf, n, "%s", *k);
+    }
+}
+
+static bool is_known(const plot_t *p, const char *key)
+{
+    for (const char *const *k = p->opts.known_keys; k && *k; k++)
+        if (strcmp(*k, key) == 0)
+            return true;
+    return false;
+}
+
 static int check_key(sqlite3 *db, plot_t *p, const char *opt, const char *key, diag_t *d)
 {
     int64_t n = 0;
+    char other[128];
     if (strcmp(key, "program") == 0) /* the runs' programs, run_summary.program */
         return TESS_OK;
     if (count_of(db, "SELECT count(*) FROM params WHERE key = ?1", key, &n) != SQLITE_OK)
         return db_fail(db, p->db_path, "reading params", d);
-    if (n == 0)
+    if (n > 0)
+        return TESS_OK;
+    suggest_key(db, p, key, other, sizeof other);
+    if (other[0])
+        return diag_fail(d, TESS_EINPUT, "%s %s: no run has this parameter; did you mean %s?",
+                         opt, key, other);
+    if (is_known(p, key))
         return diag_fail(d, TESS_EINPUT,
-                         "%s %s: no run has this parameter (keys are section.key, as in "
-                         "`tessera config --keys`, or program)", opt, key);
-    return TESS_OK;
+                         "%s %s: no run records this parameter (a run records only the keys "
+                         "that have an effect on it: `tessera config --keys` says which apply "
+                         "to which machine)", opt, key);
+    return diag_fail(d, TESS_EINPUT,
+                     "%s %s: no run has this parameter (keys are section.key, as in "
+                     "`tessera config --keys`, or program)", opt, key);
 }
 
 /* Prepares `sql` (on run_summary AS s) and, with `run`, steps it through
@@ -178,10 +218,11 @@ static int check_runs(sqlite3 *db, plot_t *p, diag_t *d)
 {
     char sql[256];
     int64_t text = 0;
-    char *ok = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status = 'ok'%s",
+    const char *okv = db_status_names[DB_STATUS_OK];
+    char *ok = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status = %Q%s", okv,
                                p->filter);
-    char *other = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status <> 'ok'%s",
-                                  p->filter);
+    char *other = sqlite3_mprintf("SELECT count(*) FROM run_summary AS s WHERE status <> %Q%s",
+                                  okv, p->filter);
     int rc = ok && other ? TESS_OK : diag_fail(d, TESS_ENOMEM, "out of memory");
     if (rc == TESS_OK && (count_of(db, ok, NULL, &p->ok_runs) ||
                           count_of(db, other, NULL, &p->other_runs)))
@@ -193,8 +234,8 @@ static int check_runs(sqlite3 *db, plot_t *p, diag_t *d)
         return diag_fail(d, TESS_EINPUT, "%s: no run with status ok to plot%s", p->db_path,
                          p->filter[0] ? " among those --program/--where select" : "");
     snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM run_summary WHERE status = 'ok' AND typeof(\"%s\") = 'text'",
-             p->y_col);
+             "SELECT count(*) FROM run_summary WHERE status = '%s' AND typeof(\"%s\") = 'text'",
+             okv, p->y_col);
     if (count_of(db, sql, NULL, &text) != SQLITE_OK)
         return db_fail(db, p->db_path, "reading run_summary", d);
     if (text > 0)
@@ -214,13 +255,10 @@ static char *dup_text(sqlite3_stmt *st, int col, bool *lost)
 
 static int add_point(plot_t *p, sqlite3_stmt *st, diag_t *d)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 32;
-        point_t *v = tess_realloc(p->pts, cap * sizeof *v);
-        if (!v)
-            return diag_fail(d, TESS_ENOMEM, "out of memory");
-        p->pts = v, p->cap = cap;
-    }
+    point_t *v = tess_grow(p->pts, &p->cap, p->n, sizeof *v, 32);
+    if (!v)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    p->pts = v;
     bool lost = false;
     point_t *pt = &p->pts[p->n++];
     *pt = (point_t){dup_text(st, 0, &lost), dup_text(st, 1, &lost), 0,
@@ -242,9 +280,10 @@ static int read_points(sqlite3 *db, plot_t *p, diag_t *d)
     bool b_prog = p->by_key && strcmp(p->by_key, "program") == 0;
     char *sql = sqlite3_mprintf(
         "SELECT x, b, avg(y), count(*) FROM (SELECT %s AS x, %s AS b,"
-        " s.\"%w\" AS y FROM run_summary AS s WHERE s.status = 'ok'%s)"
+        " s.\"%w\" AS y FROM run_summary AS s WHERE s.status = %Q%s)"
         " WHERE x IS NOT NULL AND y IS NOT NULL GROUP BY b, x",
-        (x_prog ? program : param)[0], (b_prog ? program : param)[1], p->y_col, p->filter);
+        (x_prog ? program : param)[0], (b_prog ? program : param)[1], p->y_col,
+        db_status_names[DB_STATUS_OK], p->filter);
     if (!sql)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     sqlite3_stmt *st = NULL;
@@ -268,6 +307,88 @@ static int read_points(sqlite3 *db, plot_t *p, diag_t *d)
         return diag_fail(d, TESS_EINPUT, "%s: no run with status ok has both %s and %s",
                          p->db_path, p->x_key, p->y_col);
     return TESS_OK;
+}
+
+/* --- points that mix runs ---------------------------------------------------------- */
+
+static bool is_replicate(const plot_t *p, const char *key)
+{
+    for (const char *const *k = p->opts.replicate_keys; k && *k; k++)
+        if (strcmp(*k, key) == 0)
+            return true;
+    return false;
+}
+
+/* Warns, once per parameter, when a point averages runs that differ in it
+ * (or in their program) though it is neither plotted nor a replicate key: a
+ * mean of a MIMD and a SIMT run, of two arbiters, looks like any other. A key
+ * some runs do not record (it has no effect on them) differs only when two
+ * recorded values do: its absence follows from a recorded key that differs
+ * (core.model, ts.policy), which is named itself. */
+static int warn_mixed(sqlite3 *db, plot_t *p, diag_t *d)
+{
+    static const char *const param[] = {
+        "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?1)",
+        "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?2)"};
+    static const char *const program[] = {"(CASE WHEN ?1 IS NOT NULL THEN s.program END)",
+                                          "(CASE WHEN ?2 IS NOT NULL THEN s.program END)"};
+    bool x_prog = strcmp(p->x_key, "program") == 0;
+    bool b_prog = p->by_key && strcmp(p->by_key, "program") == 0;
+#define VALUE "(CASE WHEN k.key = 'program' THEN sel.program ELSE v.value END)"
+    char *sql = sqlite3_mprintf(
+        "WITH sel AS (SELECT * FROM (SELECT s.run_id AS run_id, s.program AS program, %s AS x,"
+        " %s AS b FROM run_summary AS s WHERE s.status = 'ok' AND s.\"%w\" IS NOT NULL%s)"
+        " WHERE x IS NOT NULL),"
+        " k AS (SELECT DISTINCT key FROM params WHERE run_id IN (SELECT run_id FROM sel)"
+        " UNION SELECT 'program')"
+        " SELECT k.key, sel.x, sel.b, group_concat(DISTINCT " VALUE "), count(*)"
+        " FROM sel CROSS JOIN k LEFT JOIN params AS v ON v.run_id = sel.run_id AND v.key = k.key"
+        " GROUP BY k.key, sel.b, sel.x HAVING count(DISTINCT " VALUE ") > 1"
+        " ORDER BY k.key, sel.b, sel.x",
+        (x_prog ? program : param)[0], (b_prog ? program : param)[1], p->y_col, p->filter);
+#undef VALUE
+    if (!sql)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    sqlite3_free(sql);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, p->x_key, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK && p->by_key)
+        rc = sqlite3_bind_text(st, 2, p->by_key, -1, SQLITE_STATIC);
+    char last[256] = "", example[512] = "";
+    unsigned points = 0;
+    for (bool more = true; rc == SQLITE_OK && more;) {
+        rc = sqlite3_step(st);
+        more = rc == SQLITE_ROW;
+        rc = more || rc == SQLITE_DONE ? SQLITE_OK : rc;
+        const char *key = more ? (const char *)sqlite3_column_text(st, 0) : "";
+        if (more && (strcmp(key, p->x_key) == 0 || (p->by_key && strcmp(key, p->by_key) == 0) ||
+                     is_replicate(p, key)))
+            continue;
+        if (points && (!more || strcmp(key, last) != 0))
+            diag_warn(d, "plot: %u point%s average%s runs that differ in %s, which is neither "
+                         "plotted nor filtered (%s); plot it with --by %s or keep one value with "
+                         "--where", points, points == 1 ? "" : "s", points == 1 ? "s" : "",
+                      last, example, last);
+        if (!more)
+            break;
+        if (strcmp(key, last) != 0) {
+            snprintf(last, sizeof last, "%s", key);
+            const char *b = (const char *)sqlite3_column_text(st, 2);
+            char by[192] = "";
+            if (b)
+                snprintf(by, sizeof by, ", %s = %s", p->by_key, b);
+            snprintf(example, sizeof example, "e.g. %s = %s%s: %lld runs, %s = %s", p->x_key,
+                     (const char *)sqlite3_column_text(st, 1), by,
+                     (long long)sqlite3_column_int64(st, 4), key,
+                     (const char *)sqlite3_column_text(st, 3));
+            points = 0;
+        }
+        points++;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? TESS_OK : filter_fail(db, p, "reading params", d);
 }
 
 /* --- ordering -------------------------------------------------------------------------- */
@@ -354,6 +475,8 @@ static int read_sweep(sqlite3 *db, plot_t *p, diag_t *d)
         rc = check_runs(db, p, d);
     if (rc == TESS_OK)
         rc = read_points(db, p, d);
+    if (rc == TESS_OK)
+        rc = warn_mixed(db, p, d);
     return rc == TESS_OK ? place_points(p, d) : rc;
 }
 
@@ -510,6 +633,16 @@ static void put_terminal(const char *format, const char *output, FILE *f)
     }
 }
 
+/* Every point averages as many runs (the caption says how many; else each
+ * point is labelled with its own n). */
+static bool same_runs(const plot_t *p)
+{
+    for (size_t i = 1; i < p->n; i++)
+        if (p->pts[i].runs != p->pts[0].runs)
+            return false;
+    return true;
+}
+
 static void put_head(const plot_t *p, const char *format, const char *output, FILE *f)
 {
     fprintf(f, "# tessera plot: %s against %s", p->y_col, p->x_key);
@@ -536,7 +669,28 @@ static void put_head(const plot_t *p, const char *format, const char *output, FI
     fprintf(f, " noenhanced\nset ylabel ");
     put_quoted(f, p->y_col);
     fprintf(f, " noenhanced\nset grid\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, "
-               "graph 0.05, 0\n");
+               "graph 0.12, 0\n");
+    /* the caption: which runs, and that a point is a mean (its n beside it) */
+    char caption[1024];
+    int at = snprintf(caption, sizeof caption, "%lld runs with status ok", (long long)p->ok_runs);
+    if (p->opts.program && at > 0 && (size_t)at < sizeof caption)
+        at += snprintf(caption + at, sizeof caption - (size_t)at, " of program %s",
+                       p->opts.program);
+    if (p->opts.where && at > 0 && (size_t)at < sizeof caption)
+        at += snprintf(caption + at, sizeof caption - (size_t)at, " where %s", p->opts.where);
+    if (p->other_runs && at > 0 && (size_t)at < sizeof caption)
+        at += snprintf(caption + at, sizeof caption - (size_t)at, " (%lld other runs left out)",
+                       (long long)p->other_runs);
+    if (at > 0 && (size_t)at < sizeof caption && same_runs(p))
+        snprintf(caption + at, sizeof caption - (size_t)at, "; each point: %s%lld run%s",
+                 p->pts[0].runs == 1 ? "" : "the mean of ", (long long)p->pts[0].runs,
+                 p->pts[0].runs == 1 ? "" : "s");
+    else if (at > 0 && (size_t)at < sizeof caption)
+        snprintf(caption + at, sizeof caption - (size_t)at,
+                 "; a point is the mean of the n runs written beside it");
+    fprintf(f, "set bmargin 5\nset label 1 ");
+    put_quoted(f, caption);
+    fprintf(f, " at screen 0.01, screen 0.02 left font ',10' noenhanced\n");
     if (p->by_key) {
         fprintf(f, "set key outside right top title ");
         put_quoted(f, p->by_key);
@@ -624,8 +778,9 @@ void plot_write_script(const plot_t *p, const char *format, const char *output, 
     for (size_t i = 0; i < p->n; i++) {
         if (i == 0 || !same_series(&p->pts[i - 1], &p->pts[i]))
             fprintf(f, "%s$s%u << EOD\n", i ? "EOD\n" : "", ++series);
-        fprintf(f, "%.17g %.17g  # %s = %s: %lld run%s\n", p->pts[i].xv, p->pts[i].y,
-                p->x_key, p->pts[i].x, (long long)p->pts[i].runs, p->pts[i].runs == 1 ? "" : "s");
+        fprintf(f, "%.17g %.17g %lld  # %s = %s: %lld run%s\n", p->pts[i].xv, p->pts[i].y,
+                (long long)p->pts[i].runs, p->x_key, p->pts[i].x, (long long)p->pts[i].runs,
+                p->pts[i].runs == 1 ? "" : "s");
     }
     fprintf(f, "EOD\nplot ");
     series = 0;
@@ -638,6 +793,9 @@ void plot_write_script(const plot_t *p, const char *format, const char *output, 
                 series % 5 + 1, points[series % 6]);
         put_quoted(f, p->pts[i].by ? p->pts[i].by : p->y_col);
         fprintf(f, " noenhanced");
+        if (!same_runs(p))
+            fprintf(f, ", \\\n     $s%u using 1:2:(sprintf('n=%%d', $3)) with labels "
+                       "offset 0, 1 font ',9' notitle", series + 1);
         series++;
     }
     fprintf(f, "\n");

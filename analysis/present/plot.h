@@ -18,6 +18,11 @@ typedef struct plot_opts {
     const char *by_key;       /* sweep: one line per value of this parameter, or NULL */
     const char *program;      /* sweep: only this program's runs (file name or stored path), or NULL */
     const char *where;        /* sweep: only runs where this SQL condition on run_summary holds */
+    const char *const *replicate_keys; /* sweep: keys a point may average over without a
+                                 warning (sim.seed, keys that never change a result),
+                                 NULL-terminated; NULL: none */
+    const char *const *known_keys; /* every configuration key, NULL-terminated (NULL: none):
+                                 --x/--by `issue_width` suggests `simt.issue_width` */
     bool intervals;           /* draw run `run_id`'s intervals instead of a sweep */
     int64_t run_id;           /* intervals: the run; 0 = the latest */
 } plot_opts_t;
@@ -28,9 +33,13 @@ typedef struct plot plot_t;
  * sweep's --x and --by take a parameter key or `program` (the runs' paths);
  * --where may only read (an authorizer refuses anything else).
  * Returns NULL with the reason in diag: TESS_EIO/TESS_EDB for the database,
- * TESS_EINPUT for a key no run has, a column run_summary lacks or that is not
- * numeric, a --where that is not one valid condition, no run with status ok
- * (among those selected), a run without intervals; TESS_ENOMEM. */
+ * TESS_EINPUT for a key no run has (suggesting the key of that name in
+ * another section), a column run_summary lacks or that is not numeric, a
+ * --where that is not one valid condition, no run with status ok (among
+ * those selected), a run without intervals; TESS_ENOMEM. A sweep
+ * point that averages runs differing in a parameter neither plotted (--x,
+ * --by) nor a replicate key, or in their program, warns through diag (once
+ * per parameter, naming a point, the values and how to tell them apart). */
 plot_t *plot_open(const char *path, const plot_opts_t *opts, diag_t *diag);
 void plot_close(plot_t *p);
 

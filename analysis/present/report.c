@@ -17,7 +17,7 @@
 #include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
-#include "events/base/escape.h"
+#include "analysis/present/escape.h"
 
 struct report {
     sqlite3 *db;              /* read-only connection */
@@ -353,7 +353,8 @@ static const char *const summary_lines[][2] = {
                "{sm_req}/{sm_bank}/{sm_resp} cycles"},
     {"model", "timing {timing}, seed {seed}"},
     {"SIMT unit", "scheduler {simt_scheduler}, issue width {simt_issue_width}, scoreboard "
-                  "{simt_scoreboard}, broadcast {simt_broadcast}"},
+                  "{simt_scoreboard}, broadcast {simt_broadcast}, reconvergence "
+                  "{simt_reconvergence}"},
 };
 
 /* Expands one template into buf; returns false when every value was NULL. */
@@ -401,6 +402,7 @@ typedef struct section {
     const char *sql;          /* ?1 = the run */
     text_spec_t text;
     bool simt;                /* only for core.model = simt runs (unless asked by name) */
+    bool groups;              /* only for simt.reconvergence = barrier runs (S14; idem) */
 } section_t;
 
 static const char *const tasks_cols[] = {
@@ -434,6 +436,9 @@ static const char *const warps_cols[] = {
     "resident_cycles:resident", "issued_cycles:issued", "stall_memory_cycles:memory",
     "stall_execute_cycles:execute", "stall_issue_cycles:issue", "stall_fetch_cycles:fetch",
     "stall_collector_cycles:collector", "replays", NULL};
+static const char *const groups_cols[] = {
+    "frame", "mask_hex:mask", "divergent_branches:divergent", "max_groups:most groups",
+    "barriers", "stall_barrier_cycles:barrier stall", "resident_cycles:resident", NULL};
 static const char *const simt_replay_cols[] = {
     "op", "replays", "instructions", "lanes", "requests", "mean_banks:banks",
     "mean_latency_cycles:mean latency", NULL};
@@ -449,26 +454,27 @@ static const char *const smlat_cols[] = {
 #define PCT(col) "(SELECT " col " FROM task_latency_percentiles WHERE run_id = ?1) AS " col
 
 static const section_t sections[] = {
-    {"summary", "SELECT * FROM run_summary WHERE run_id = ?1", {"", NULL, NULL, NULL}, false},
+    {"summary", "SELECT * FROM run_summary WHERE run_id = ?1", {"", NULL, NULL, NULL}, false,
+     false},
     {"tasks",
      "SELECT frame, grp, mask, mask_hex, fence, complete, decode_start_ps, decode_ps,"
      " issue_ps, start_ps, complete_ps, decoding_ps, waiting_ps, transfer_ps, execution_ps,"
      " total_ps, decoding_cycles, waiting_cycles, transfer_cycles, execution_cycles,"
      " total_cycles FROM task_latency WHERE run_id = ?1 ORDER BY frame",
      {"Task latency per frame, in cycles: decode + waiting + transfer + execution = total",
-      tasks_cols, NULL, "tasks"}, false},
+      tasks_cols, NULL, "tasks"}, false, false},
     {"task_totals",
      "SELECT count(*) AS tasks, " TL_PARTS("sum") ", " PCT("p50_ps") ", " PCT("p95_ps") ", "
      PCT("p99_ps") ", " PCT("p50_cycles") ", " PCT("p95_cycles") ", " PCT("p99_cycles")
      " FROM task_latency WHERE run_id = ?1 AND complete",
      {"Task latency, all complete tasks (sums; nearest-rank percentiles of the total)",
-      totals_cols, "tasks", "tasks"}, false},
+      totals_cols, "tasks", "tasks"}, false, false},
     {"cores",
      "SELECT core, tasks, busy_ps, busy_cycles, share, instructions, sm_ops, sm_wait_ps,"
      " sm_wait_cycles, sm_conflict_ps, sm_conflict_cycles"
      " FROM core_utilization WHERE run_id = ?1 ORDER BY core",
      {"Cores (busy: from task start to READY sent; share of the run)", cores_cols, "tasks",
-      NULL}, false},
+      NULL}, false, false},
     {"banks",
      "SELECT u.bank AS bank, u.accesses AS accesses, u.busy_ps AS busy_ps,"
      " u.busy_cycles AS busy_cycles, u.share AS share, u.lock_acquires AS lock_acquires,"
@@ -481,45 +487,50 @@ static const section_t sections[] = {
      "  ON c.run_id = u.run_id AND c.bank = u.bank"
      " WHERE u.run_id = ?1 AND c.run_id = ?1 ORDER BY u.bank",
      {"Banks (busy: serving accesses; conflicts: accesses that waited for the bank)",
-      banks_cols, "accesses", NULL}, false},
+      banks_cols, "accesses", NULL}, false, false},
     {"stalls",
      "SELECT reason, stalls, frames, total_ps, total_cycles, max_ps, max_cycles, share"
      " FROM fence_stalls WHERE run_id = ?1 ORDER BY total_ps DESC, reason",
      {"Waiting to be issued, by reason (frame-cycles; share of all waiting)", stalls_cols,
-      NULL, "tasks"}, false},
+      NULL, "tasks"}, false, false},
     {"waiting",
      "SELECT frame, kind, grp, fence, decode_ps, issue_ps, waiting_ps, mask_ps, acq_ps,"
      " rel_ps, bus_ps, order_ps, attributed_ps, unattributed_ps, waiting_cycles,"
      " mask_cycles, acq_cycles, rel_cycles, bus_cycles, order_cycles"
      " FROM frame_stalls WHERE run_id = ?1 ORDER BY frame",
      {"Waiting per frame, attributed to its reasons (cycles; frames that waited)",
-      waiting_cols, "waiting_ps", "tasks"}, false},
+      waiting_cols, "waiting_ps", "tasks"}, false, false},
     {"sm_latency",
      "SELECT accesses, min_ps, p50_ps, p95_ps, p99_ps, max_ps, mean_ps, min_cycles,"
      " p50_cycles, p95_cycles, p99_cycles, max_cycles, mean_cycles"
      " FROM sm_latency_percentiles WHERE run_id = ?1",
      {"SM access latency, request to answer (nearest-rank percentiles, cycles)", smlat_cols,
-      NULL, "mem"}, false},
+      NULL, "mem"}, false, false},
     {"simt",
      "SELECT * FROM simt_efficiency WHERE run_id = ?1",
      {"SIMT unit: efficiency (lane / (warp instr x lanes)), lane and issue utilisation",
-      simt_cols, NULL, NULL}, true},
+      simt_cols, NULL, NULL}, true, false},
     {"simt_stalls",
      "SELECT reason, cycles, share FROM simt_stalls WHERE run_id = ?1 ORDER BY cycles DESC,"
      " reason",
      {"SIMT warp stalls by reason (warp-cycles; share of resident cycles)", simt_stall_cols,
-      NULL, NULL}, true},
+      NULL, NULL}, true, false},
     {"warps",
      "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
-     {"SIMT warps (cycles: issued + memory + execute + issue + fetch + collector = resident)",
-      warps_cols, NULL,
-      "tasks"}, true},
+     {"SIMT warps (cycles: issued + memory + execute + issue + fetch + collector"
+      " (+ barrier: groups) = resident)",
+      warps_cols, NULL, "tasks"}, true, false},
+    {"groups",
+     "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
+     {"SIMT thread groups (simt.reconvergence = barrier, S14): the most a warp held at once, "
+      "the convergence barriers it created, the cycles it waited at one",
+      groups_cols, NULL, "tasks"}, true, true},
     {"simt_replays",
      "SELECT op, replays, instructions, lanes, requests, mean_banks, mean_latency_ps,"
      " mean_latency_cycles"
      " FROM simt_replays WHERE run_id = ?1 ORDER BY op, replays",
      {"SIMT ld/st by bank-conflict replays (the largest number of requests to one bank - 1)",
-      simt_replay_cols, NULL, "mem"}, true},
+      simt_replay_cols, NULL, "mem"}, true, false},
 };
 
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
@@ -537,7 +548,7 @@ bool report_table_known(const char *name, bool compare)
 const char *report_table_list(void)
 {
     return "summary, tasks, task_totals, cores, banks, stalls, waiting, sm_latency, simt, "
-           "simt_stalls, warps, simt_replays (--compare: compare)";
+           "simt_stalls, warps, groups, simt_replays (--compare: compare)";
 }
 
 /* --- writing tables in the chosen format ------------------------------------- */
@@ -662,8 +673,12 @@ int report_run(report_t *rep, int64_t run_id, const report_opts_t *o, FILE *out,
     w.level = lc >= 0 && summary.nrows ? tbl_at(&summary, 0, lc)->s : NULL;
     const cell_t *model = mc >= 0 && summary.nrows ? tbl_at(&summary, 0, mc) : NULL;
     bool simt = model && model->type == SQLITE_TEXT && !strcmp(model->s, "simt");
+    int rcol = tbl_col(&summary, "simt_reconvergence");
+    const cell_t *reconv = rcol >= 0 && summary.nrows ? tbl_at(&summary, 0, rcol) : NULL;
+    bool groups = simt && reconv && reconv->type == SQLITE_TEXT && !strcmp(reconv->s, "barrier");
     for (size_t k = 0; rc == TESS_OK && k < N_SECTIONS; k++) {
-        if (o->table ? strcmp(o->table, sections[k].name) != 0 : sections[k].simt && !simt)
+        if (o->table ? strcmp(o->table, sections[k].name) != 0
+                     : (sections[k].simt && !simt) || (sections[k].groups && !groups))
             continue;
         rc = k ? query(rep, sections[k].name, sections[k].sql, run_id, NULL, &t, d) : TESS_OK;
         if (rc == TESS_OK)
@@ -693,6 +708,7 @@ int report_run(report_t *rep, int64_t run_id, const report_opts_t *o, FILE *out,
     " sum(stall_collector_cycles) AS stall_collector_cycles,"                               \
     " sum(stall_memory_cycles) AS stall_memory_cycles,"                                     \
     " sum(stall_execute_cycles) AS stall_execute_cycles,"                                   \
+    " sum(stall_barrier_cycles) AS stall_barrier_cycles,"                                   \
     " sum(execute_cycles) AS execute_cycles, sum(sm_wait_cycles) AS sm_wait_cycles"         \
     " FROM slot_profile WHERE run_id = ?1 GROUP BY frame, slot, text)%s ORDER BY frame, slot"
 
@@ -701,6 +717,11 @@ static const char *const simt_slot_cols[] = {
     "issued_cycles:issued", "stall_issue_cycles:issue", "stall_fetch_cycles:fetch",
     "stall_collector_cycles:collector", "stall_memory_cycles:memory",
     "stall_execute_cycles:execute", NULL};
+static const char *const barrier_slot_cols[] = { /* simt.reconvergence = barrier (S14) */
+    "slot", "text", "instructions:warp", "lane_instructions:lane", "cycles", "share",
+    "issued_cycles:issued", "stall_issue_cycles:issue", "stall_fetch_cycles:fetch",
+    "stall_collector_cycles:collector", "stall_memory_cycles:memory",
+    "stall_execute_cycles:execute", "stall_barrier_cycles:barrier", NULL};
 static const char *const mimd_slot_cols[] = {
     "slot", "text", "cores", "instructions", "cycles", "share", "execute_cycles:execute",
     "sm_wait_cycles:SM wait", NULL};
@@ -713,7 +734,9 @@ static void text_slots(FILE *out, const table_t *t, int64_t run)
     int fc = tbl_col(t, "frame"), mc = tbl_col(t, "machine"), hc = tbl_col(t, "hot_rank");
     int cc = tbl_col(t, "cycles"), tc = tbl_col(t, "tasks"), nc = tbl_col(t, "cores");
     bool simt = t->nrows && !strcmp(tbl_at(t, 0, mc)->s, "simt");
-    text_spec_t spec = {"", simt ? simt_slot_cols : mimd_slot_cols, NULL, NULL};
+    bool groups = simt && tbl_at(t, 0, tbl_col(t, "stall_barrier_cycles"))->type != SQLITE_NULL;
+    text_spec_t spec = {"", groups ? barrier_slot_cols : simt ? simt_slot_cols : mimd_slot_cols,
+                        NULL, NULL};
     text_cols_t cols;
     text_pick(t, &spec, &cols);
     text_widths(t, &spec, &cols);
@@ -841,15 +864,17 @@ static int run_list(report_t *rep, const int64_t *runs, size_t n, char **list, d
     return rc;
 }
 
-/* Appends a column per parameter whose value differs between the runs. */
+/* Appends a column per parameter whose recorded values differ between the
+ * runs. A key some runs do not record has no effect on them (a simt.* key
+ * in a MIMD run, ts.window under inorder): that alone follows from a key
+ * that differs (core.model, ts.policy), shown itself; the column shows
+ * nothing in their rows. */
 static int add_param_columns(report_t *rep, const char *list, sqlite3_str *s, diag_t *d)
 {
     table_t keys;
     int rc = query(rep, "params",
                    "SELECT key FROM params WHERE " SELECTED " GROUP BY key"
-                   " HAVING count(DISTINCT value) > 1 OR count(*) <"
-                   "  (SELECT count(*) FROM runs WHERE " SELECTED ")"
-                   " ORDER BY min(rowid)", 0, list, &keys, d);
+                   " HAVING count(DISTINCT value) > 1 ORDER BY min(rowid)", 0, list, &keys, d);
     for (size_t r = 0; rc == TESS_OK && r < keys.nrows; r++) {
         const char *key = keys.cells[r].type == SQLITE_TEXT ? keys.cells[r].s : "";
         sqlite3_str_appendf(s, ", (SELECT value FROM params AS p WHERE p.run_id = s.run_id"

@@ -16,7 +16,7 @@
 #include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
-#include "events/base/escape.h"
+#include "analysis/present/escape.h"
 
 #define FOREVER INT64_MAX
 
@@ -94,6 +94,15 @@ static void lanes_add_span(lanes_t *l, unsigned lane, int64_t a, int64_t b)
     l->spans[lane][l->n[lane]++] = (span_t){a, b, 1};
 }
 
+void tl_spread(double *row, unsigned cols, double col_ps, double ca, double cb)
+{
+    unsigned c1 = cb >= cols ? cols - 1 : (unsigned)cb;
+    for (unsigned c = (unsigned)ca; c <= c1; c++) {
+        double lo = ca > c ? ca : c, hi = cb < c + 1 ? cb : c + 1;
+        row[c] += hi > lo ? (hi - lo) * col_ps : 0;
+    }
+}
+
 static void lanes_add(lanes_t *l, unsigned lane, int64_t a, int64_t b)
 {
     a = a < l->t0 ? l->t0 : a;
@@ -102,12 +111,7 @@ static void lanes_add(lanes_t *l, unsigned lane, int64_t a, int64_t b)
         return;
     l->total[lane] += (double)(b - a);
     double ca = (double)(a - l->t0) / l->col_ps, cb = (double)(b - l->t0) / l->col_ps;
-    double *row = l->busy + (size_t)lane * l->cols;
-    unsigned c1 = cb >= l->cols ? l->cols - 1 : (unsigned)cb;
-    for (unsigned c = (unsigned)ca; c <= c1; c++) {
-        double lo = ca > c ? ca : c, hi = cb < c + 1 ? cb : c + 1;
-        row[c] += hi > lo ? (hi - lo) * l->col_ps : 0;
-    }
+    tl_spread(l->busy + (size_t)lane * l->cols, l->cols, l->col_ps, ca, cb);
     if (l->exact)
         lanes_add_span(l, lane, a, b);
 }

@@ -20,4 +20,11 @@ typedef struct tl_svg_opts {
  * TESS_ENOMEM with the reason in diag; what was written is then incomplete. */
 int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *opts, FILE *out, diag_t *diag);
 
+/* Spreads the busy interval [ca, cb) — in columns of col_ps picoseconds
+ * from the window's start, 0 <= ca < cb — over row[0..cols): each column
+ * gets the picoseconds of it that the interval covers (the last column takes
+ * what lies past the end). The timeline's lanes and the viewer's columns
+ * (analysis/view/vw_lanes.c) both draw busy time with it. */
+void tl_spread(double *row, unsigned cols, double col_ps, double ca, double cb);
+
 #endif

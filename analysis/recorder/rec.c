@@ -175,7 +175,7 @@ static int insert_run(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
     b |= bind_hash(st, RU_program_sha256, info->tm_image, TM_BYTES);
     b |= bind_hash(st, RU_data_sha256, info->sm_image, SM_BYTES);
     b |= sqlite3_bind_text(st, RU_config, info->config, -1, SQLITE_STATIC);
-    b |= sqlite3_bind_text(st, RU_status, "running", -1, SQLITE_STATIC);
+    b |= sqlite3_bind_text(st, RU_status, db_status_names[DB_STATUS_RUNNING], -1, SQLITE_STATIC);
     b |= sqlite3_bind_text(st, RU_level, rec_level_name(rec->opts.level), -1, SQLITE_STATIC);
     b |= bind_opt_int(st, RU_period_ps, info->period_ps);
     b |= sqlite3_bind_int64(st, RU_from_ps, (sqlite3_int64)rec->opts.from_ps);
@@ -387,9 +387,9 @@ int rec_begin_run(rec_t *rec, const rec_run_info_t *info, int64_t *run_id, diag_
     rec->w.banks = info->banks;
     rc = rec_writer_start(&rec->w, rec->run_id, info->period_ps, &rec->cur, diag);
     if (rc != TESS_OK) {
-        rec_run_end_t e = {.status = "error", .end_ps = SIM_TIME_NEVER,
+        rec_run_end_t e = {.status = db_status_names[DB_STATUS_ERROR], .end_ps = SIM_TIME_NEVER,
                            .stop_ps = SIM_TIME_NEVER};
-        update_run(rec, "error", "the recorder could not start its writer", &e, NULL);
+        update_run(rec, db_status_names[DB_STATUS_ERROR], "the recorder could not start its writer", &e, NULL);
         return rc;
     }
     memset(&rec->counts, 0, sizeof rec->counts);
@@ -433,14 +433,14 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
     rec->cur = NULL;
     rec->in_run = false;
     rec_sink_idle(rec);
-    const char *status = end && end->status ? end->status : "error";
+    const char *status = end && end->status ? end->status : db_status_names[DB_STATUS_ERROR];
     const char *error = end ? end->error : "the run's end was not reported";
     char msg[sizeof wd.msg + 32];
     if (wrc == TESS_OK && rec->names.failed)
         wrc = diag_fail(&wd, TESS_ENOMEM, "%s: out of memory for the event names", rec->path);
     if (wrc != TESS_OK) {
         snprintf(msg, sizeof msg, "recording incomplete: %s", wd.msg);
-        status = "error";
+        status = db_status_names[DB_STATUS_ERROR];
         error = msg;
         diag_fail(diag, wrc, "%s", wd.msg);
     }
@@ -458,7 +458,7 @@ int rec_end_run(rec_t *rec, const rec_run_end_t *end, diag_t *diag)
         rc = schema_index(rec->db, rec->path, diag);
     if (rc != TESS_OK && wrc == TESS_OK) {
         snprintf(msg, sizeof msg, "recording incomplete: %s", diag ? diag->msg : "");
-        status = "error";
+        status = db_status_names[DB_STATUS_ERROR];
         error = msg;
     }
     int urc = update_run(rec, status, error, end ? end : &none, rc == TESS_OK ? diag : NULL);
@@ -471,7 +471,7 @@ void rec_close(rec_t *rec)
     if (!rec)
         return;
     if (rec->in_run) {
-        rec_run_end_t e = {.status = "error",
+        rec_run_end_t e = {.status = db_status_names[DB_STATUS_ERROR],
                            .error = "the recorder was closed before the run ended",
                            .end_ps = SIM_TIME_NEVER, .stop_ps = SIM_TIME_NEVER};
         rec_end_run(rec, &e, NULL);

@@ -65,7 +65,8 @@ gpu_access_sink_t *rec_access_sink(rec_t *rec);
 /* How a run ended. */
 typedef struct rec_run_end {
     const char *status;       /* "ok", "watchdog", "interrupted", "time_limit",
-                                 "wall_limit", "deadlock", "error" */
+                                 "wall_limit", "record_limit", "time_overflow", "deadlock",
+                                 "error" */
     const char *error;        /* a message for any status but ok, or NULL */
     sim_time_t end_ps;        /* when the last READY reached the TS */
     sim_time_t stop_ps;       /* the simulated time at which the run stopped (end_ps for a

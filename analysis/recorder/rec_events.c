@@ -6,7 +6,7 @@
  * scale_ps after it and fewer than 2^EVPACK_BITS of them, with a name id
  * below 2^EVPACK_BITS; an event that does not fit starts a new pack.
  *
- * Why (measured on examples/bench.s, 4.7 M events; docs/PERFORMANCE.md):
+ * Why (measured on examples/bench.s, 4.7 M events; docs/PERFORMANCE-HISTORY.md):
  * one INSERT per event cost ~1 us and 43 bytes of file each, level events
  * 15x the summary level. As with the SM accesses (rec_pack.c) the writer's
  * cost here is per byte and per row: the sequence number is implicit (seq0 +

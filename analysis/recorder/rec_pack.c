@@ -8,7 +8,7 @@
  * fits no pack (irregular times, never seen from the model) is a pack alone.
  *
  * Why this design (measured with bench_rec and `tessera run
- * examples/bench.s`, 12.6 M accesses; figures in docs/PERFORMANCE.md):
+ * examples/bench.s`, 12.6 M accesses; figures in docs/PERFORMANCE-HISTORY.md):
  * - One INSERT per access: ~0.4-1.8 us and ~44 bytes per access in the
  *   file even prepared, batched and journal-less — level mem would cost
  *   many times the simulation.

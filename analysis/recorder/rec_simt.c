@@ -12,7 +12,7 @@
  * starts a new pack.
  *
  * Why (measured on examples/bench.s with core.model = simt, 3.15 M issues
- * and 786 K warp ld/st; docs/PERFORMANCE.md): one INSERT per issue was
+ * and 786 K warp ld/st; docs/PERFORMANCE-HISTORY.md): one INSERT per issue was
  * ~3.7 s of the 6.3 s of a run at level events, one per ld/st ~1 us each at
  * level mem. As with the accesses and the events the writer's cost is per
  * row and per byte; within a pack most fields take few values (one warp's

@@ -155,7 +155,14 @@ static int bind_simt_warp(sqlite3_stmt *st, const gpu_tr_simt_warp_t *w)
     rc |= bind_u64(st, SW_warp_instructions, w->warp_instructions);
     rc |= bind_u64(st, SW_lane_instructions, w->lane_instructions);
     rc |= bind_u64(st, SW_divergent_branches, w->divergent_branches);
-    rc |= sqlite3_bind_int64(st, SW_max_stack_depth, w->max_stack_depth);
+    if (w->max_groups) { /* S14: barrier mode has groups, no stack */
+        rc |= sqlite3_bind_null(st, SW_max_stack_depth);
+        rc |= sqlite3_bind_int64(st, SW_max_groups, w->max_groups);
+        rc |= sqlite3_bind_int64(st, SW_barriers, w->barriers);
+        rc |= bind_u64(st, SW_stall_barrier_cycles, w->stall_cycles[GPU_SIMT_STALL_BARRIER]);
+    } else {
+        rc |= sqlite3_bind_int64(st, SW_max_stack_depth, w->max_stack_depth);
+    }
     rc |= bind_u64(st, SW_resident_cycles, w->resident_cycles);
     rc |= bind_u64(st, SW_issued_cycles, w->issued_cycles);
     rc |= bind_u64(st, SW_stall_memory_cycles, w->stall_cycles[GPU_SIMT_STALL_MEMORY]);
@@ -180,6 +187,7 @@ static int bind_slot(sqlite3_stmt *st, const gpu_tr_slot_t *s)
         [GPU_SIMT_STALL_ISSUE] = SL_stall_issue_cycles,
         [GPU_SIMT_STALL_FETCH] = SL_stall_fetch_cycles,
         [GPU_SIMT_STALL_COLLECTOR] = SL_stall_collector_cycles,
+        [GPU_SIMT_STALL_BARRIER] = SL_stall_barrier_cycles,
     };
     bool simt = s->core == GPU_SLOT_SIMT;
     char text[64];
@@ -195,7 +203,9 @@ static int bind_slot(sqlite3_stmt *st, const gpu_tr_slot_t *s)
     if (simt) {
         rc |= bind_u64(st, SL_issued_cycles, s->issued_cycles);
         for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
-            rc |= bind_u64(st, stall_col[k], s->stall_cycles[k]);
+            rc |= k == GPU_SIMT_STALL_BARRIER && !s->groups
+                      ? sqlite3_bind_null(st, stall_col[k]) /* as simt_warps: the stack's */
+                      : bind_u64(st, stall_col[k], s->stall_cycles[k]);
         rc |= sqlite3_bind_null(st, SL_execute_ps) | sqlite3_bind_null(st, SL_sm_wait_ps);
     } else {
         rc |= sqlite3_bind_null(st, SL_issued_cycles);

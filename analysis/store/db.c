@@ -19,6 +19,10 @@
 #include "analysis/store/tables.h"
 #include "events/base/err.h"
 
+#define DB_STATUS_NAME(id, name, meaning) [DB_STATUS_##id] = name,
+const char *const db_status_names[DB_STATUS_COUNT] = {DB_STATUSES(DB_STATUS_NAME)};
+#undef DB_STATUS_NAME
+
 int db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag)
 {
     int err = sqlite3_errcode(db);
@@ -167,8 +171,10 @@ static const struct added {
                 {"event_packs", NULL, 9}, {"event_names", NULL, 9},
                 {"simt_issue_packs", NULL, 10}, {"simt_op_names", NULL, 10},
                 {"simt_mem_packs", NULL, 11}, {"runs", "uid", 12},
-                {"simt_warps", "stall_fetch_cycles", 13},
-                {"simt_warps", "stall_collector_cycles", 13}, {"slot_counts", NULL, 13}};
+                {"simt_warps", "max_groups", 13}, {"simt_warps", "barriers", 13},
+                {"simt_warps", "stall_barrier_cycles", 13},
+                {"simt_warps", "stall_fetch_cycles", 14},
+                {"simt_warps", "stall_collector_cycles", 14}, {"slot_counts", NULL, 14}};
 
 static bool not_yet(const char *table, const char *col, int64_t version)
 {

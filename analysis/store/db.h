@@ -14,7 +14,30 @@
 #include "events/base/diag.h"
 
 #define DB_APP_ID 0x54455353      /* PRAGMA application_id: "TESS" */
-#define DB_SCHEMA_VERSION 13      /* PRAGMA user_version written by this code */
+
+/* The values of runs.status, one list (docs/SCHEMA.md): X(ID, "name",
+ * "meaning"). The run API decides them (api/tessera.c), the recorder writes
+ * them (analysis/recorder/rec.c), readers select on them, and the Python
+ * binding gets them in its generated module (cmake/gen-pycodes.c). */
+#define DB_STATUSES(X)                                                                      \
+    X(RUNNING, "running", "the run is under way, or its process was killed")               \
+    X(OK, "ok", "every frame finished")                                                     \
+    X(WATCHDOG, "watchdog", "a task exceeded core.budget (D12)")                           \
+    X(INTERRUPTED, "interrupted", "SIGINT, SIGTERM or tessera_stop")                       \
+    X(TIME_LIMIT, "time_limit", "sim.time_limit reached")                                  \
+    X(WALL_LIMIT, "wall_limit", "sim.wall_limit reached")                                  \
+    X(RECORD_LIMIT, "record_limit", "record.max_mb reached: the run's database grew past it") \
+    X(TIME_OVERFLOW, "time_overflow", "an event would lie past the end of simulated time")  \
+    X(DEADLOCK, "deadlock", "work left and nothing scheduled (a D16 lock never released)") \
+    X(ERROR, "error", "out of memory, a policy's wrong answer, a recording failure")
+
+#define DB_STATUS_ENUM(id, name, meaning) DB_STATUS_##id,
+typedef enum db_status { DB_STATUSES(DB_STATUS_ENUM) DB_STATUS_COUNT } db_status_t;
+#undef DB_STATUS_ENUM
+
+/* runs.status's text of a status. */
+extern const char *const db_status_names[DB_STATUS_COUNT];
+#define DB_SCHEMA_VERSION 14      /* PRAGMA user_version written by this code */
 
 /* How long a connection waits for another's lock before giving up: a
  * writer holds it for one batch (milliseconds) or one schema creation; a

@@ -110,15 +110,12 @@ static int read_keys(sqlite3 *db, const char *path, runkey_set_t *set, diag_t *d
                                 " WHERE status = 'ok'", -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         rc = SQLITE_OK;
-        if (set->n == cap) {
-            size_t c = cap ? 2 * cap : 64;
-            runkey_t *k = tess_realloc(set->keys, c * sizeof *k);
-            if (!k) {
-                sqlite3_finalize(st);
-                return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
-            }
-            set->keys = k, cap = c;
+        runkey_t *k = tess_grow(set->keys, &cap, set->n, sizeof *k, 64);
+        if (!k) {
+            sqlite3_finalize(st);
+            return diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
         }
+        set->keys = k;
         const char *key = (const char *)sqlite3_column_text(st, 0);
         snprintf(set->keys[set->n++], SHA256_HEX, "%s", key ? key : "");
     }

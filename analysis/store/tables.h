@@ -85,11 +85,15 @@
  * warp ld/st per row at level mem (gpu_tr_simt_mem_t: a table up to version
  * 10, since then the simt_mem view's columns), one issued warp instruction
  * per row at level events (gpu_tr_simt_issue_t: a table up to version 9,
- * since then the simt_issue view's columns). */
-#define DB_SIMT_WARPS(C, G) DB_SIMT_WARPS_V6(C, G)                               \
+ * since then the simt_issue view's columns). Version 13: max_groups,
+ * barriers and stall_barrier_cycles of simt.reconvergence = barrier runs
+ * (S14; NULL for the stack's, whose max_stack_depth is NULL for them);
+ * version 14 the pipeline's stall reasons (S11, S12). */
+#define DB_SIMT_WARPS(C, G)                                                      \
+    DB_SIMT_WARPS_V6(C, G)                                                       \
+    C(max_groups, "INTEGER") C(barriers, "INTEGER") C(stall_barrier_cycles, "INTEGER") \
     C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")
-/* simt_warps as version 6 created it (its migration creates that shape:
- * version 13's adds the pipeline's stall columns). */
+/* simt_warps as versions 6 to 12 made it (the migration to 6 creates it so). */
 #define DB_SIMT_WARPS_V6(C, G)                                                   \
     C(frame, "INTEGER NOT NULL") C(mask, "INTEGER") C(lanes, "INTEGER")          \
     C(start_ps, "INTEGER") C(end_ps, "INTEGER")                                  \
@@ -151,7 +155,7 @@
     C(issued_cycles, "INTEGER") C(stall_memory_cycles, "INTEGER")                \
     C(stall_execute_cycles, "INTEGER") C(stall_issue_cycles, "INTEGER")          \
     C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")        \
-    C(execute_ps, "INTEGER") C(sm_wait_ps, "INTEGER")
+    C(stall_barrier_cycles, "INTEGER") C(execute_ps, "INTEGER") C(sm_wait_ps, "INTEGER")
 
 /* Every table, in creation order: X(name, LIST, run_id's type). */
 #define DB_TABLES(X)                                                             \

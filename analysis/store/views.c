@@ -278,6 +278,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  " SIMT_PARAM("simt.issue_width") " AS simt_issue_width,"                  \
     "  " SIMT_PARAM("simt.scoreboard") " AS simt_scoreboard,"                    \
     "  " SIMT_PARAM("simt.broadcast") " AS simt_broadcast,"                      \
+    "  CASE WHEN " PARAM("core.model") " = 'simt' THEN coalesce("                \
+    PARAM("simt.reconvergence") ", 'stack') END AS simt_reconvergence,"          \
     "  " COUNTER("simt", "warp_instructions") " AS warp_instructions,"           \
     "  " COUNTER("simt", "lane_instructions") " * 1.0 / " COUNTER("simt", "lane_slots") \
     "   AS simt_efficiency,"                                                     \
@@ -377,7 +379,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " issued_cycles, stall_memory_cycles, stall_execute_cycles, stall_issue_cycles," \
     " stall_fetch_cycles, stall_collector_cycles,"                               \
     " mem_instructions, requests, replays,"                                      \
-    " " RATIO("replays", "mem_instructions") " AS replays_per_mem, complete"     \
+    " " RATIO("replays", "mem_instructions") " AS replays_per_mem, complete,"    \
+    " max_groups, barriers, stall_barrier_cycles"                                \
     " FROM simt_warps"
 
 /* The end-of-run counters of component simt, one row per SIMT run. */
@@ -389,7 +392,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " " CNT("stall_issue_cycles") ", " CNT("stall_fetch_cycles") ","              \
     " " CNT("stall_collector_cycles") ", " CNT("mem_instructions") ", " CNT("requests") "," \
     " " CNT("replays") ", " CNT("issue_cycles") ", " CNT("issue_width") ","       \
-    " " CNT("run_cycles") ", " CNT("issue_util_ppm")                             \
+    " " CNT("run_cycles") ", " CNT("issue_util_ppm") ","                         \
+    " " CNT("stall_barrier_cycles") ", " CNT("max_groups") ", " CNT("barriers")  \
     " FROM counters AS c WHERE c.component = 'simt' GROUP BY c.run_id"
 
 /* Per SIMT run: the same figures over every warp, and the issue port's
@@ -405,7 +409,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " stall_execute_cycles, stall_issue_cycles, coalesce(stall_fetch_cycles, 0) AS" \
     " stall_fetch_cycles, coalesce(stall_collector_cycles, 0) AS stall_collector_cycles," \
     " mem_instructions, requests, replays,"                                      \
-    " " RATIO("replays", "mem_instructions") " AS replays_per_mem"               \
+    " " RATIO("replays", "mem_instructions") " AS replays_per_mem,"              \
+    " stall_barrier_cycles, max_groups, barriers"                                \
     " FROM (" SIMT_PIVOT ")"
 
 /* Per SIMT run and reason: the warps' resident cycles spent stalled, and
@@ -414,14 +419,16 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "CASE " r " WHEN 'memory' THEN " e ".stall_memory_cycles"                    \
     " WHEN 'execute' THEN " e ".stall_execute_cycles WHEN 'issue' THEN " e       \
     ".stall_issue_cycles WHEN 'fetch' THEN " e ".stall_fetch_cycles"             \
-    " ELSE " e ".stall_collector_cycles END"
+    " WHEN 'collector' THEN " e ".stall_collector_cycles"                        \
+    " ELSE " e ".stall_barrier_cycles END"
 #define SIMT_STALLS                                                              \
     "SELECT e.run_id AS run_id, s.reason AS reason,"                             \
     " " STALL_OF("e", "s.reason") " AS cycles,"                                  \
     " " RATIO(STALL_OF("e", "s.reason"), "e.resident_cycles") " AS share"         \
     " FROM simt_efficiency AS e, (SELECT 'memory' AS reason UNION ALL"           \
     "  SELECT 'execute' UNION ALL SELECT 'issue' UNION ALL SELECT 'fetch'"       \
-    "  UNION ALL SELECT 'collector') AS s"
+    "  UNION ALL SELECT 'collector' UNION ALL SELECT 'barrier') AS s"             \
+    " WHERE s.reason <> 'barrier' OR e.stall_barrier_cycles IS NOT NULL"
 
 /* The slot profile (slot_counts): per run, frame, core (NULL: the SIMT unit)
  * and slot, the instruction, its counts and the cycles charged to it —
@@ -431,13 +438,15 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 #define SLOT_CYCLES                                                              \
     "CASE WHEN s.core IS NULL THEN s.issued_cycles + s.stall_issue_cycles"        \
     " + s.stall_fetch_cycles + s.stall_collector_cycles + s.stall_memory_cycles"  \
-    " + s.stall_execute_cycles ELSE " CYC("s.execute_ps + s.sm_wait_ps") " END"
+    " + s.stall_execute_cycles + coalesce(s.stall_barrier_cycles, 0)"           \
+    " ELSE " CYC("s.execute_ps + s.sm_wait_ps") " END"
 #define SLOT_PROFILE                                                             \
     "SELECT run_id, frame, core, slot, text, op, tasks, instructions,"           \
     " lane_instructions, cycles, " RATIO("cycles", "sum(cycles) OVER w") " AS share," \
     " rank() OVER (w ORDER BY cycles DESC) AS hot_rank, issued_cycles,"          \
     " stall_issue_cycles, stall_fetch_cycles, stall_collector_cycles,"           \
-    " stall_memory_cycles, stall_execute_cycles, execute_cycles, sm_wait_cycles," \
+    " stall_memory_cycles, stall_execute_cycles, stall_barrier_cycles,"          \
+    " execute_cycles, sm_wait_cycles,"                                           \
     " execute_ps, sm_wait_ps"                                                    \
     " FROM (SELECT s.run_id AS run_id, s.frame AS frame, s.core AS core,"        \
     "  s.slot AS slot, s.text AS text,"                                          \
@@ -449,6 +458,7 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  s.stall_collector_cycles AS stall_collector_cycles,"                      \
     "  s.stall_memory_cycles AS stall_memory_cycles,"                            \
     "  s.stall_execute_cycles AS stall_execute_cycles,"                          \
+    "  s.stall_barrier_cycles AS stall_barrier_cycles,"                          \
     "  " CYC("s.execute_ps") " AS execute_cycles, " CYC("s.sm_wait_ps") " AS sm_wait_cycles," \
     "  s.execute_ps AS execute_ps, s.sm_wait_ps AS sm_wait_ps"                   \
     "  FROM slot_counts AS s JOIN runs AS r ON r.run_id = s.run_id)"             \

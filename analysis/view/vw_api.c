@@ -402,7 +402,7 @@ static json_t *slot_profile(tl_run_t *run, int frame, int core, diag_t *d)
  * ld/st, their mean latency and replays (simt_mem, level mem). The slot
  * profile's stand-in where the file has no slot_profile view. NULL (d) on
  * failure; JSON null for a MIMD run. */
-static json_t *warp_json(tl_run_t *run, int frame, diag_t *d)
+static json_t *warp_json(const vw_ctx_t *ctx, tl_run_t *run, int frame, diag_t *d)
 {
     sqlite3_stmt *st = tl_run_prepare(run, "SELECT * FROM simt_warps WHERE run_id = ?1"
                                            " AND frame = ?2", d);
@@ -416,7 +416,14 @@ static json_t *warp_json(tl_run_t *run, int frame, diag_t *d)
     }
     if (!warp)
         return NULL;
-    st = tl_run_prepare(run,
+    /* from the packs (vw_lanes.h); through the views in a file without them */
+    json_t *slots = vw_warp_slots(ctx->cache, run, (unsigned)frame, d);
+    if (!slots && d->code != TESS_EINPUT) {
+        json_decref(warp);
+        return NULL;
+    }
+    *d = (diag_t){0};
+    st = slots ? NULL : tl_run_prepare(run,
         "WITH m AS (SELECT slot, min(op) AS mem_op, count(*) AS mem, avg(done_ps - issue_ps)"
         "  / (SELECT period_ps FROM runs WHERE run_id = ?1) AS mean_latency_cycles,"
         "  sum(replays) AS replays FROM simt_mem WHERE run_id = ?1 AND frame = ?2 GROUP BY slot),"
@@ -428,7 +435,8 @@ static json_t *warp_json(tl_run_t *run, int frame, diag_t *d)
         " LEFT JOIN m USING (slot) ORDER BY s.slot", d);
     if (st)
         sqlite3_bind_int(st, 2, frame);
-    json_t *slots = st ? rows_json(run, st, "reading simt_issue and simt_mem", d) : NULL;
+    if (st)
+        slots = rows_json(run, st, "reading simt_issue and simt_mem", d);
     if (!slots) {
         json_decref(warp);
         return NULL;
@@ -440,7 +448,7 @@ static json_t *warp_json(tl_run_t *run, int frame, diag_t *d)
     return o;
 }
 
-static void api_task(tl_run_t *run, const char *fr, const char *co, vw_arg_fn arg, void *user,
+static void api_task(const vw_ctx_t *ctx, tl_run_t *run, const char *fr, const char *co, vw_arg_fn arg, void *user,
                      vw_reply_t *r)
 {
     uint64_t frame, core;
@@ -461,7 +469,7 @@ static void api_task(tl_run_t *run, const char *fr, const char *co, vw_arg_fn ar
     diag_t d = {0};
     json_t *acc = task_accesses(run, (int)frame, (int)core, t0, t1, &d);
     json_t *prof = acc ? slot_profile(run, (int)frame, (int)core, &d) : NULL;
-    json_t *warp = prof ? warp_json(run, (int)frame, &d) : NULL;
+    json_t *warp = prof ? warp_json(ctx, run, (int)frame, &d) : NULL;
     if (!warp) {
         json_decref(acc), json_decref(prof);
         return reply_diag(r, &d);
@@ -527,6 +535,6 @@ void vw_api_get(const vw_ctx_t *ctx, const char *path, vw_arg_fn arg, void *user
     else if (n == 4)
         api_timeline(ctx, run, arg, user, r);
     else
-        api_task(run, part[4], part[5], arg, user, r);
+        api_task(ctx, run, part[4], part[5], arg, user, r);
     tl_run_close(run);
 }

@@ -13,61 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/present/slots.h"
 #include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
+#include "analysis/view/vw_cols.h"
+#include "analysis/view/vw_simt.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
-
-/* --- busy time per column --------------------------------------------------------- */
-
-typedef struct cols {
-    unsigned n, lanes;        /* columns, lanes */
-    int64_t t0, t1;           /* the window */
-    double col_ps;            /* ps per column */
-    double c0;                /* where column 0 starts: t0, or (summary) a bucket's start */
-    double *busy;             /* [lane * n + col]: busy ps in that column */
-} cols_t;
-
-static int cols_init(cols_t *c, unsigned lanes, unsigned n, int64_t t0, int64_t t1)
-{
-    c->n = n, c->lanes = lanes, c->t0 = t0, c->t1 = t1;
-    c->col_ps = (double)(t1 - t0) / n;
-    c->c0 = (double)t0;
-    c->busy = tess_calloc((size_t)n * lanes, sizeof *c->busy);
-    return c->busy ? TESS_OK : TESS_ENOMEM;
-}
-
-/* Adds the interval [a, b) of `lane`, clipped to the window. */
-static void cols_add(cols_t *c, unsigned lane, int64_t a, int64_t b)
-{
-    a = a < c->t0 ? c->t0 : a;
-    b = b > c->t1 ? c->t1 : b;
-    if (b <= a || lane >= c->lanes)
-        return;
-    double ca = (double)(a - c->t0) / c->col_ps, cb = (double)(b - c->t0) / c->col_ps;
-    double *row = c->busy + (size_t)lane * c->n;
-    unsigned c1 = cb >= c->n ? c->n - 1 : (unsigned)cb;
-    for (unsigned k = (unsigned)ca; k <= c1; k++) {
-        double lo = ca > k ? ca : k, hi = cb < k + 1 ? cb : k + 1;
-        row[k] += hi > lo ? (hi - lo) * c->col_ps : 0;
-    }
-}
-
-/* Lanes [first, first + n) as an array of arrays of shares (0..1). */
-static json_t *cols_json(const cols_t *c, unsigned first, unsigned n)
-{
-    json_t *all = json_array();
-    for (unsigned l = first; all && l < first + n; l++) {
-        json_t *row = json_array();
-        for (unsigned k = 0; row && k < c->n; k++) {
-            double s = c->busy[(size_t)l * c->n + k] / c->col_ps;
-            json_array_append_new(row, json_real(s < 0 ? 0 : s > 1 ? 1 : s));
-        }
-        json_array_append_new(all, row);
-    }
-    return all;
-}
 
 /* --- the per-run summary ---------------------------------------------------------- */
 
@@ -86,6 +37,7 @@ typedef struct summary {
     uint64_t accesses, used;  /* accesses folded in; last use (LRU) */
     pack_t *packs;            /* the run's pack rows: which to read for a window */
     unsigned n_packs;
+    vw_simt_sum_t *simt;      /* a SIMT run's issue port and warp states, or NULL */
 } summary_t;
 
 struct vw_cache {
@@ -123,31 +75,42 @@ vw_cache_t *vw_cache_create(const char *db, unsigned runs)
 static void summary_free(summary_t *s)
 {
     if (s)
-        tess_free(s->cum), tess_free(s->packs);
+        tess_free(s->cum), tess_free(s->packs), vw_simt_free(s->simt);
     tess_free(s);
 }
 
-/* The run's pack rows with their times (not their data). */
-static int read_packs(tl_run_t *run, summary_t *s, diag_t *d)
+/* The rowids of the run's packs, in order: from the index on run_id, not
+ * the packs' rows (their times come with their data, in the pass). */
+static int read_rowids(tl_run_t *run, int64_t **ids, unsigned *n, diag_t *d)
 {
-    sqlite3_stmt *st = tl_run_prepare(run, "SELECT rowid, base_ps, end_ps FROM sm_access_packs"
-                                           " WHERE run_id = ?1", d);
+    sqlite3_stmt *st = tl_run_prepare(run, "SELECT rowid FROM sm_access_packs"
+                                           " WHERE run_id = ?1 ORDER BY rowid", d);
     unsigned cap = 0;
     int step = SQLITE_ERROR;
+    *ids = NULL, *n = 0;
     while (st && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!tl_grow((void **)&s->packs, &cap, s->n_packs, sizeof *s->packs))
+        if (!tl_grow((void **)ids, &cap, *n, sizeof **ids))
             break;
-        pack_t *p = &s->packs[s->n_packs++];
-        p->rowid = sqlite3_column_int64(st, 0);
-        p->base = sqlite3_column_type(st, 1) == SQLITE_NULL ? INT64_MIN
-                                                            : sqlite3_column_int64(st, 1);
-        p->end = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MAX
-                                                           : sqlite3_column_int64(st, 2);
+        (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
     }
     sqlite3_finalize(st);
     if (step == SQLITE_ROW)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     return step == SQLITE_DONE ? TESS_OK : tl_run_fail(run, "reading sm_access_packs", d);
+}
+
+typedef struct packs {        /* pack rows met by a pass (exp_acc_filter_t.on_pack) */
+    pack_t *p;
+    unsigned n, cap;
+} packs_t;
+
+static bool keep_pack(void *arg, int64_t rowid, int64_t base, int64_t end)
+{
+    packs_t *k = arg;
+    if (!tl_grow((void **)&k->p, &k->cap, k->n, sizeof *k->p))
+        return false;
+    k->p[k->n++] = (pack_t){.rowid = rowid, .base = base, .end = end};
+    return true;
 }
 
 /* The rowids [*lo, *hi] of the packs overlapping [t0, t1); false: none. */
@@ -177,13 +140,16 @@ void vw_cache_destroy(vw_cache_t *c)
     tess_free(c);
 }
 
-/* Folds every access of the run into wait (lanes banks..) and bank lanes;
- * TESS_EINTERRUPTED when the cache is cancelled meanwhile. */
+/* Folds every access of the packs of rowids [lo, hi] (0, 0: all the run's)
+ * into wait (lanes banks..) and bank lanes, keeping the packs' times in
+ * `keep`; TESS_EINTERRUPTED when the cache is cancelled meanwhile. */
 static int fold_accesses(vw_cache_t *cache, tl_run_t *run, cols_t *c, unsigned banks,
-                         int64_t lo, int64_t hi, uint64_t *n, diag_t *d)
+                         int64_t lo, int64_t hi, packs_t *keep, uint64_t *n, diag_t *d)
 {
-    exp_acc_filter_t f = {.from = (uint64_t)c->t0, .to = (uint64_t)c->t1, .frame = -1,
-                          .core = -1, .row_lo = lo, .row_hi = hi};
+    /* every pack of the rowids (no window: where each lies is kept), the
+       accesses clipped to the columns */
+    exp_acc_filter_t f = {.frame = -1, .core = -1, .row_lo = lo, .row_hi = hi,
+                          .on_pack = keep_pack, .pack_arg = keep};
     exp_acc_iter_t *it = exp_acc_begin(run, &f, d);
     if (!it)
         return d->code;
@@ -210,6 +176,7 @@ typedef struct half {
     int64_t run_id, lo, hi;
     cols_t c;
     unsigned banks;
+    packs_t packs;
     uint64_t n;
     int rc;
     diag_t d;
@@ -219,43 +186,81 @@ static void *fold_half(void *arg)
 {
     half_t *h = arg;
     tl_run_t *run = tl_run_open(h->cache->db, h->run_id, &h->d);
-    h->rc = run ? fold_accesses(h->cache, run, &h->c, h->banks, h->lo, h->hi, &h->n, &h->d)
+    h->rc = run ? fold_accesses(h->cache, run, &h->c, h->banks, h->lo, h->hi, &h->packs, &h->n,
+                                &h->d)
                 : h->d.code;
     tl_run_close(run);
     return NULL;
 }
 
-static int by_rowid(const void *a, const void *b)
-{
-    int64_t x = ((const pack_t *)a)->rowid, y = ((const pack_t *)b)->rowid;
-    return (x > y) - (x < y);
-}
-
-/* Folds every access of the run into c: the packs in two halves by rowid,
- * the second on a thread of its own (two cores: about half the time). */
+/* Folds every access of the run into c and keeps where its packs lie (s's
+ * packs): the packs in two halves by rowid, the second on a thread of its
+ * own (two cores: about half the time). */
 static int fold_run(vw_cache_t *cache, tl_run_t *run, summary_t *s, cols_t *c, diag_t *d)
 {
-    if (s->n_packs < 2)
-        return fold_accesses(cache, run, c, s->banks, 0, 0, &s->accesses, d);
-    qsort(s->packs, s->n_packs, sizeof *s->packs, by_rowid);
-    half_t h = {.cache = cache, .run_id = s->run_id, .banks = s->banks,
-                .lo = s->packs[s->n_packs / 2].rowid, .hi = s->packs[s->n_packs - 1].rowid};
-    int rc = cols_init(&h.c, c->lanes, c->n, c->t0, c->t1);
+    int64_t *ids;
+    unsigned n;
+    packs_t mine = {0};
+    int rc = read_rowids(run, &ids, &n, d);
+    if (rc != TESS_OK || n < 2) {
+        tess_free(ids);
+        if (rc == TESS_OK)
+            rc = fold_accesses(cache, run, c, s->banks, 0, 0, &mine, &s->accesses, d);
+        s->packs = mine.p, s->n_packs = mine.n;
+        return rc;
+    }
+    half_t h = {.cache = cache, .run_id = s->run_id, .banks = s->banks, .lo = ids[n / 2],
+                .hi = ids[n - 1]};
+    int64_t first = ids[0];
+    tess_free(ids);
+    rc = cols_init_units(&h.c, c->lanes, c->n, c->t0, c->t1, c->unit);
     pthread_t t;
     bool threaded = rc == TESS_OK && pthread_create(&t, NULL, fold_half, &h) == 0;
     if (rc == TESS_OK)
-        rc = fold_accesses(cache, run, c, s->banks, s->packs[0].rowid, h.lo - 1, &s->accesses, d);
+        rc = fold_accesses(cache, run, c, s->banks, first, h.lo - 1, &mine, &s->accesses, d);
     if (threaded)
         pthread_join(t, NULL);
     else if (h.c.busy)
         fold_half(&h);
     if (rc == TESS_OK && h.rc != TESS_OK)
         rc = diag_fail(d, h.rc, "%s", h.d.msg);
-    for (size_t k = 0; rc == TESS_OK && k < (size_t)c->lanes * c->n; k++)
+    for (size_t k = 0; rc == TESS_OK && k < c->lanes * c->stride; k++)
         c->busy[k] += h.c.busy[k];
     s->accesses += h.n;
     tess_free(h.c.busy);
+    pack_t *all = rc == TESS_OK ? tess_realloc(mine.p, ((size_t)mine.n + h.packs.n + 1) *
+                                                           sizeof *all)
+                                : NULL;
+    if (all) {
+        memcpy(all + mine.n, h.packs.p, h.packs.n * sizeof *all);
+        mine.p = all, mine.n += h.packs.n;
+    } else if (rc == TESS_OK) {
+        rc = TESS_ENOMEM;
+    }
+    tess_free(h.packs.p);
+    s->packs = mine.p, s->n_packs = mine.n;
     return rc == TESS_OK || rc != TESS_ENOMEM ? rc : diag_fail(d, rc, "out of memory");
+}
+
+/* A SIMT run's part of the summary (vw_simt_build), on a thread and a
+ * connection of its own while the accesses are folded. */
+typedef struct simt_job {
+    vw_cache_t *cache;
+    int64_t run_id, t0, t1, unit;
+    vw_simt_sum_t *sum;
+    int rc;
+    diag_t d;
+} simt_job_t;
+
+static void *simt_pass(void *arg)
+{
+    simt_job_t *j = arg;
+    tl_run_t *run = tl_run_open(j->cache->db, j->run_id, &j->d);
+    j->rc = run ? vw_simt_build(run, j->t0, j->t1, j->unit, VW_BUCKETS, &j->cache->stop, &j->sum,
+                                &j->d)
+                : j->d.code;
+    tl_run_close(run);
+    return NULL;
 }
 
 static summary_t *summary_build(vw_cache_t *cache, tl_run_t *run, diag_t *d)
@@ -266,7 +271,8 @@ static summary_t *summary_build(vw_cache_t *cache, tl_run_t *run, diag_t *d)
         return NULL;
     summary_t *s = tess_calloc(1, sizeof *s);
     cols_t c = {0};
-    if (!s || cols_init(&c, i->banks + TL_CORES, VW_BUCKETS, t0, t1) != TESS_OK) {
+    int64_t unit = (t1 - t0 + VW_BUCKETS - 1) / VW_BUCKETS; /* whole ps: exact sums */
+    if (!s || cols_init_units(&c, i->banks + TL_CORES, VW_BUCKETS, t0, t1, unit) != TESS_OK) {
         tess_free(s);
         diag_fail(d, TESS_ENOMEM, "out of memory");
         return NULL;
@@ -274,9 +280,17 @@ static summary_t *summary_build(vw_cache_t *cache, tl_run_t *run, diag_t *d)
     s->run_id = i->run_id, s->t0 = t0, s->t1 = t1, s->bucket_ps = c.col_ps;
     s->lanes = c.lanes, s->banks = i->banks;
     snprintf(s->started, sizeof s->started, "%s", i->started_at);
-    int rc = read_packs(run, s, d);
-    if (rc == TESS_OK)
-        rc = fold_run(cache, run, s, &c, d);
+    simt_job_t j = {.cache = cache, .run_id = s->run_id, .t0 = t0, .t1 = t1, .unit = unit};
+    pthread_t t;
+    bool threaded = pthread_create(&t, NULL, simt_pass, &j) == 0;
+    int rc = fold_run(cache, run, s, &c, d);
+    if (threaded)
+        pthread_join(t, NULL);
+    else
+        j.rc = vw_simt_build(run, t0, t1, unit, VW_BUCKETS, &cache->stop, &j.sum, &j.d);
+    s->simt = j.sum;
+    if (rc == TESS_OK && j.rc != TESS_OK)
+        rc = diag_fail(d, j.rc, "%s", j.d.msg);
     if (rc == TESS_OK &&
         !(s->cum = tess_malloc((size_t)s->lanes * (VW_BUCKETS + 1) * sizeof *s->cum)))
         rc = diag_fail(d, TESS_ENOMEM, "out of memory");
@@ -289,7 +303,7 @@ static summary_t *summary_build(vw_cache_t *cache, tl_run_t *run, diag_t *d)
         double *cum = s->cum + (size_t)l * (VW_BUCKETS + 1), sum = 0;
         cum[0] = 0;
         for (unsigned k = 0; k < VW_BUCKETS; k++)
-            cum[k + 1] = sum += c.busy[(size_t)l * VW_BUCKETS + k];
+            cum[k + 1] = sum += cols_row(&c, l)[k];
     }
     tess_free(c.busy);
     return s;
@@ -341,7 +355,7 @@ static bool summary_cols(const summary_t *s, cols_t *c)
         }
     }
     tess_free(c->busy);
-    c->busy = busy, c->n = n;
+    c->busy = busy, c->n = n, c->stride = n;
     c->col_ps = k * s->bucket_ps, c->c0 = (double)s->t0 + b0 * s->bucket_ps;
     return true;
 }
@@ -352,7 +366,7 @@ static bool summary_cols(const summary_t *s, cols_t *c)
  * of the packs to decode (*none: no pack overlaps). Nothing (a decode of
  * every pack) for a run that may still change. */
 static int from_summary(vw_cache_t *cache, tl_run_t *run, bool exact, cols_t *c, bool *done,
-                        bool *none, exp_acc_filter_t *f, diag_t *d)
+                        bool *none, exp_acc_filter_t *f, vw_simt_win_t *sw, diag_t *d)
 {
     const tl_info_t *i = tl_run_info(run);
     int rc = TESS_OK;
@@ -377,7 +391,10 @@ static int from_summary(vw_cache_t *cache, tl_run_t *run, bool exact, cols_t *c,
             return d->code;
     }
     pthread_mutex_lock(&cache->lock); /* s stays in the table while we hold it */
-    if ((s = cache_find(cache, i)) != NULL) {
+    if ((s = cache_find(cache, i)) != NULL && sw &&
+        vw_simt_plan(s->simt, c->t0, c->t1, c->n, exact, sw) != TESS_OK)
+        rc = diag_fail(d, TESS_ENOMEM, "out of memory");
+    if (s && rc == TESS_OK) {
         *done = !exact && s->accesses > VW_EXACT_MAX && c->t0 >= s->t0 && c->t1 <= s->t1 &&
                 c->col_ps >= 2.0 * s->bucket_ps;
         if (*done && !summary_cols(s, c))
@@ -386,6 +403,22 @@ static int from_summary(vw_cache_t *cache, tl_run_t *run, bool exact, cols_t *c,
     }
     pthread_mutex_unlock(&cache->lock);
     return rc;
+}
+
+json_t *vw_warp_slots(vw_cache_t *cache, tl_run_t *run, unsigned frame, diag_t *d)
+{
+    const tl_info_t *i = tl_run_info(run);
+    json_t *o = NULL;
+    if (cache) {
+        pthread_mutex_lock(&cache->lock);
+        summary_t *s = strcmp(i->status, "running") ? cache_find(cache, i) : NULL;
+        if (s && s->simt && !(o = vw_simt_slots(s->simt, frame)))
+            diag_fail(d, TESS_ENOMEM, "out of memory");
+        pthread_mutex_unlock(&cache->lock);
+        if (s && s->simt)
+            return o;
+    }
+    return vw_simt_slots_decode(run, frame, d);
 }
 
 /* The ids of the newest `n` finished runs recorded at level mem or above. */
@@ -408,7 +441,10 @@ int vw_cache_warm(vw_cache_t *c, const char *db, diag_t *d)
 {
     int64_t ids[16];
     unsigned n = newest_runs(db, ids, c->max / 2 > 16 ? 16 : c->max / 2, d);
-    for (unsigned k = n; k-- > 0 && !atomic_load(&c->stop);) { /* the newest last: kept longest */
+    /* the newest first: the run a study's viewer most likely opens first is
+       ready soonest (then each is touched again, oldest first, so that the
+       cache keeps the newest longest) */
+    for (unsigned k = 0; k < n && !atomic_load(&c->stop); k++) {
         tl_run_t *run = tl_run_open(db, ids[k], d);
         if (!run)
             return d->code;
@@ -420,12 +456,17 @@ int vw_cache_warm(vw_cache_t *c, const char *db, diag_t *d)
         if (rc == TESS_OK)
             rc = cols_init(&cols, 1, 1, t0, t1);
         if (rc == TESS_OK)
-            rc = from_summary(c, run, false, &cols, &done, &none, &f, d);
+            rc = from_summary(c, run, false, &cols, &done, &none, &f, NULL, d);
         tess_free(cols.busy);
         tl_run_close(run);
         if (rc != TESS_OK)
             return rc;
     }
+    pthread_mutex_lock(&c->lock);
+    for (unsigned k = n; k-- > 0;)
+        for (unsigned j = 0; j < c->n; j++)
+            c->s[j]->used = c->s[j]->run_id == ids[k] ? ++c->clock : c->s[j]->used;
+    pthread_mutex_unlock(&c->lock);
     return TESS_OK;
 }
 
@@ -471,188 +512,6 @@ static int decode_window(tl_run_t *run, cols_t *c, unsigned banks, exp_acc_filte
     return got < 0 ? d->code : TESS_OK;
 }
 
-/* --- the SIMT issue port and warp states -------------------------------------------- */
-
-enum { W_RESIDENT, W_ISSUED, W_ELIGIBLE, W_OUTSTANDING, W_N };
-
-typedef struct simt {
-    const tl_slots_t *prof;   /* the slot profile: the instruction texts the issues name */
-    unsigned slots;           /* issue slots, 0: no issue records */
-    cols_t warp;              /* W_N lanes of warp-ps per column */
-    int *count, *frame;       /* [slot * cols + col]: issues, and the last one's frame */
-    json_t *detail;           /* the issues one by one, or NULL */
-} simt_t;
-
-/* An issue's instruction: its text in the slot profile, else its mnemonic. */
-static const char *instruction(const simt_t *m, sqlite3_stmt *st, int frame)
-{
-    const char *text = tl_slot_text(m->prof, (unsigned)frame, (unsigned)sqlite3_column_int(st, 2));
-    const unsigned char *op = sqlite3_column_text(st, 3);
-    return text ? text : op ? (const char *)op : "?";
-}
-
-/* The issues of the window: the port's columns, issued and eligible warps. */
-static int fold_issues(tl_run_t *run, simt_t *m, diag_t *d)
-{
-    cols_t *c = &m->warp;
-    sqlite3_stmt *st = tl_run_issue_window(run, "time_ps, frame, slot, op, ord, eligible,"
-                                                " active, mask, depth", "time_ps, ord",
-                                           c->t0, c->t1, d);
-    if (!st)
-        return d->code ? d->code : TESS_EDB;
-    int64_t p = (int64_t)tl_run_info(run)->period_ps;
-    unsigned n = 0;
-    int step;
-    m->detail = json_array();
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t t = sqlite3_column_int64(st, 0);
-        int frame = sqlite3_column_int(st, 1), ord = sqlite3_column_int(st, 4);
-        cols_add(c, W_ISSUED, t, t + p);
-        if (ord == 0)
-            for (int e = sqlite3_column_int(st, 5); e > 0; e--)
-                cols_add(c, W_ELIGIBLE, t, t + p);
-        unsigned slot = ord < 0 ? 0 : (unsigned)ord >= m->slots ? m->slots - 1 : (unsigned)ord;
-        unsigned k = (unsigned)((double)(t - c->t0) / c->col_ps);
-        k = k >= c->n ? c->n - 1 : k;
-        m->count[slot * c->n + k]++, m->frame[slot * c->n + k] = frame;
-        if (m->detail && ++n > VW_DETAIL_MAX)
-            json_decref(m->detail), m->detail = NULL;
-        else if (m->detail)
-            json_array_append_new(m->detail,
-                json_pack("[IiisiiiiI]", (json_int_t)t, frame, sqlite3_column_int(st, 2),
-                          instruction(m, st, frame), ord,
-                          sqlite3_column_int(st, 6), sqlite3_column_int(st, 7),
-                          sqlite3_column_int(st, 5), (json_int_t)sqlite3_column_int(st, 8)));
-    }
-    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(run, "reading simt_issue", d);
-    sqlite3_finalize(st);
-    return rc;
-}
-
-/* Resident warps (simt_warps) and warps with a ld/st outstanding (simt_mem,
- * one interval per warp while any of its ld/st is). */
-static int fold_warps(tl_run_t *run, simt_t *m, diag_t *d)
-{
-    cols_t *c = &m->warp;
-    sqlite3_stmt *st = tl_run_prepare(run, "SELECT start_ps, end_ps FROM simt_warps"
-                                           " WHERE run_id = ?1 AND start_ps IS NOT NULL", d);
-    int step = SQLITE_ERROR;
-    while (st && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t e = tl_col_time(st, 1);
-        cols_add(c, W_RESIDENT, sqlite3_column_int64(st, 0), e == TL_NONE ? c->t1 : e);
-    }
-    sqlite3_finalize(st);
-    if (!st || step != SQLITE_DONE)
-        return tl_run_fail(run, "reading simt_warps", d);
-    st = tl_run_prepare(run, "SELECT frame, issue_ps, done_ps FROM simt_mem WHERE run_id = ?1"
-                             " AND issue_ps < ?3 AND coalesce(done_ps, ?3) > ?2"
-                             " ORDER BY frame, issue_ps", d);
-    if (!st)
-        return d->code;
-    sqlite3_bind_int64(st, 2, c->t0), sqlite3_bind_int64(st, 3, c->t1);
-    int frame = -1;
-    int64_t a = 0, b = 0;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int f = sqlite3_column_int(st, 0);
-        int64_t s = sqlite3_column_int64(st, 1), e = tl_col_time(st, 2);
-        e = e == TL_NONE ? c->t1 : e;
-        if (f == frame && s <= b) {
-            b = e > b ? e : b;
-            continue;
-        }
-        if (frame >= 0)
-            cols_add(c, W_OUTSTANDING, a, b);
-        frame = f, a = s, b = e;
-    }
-    if (frame >= 0)
-        cols_add(c, W_OUTSTANDING, a, b);
-    sqlite3_finalize(st);
-    return step == SQLITE_DONE ? TESS_OK : tl_run_fail(run, "reading simt_mem", d);
-}
-
-static json_t *int_rows(const int *v, unsigned rows, unsigned n)
-{
-    json_t *all = json_array();
-    for (unsigned r = 0; r < rows; r++) {
-        json_t *row = json_array();
-        for (unsigned k = 0; k < n; k++)
-            json_array_append_new(row, json_integer(v[r * n + k]));
-        json_array_append_new(all, row);
-    }
-    return all;
-}
-
-/* Per column, the average number of warps in each state: issued, eligible
- * but not chosen (issue), not eligible with a ld/st outstanding (memory),
- * the other resident ones (execute); without issue records (below level
- * events) only memory and other. */
-static json_t *warp_states(const simt_t *m)
-{
-    const cols_t *c = &m->warp;
-    bool issues = m->slots > 0;
-    json_t *o = json_pack("{s:[ssss]}", "states", issues ? "issued" : "memory",
-                          issues ? "issue" : "other", issues ? "memory" : "", issues ? "execute" : "");
-    json_t *rows[4] = {json_array(), json_array(), json_array(), json_array()};
-    for (unsigned k = 0; k < c->n; k++) {
-        double w[W_N];
-        for (unsigned l = 0; l < W_N; l++)
-            w[l] = c->busy[(size_t)l * c->n + k] / c->col_ps;
-        double waiting = w[W_RESIDENT] - (issues ? w[W_ELIGIBLE] : 0);
-        waiting = waiting < 0 ? 0 : waiting;
-        double mem = w[W_OUTSTANDING] < waiting ? w[W_OUTSTANDING] : waiting;
-        double v[4] = {w[W_ISSUED], w[W_ELIGIBLE] - w[W_ISSUED], mem, waiting - mem};
-        if (!issues)
-            v[0] = mem, v[1] = waiting - mem, v[2] = v[3] = 0;
-        for (int s = 0; s < 4; s++)
-            json_array_append_new(rows[s], json_real(v[s] < 0 ? 0 : v[s]));
-    }
-    json_object_set_new(o, "cols", json_pack("[oooo]", rows[0], rows[1], rows[2], rows[3]));
-    return o;
-}
-
-static bool is_simt(tl_run_t *run)
-{
-    sqlite3_stmt *st = tl_run_prepare(run, "SELECT EXISTS (SELECT 1 FROM simt_warps"
-                                           " WHERE run_id = ?1)", NULL);
-    bool yes = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return yes;
-}
-
-static int simt_part(tl_run_t *run, unsigned cols, int64_t t0, int64_t t1, json_t *out,
-                     diag_t *d)
-{
-    if (!is_simt(run))
-        return TESS_OK;
-    simt_t m = {0};
-    tl_slots_t *prof = tl_slots_load(run, d);
-    if (!prof)
-        return d->code ? d->code : TESS_EDB;
-    m.prof = prof;
-    int rc = tl_run_issue_slots(run, &m.slots, d);
-    if (rc == TESS_OK)
-        rc = cols_init(&m.warp, W_N, cols, t0, t1);
-    size_t cells = (size_t)(m.slots ? m.slots : 1) * cols;
-    if (rc == TESS_OK && (!(m.count = tess_calloc(cells, sizeof *m.count)) ||
-                          !(m.frame = tess_calloc(cells, sizeof *m.frame))))
-        rc = diag_fail(d, TESS_ENOMEM, "out of memory");
-    if (rc == TESS_OK && m.slots)
-        rc = fold_issues(run, &m, d);
-    if (rc == TESS_OK)
-        rc = fold_warps(run, &m, d);
-    if (rc == TESS_OK && m.slots)
-        json_object_set_new(out, "issue",
-                            json_pack("{s:i,s:o,s:o,s:o}", "slots", (int)m.slots, "count",
-                                      int_rows(m.count, m.slots, cols), "frame",
-                                      int_rows(m.frame, m.slots, cols), "detail",
-                                      m.detail ? json_incref(m.detail) : json_null()));
-    if (rc == TESS_OK)
-        json_object_set_new(out, "warps", warp_states(&m));
-    json_decref(m.detail);
-    tess_free(m.count), tess_free(m.frame), tess_free(m.warp.busy), tess_free(prof);
-    return rc;
-}
-
 /* --- the answer --------------------------------------------------------------------- */
 
 json_t *vw_timeline(vw_cache_t *cache, tl_run_t *run, int64_t t0, int64_t t1, unsigned cols,
@@ -663,11 +522,12 @@ json_t *vw_timeline(vw_cache_t *cache, tl_run_t *run, int64_t t0, int64_t t1, un
                             (json_int_t)t1, "cols", (int)cols, "col_ps",
                             (double)(t1 - t0) / cols);
     cols_t c = {0};
+    vw_simt_win_t sw = {0};
     int rc = out ? cols_init(&c, i->banks + TL_CORES, cols, t0, t1) : TESS_ENOMEM;
     if (rc == TESS_OK && i->level >= REC_MEM) {
         bool done, none;
         exp_acc_filter_t f = {.from = (uint64_t)t0, .to = (uint64_t)t1, .frame = -1, .core = -1};
-        rc = from_summary(cache, run, exact, &c, &done, &none, &f, d);
+        rc = from_summary(cache, run, exact, &c, &done, &none, &f, &sw, d);
         if (rc == TESS_OK && done) {
             json_object_set_new(out, "source", json_string("summary"));
             json_object_set_new(out, "detail", json_null());
@@ -680,14 +540,17 @@ json_t *vw_timeline(vw_cache_t *cache, tl_run_t *run, int64_t t0, int64_t t1, un
             rc = decode_window(run, &c, i->banks, &f, out, d);
         }
         if (rc == TESS_OK) {
-            json_object_set_new(out, "lanes", json_pack("{s:f,s:f,s:i}", "c0_ps", c.c0,
-                                                         "col_ps", c.col_ps, "cols", (int)c.n));
+            json_object_set_new(out, "lanes", json_pack("{s:o,s:o,s:i}", "c0_ps", ps_json(c.c0),
+                                                         "col_ps", ps_json(c.col_ps), "cols",
+                                                         (int)c.n));
             json_object_set_new(out, "banks", cols_json(&c, 0, i->banks));
             json_object_set_new(out, "waits", cols_json(&c, i->banks, TL_CORES));
         }
     }
     if (rc == TESS_OK)
-        rc = simt_part(run, cols, t0, t1, out, d);
+        rc = vw_simt_part(run, &sw, t0, t1, cols, out, d);
+    else
+        vw_simt_win_free(&sw);
     tess_free(c.busy);
     if (rc != TESS_OK) {
         if (rc == TESS_ENOMEM)

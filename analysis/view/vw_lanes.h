@@ -32,7 +32,7 @@ void vw_cache_destroy(vw_cache_t *c);   /* NULL is fine */
 void vw_cache_cancel(vw_cache_t *c);
 
 /* Builds the summaries of the newest finished runs of `db` (half the
- * cache's room), newest first used: so that opening them is fast. Run on a
+ * cache's room), the newest first: so that opening them is fast. Run on a
  * thread of its own at start. TESS_OK, or the first failure (in diag). */
 int vw_cache_warm(vw_cache_t *c, const char *db, diag_t *diag);
 
@@ -44,5 +44,11 @@ int vw_cache_warm(vw_cache_t *c, const char *db, diag_t *diag);
  * TESS_EINTERRUPTED (the cache was cancelled) in diag. */
 json_t *vw_timeline(vw_cache_t *c, tl_run_t *run, int64_t t0, int64_t t1, unsigned cols,
                     bool exact, diag_t *diag);
+
+/* Warp `frame`'s instruction slots of a SIMT run (the task panel's
+ * warp.slots, docs/VISUALS.md): from the run's summary when the cache holds
+ * it, else decoded from the packs. NULL with TESS_EINPUT in diag when the
+ * file has no SIMT packs (older than version 11), else on failure. */
+json_t *vw_warp_slots(vw_cache_t *c, tl_run_t *run, unsigned frame, diag_t *diag);
 
 #endif

@@ -30,6 +30,19 @@ void *tess_calloc(size_t n, size_t size)
 
 void *tess_realloc(void *p, size_t n) { return injected_failure() ? NULL : realloc(p, n ? n : 1); }
 
+void *tess_grow(void *v, size_t *cap, size_t n, size_t size, size_t first)
+{
+    if (n < *cap)
+        return v;
+    size_t c = *cap ? 2 * *cap : first;
+    if (c < *cap || c > SIZE_MAX / size)
+        return NULL;
+    void *g = tess_realloc(v, c * size);
+    if (g)
+        *cap = c;
+    return g;
+}
+
 char *tess_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;

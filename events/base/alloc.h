@@ -14,6 +14,11 @@
 void *tess_malloc(size_t n);
 void *tess_calloc(size_t n, size_t size);
 void *tess_realloc(void *p, size_t n);   /* on failure p is left as it was */
+/* Room for element n of the array v (*cap elements of `size` bytes): v
+ * itself while n < *cap, else v grown to twice *cap (to `first` elements
+ * when empty) with *cap updated. NULL when out of memory: v and *cap are
+ * left as they were. One tess_realloc when it grows, none otherwise. */
+void *tess_grow(void *v, size_t *cap, size_t n, size_t size, size_t first);
 char *tess_strdup(const char *s);
 void tess_free(void *p);
 

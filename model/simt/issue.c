@@ -55,6 +55,27 @@ __attribute__((noinline, cold)) bool simt_budget_spent(simt_t *u, const simt_war
     return false;
 }
 
+bool simt_count_issue(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, unsigned order,
+                      unsigned eligible, sim_time_t now)
+{
+    if (w->rec.warp_instructions >= u->budget && simt_budget_spent(u, w, active, pc))
+        return false;
+    if (u->gpu->trace & GPU_TRACE_ISSUE)
+        simt_trace_issue(u, w, pc, active, order, eligible, now);
+    if (u->ivl)
+        simt_ivl_lanes(u->gpu, active, now);
+    w->rec.warp_instructions++;
+    simt_count_slot(w, pc, (unsigned)__builtin_popcount(active));
+    simt_near(u, w);
+    w->rec.lane_instructions += (unsigned)__builtin_popcount(active);
+    if (active == w->mask)
+        w->uniform_n++;
+    else
+        for (uint16_t m = active; m; m &= m - 1)
+            u->lane_n[__builtin_ctz(m)]++;
+    return true;
+}
+
 /* Issues the warp's next instruction at `now` (the unit's time: sim_now or,
  * running ahead, later). Returns false when a lane's budget (S10) stopped
  * the run (only at sim_now: the unit does not run ahead near the budget). */
@@ -413,8 +434,8 @@ void simt_issue_cb(sim_t *sim, sim_event_t *ev)
                 simt_close_warp(u, w);
         }
         sim_time_t next;
-        if (u->pipe) {
-            next = simt_pipe_cycle(u, now);
+        if (u->pipe) { /* S11–S13, or S14's groups */
+            next = u->bar ? simt_grp_cycle(u, now) : simt_pipe_cycle(u, now);
         } else if (u->live && !(u->live & (u->live - 1))) {
             simt_warp_t *w = &u->w[__builtin_ctz(u->live)];
             next = plain && alu_next(u, w, now) ? run_alu(u, w, now, &k) : decide_one(u, w, now);

@@ -8,41 +8,37 @@
 #include "model/sm.h"
 
 
-/* S8 broadcast: a ld's lanes reading one byte (sync lanes excepted) share
- * the lowest one's request; fills w->fanout and returns the lanes that send. */
-static __attribute__((noinline)) uint16_t merge_lanes(simt_warp_t *w, uint16_t active,
-                                                      uint16_t sync, const uint16_t *addr)
+__attribute__((noinline)) uint16_t simt_merge_lanes(uint16_t *fanout, uint16_t active,
+                                                    uint16_t sync, const uint16_t *addr)
 {
     uint16_t send = 0;
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        w->fanout[l] = (uint16_t)(1u << l);
+        fanout[l] = (uint16_t)(1u << l);
         if (!(sync >> l & 1)) {
             for (uint16_t before = (uint16_t)(send & ~sync); before; before &= before - 1) {
                 unsigned k = (unsigned)__builtin_ctz(before);
                 if (addr[k] == addr[l]) {
-                    w->fanout[k] |= (uint16_t)(1u << l);
-                    w->fanout[l] = 0;
+                    fanout[k] |= (uint16_t)(1u << l);
+                    fanout[l] = 0;
                     break;
                 }
             }
         }
-        if (w->fanout[l])
+        if (fanout[l])
             send |= (uint16_t)(1u << l);
     }
     return send;
 }
 
-/* S8: the most requests of `send` to one bank, less one; *banks gets the
- * number of banks touched. */
-static __attribute__((noinline)) unsigned bank_replays(struct gpu *g, uint16_t send,
-                                                        const uint16_t *addr, unsigned *banks)
+__attribute__((noinline)) unsigned simt_bank_replays(const sm_t *sm, uint16_t send,
+                                                     const uint16_t *addr, unsigned *banks)
 {
     uint8_t per_bank[SM_BANKS_MAX] = {0};
     unsigned most = 0;
     *banks = 0;
     for (uint16_t m = send; m; m &= m - 1) {
-        unsigned q = ++per_bank[sm_bank_of(&g->sm, addr[__builtin_ctz(m)])];
+        unsigned q = ++per_bank[sm_bank_of(sm, addr[__builtin_ctz(m)])];
         *banks += q == 1;
         most = q > most ? q : most;
     }
@@ -53,14 +49,51 @@ static __attribute__((noinline)) unsigned bank_replays(struct gpu *g, uint16_t s
  * active lane's access, the lane as the core, as that core's own ld/st would
  * be noted under core.model = mimd (model/core.c race_request) — merged
  * (broadcast) lanes access their byte all the same. */
-static __attribute__((noinline, cold)) void race_lanes(simt_t *u, const simt_warp_t *w,
-                                                       uint16_t active, unsigned pc, bool store,
-                                                       const isa_mem_lanes_t *ops)
+__attribute__((noinline, cold)) void simt_race_lanes(simt_t *u, unsigned frame, uint16_t active,
+                                                     unsigned pc, bool store,
+                                                     const isa_mem_lanes_t *ops)
 {
     for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        race_access(u->gpu->races, w->frame, l, pc, store, ops->sync >> l & 1, ops->addr[l]);
+        race_access(u->gpu->races, frame, l, pc, store, ops->sync >> l & 1, ops->addr[l]);
     }
+}
+
+/* A ld/st issued at `now` on `active`: its operands read (isa_mem_lanes into
+ * w->mem_ops), the lanes that send (a broadcast merges a ld's), and the
+ * warp's state of a ld/st in flight, set before its first request leaves.
+ * The race detector, when on, notes every active lane's access. Both paths
+ * begin a ld/st with it (simt_issue_mem, simt_lsu_prepare); returns the
+ * sending lanes (also in w->mem_send). */
+static inline __attribute__((always_inline)) uint16_t mem_begin(simt_t *u, simt_warp_t *w,
+                                                              uint16_t active, unsigned pc,
+                                                              isa_decoded_t d, sim_time_t now)
+{
+    bool store = d.op == ISA_ST;
+    isa_mem_lanes_t *ops = &w->mem_ops; /* a ld's t->data is the SM's to set */
+    isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
+                  ops);
+    if (u->gpu->races) /* every lane's access, whichever pass sends it */
+        simt_race_lanes(u, w->frame, active, pc, store, ops);
+    uint16_t send = active;
+    w->mem_merged = u->broadcast && !store;
+    if (w->mem_merged)
+        send = simt_merge_lanes(w->fanout, active, ops->sync, ops->addr);
+    w->mem_store = store;
+    w->mem_reg = d.c;
+    w->mem_slot = (uint8_t)pc;
+    w->mem_lanes = active;
+    w->mem_send = send;
+    w->mem_issue = now;
+    w->mem_max = 0;
+    w->mem_wait = send;
+    w->rec.mem_instructions++;
+    w->prev_done = w->mem_done = NEVER;
+    if (!store) {
+        w->reg_done[d.c] = NEVER;
+        w->reg_ld |= (uint16_t)(1u << d.c);
+    }
+    return send;
 }
 
 /* S8: sends the active lanes' requests of a ld/st issued at `now`. The
@@ -72,31 +105,11 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
                                                        unsigned pc, isa_decoded_t d,
                                                        sim_time_t now)
 {
-    struct gpu *g = u->gpu;
+    uint16_t send = mem_begin(u, w, active, pc, d, now);
     bool store = d.op == ISA_ST;
-    isa_mem_lanes_t *ops = &w->mem_ops; /* a ld's t->data is the SM's to set */
-    isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
-                  ops);
+    const isa_mem_lanes_t *ops = &w->mem_ops;
+    const sm_t *sm = u->sm; /* a local: through u, each request's stores would reload it */
     uint16_t sync = ops->sync;
-    if (g->races)
-        race_lanes(u, w, active, pc, store, ops);
-    uint16_t send = active;
-    w->mem_merged = u->broadcast && !store;
-    if (w->mem_merged)
-        send = merge_lanes(w, active, sync, ops->addr);
-    w->mem_store = store;
-    w->mem_reg = d.c;
-    w->mem_slot = (uint8_t)pc;
-    w->mem_lanes = active;
-    w->mem_issue = now;
-    w->mem_max = 0;
-    w->mem_wait = send;
-    w->rec.mem_instructions++;
-    w->prev_done = w->mem_done = NEVER;
-    if (!store) {
-        w->reg_done[d.c] = NEVER;
-        w->reg_ld |= (uint16_t)(1u << d.c);
-    }
     bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
     sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
     uint16_t flags = store ? GPU_TXN_STORE : 0;
@@ -109,7 +122,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
     do {                                                                                    \
         simt_port_t *p = &u->port[l];                                                       \
         txn_t *t = p->req;                                                                  \
-        uint64_t bit = UINT64_C(1) << sm_bank_of(&g->sm, ops->addr[l]);                     \
+        uint64_t bit = UINT64_C(1) << sm_bank_of(sm, ops->addr[l]);                        \
         twice |= seen & bit;                                                                \
         seen |= bit;                                                                        \
         requests++;                                                                         \
@@ -139,7 +152,7 @@ GPU_NO_SLP __attribute__((noinline)) void simt_issue_mem(simt_t *u, simt_warp_t 
         banks = 1;
         most = requests;
     } else {
-        most = bank_replays(g, send, ops->addr, &banks) + 1;
+        most = simt_bank_replays(sm, send, ops->addr, &banks) + 1;
     }
     w->mem_requests = (uint8_t)requests;
     w->mem_banks = (uint8_t)banks;
@@ -231,10 +244,14 @@ void simt_on_answer_ivl(void *unit, txn_t *t)
 {
     simt_t *u = unit;
     const simt_warp_t *w = &u->w[u->lane_warp[t->core]];
-    uint16_t lanes = w->mem_merged ? w->fanout[t->core] : (uint16_t)(1u << t->core);
+    uint16_t lanes = u->bar ? simt_grp_answer_lanes(u, t->core)
+                   : w->mem_merged ? w->fanout[t->core] : (uint16_t)(1u << t->core);
     for (uint16_t m = lanes; m; m &= m - 1) /* as each lane's sm_wait_ps counts */
         gpu_ivl_span(u->gpu, IVL_CORE_WAIT, (unsigned)__builtin_ctz(m), t->t_created, t->t_done);
-    simt_on_answer(unit, t);
+    if (u->bar)
+        simt_grp_answer(u, t);
+    else
+        simt_on_answer(unit, t);
 }
 
 /* --- under the pipeline (S12, S13) -------------------------------------------- */
@@ -242,32 +259,11 @@ void simt_on_answer_ivl(void *unit, txn_t *t)
 void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
                       sim_time_t now)
 {
-    bool store = d.op == ISA_ST;
-    isa_mem_lanes_t *ops = &w->mem_ops; /* S12: every pass uses the values read now */
-    isa_mem_lanes(&u->rf, active, d, (store ? ISA_MEM_VALUE : 0) | (u->atomics ? ISA_MEM_SYNC : 0),
-                  ops);
-    if (u->gpu->races) /* every lane's access, whichever pass sends it */
-        race_lanes(u, w, active, pc, store, ops);
-    uint16_t send = active;
-    w->mem_merged = u->broadcast && !store;
-    if (w->mem_merged)
-        send = merge_lanes(w, active, ops->sync, ops->addr);
-    w->mem_store = store;
-    w->mem_reg = d.c;
-    w->mem_slot = (uint8_t)pc;
-    w->mem_lanes = active;
-    w->mem_send = send;
-    w->mem_issue = now;
-    w->mem_max = 0;
-    w->mem_wait = send;
-    w->rec.mem_instructions++;
-    w->prev_done = w->mem_done = NEVER;
-    if (!store) {
-        w->reg_done[d.c] = NEVER;
-        w->reg_ld |= (uint16_t)(1u << d.c);
-    }
+    uint16_t send = mem_begin(u, w, active, pc, d, now); /* S12: every pass uses the values
+                                                            read now */
+    const isa_mem_lanes_t *ops = &w->mem_ops;
     unsigned banks;
-    w->mem_replays = (uint8_t)bank_replays(u->gpu, send, ops->addr, &banks);
+    w->mem_replays = (uint8_t)simt_bank_replays(u->sm, send, ops->addr, &banks);
     w->mem_requests = (uint8_t)__builtin_popcount(send);
     w->mem_banks = (uint8_t)banks;
     w->rec.requests += w->mem_requests;

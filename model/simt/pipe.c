@@ -34,21 +34,8 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     unsigned pc = top->pc, next = pc + 1; /* 16 = EXIT */
     uint16_t active = top->mask;
     isa_decoded_t d = w->code[pc];
-    if (w->rec.warp_instructions >= u->budget && simt_budget_spent(u, w, active, pc))
+    if (!simt_count_issue(u, w, active, pc, order, eligible, now))
         return false;
-    if (u->gpu->trace & GPU_TRACE_ISSUE)
-        simt_trace_issue(u, w, pc, active, order, eligible, now);
-    if (u->ivl)
-        simt_ivl_lanes(u->gpu, active, now);
-    w->rec.warp_instructions++;
-    simt_count_slot(w, pc, (unsigned)__builtin_popcount(active));
-    simt_near(u, w);
-    w->rec.lane_instructions += (unsigned)__builtin_popcount(active);
-    if (active == w->mask)
-        w->uniform_n++;
-    else
-        for (uint16_t m = active; m; m &= m - 1)
-            u->lane_n[__builtin_ctz(m)]++;
     w->next_ok = now + u->period;
     if (u->ibuffer) { /* the head leaves the I-buffer */
         w->ib_n--;

@@ -17,6 +17,7 @@
 #include "model/xenum.h"
 
 struct gpu;
+struct sm;
 typedef struct simt simt_t;
 
 /* S6 schedulers, one list (xenum.h): X(PREFIX, ID, "name", "what it does");
@@ -51,13 +52,20 @@ void simt_engine(engine_t *e, simt_t *u);
 /* Connects each lane's SM requests to on_request(mem, txn), through a link
  * of the machine's timing mode (kind GPU_TXN_SM_REQ, core = the lane,
  * t_arrived = when it reaches its bank). The answer must come back to
- * simt_on_answer (or simt_on_answer_ivl with interval statistics). */
-void simt_wire(simt_t *u, port_recv_fn on_request, void *mem);
+ * simt_answer_receiver(u). `sm` is the SM's public face, asked for its bank
+ * mapping (sm_bank_of: S8's replays, the trace's banks). */
+void simt_wire(simt_t *u, port_recv_fn on_request, void *mem, const struct sm *sm);
 
 /* Interval statistics wanted (record.interval or the window): the unit
  * counts each issue in them; the SM's answers must then come to
- * simt_on_answer_ivl. */
+ * simt_on_answer_ivl (simt_answer_receiver). */
 void simt_set_intervals(simt_t *u, bool on);
+
+/* The receiver the SM's answers to every lane must be attached to now:
+ * simt_on_answer_ivl with interval statistics, simt_on_answer otherwise
+ * (under simt.reconvergence = barrier the thread groups' own: the stack's
+ * answer path tests nothing). */
+port_recv_fn simt_answer_receiver(const simt_t *u);
 
 /* The SM's answer receiver for every lane (sm_attach): lane t->core, within
  * the grant (decoupled) or at t_done (stepped). */

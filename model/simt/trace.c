@@ -27,7 +27,7 @@ __attribute__((noinline, cold)) void simt_trace_insn(simt_t *u, const simt_warp_
             regs[l][i] = u->rf.r[i][l];
         if (simt_is_mem(d->op)) {
             r.addr[l] = w->mem_ops.addr[l];
-            r.bank[l] = (uint8_t)sm_bank_of(&u->gpu->sm, w->mem_ops.addr[l]);
+            r.bank[l] = (uint8_t)sm_bank_of(u->sm, w->mem_ops.addr[l]);
             r.value[l] = regs[l][d->c];
         }
     }
@@ -42,7 +42,8 @@ __attribute__((noinline, cold)) void simt_trace_issue(simt_t *u, simt_warp_t *w,
 {
     gpu_tr_simt_issue_t r = {
         .time_ps = now, .frame = w->frame, .slot = (uint8_t)pc,
-        .op = w->code[pc].op, .order = (uint8_t)order, .depth = w->st.depth,
+        .op = w->code[pc].op, .order = (uint8_t)order,
+        .depth = (uint8_t)(u->bar ? simt_grp_groups(u, w) : w->st.depth),
         .eligible = (uint8_t)eligible, .active = active, .mask = w->lanes | w->pending,
     };
     sim_trace(u->sim, GPU_TR_SIMT_ISSUE, &r);

@@ -95,7 +95,11 @@ simt_t *simt_create(struct gpu *g)
     u->unit_width[SIMT_SP] = d->simt_sp_width;
     u->unit_width[SIMT_SFU] = d->simt_sfu_width;
     u->unit_width[SIMT_LSU] = d->simt_lsu_width;
-    u->pipe = d->simt_pipeline || u->ibuffer || u->collectors || d->simt_sp_width < GPU_CORES ||
+    if (d->simt_reconvergence == GPU_RECONV_BARRIER && !simt_grp_create(u, d->simt_pipeline)) {
+        tess_free(u);
+        return NULL;
+    }
+    u->pipe = u->bar || d->simt_pipeline || u->ibuffer || u->collectors || d->simt_sp_width < GPU_CORES ||
               d->simt_sfu_width < GPU_CORES || d->simt_lsu_width < GPU_CORES;
     memset(u->lane_warp, -1, sizeof u->lane_warp);
     u->last_eval = NEVER;
@@ -106,7 +110,7 @@ simt_t *simt_create(struct gpu *g)
             u->rf.r[i][c] = core_reg(&u->cores[c], i);
         txn_t *t = u->port[c].req = txn_alloc(&g->pool); /* the pool frees it */
         if (!t) {
-            tess_free(u);
+            simt_destroy(u);
             return NULL;
         }
         t->kind = GPU_TXN_SM_REQ;
@@ -115,16 +119,29 @@ simt_t *simt_create(struct gpu *g)
     return u;
 }
 
-void simt_destroy(simt_t *u) { tess_free(u); }
-
-void simt_wire(simt_t *u, port_recv_fn on_request, void *mem)
+void simt_destroy(simt_t *u)
 {
+    if (u)
+        simt_grp_destroy(u);
+    tess_free(u);
+}
+
+void simt_wire(simt_t *u, port_recv_fn on_request, void *mem, const struct sm *sm)
+{
+    u->sm = sm;
     for (unsigned l = 0; l < ISA_LANES; l++) /* lane l is core l for the SM (S1) */
         link_init(&u->port[l].mem, u->sim, !u->stepped, GPU_PRIO_SM_ARRIVE, on_request, mem,
                   "core->sm");
 }
 
 void simt_set_intervals(simt_t *u, bool on) { u->ivl = on; }
+
+port_recv_fn simt_answer_receiver(const simt_t *u)
+{
+    if (u->ivl)
+        return simt_on_answer_ivl;
+    return u->bar ? simt_grp_on_answer : simt_on_answer; /* S14: the groups' own */
+}
 
 /* --- the engine's operations ------------------------------------------------- */
 
@@ -183,9 +200,15 @@ static void simt_counters(void *self)
     counter(u, "lane_instructions", t->lane_instructions);
     counter(u, "lane_slots", u->lane_slots);
     counter(u, "divergent_branches", t->divergent_branches);
+    if (u->bar) { /* S14 (barrier runs only: the stack's rows stay as they were) */
+        counter(u, "max_groups", t->max_groups);
+        counter(u, "barriers", t->barriers);
+    }
     counter(u, "issued_cycles", t->issued_cycles);
     counter(u, "resident_cycles", t->resident_cycles);
     for (unsigned k = 0; k < GPU_SIMT_STALLS; k++) {
+        if (k == GPU_SIMT_STALL_BARRIER && !u->bar)
+            continue; /* S14's reason: barrier runs only (the stack's rows stay as they were) */
         char name[32];
         snprintf(name, sizeof name, "stall_%s_cycles", gpu_simt_stall_name(k));
         counter(u, name, t->stall_cycles[k]);
@@ -282,6 +305,16 @@ bool simt_describe_deadlock(const simt_t *u, unsigned waiting, unsigned holder, 
         u->lane_warp[waiting] != u->lane_warp[holder])
         return false;
     const simt_warp_t *w = &u->w[u->lane_warp[waiting]];
+    if (u->bar) { /* S14: lanes run on their own unless a barrier holds the holder */
+        if (!simt_grp_waits_at_barrier(u, holder))
+            return false;
+        snprintf(buf, n,
+                 "deadlock: warp (frame %u): lane %u waits for address 0x%03x (bank %u), locked "
+                 "by lane %u of the same warp, which waits at a convergence barrier that lane "
+                 "%u must reach first (S14)",
+                 w->frame, waiting, addr, bank, holder, waiting);
+        return true;
+    }
     snprintf(buf, n,
              "deadlock: warp (frame %u): lane %u waits for address 0x%03x (bank %u), locked by "
              "lane %u of the same warp, which cannot reach its st_sync while the warp waits "

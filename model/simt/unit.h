@@ -9,6 +9,8 @@
  *   exec.c   the execution units: an instruction's register work and latency
  *   lsu.c    the load/store unit: a warp's ld/st to the SM and its answers (S8)
  *   trace.c  what the unit reports while it issues (traces, intervals)
+ *   groups.c simt.reconvergence = barrier: thread groups and convergence
+ *            barriers in place of the stack (S14), its own cycle and answers
  * Lanes execute through isa.c's lane operations on the lanes' registers laid
  * out by register (simt_t.rf, so that one host vector operation does a warp
  * instruction's register work). Times an instruction completes at are known
@@ -73,11 +75,18 @@ typedef struct simt_held {
 /* S13: the execution unit kinds. */
 enum { SIMT_SP, SIMT_SFU, SIMT_LSU, SIMT_UNIT_KINDS };
 
+/* (Its size is part of the answer path's cost: warps are found by index; a
+ * multiple of 64 bytes makes the compiler scale by shifts and subtractions,
+ * more instructions than one multiplication. Fill holes before adding.) */
 typedef struct simt_warp {
     bool live;                /* resident (or finished, not yet closed out) */
     uint8_t frame;            /* the IF */
     uint16_t mask;            /* the group's lanes */
     uint8_t nlanes;           /* popcount(mask) */
+    uint8_t rf_base;          /* S12: w, the lowest lane of the group mask */
+    uint8_t acct_reason;      /* gpu_simt_stall_t of the cycles from acct_ps on */
+    uint8_t acct_slot;        /* the slot they are charged to (the slot profile): the one
+                                 the warp waits to issue (simt_wait_slot) */
     uint64_t uniform_n;       /* instructions issued with every lane of `mask` active: part
                                  of each lane's count (S10), see simt_t.lane_n */
     uint16_t lanes;           /* lanes whose finish time is not known yet */
@@ -111,17 +120,14 @@ typedef struct simt_warp {
     uint8_t ib_n;
     uint8_t fetch_slots[SIMT_FETCH_MAX], fetch_n; /* the fetch in flight */
     sim_time_t fetch_at;      /* its arrival; NEVER: no fetch in flight */
-    uint8_t rf_base;          /* S12: w, the lowest lane of the group mask */
     simt_held_t held;         /* S12: the instruction between issue and dispatch */
     uint16_t mem_send;        /* the ld/st's lanes that send a request (S8) */
     uint64_t mem_seq;         /* its issue order */
     sim_time_t pass_at;       /* S13: the ld/st's next pass; NEVER: none pending */
     uint8_t pass_j, passes;   /* that pass's number, and how many */
     /* accounting (SIMT-SPEC "Counting") */
-    sim_time_t acct_ps;       /* cycles before it are counted */
-    uint8_t acct_reason;      /* gpu_simt_stall_t of the cycles from acct_ps on */
-    uint8_t acct_slot;        /* the slot they are charged to (the slot profile): the one
-                                 the warp waits to issue (simt_wait_slot) */
+    sim_time_t acct_ps;       /* cycles before it are counted (acct_reason, acct_slot: above,
+                                 with the small fields) */
     uint8_t last_pc;          /* the slot it issued last */
     uint64_t slot_issued[ISA_SLOTS]; /* warp instructions by slot */
     uint64_t slot_idle[ISA_SLOTS];   /* by slot: Σ lanes of the warp not active in them
@@ -132,6 +138,7 @@ typedef struct simt_warp {
 
 struct simt {
     struct gpu *gpu;          /* ro */
+    const struct sm *sm;      /* ro: the SM, for its bank mapping only (sm_bank_of): simt_wire */
     sim_t *sim;               /* ro */
     bool stepped, scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
     uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
@@ -184,6 +191,8 @@ struct simt {
     uint64_t fetch_last;      /* the age of the last warp it served (S11's ring) */
     sim_time_t unit_free[SIMT_UNIT_KINDS][GPU_CORES]; /* S13: the first cycle each unit has
                                                          no pass from */
+    struct simt_bar *bar;     /* S14 (simt.reconvergence = barrier): the warps' groups and
+                                 barriers, groups.c; NULL with the stack */
 };
 
 static inline sim_time_t simt_tmax(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
@@ -282,6 +291,14 @@ unsigned simt_wait_reason(const simt_t *u, const simt_warp_t *w, sim_time_t t);
  * run its budget in this task. */
 bool simt_budget_spent(simt_t *u, const simt_warp_t *w, uint16_t active, unsigned pc);
 
+/* The counting of an issue of `active` at slot pc, as the pipeline's and the
+ * thread groups' cycles do it (S10's budget first, the issue trace, the
+ * interval statistics, the warp's and lanes' counts); false when a lane's
+ * budget stopped the run. issue.c's own issue() counts the same inline, on
+ * the default path's hot loop. */
+bool simt_count_issue(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, unsigned order,
+                      unsigned eligible, sim_time_t now);
+
 /* After w issued: near_budget, and the SM's answers made events once w is
  * within an answer's trip of its watchdog (unit.c). */
 void simt_nearing_budget(simt_t *u, const simt_warp_t *w);
@@ -332,12 +349,58 @@ void simt_collect(simt_t *u, sim_time_t now);
 /* exec.c (S13): the held instruction of w is dispatched at `now`: it takes a
  * unit of its kind; a non-memory one's completion is known from there. */
 void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now);
+/* exec.c (S13): the unit kind (SIMT_SP, SFU, LSU) op executes on. */
+unsigned simt_unit_kind(unsigned op);
+/* exec.c (S13): the unit of `kind` that can start `passes` passes earliest at
+ * or after `now` (on a tie the lowest-numbered) takes them; returns the first
+ * one's start. */
+sim_time_t simt_take_unit(simt_t *u, unsigned kind, unsigned passes, sim_time_t now);
 /* lsu.c: a ld/st issued at `now` under the pipeline: its operands (read at
  * issue, S12) and its figures, without sending (simt_lsu_pass sends). */
 void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
                       sim_time_t now);
 /* lsu.c (S13): the ld/st's pass starting at `now` sends its lanes' requests. */
 void simt_lsu_pass(simt_t *u, simt_warp_t *w, sim_time_t now);
+
+/* lsu.c: S8 broadcast: the lanes of `active` reading one byte (sync lanes
+ * excepted) share the lowest one's request; fills fanout[] (the lanes each
+ * sending lane's answer serves) and returns the lanes that send. */
+uint16_t simt_merge_lanes(uint16_t *fanout /* OUT: [ISA_LANES] */, uint16_t active,
+                          uint16_t sync, const uint16_t *addr);
+/* lsu.c: S8: the most requests of `send` to one bank, less one; *banks gets
+ * the number of banks touched. */
+unsigned simt_bank_replays(const struct sm *sm, uint16_t send, const uint16_t *addr,
+                           unsigned *banks /* OUT */);
+
+/* lsu.c: the race detector's part of a warp's ld/st (gpu->races set): every
+ * active lane's access, the lane as the core. */
+void simt_race_lanes(simt_t *u, unsigned frame, uint16_t active, unsigned pc, bool store,
+                     const isa_mem_lanes_t *ops);
+
+/* groups.c (S14): the barrier mode's state, allocated with the unit
+ * (false: out of memory) and freed with it; instructions go through the
+ * pipeline's collectors and units (S12, S13) when a key of theirs is not at
+ * its default, or when `pipeline` (gpu_desc_t.simt_pipeline, for tests). */
+bool simt_grp_create(simt_t *u, bool pipeline);
+void simt_grp_destroy(simt_t *u);
+/* groups.c: warp w starts at `now` as one group at slot 0, no barrier. */
+void simt_grp_start(simt_t *u, simt_warp_t *w, sim_time_t now);
+/* groups.c: the decision of cycle `now` in barrier mode (what completed
+ * takes effect, issue, counting); returns the next decision's time. */
+sim_time_t simt_grp_cycle(simt_t *u, sim_time_t now);
+/* groups.c: lane t->core's answer in barrier mode (simt_answer_receiver's
+ * receiver: simt_grp_on_answer; with intervals simt_on_answer_ivl calls it). */
+void simt_grp_answer(simt_t *u, txn_t *t);
+void simt_grp_on_answer(void *unit, txn_t *t);
+/* groups.c: the lanes lane's answer serves (broadcast). */
+uint16_t simt_grp_answer_lanes(const simt_t *u, unsigned lane);
+/* groups.c: counting: the most groups warp w held at once, the barriers it created. */
+void simt_grp_counts(const simt_t *u, const simt_warp_t *w, uint32_t *max_groups,
+                     uint32_t *barriers /* OUT */);
+/* groups.c: the groups warp w holds now. */
+unsigned simt_grp_groups(const simt_t *u, const simt_warp_t *w);
+/* groups.c: lane's group waits at a convergence barrier. */
+bool simt_grp_waits_at_barrier(const simt_t *u, unsigned lane);
 
 /* trace.c: the instruction trace's record of an instruction (off the hot path). */
 void simt_trace_insn(simt_t *u, const simt_warp_t *w, unsigned pc, uint16_t active,

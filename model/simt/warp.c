@@ -49,6 +49,10 @@ static void trace_warp(simt_t *u, simt_warp_t *w, bool complete)
     r->start_ps = w->age;
     r->end_ps = complete ? w->end : NEVER;
     r->max_stack_depth = w->st.max_depth;
+    if (u->bar) { /* S14: groups and barriers in place of the stack */
+        r->max_stack_depth = 0;
+        simt_grp_counts(u, w, &r->max_groups, &r->barriers);
+    }
     r->issued_cycles = r->warp_instructions;
     r->resident_cycles = ((complete ? w->end : w->acct_ps) - w->age) / u->period;
     if (u->gpu->trace & GPU_TRACE_WARPS)
@@ -64,6 +68,8 @@ static void add_totals(simt_t *u, const gpu_tr_simt_warp_t *r, const simt_warp_t
     t->warp_instructions += r->warp_instructions;
     t->lane_instructions += r->lane_instructions;
     t->divergent_branches += r->divergent_branches;
+    t->max_groups = r->max_groups > t->max_groups ? r->max_groups : t->max_groups;
+    t->barriers += r->barriers;
     t->resident_cycles += r->resident_cycles;
     t->issued_cycles += r->issued_cycles;
     for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
@@ -148,6 +154,8 @@ static void lane_start(simt_t *u, simt_warp_t *w, unsigned lane, const engine_ta
 void simt_warp_start(simt_t *u, simt_warp_t *w, const engine_task_t *task, sim_time_t now)
 {
     warp_init(u, w, task->frame, task->cores, now);
+    if (u->bar)
+        simt_grp_start(u, w, now);
     u->live |= (uint16_t)(1u << (w - u->w));
     u->near_budget |= u->budget <= 1;
     if (u->watch_from == 0)

@@ -80,11 +80,11 @@ def lib():
             except OSError as e:
                 tried.append("%s (%s)" % (path, e))
         if _lib is None:
-            from .errors import TesseraError
+            from .errors import TesseraError, codes
             raise TesseraError(
                 "libtessera.so not found; build it first (cmake -S . -B build && "
                 "cmake --build build -j2, with -DTESSERA_SHARED=ON, the default) or set "
-                "TESSERA_LIB to its path. Tried: " + "; ".join(tried), 5)
+                "TESSERA_LIB to its path. Tried: " + "; ".join(tried), codes.EIO)
     return _lib
 
 
@@ -108,6 +108,6 @@ def command():
     found = shutil.which("tessera")
     if found:
         return found
-    from .errors import TesseraError
+    from .errors import TesseraError, codes
     raise TesseraError("the tessera command was not found (tried %s and PATH); build it "
-                       "or set TESSERA_EXE" % ", ".join(places), 5)
+                       "or set TESSERA_EXE" % ", ".join(places), codes.EIO)

@@ -48,9 +48,9 @@ class Database:
         if isinstance(self.path, bytes):
             self.path = os.fsdecode(self.path)
         if "\0" in self.path:
-            raise FileError("%r: a path holds no NUL byte" % self.path, 5)
+            raise FileError("%r: a path holds no NUL byte" % self.path)
         if not os.path.isfile(self.path):
-            raise FileError("%s: no such database" % self.path, 5)
+            raise FileError("%s: no such database" % self.path)
         self._db = sqlite3.connect(_uri(self.path), uri=True)
         if _writable(self.path):  # as the C readers (db_read_uri): no -wal/-shm left
             self._db.execute("PRAGMA query_only=1")
@@ -83,12 +83,12 @@ class Database:
     def _select(self, name, equal):
         if name not in self.views() and name not in self.tables():
             raise UsageError("%s: no view or table %r (views: %s)" % (
-                self.path, name, ", ".join(self.views())), 1)
+                self.path, name, ", ".join(self.views())))
         cols = self.columns(name)
         for col in equal:
             if col not in cols:
                 raise UsageError("%s has no column %r (columns: %s)" % (
-                    name, col, ", ".join(cols)), 1)
+                    name, col, ", ".join(cols)))
         sql = "SELECT * FROM " + _ident(name)
         if equal:
             sql += " WHERE " + " AND ".join("%s IS ?" % _ident(c) for c in equal)
@@ -112,7 +112,7 @@ class Database:
             import pandas as pd
         except ImportError:
             raise UsageError("DataFrames need pandas (Debian: python3-pandas); "
-                             "rows() gives lists of dicts without it", 1) from None
+                             "rows() gives lists of dicts without it") from None
         cur = self._db.execute(sql, args)
         names = [d[0] for d in cur.description]
         data = cur.fetchall()

@@ -136,7 +136,7 @@ class Binding:
     def __init__(self, key, fn):
         if key not in KINDS:
             raise UsageError("%s does not take a Python callable (sm.arbiter, sm.bank_map, "
-                             "simt.scheduler)" % key, 1)
+                             "simt.scheduler)" % key)
         self.key, self.fn, self.error, self.host = key, fn, None, None
         self.name = _name_of(fn)
         self.label = "python:" + getattr(fn, "__qualname__", self.name)

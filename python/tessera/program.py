@@ -35,10 +35,10 @@ def _text(value, what):
     """An operand as assembly text: an int as decimal, a str as written (a
     register, a symbol, an expression); nothing that would end the line."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise UsageError("%s: expected an int or a str, got %r" % (what, value), 1)
+        raise UsageError("%s: expected an int or a str, got %r" % (what, value))
     text = str(value)
     if any(c in text for c in "\n\r;\0"):
-        raise UsageError("%s: %r holds a line break, ';' or NUL" % (what, text), 1)
+        raise UsageError("%s: %r holds a line break, ';' or NUL" % (what, text))
     return text
 
 
@@ -158,7 +158,7 @@ class Program:
         """A ';' comment line (one per line of text)."""
         for line in str(text).split("\n"):
             if "\0" in line or "\r" in line:
-                raise UsageError("comment: %r holds a NUL or a carriage return" % line, 1)
+                raise UsageError("comment: %r holds a NUL or a carriage return" % line)
             self._emit("; " + line if line else ";")
         return self
 
@@ -197,7 +197,7 @@ class Program:
     def asm(self, text):
         """Lines of assembly as written (macros, .rept, .include, anything)."""
         if "\0" in text:
-            raise UsageError("asm: the text holds a NUL byte", 1)
+            raise UsageError("asm: the text holds a NUL byte")
         for line in text.splitlines():
             self._emit(line)
         return self

@@ -11,7 +11,7 @@ import threading
 
 from . import _lib
 from . import policy
-from .errors import InputError, Interrupted, RunError, UsageError, error_for
+from .errors import InputError, Interrupted, RunError, UsageError, codes, error_for
 from .program import is_program
 
 _active = set()                 # handles of the runs under way (for SIGINT)
@@ -19,8 +19,8 @@ _active_lock = threading.Lock()
 
 
 class Result:
-    """The outcome of a run: status (runs.status: "ok", "watchdog", "interrupted",
-    "time_limit", "wall_limit", "time_overflow", "deadlock", "error"), code (the command's exit code),
+    """The outcome of a run: status (runs.status, one of tessera.errors.codes.STATUSES:
+    "ok", "watchdog", "interrupted", "time_limit", …), code (the command's exit code),
     message (why it did not end ok, else ""), the times in ps (end_ps: the last
     READY; stop_ps: where it stopped; now_ps; period_ps), the summary counters,
     run_id and db when recorded, wall_s."""
@@ -37,7 +37,7 @@ class Result:
 
     @property
     def ok(self):
-        return self.status == "ok"
+        return self.status == codes.STATUS_OK
 
     @property
     def end_cycles(self):
@@ -65,7 +65,7 @@ def key_of(keyword):
     section, sep, key = keyword.partition("_")
     if not sep or not key:
         raise UsageError("keyword %r is not a configuration key: write section_key "
-                         "(sm_arbiter for sm.arbiter) or pass params={...}" % keyword, 1)
+                         "(sm_arbiter for sm.arbiter) or pass params={...}" % keyword)
     return section + "." + key
 
 
@@ -93,7 +93,7 @@ def _no_nul(what, text):
     (a program cut short, a value read as its prefix), so one is refused."""
     if text is not None and ("\0" in text if isinstance(text, str) else b"\0" in text):
         raise InputError("%s: holds a NUL byte (\\0); the library would read only what "
-                         "comes before it" % what, 2)
+                         "comes before it" % what)
     return text
 
 
@@ -166,7 +166,7 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
     lib = _lib.lib()
     h = lib.tessera_new()
     if not h:
-        raise error_for("out of memory", 7)
+        raise error_for("out of memory", codes.ENOMEM)
     tmp = None
     try:
         argv = (ctypes.c_char_p * max(len(sets), 1))(*[s.encode() for s in sets])
@@ -195,13 +195,13 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
         lib.tessera_counters(h, ctypes.byref(c))
         result = Result(status, rc, lib.tessera_outcome_msg(h).decode(errors="replace"),
                         c, os.fspath(db) if db is not None else None)
-        if rc and status == "ok":  # the commit failed after an ok simulation
+        if rc and status == codes.STATUS_OK:  # the commit failed after an ok simulation
             _check(lib, h, rc)
         for b in bound.values():
             if b.error is not None:  # the callable's own exception, after the commit
                 b.error.tessera_result = result
                 raise b.error
-        if interrupted and status == "interrupted":
+        if interrupted and status == codes.STATUS_INTERRUPTED:
             raise Interrupted(result)
         return result.check() if check else result
     finally:

@@ -9,7 +9,7 @@ import tempfile
 
 from . import _lib
 from .database import Database
-from .errors import Interrupted, UsageError, error_for
+from .errors import CALL_FAILURES, Interrupted, UsageError, error_for
 from .program import is_program
 from .run import assignments, key_of, value_text
 
@@ -37,10 +37,10 @@ def axis_arg(key, values):
         values = [values]
     texts = [value_text(v) for v in values]
     if not texts:
-        raise UsageError("sweep axis %s: no values" % key, 1)
+        raise UsageError("sweep axis %s: no values" % key)
     sep = ";" if any("," in t for t in texts) else ","
     if any(";" in t for t in texts):
-        raise UsageError("sweep axis %s: a value holds ';'" % key, 1)
+        raise UsageError("sweep axis %s: a value holds ';'" % key)
     return "%s=%s" % (key, sep.join(texts))
 
 
@@ -74,7 +74,7 @@ def sweep(program, axes, jobs=None, db=None, mem=None, config=None, params=None,
     code with its message (check=False returns failed points' code instead),
     Interrupted on KeyboardInterrupt (the command keeps the points done)."""
     if db is None:
-        raise UsageError("sweep: db= is required (the merged database)", 1)
+        raise UsageError("sweep: db= is required (the merged database)")
     if is_program(program):
         return _sweep_program(program, axes, jobs, db, mem, config, params, check, rerun,
                               keywords)
@@ -105,7 +105,7 @@ def _execute(argv, db, axes, check, cwd):
         out, err = proc.communicate()
         raise Interrupted(SweepResult(os.fspath(db), proc.returncode, out + err, points))
     result = SweepResult(os.fspath(db), proc.returncode, out + err, points)
-    if proc.returncode and (check or proc.returncode in (1, 2, 5, 6, 7)):
+    if proc.returncode and (check or proc.returncode in CALL_FAILURES):
         lines = [l for l in err.splitlines() if l.strip()]
         if len(lines) > 6:  # every failed point has a line: the first few, the summary
             lines = lines[:5] + ["... (%d more lines)" % (len(lines) - 6), lines[-1]]

@@ -178,6 +178,44 @@ class Errors(Base):
             d.rows("run_summary", no_column=1)
 
 
+class ExitCodes(unittest.TestCase):
+    """The binding's codes are err.h's: the module the build generated from
+    TESS_ERRORS (tessera.errors.codes) holds every entry of the list with its
+    value and name, and each exception class carries its code."""
+
+    def test_codes_are_err_h(self):
+        import re
+        with open(os.path.join(TREE, "events", "base", "err.h")) as f:
+            text = f.read()
+        listed = re.findall(r'X\((\w+), (\d+), "([^"]*)"', text)
+        self.assertGreaterEqual(len(listed), 10)
+        codes = tessera.errors.codes
+        for ident, value, name in listed:
+            self.assertEqual(getattr(codes, ident), int(value), ident)
+            self.assertEqual(codes.NAMES[int(value)], name)
+        self.assertEqual(len(codes.NAMES), len(listed))
+
+    def test_statuses_are_db_h(self):
+        import re
+        with open(os.path.join(TREE, "analysis", "store", "db.h")) as f:
+            text = f.read()
+        listed = re.findall(r'X\((\w+), "(\w+)", "', text[text.index("#define DB_STATUSES"):])
+        self.assertGreaterEqual(len(listed), 9)
+        codes = tessera.errors.codes
+        self.assertEqual(codes.STATUSES, tuple(name for _, name in listed))
+        for ident, name in listed:
+            self.assertEqual(getattr(codes, "STATUS_" + ident), name)
+
+    def test_each_exception_has_its_code(self):
+        codes, errors = tessera.errors.codes, tessera.errors
+        for cls, code in ((errors.UsageError, codes.EUSAGE), (errors.InputError, codes.EINPUT),
+                          (errors.FileError, codes.EIO), (errors.DatabaseError, codes.EDB),
+                          (errors.OutOfMemory, codes.ENOMEM)):
+            self.assertEqual(cls("m").code, code)
+            self.assertIs(type(errors.error_for("m", code)), cls)
+        self.assertIs(type(errors.error_for("m", codes.EWATCHDOG)), errors.TesseraError)
+
+
 class HostileRoundTwo(Base):
     """Issue 26: what passed through the binding silently."""
 

@@ -1,7 +1,7 @@
 /* outfile.c — output files that never destroy anything (see outfile.h).
  * The only process-wide state is the table of live temporary files, which a
  * signal handler removes before the process dies of the signal. */
-#include "events/base/outfile.h"
+#include "cli/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

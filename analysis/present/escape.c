@@ -1,6 +1,6 @@
 /* escape.c — JSON, XML and VCD text that is always valid UTF-8 (see escape.h).
  * One decoder; each writer maps code points to its format's escapes. */
-#include "events/base/escape.h"
+#include "analysis/present/escape.h"
 
 #include <stdbool.h>
 #include <string.h>
