@@ -254,6 +254,7 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
         if (g->ivl[i]) {
             g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
             g->ivl[i]->simt = g->simt != NULL;
+            g->ivl[i]->groups = g->simt && g->desc.simt_reconvergence == GPU_RECONV_BARRIER;
         }
     for (unsigned c = 0; c < GPU_CORES; c++)
         g->cores[c].one_by_one |= intervals || window;

@@ -52,6 +52,8 @@ typedef struct ivl {
     sim_time_t last_from, last_end; /* private: its bounds */
     unsigned banks;           /* ro: the run's banks (sm.banks), set by gpu_set_intervals */
     bool simt;                /* ro: core.model = simt: the SIMT fields are counted */
+    bool groups;              /* ro: and simt.reconvergence = barrier: the barrier reason
+                                 is one of them (S14) */
 } ivl_t;
 
 /* Intervals of `len` ps from 0 on (every one counted; at most

@@ -67,8 +67,10 @@ static bool check_example(const char *name, const char *model, const char *suffi
     if (bad != 0)
         fprintf(stderr, "%s %s: %lld units do not sum\n", name, model, (long long)bad);
     CU_ASSERT_EQUAL(bad, 0);
-    bool simt = strstr(model, "simt") != NULL; /* + 'simt' and its 5 stall reasons */
-    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT unit) FROM intervals"), simt ? 38 : 32);
+    /* + 'simt' and its 5 stall reasons, 6 with barriers */
+    bool simt = strstr(model, "simt") != NULL, groups = strstr(model, "barrier") != NULL;
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT unit) FROM intervals"),
+                    groups ? 39 : simt ? 38 : 32);
     if (simt) /* issued + stalled cycles = the warps' resident cycles, interval by interval */
         CU_ASSERT_EQUAL(test_db_int(db, "SELECT sum(resident_cycles) = (SELECT value FROM counters"
                                         " WHERE run_id = 2 AND component = 'simt' AND name ="
@@ -106,6 +108,9 @@ static void test_intervals_sum_to_the_counters_on_every_example(void)
         /* the pipeline: fetch and collector stalls in the intervals too */
         check_example(e->d_name, "-s core.model=simt -s simt.ibuffer=2 -s simt.collectors=2"
                                  " -s simt.rf_banks=2 -s simt.issue_width=2", ".pipe.db");
+        /* thread groups (S14): the barrier reason too */
+        check_example(e->d_name, "-s core.model=simt -s simt.reconvergence=barrier"
+                                 " -s simt.collectors=2 -s simt.lsu_width=4", ".bar.db");
     }
     closedir(dir);
     CU_ASSERT_TRUE(checked >= 15);

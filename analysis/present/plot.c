@@ -492,12 +492,12 @@ static int read_intervals(sqlite3 *db, plot_t *p, diag_t *d)
     static const char *const series[] = {
         "core_busy_share", "sm_wait_share", "bank_busy_share", "issue_utilization",
         "stall_memory_share", "stall_execute_share", "stall_issue_share", "stall_fetch_share",
-        "stall_collector_share"};
+        "stall_collector_share", "stall_barrier_share"};
     static const char *const names[] = {
         "cores busy", "cores waiting on the SM", "banks busy", "SIMT issue port busy",
         "warps stalled: memory", "warps stalled: execute", "warps stalled: issue",
-        "warps stalled: fetch", "warps stalled: collector"};
-    for (int k = 0; k < 9; k++) {
+        "warps stalled: fetch", "warps stalled: collector", "warps stalled: barrier"};
+    for (int k = 0; k < (int)(sizeof series / sizeof series[0]); k++) {
         /* a stall reason that never happened in the run: no line */
         char only[160] = "";
         if (k >= 4)

@@ -290,7 +290,10 @@ enum { IV_run_id = 1, DB_INTERVALS(IV, DB_NONE) };
 /* The SIMT unit's rows of an interval (ivl_t.simt), after the banks':
  * 'simt' (its warp instructions) and one per stall reason, 'simt.memory' …
  * (busy_ps: the warps' ps stalled for it). */
-#define SIMT_IVL_ROWS (1 + GPU_SIMT_STALLS)
+/* (the barrier reason, last, only under simt.reconvergence = barrier: as
+ * its counter) */
+_Static_assert(GPU_SIMT_STALL_BARRIER == GPU_SIMT_STALLS - 1, "the barrier reason is last");
+#define SIMT_IVL_ROWS(iv) (1 + ((iv)->groups ? GPU_SIMT_STALLS : GPU_SIMT_STALL_BARRIER))
 
 static int simt_interval_row(rec_t *rec, sqlite3_stmt *st, const ivl_bucket_t *b, unsigned k,
                              diag_t *diag)
@@ -363,7 +366,7 @@ static int insert_intervals(rec_t *rec, const ivl_t *iv, const char *kind, sim_t
         rc = prepare(rec, DB_INSERT_SQL(intervals, DB_INTERVALS), &st, diag);
     for (size_t i = 0; rc == TESS_OK && i < n; i++)
         for (unsigned u = 0; rc == TESS_OK && u < GPU_CORES + iv->banks +
-                                                  (iv->simt ? SIMT_IVL_ROWS : 0); u++)
+                                                  (iv->simt ? SIMT_IVL_ROWS(iv) : 0); u++)
             rc = interval_row(rec, st, iv, kind, i, u, stop, diag);
     sqlite3_finalize(st);
     if (rc == TESS_OK)

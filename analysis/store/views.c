@@ -495,9 +495,11 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " warp_instructions, " RATIO("warp_instructions * period_ps", "(to_ps - from_ps) * issue_width") \
     " AS issue_utilization," IVL_STALL_OUT("memory") IVL_STALL_OUT("execute")     \
     IVL_STALL_OUT("issue") IVL_STALL_OUT("fetch") IVL_STALL_OUT("collector")      \
+    IVL_STALL_OUT("barrier")                                                     \
     " " CYC("resident_ps") " AS resident_cycles"                                 \
     " FROM (SELECT *, warp_instructions * period_ps + stall_memory_ps + stall_execute_ps" \
-    "  + stall_issue_ps + stall_fetch_ps + stall_collector_ps AS resident_ps"    \
+    "  + stall_issue_ps + stall_fetch_ps + stall_collector_ps"                   \
+    "  + coalesce(stall_barrier_ps, 0) AS resident_ps"                            \
     "  FROM (SELECT i.run_id AS run_id, i.kind AS kind, i.idx AS idx,"           \
     "  min(i.from_ps) AS from_ps, max(i.to_ps) AS to_ps, r.period_ps AS period_ps," \
     "  sum(CASE WHEN i.unit GLOB 'core*' THEN i.busy_ps END) AS core_busy_ps,"   \
@@ -508,7 +510,7 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  count(CASE WHEN i.unit GLOB 'bank*' THEN 1 END) AS banks,"                \
     "  sum(CASE WHEN i.unit = 'simt' THEN i.instructions END) AS warp_instructions," \
     "  " IVL_STALL("memory") ", " IVL_STALL("execute") ", " IVL_STALL("issue") ","  \
-    "  " IVL_STALL("fetch") ", " IVL_STALL("collector") ","                        \
+    "  " IVL_STALL("fetch") ", " IVL_STALL("collector") ", " IVL_STALL("barrier") "," \
     "  (SELECT coalesce(CAST(p.value AS INTEGER), 1) FROM params AS p"           \
     "   WHERE p.run_id = i.run_id AND p.key = 'simt.issue_width') AS issue_width" \
     "  FROM intervals AS i JOIN runs AS r USING (run_id)"                        \
