@@ -13,6 +13,7 @@
 #include "analysis/store/views.h"
 #include "analysis/store/pack.h"
 #include "analysis/store/runkey.h"
+#include "analysis/store/sipack.h"
 
 /* The packs with their run's bank count, one indexed lookup per pack (the
  * radix of the bank digit; runs recorded before sm.banks have 16). */
@@ -62,20 +63,23 @@
     " LEFT JOIN event_names AS nm ON nm.run_id = p.run_id"                       \
     " AND nm.id = j.value % p.names_n"
 
-/* simt_issue: the SIMT issue port, one row per issue of the packs (the
- * layout: sipack.h), its mnemonic from the run's dictionary. One SELECT, as
- * sm_accesses. */
-#define SI_FIELD(f) " p." #f "0 + j.value / p." #f "_unit % p." #f "_n"
+/* simt_issue and simt_mem: the SIMT issue port and the warp ld/st, one row
+ * per entry of the packs, a column per field of sipack.h's lists as its
+ * SHOW says (an issue's mnemonic from the run's dictionary; a ld/st's
+ * latency as issue_ps, the time, and done_ps). One SELECT, as sm_accesses. */
+#define SI_TIME_PS " p.base_ps + p.scale_ps *" SIPACK_SQL_T
+#define SI_COL(A, f, show) SI_COL_##show(f)
+#define SI_COL_PLAIN(f) "," SIPACK_SQL_FIELD(f) " AS " #f
+#define SI_COL_OPNAME(f) ", o.name AS " #f
+#define SI_COL_LDST(f) ", CASE" SIPACK_SQL_FIELD(f) " WHEN 0 THEN 'ld' ELSE 'st' END AS " #f
+#define SI_COL_LATENCY(f) "," SI_TIME_PS " AS issue_ps,"                         \
+    " p.base_ps + p.scale_ps * (j.value / p.t_unit +" SIPACK_SQL_FIELD(f) ") AS done_ps"
 #define SIMT_ISSUE                                                               \
-    "SELECT p.run_id AS run_id,"                                                 \
-    " p.base_ps + p.scale_ps * (j.value / p.t_unit) AS time_ps,"                 \
-    SI_FIELD(frame) " AS frame," SI_FIELD(slot) " AS slot, o.name AS op,"        \
-    SI_FIELD(ord) " AS ord," SI_FIELD(depth) " AS depth,"                        \
-    SI_FIELD(eligible) " AS eligible," SI_FIELD(active) " AS active,"            \
-    SI_FIELD(mask) " AS mask," SI_FIELD(lanes) " AS lanes"                       \
+    "SELECT p.run_id AS run_id," SI_TIME_PS " AS time_ps"                        \
+    SIPACK_ISSUE_FIELDS(SI_COL, )                                                \
     " FROM simt_issue_packs AS p JOIN json_each(p.data) AS j"                    \
     " LEFT JOIN simt_op_names AS o ON o.run_id = p.run_id"                       \
-    " AND o.id =" SI_FIELD(op)
+    " AND o.id =" SIPACK_SQL_FIELD(op)
 
 /* simt_issue of run ?1 in the window [?2, ?3): the view's SELECT over the
  * packs that can hold such issues only. Packs are in issue order, each from
@@ -90,16 +94,8 @@
 
 const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 
-/* simt_mem: the SIMT unit's warp ld/st, one row per entry of the packs (the
- * same layout: sipack.h); t is issue_ps, done_ps is latency units later. */
-#define SIMT_MEM_ISSUE_PS "p.base_ps + p.scale_ps * (j.value / p.t_unit"
 #define SIMT_MEM                                                                 \
-    "SELECT p.run_id AS run_id," SI_FIELD(frame) " AS frame," SI_FIELD(slot) " AS slot," \
-    " CASE" SI_FIELD(op) " WHEN 0 THEN 'ld' ELSE 'st' END AS op,"               \
-    SI_FIELD(lanes) " AS lanes," SI_FIELD(active) " AS active,"                  \
-    SI_FIELD(requests) " AS requests," SI_FIELD(replays) " AS replays,"          \
-    SI_FIELD(banks) " AS banks, " SIMT_MEM_ISSUE_PS ") AS issue_ps,"             \
-    " " SIMT_MEM_ISSUE_PS " +" SI_FIELD(latency) ") AS done_ps"                  \
+    "SELECT p.run_id AS run_id" SIPACK_MEM_FIELDS(SI_COL, )                      \
     " FROM simt_mem_packs AS p JOIN json_each(p.data) AS j"
 
 /* ps → cycles of the run's clock: an integer when exact (always, with the
