@@ -22,7 +22,9 @@ struct exp_acc_iter {
     int64_t end;              /* keep requests before this */
     const char *p;            /* the next element of the current pack's data */
     unsigned frame, core;     /* the current pack… */
-    int64_t idx, base, scale, shift, adt, an, wdt, wn, ddt, dn;
+    int64_t idx, base, scale, shift;
+    uint64_t bank_n, wait_n, arrive_n, done_n; /* the radices (store/pack.h) */
+    int64_t wait_dt, arrive_dt, done_dt;       /* the offsets (0 when NULL) */
     bool null_a, null_w, null_d;
 };
 
@@ -104,9 +106,10 @@ static int next_pack(exp_acc_iter_t *it, diag_t *d)
     it->idx = sqlite3_column_int64(st, 2);
     it->base = tl_col_time(st, 3), it->scale = sqlite3_column_int64(st, 4);
     it->shift = tl_col_time(st, 5);
-    it->adt = tl_col_time(st, 6), it->an = radix(st, 7);
-    it->wdt = tl_col_time(st, 8), it->wn = radix(st, 9);
-    it->ddt = tl_col_time(st, 10), it->dn = radix(st, 11);
+    it->bank_n = it->shift == TL_NONE ? tl_run_info(it->run)->banks : 1;
+    it->arrive_dt = sqlite3_column_int64(st, 6), it->arrive_n = (uint64_t)radix(st, 7);
+    it->wait_dt = sqlite3_column_int64(st, 8), it->wait_n = (uint64_t)radix(st, 9);
+    it->done_dt = sqlite3_column_int64(st, 10), it->done_n = (uint64_t)radix(st, 11);
     it->null_a = sqlite3_column_type(st, 6) == SQLITE_NULL;
     it->null_w = sqlite3_column_type(st, 8) == SQLITE_NULL;
     it->null_d = sqlite3_column_type(st, 10) == SQLITE_NULL;
@@ -136,30 +139,30 @@ static bool next_value(exp_acc_iter_t *it, uint64_t *q)
     return true;
 }
 
+/* Access q of the current pack, its digits taken as store/pack.h's
+ * PACK_DIGITS say, the least significant first. */
+#define ACC_COL(A, c) (A)->c
+#define ACC_DIGIT(A, digit, radix, offset, place)                                \
+    const int64_t digit = (int64_t)(offset) + (int64_t)(q % (uint64_t)(radix));  \
+    q /= (uint64_t)(radix);
+
 static void decode(const exp_acc_iter_t *it, uint64_t q, exp_access_t *a)
 {
+    PACK_DIGITS(ACC_DIGIT, ACC_COL, it)
+    const int64_t t = (int64_t)q;
     a->frame = it->frame, a->core = it->core, a->idx = it->idx;
-    a->store = q & 1, a->sync = (q >> 1) & 1, q /= PACK_FLAGS_N;
-    a->value = (unsigned)(q % PACK_VALUE_N), q /= PACK_VALUE_N;
-    a->addr = (unsigned)(q % PACK_ADDR_N), q /= PACK_ADDR_N;
+    a->store = (flags & PACK_FLAG_STORE) != 0, a->sync = (flags & PACK_FLAG_SYNC) != 0;
+    a->value = (unsigned)value, a->addr = (unsigned)addr;
     unsigned banks = tl_run_info(it->run)->banks;
-    if (it->shift == TL_NONE)
-        a->bank = (unsigned)(q % banks), q /= banks;
-    else
-        a->bank = (a->addr >> (it->shift & 15)) % banks;
-    int64_t g = it->wdt + (int64_t)(q % (uint64_t)it->wn);
-    q /= (uint64_t)it->wn;
-    int64_t ar = it->adt + (int64_t)(q % (uint64_t)it->an);
-    q /= (uint64_t)it->an;
-    int64_t dd = it->ddt + (int64_t)(q % (uint64_t)it->dn), t = (int64_t)(q / (uint64_t)it->dn);
+    a->bank = it->shift == TL_NONE ? (unsigned)bank : (a->addr >> (it->shift & 15)) % banks;
     bool known = it->base != TL_NONE;
     a->request = known ? it->base + it->scale * t : TL_NONE;
     known = known && !it->null_a;
-    a->arrive = known ? it->base + it->scale * (t + ar) : TL_NONE;
+    a->arrive = known ? it->base + it->scale * (t + arrive) : TL_NONE;
     known = known && !it->null_w;
-    a->grant = known ? it->base + it->scale * (t + ar + g) : TL_NONE;
+    a->grant = known ? it->base + it->scale * (t + arrive + wait) : TL_NONE;
     known = known && !it->null_d;
-    a->done = known ? it->base + it->scale * (t + ar + g + dd) : TL_NONE;
+    a->done = known ? it->base + it->scale * (t + arrive + wait + done) : TL_NONE;
 }
 
 int exp_acc_next(exp_acc_iter_t *it, exp_access_t *a, diag_t *d)

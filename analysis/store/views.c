@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "analysis/store/views.h"
+#include "analysis/store/evpack.h"
 #include "analysis/store/pack.h"
 #include "analysis/store/runkey.h"
 #include "analysis/store/sipack.h"
@@ -22,46 +23,52 @@
     " AND nbk.key = 'sm.banks'"
 #define PACK_NB "coalesce(CAST(nbk.value AS INTEGER), " PACK_SQL(PACK_BANK_N) ")"
 
-/* sm_accesses: one row per access of the packs, decoded with integer
- * arithmetic (the layout: pack.h). A single SELECT, not a UNION: SQLite then
- * computes only the columns a query uses (a compound view computes every
- * column of every row). */
+/* The columns of an access pack that its digits refer to (PACK_DIGITS'
+ * R), bank_n among them, beside the pack's own. */
+#define PACK_COLS                                                                \
+    "p.base_ps AS base_ps, p.scale_ps AS scale_ps, p.bank_shift AS bank_shift,"  \
+    " p.arrive_dt AS arrive_dt, p.arrive_n AS arrive_n, p.wait_dt AS wait_dt,"   \
+    " p.wait_n AS wait_n, p.done_dt AS done_dt, p.done_n AS done_n,"             \
+    " " PACK_NB " AS nb, CASE WHEN p.bank_shift IS NULL THEN " PACK_NB          \
+    " ELSE 1 END AS bank_n"
+
+/* sm_accesses: one row per access of the packs, its digits decoded with
+ * integer arithmetic as pack.h's PACK_DIGITS say. A single SELECT, not a
+ * UNION: SQLite then computes only the columns a query uses (a compound
+ * view computes every column of every row). */
 #define SM_ACCESSES                                                              \
     "SELECT run_id, frame, core, idx,"                                           \
-    "  CASE q % 2 WHEN 0 THEN 'ld' ELSE 'st' END AS op, q / 2 % 2 AS sync,"      \
-    "  q / " PACK_SQL(PACK_ADDR_UNIT) " % " PACK_SQL(PACK_ADDR_N) " AS addr,"   \
-    "  CASE WHEN bank_shift IS NULL THEN r % nb"                                 \
-    "   ELSE ((q / " PACK_SQL(PACK_ADDR_UNIT) " % " PACK_SQL(PACK_ADDR_N)        \
-    ") >> bank_shift) % nb END AS bank,"                                         \
-    "  q / " PACK_SQL(PACK_FLAGS_N) " % " PACK_SQL(PACK_VALUE_N) " AS value,"   \
+    "  CASE flags % 2 WHEN 0 THEN 'ld' ELSE 'st' END AS op, flags / 2 % 2 AS sync," \
+    "  addr, CASE WHEN bank_shift IS NULL THEN bank"                             \
+    "   ELSE (addr >> bank_shift) % nb END AS bank, value,"                      \
     "  base_ps + scale_ps * t AS request_ps,"                                    \
-    "  base_ps + scale_ps * (t + a) AS arrive_ps,"                               \
-    "  base_ps + scale_ps * (t + a + g) AS grant_ps,"                            \
-    "  base_ps + scale_ps * (t + a + g + d) AS done_ps,"                         \
-    "  scale_ps * g AS wait_ps"                                                  \
-    " FROM (SELECT *, wait_dt + rg % wait_n AS g,"                               \
-    "   arrive_dt + rg / wait_n % arrive_n AS a,"                                \
-    "   done_dt + rg / wait_n / arrive_n % done_n AS d,"                         \
-    "   rg / wait_n / arrive_n / done_n AS t"                                    \
+    "  base_ps + scale_ps * (t + arrive) AS arrive_ps,"                          \
+    "  base_ps + scale_ps * (t + arrive + wait) AS grant_ps,"                    \
+    "  base_ps + scale_ps * (t + arrive + wait + done) AS done_ps,"              \
+    "  scale_ps * wait AS wait_ps"                                               \
+    " FROM (SELECT *," PACK_DIGITS(PACK_SQL_DIGIT, PACK_SQL_COL, q)              \
+    "  q / " PACK_SQL(PACK_T_PLACE(PACK_SQL_COL, )) " AS t"                      \
     "  FROM (SELECT p.run_id AS run_id, p.frame AS frame, p.core AS core,"       \
-    "    p.idx0 + j.key AS idx, j.value AS q, p.base_ps AS base_ps, p.scale_ps AS scale_ps," \
-    "    p.bank_shift AS bank_shift, p.arrive_dt AS arrive_dt, p.arrive_n AS arrive_n," \
-    "    p.wait_dt AS wait_dt, p.wait_n AS wait_n, p.done_dt AS done_dt, p.done_n AS done_n," \
-    "    " PACK_NB " AS nb, j.value / " PACK_SQL(PACK_BANK_UNIT) " AS r,"       \
-    "    j.value / " PACK_SQL(PACK_BANK_UNIT) " / CASE WHEN p.bank_shift IS NULL" \
-    " THEN " PACK_NB " ELSE 1 END AS rg"                                         \
+    "    p.idx0 + j.key AS idx, j.value AS q, " PACK_COLS                        \
     "   FROM " PACK_FROM ", json_each(p.data) AS j))"
 
-/* events: the kernel's event log, one row per event of the packs (the
- * layout: evpack.h), its name from the run's dictionary (none: NULL). One
- * SELECT, as sm_accesses. */
+/* events: the kernel's event log, one row per event of the packs, its
+ * digits decoded as evpack.h's EVPACK_DIGITS say, its name from the run's
+ * dictionary (none: NULL). One SELECT, as sm_accesses. */
+#define EV_COL(A, c) p.c
+#define EV_DIGIT(A, digit, radix, offset, place) EV_##digit(PACK_SQL((offset) + A / (place) % (radix)))
+#define EV_name_id(x)
+#define EV_prio(x) " " x " AS prio,"
+#define EV_NAME_ID(A, digit, radix, offset, place) EV_ID_##digit(PACK_SQL((offset) + A / (place) % (radix)))
+#define EV_ID_name_id(x) " " x
+#define EV_ID_prio(x)
 #define EVENTS                                                                   \
     "SELECT p.run_id AS run_id, p.seq0 + j.key AS seq,"                          \
-    " p.base_ps + p.scale_ps * (j.value / p.names_n / p.prio_n) AS time_ps,"     \
-    " p.prio0 + j.value / p.names_n % p.prio_n AS prio, nm.name AS name"         \
+    " p.base_ps + p.scale_ps * (" PACK_SQL(j.value / EVPACK_T_PLACE(EV_COL, )) ") AS time_ps," \
+    EVPACK_DIGITS(EV_DIGIT, EV_COL, j.value) " nm.name AS name"                 \
     " FROM event_packs AS p JOIN json_each(p.data) AS j"                         \
     " LEFT JOIN event_names AS nm ON nm.run_id = p.run_id"                       \
-    " AND nm.id = j.value % p.names_n"
+    " AND nm.id =" EVPACK_DIGITS(EV_NAME_ID, EV_COL, j.value)
 
 /* simt_issue and simt_mem: the SIMT issue port and the warp ld/st, one row
  * per entry of the packs, a column per field of sipack.h's lists as its
@@ -315,14 +322,20 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  WINDOW w AS (PARTITION BY run_id))"                                       \
     " WHERE rn = 1"
 
-/* Access latency = done_ps - request_ps = scale_ps * (a + g + d), read from
- * the packs directly (see sm_access_packs): a pack whose three radices are
- * 1 holds accesses of one latency and needs no unpacking; the others are
- * counted per distinct latency inside the pack (a small in-memory sort),
- * and the per-pack counts are then added up. Sorting every access of a
- * 12 M-access run instead takes ~20 times longer. */
-#define PACK_X "(j.value / " PACK_SQL(PACK_BANK_UNIT) " / CASE WHEN p.bank_shift IS NULL"      \
-               " THEN " PACK_NB " ELSE 1 END)"
+/* Access latency = done_ps - request_ps = scale_ps * (arrive + wait + done),
+ * read from the packs directly (see sm_access_packs): a pack whose three
+ * radices are 1 holds accesses of one latency and needs no unpacking; the
+ * others are counted per distinct latency inside the pack (a small
+ * in-memory sort), and the per-pack counts are then added up. Sorting every
+ * access of a 12 M-access run instead takes ~20 times longer. */
+#define PACK_LAT_DIGIT(A, digit, radix, offset, place) PACK_LAT_##digit(radix, place)
+#define PACK_LAT_flags(radix, place)
+#define PACK_LAT_value(radix, place)
+#define PACK_LAT_addr(radix, place)
+#define PACK_LAT_bank(radix, place)
+#define PACK_LAT_wait(radix, place) " + " PACK_SQL(q / (place) % (radix))
+#define PACK_LAT_arrive PACK_LAT_wait
+#define PACK_LAT_done PACK_LAT_wait
 #define SM_LATENCY_HISTOGRAM                                                     \
     "SELECT p.run_id AS run_id, e.value ->> 0 AS latency_ps,"                    \
     " sum(e.value ->> 1) AS accesses"                                            \
@@ -331,10 +344,10 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  THEN json_array(json_array("                                              \
     "   p.scale_ps * (p.arrive_dt + p.wait_dt + p.done_dt), p.n))"               \
     "  ELSE (SELECT json_group_array(json_array(lat, n)) FROM"                    \
-    "   (SELECT p.scale_ps * (p.arrive_dt + p.wait_dt + p.done_dt"               \
-    "     + x % p.wait_n + x / p.wait_n % p.arrive_n"                            \
-    "     + x / p.wait_n / p.arrive_n % p.done_n) AS lat, count(*) AS n"         \
-    "    FROM (SELECT " PACK_X " AS x FROM json_each(p.data) AS j) GROUP BY 1)) END)" \
+    "   (SELECT scale_ps * (arrive_dt + wait_dt + done_dt"                       \
+    PACK_DIGITS(PACK_LAT_DIGIT, PACK_SQL_COL, q) ") AS lat, count(*) AS n"        \
+    "    FROM (SELECT j.value AS q, " PACK_COLS " FROM json_each(p.data) AS j)"   \
+    "    GROUP BY 1)) END)"                                                      \
     "  AS e"                                                                     \
     " WHERE e.value ->> 0 IS NOT NULL GROUP BY p.run_id, e.value ->> 0"
 
