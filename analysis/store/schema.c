@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/store/db.h"
 #include "analysis/store/runkey.h"
 #include "analysis/store/schema.h"
 #include "analysis/store/tables.h"
@@ -42,7 +43,7 @@ static const char tables_sql[] = DB_TABLES(CREATE_TABLE);
  * races table. */
 static const char migrate_v3[] =
     "ALTER TABLE runs ADD COLUMN stop_ps INTEGER;"
-    "UPDATE runs SET stop_ps = end_ps WHERE status = 'ok';"
+    "UPDATE runs SET stop_ps = end_ps WHERE status = " DB_SQL_TEXT(DB_STATUS_OK_NAME) ";"
     "CREATE TEMP TABLE params_v2 AS SELECT * FROM main.params;"
     "DROP TABLE main.params;"
     CREATE_TABLE(params, DB_PARAMS, DB_RUN_FK)
@@ -155,7 +156,8 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migr
  * (unqualified names find TEMP objects first). */
 static const char compat_v3[] =
     "CREATE TEMP VIEW IF NOT EXISTS runs AS"
-    " SELECT *, CASE WHEN status = 'ok' THEN end_ps END AS stop_ps FROM main.runs;"
+    " SELECT *, CASE WHEN status = " DB_SQL_TEXT(DB_STATUS_OK_NAME) " THEN end_ps END AS stop_ps"
+    " FROM main.runs;"
     "CREATE TEMP VIEW IF NOT EXISTS params AS"
     " SELECT run_id, key, " TYPED_VALUE("value") " AS value FROM main.params;"
     "CREATE TEMP VIEW IF NOT EXISTS races AS SELECT 0 AS run_id" DB_RACES(COMPAT_COL, COMPAT_COL)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "analysis/store/views.h"
+#include "analysis/store/db.h"
 #include "analysis/store/evpack.h"
 #include "analysis/store/pack.h"
 #include "analysis/store/runkey.h"
@@ -464,9 +465,10 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 /* One row per point of a study — the runs that share a run key (runkey.h:
  * program, data, effective configuration, version) — with an 'ok' run: the
  * latest of them, and how many runs and 'ok' runs the point has. */
+#define OK DB_SQL_TEXT(DB_STATUS_OK_NAME)
 #define LATEST_OK_RUNS                                                           \
-    "SELECT max(CASE WHEN status = 'ok' THEN run_id END) AS run_id,"             \
-    " count(CASE WHEN status = 'ok' THEN 1 END) AS ok_runs, count(*) AS runs"   \
+    "SELECT max(CASE WHEN status = " OK " THEN run_id END) AS run_id,"           \
+    " count(CASE WHEN status = " OK " THEN 1 END) AS ok_runs, count(*) AS runs" \
     " FROM runs GROUP BY " RUNKEY_COLUMNS " HAVING ok_runs > 0"
 
 #define REC_VIEWS(V)                                                             \
