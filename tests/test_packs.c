@@ -351,26 +351,39 @@ static unsigned simt_view_bad(sqlite3 *db, const char *sql, unsigned fields,
     return bad + (i != n);
 }
 
-static unsigned simt_c_bad(int64_t (*got)[SIMT_COLS], unsigned got_n,
-                           int64_t (*want)[SIMT_COLS], unsigned n, unsigned fields)
+/* The entries of pack table `table` of the file at `path` read back through
+ * `view_sql` (time, fields in order) and decoded in C are both `want`; the
+ * table has several packs, one of them in picoseconds. */
+static void simt_agree(const char *path, const char *view_sql, const char *table,
+                       unsigned fields, int duration, int64_t (*want)[SIMT_COLS])
 {
-    unsigned bad = got_n != n;
-    for (unsigned i = 0; i < n && i < got_n; i++)
+    static int64_t got[SIMT_N][SIMT_COLS];
+    sqlite3 *db = ro(path);
+    CU_ASSERT_EQUAL(simt_view_bad(db, view_sql, fields, want, SIMT_N), 0);
+    unsigned n = simt_c_decode(db, table, fields, duration, got), bad = n != SIMT_N;
+    for (unsigned i = 0; i < SIMT_N && i < n; i++)
         bad += memcmp(got[i], want[i], (1 + fields) * sizeof got[i][0]) != 0;
-    return bad;
+    CU_ASSERT_EQUAL(bad, 0);
+    sqlite3_close(db);
+    char sql[120];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s WHERE scale_ps = 1", table);
+    CU_ASSERT(test_db_int(path, sql) > 0);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+    CU_ASSERT(test_db_int(path, sql) > 5);
 }
 
 /* Issues in issue order (times increasing, now and then an odd ps or a
  * jump past 2^24 cycles), fields in narrow or wide ranges. */
 static void test_simt_issue_agree(void)
 {
-    static int64_t want[SIMT_N][SIMT_COLS], got[SIMT_N][SIMT_COLS];
+    static int64_t want[SIMT_N][SIMT_COLS];
     rng_state = 5;
     fx_t f;
     fx_open(&f, "si.db", REC_EVENTS, 16);
     sim_time_t t = P;
     for (unsigned i = 0; i < SIMT_N; i++) {
-        t += P * (1 + below(2)) + (below(700) == 0) + (below(2000) == 0) * ((sim_time_t)1 << 25) * P;
+        t += P * (1 + below(2)) + (below(700) == 0) +
+             (below(2000) == 0) * ((sim_time_t)1 << 25) * P; /* a jump past 2^24 cycles */
         bool wide = (i / 500) % 2;
         uint16_t active = (uint16_t)(wide ? rnd() : 0xff00u | below(2)), mask = (uint16_t)rnd();
         gpu_tr_simt_issue_t x = {
@@ -388,22 +401,15 @@ static void test_simt_issue_agree(void)
         w[1 + SIPACK_I_lanes] = __builtin_popcount(x.active);
     }
     fx_done(&f);
-    sqlite3 *db = ro(f.path);
-    CU_ASSERT_EQUAL(simt_view_bad(db, "SELECT time_ps" SIPACK_ISSUE_FIELDS(V_COL, )
-                                      " FROM simt_issue ORDER BY time_ps",
-                                  SIPACK_ISSUE_N, want, SIMT_N), 0);
-    unsigned n = simt_c_decode(db, "simt_issue_packs", SIPACK_ISSUE_N, -1, got);
-    CU_ASSERT_EQUAL(simt_c_bad(got, n, want, SIMT_N, SIPACK_ISSUE_N), 0);
-    sqlite3_close(db);
-    CU_ASSERT(test_db_int(f.path, "SELECT count(*) FROM simt_issue_packs WHERE scale_ps = 1") > 0);
-    CU_ASSERT(test_db_int(f.path, "SELECT count(*) FROM simt_issue_packs") > 5);
+    simt_agree(f.path, "SELECT time_ps" SIPACK_ISSUE_FIELDS(V_COL, ) " FROM simt_issue"
+               " ORDER BY time_ps", "simt_issue_packs", SIPACK_ISSUE_N, -1, want);
 }
 
 /* ld/st recorded as they complete, issued in order, latencies whole cycles
  * or now and then an odd ps. */
 static void test_simt_mem_agree(void)
 {
-    static int64_t want[SIMT_N][SIMT_COLS], got[SIMT_N][SIMT_COLS];
+    static int64_t want[SIMT_N][SIMT_COLS];
     rng_state = 6;
     fx_t f;
     fx_open(&f, "sm.db", REC_MEM, 16);
@@ -429,15 +435,8 @@ static void test_simt_mem_agree(void)
         w[1 + SIPACK_M_latency] = (int64_t)(x.done_ps - x.issue_ps);
     }
     fx_done(&f);
-    sqlite3 *db = ro(f.path);
-    CU_ASSERT_EQUAL(simt_view_bad(db, "SELECT issue_ps" SIPACK_MEM_FIELDS(V_COL, )
-                                      " FROM simt_mem ORDER BY issue_ps",
-                                  SIPACK_MEM_N, want, SIMT_N), 0);
-    unsigned n = simt_c_decode(db, "simt_mem_packs", SIPACK_MEM_N, SIPACK_M_latency, got);
-    CU_ASSERT_EQUAL(simt_c_bad(got, n, want, SIMT_N, SIPACK_MEM_N), 0);
-    sqlite3_close(db);
-    CU_ASSERT(test_db_int(f.path, "SELECT count(*) FROM simt_mem_packs WHERE scale_ps = 1") > 0);
-    CU_ASSERT(test_db_int(f.path, "SELECT count(*) FROM simt_mem_packs") > 5);
+    simt_agree(f.path, "SELECT issue_ps" SIPACK_MEM_FIELDS(V_COL, ) " FROM simt_mem"
+               " ORDER BY issue_ps", "simt_mem_packs", SIPACK_MEM_N, SIPACK_M_latency, want);
 }
 
 int main(void)
