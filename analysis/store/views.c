@@ -57,10 +57,11 @@
  * digits decoded as evpack.h's EVPACK_DIGITS say, its name from the run's
  * dictionary (none: NULL). One SELECT, as sm_accesses. */
 #define EV_COL(A, c) p.c
-#define EV_DIGIT(A, digit, radix, offset, place) EV_##digit(PACK_SQL((offset) + A / (place) % (radix)))
+#define EV_SQL(A, radix, offset, place) PACK_SQL((offset) + A / (place) % (radix))
+#define EV_DIGIT(A, digit, radix, offset, place) EV_##digit(EV_SQL(A, radix, offset, place))
 #define EV_name_id(x)
 #define EV_prio(x) " " x " AS prio,"
-#define EV_NAME_ID(A, digit, radix, offset, place) EV_ID_##digit(PACK_SQL((offset) + A / (place) % (radix)))
+#define EV_NAME_ID(A, digit, radix, offset, place) EV_ID_##digit(EV_SQL(A, radix, offset, place))
 #define EV_ID_name_id(x) " " x
 #define EV_ID_prio(x)
 #define EVENTS                                                                   \

@@ -280,11 +280,12 @@ static void fold_issue(fold_t *f, const sp_entry_t *e)
     } else if (f->detail) {
         int64_t op = e->v[SIPACK_I_op];
         const char *name = op >= 0 && (uint64_t)op < f->n_ops && f->ops[op] ? f->ops[op] : "?";
-        json_array_append_new(f->detail, json_pack("[IIIsIIIII]", (json_int_t)t,
-                                                   or0(e->v[SIPACK_I_frame]), or0(e->v[SIPACK_I_slot]), name,
-                                                   or0(ord), or0(e->v[SIPACK_I_active]),
-                                                   or0(e->v[SIPACK_I_mask]), or0(e->v[SIPACK_I_eligible]),
-                                                   or0(e->v[SIPACK_I_depth])));
+        const int64_t *v = e->v;
+        json_array_append_new(f->detail,
+                              json_pack("[IIIsIIIII]", (json_int_t)t, or0(v[SIPACK_I_frame]),
+                                        or0(v[SIPACK_I_slot]), name, or0(ord),
+                                        or0(v[SIPACK_I_active]), or0(v[SIPACK_I_mask]),
+                                        or0(v[SIPACK_I_eligible]), or0(v[SIPACK_I_depth])));
     }
 }
 
@@ -454,8 +455,10 @@ static int pass(tl_run_t *run, int table, fold_t *f, vw_simt_sum_t *s, const ato
             table == T_ISSUE ? slot_issue(f, &e) : slot_mem(f, &e);
             continue;
         }
-        int64_t b = table == T_ISSUE ? e.time + f->period
-                    : e.v[SIPACK_M_latency] == TL_NONE ? f->end : e.time + e.scale * e.v[SIPACK_M_latency];
+        int64_t lat = e.v[SIPACK_M_latency];
+        int64_t b = table == T_ISSUE    ? e.time + f->period
+                    : lat == TL_NONE ? f->end
+                                     : e.time + e.scale * lat;
         if (table == T_ISSUE)
             slot_issue(f, &e);
         else
@@ -648,7 +651,9 @@ static int decode_views(tl_run_t *run, fold_t *f, diag_t *d)
     int step = SQLITE_DONE;
     while (st && (step = sqlite3_step(st)) == SQLITE_ROW) {
         sp_entry_t e = {.time = sqlite3_column_int64(st, 0)};
-        static const int field[] = {SIPACK_I_frame, SIPACK_I_slot, SIPACK_I_ord, SIPACK_I_eligible, SIPACK_I_active, SIPACK_I_mask, SIPACK_I_depth};
+        static const int field[] = {SIPACK_I_frame,  SIPACK_I_slot, SIPACK_I_ord,
+                                    SIPACK_I_eligible, SIPACK_I_active, SIPACK_I_mask,
+                                    SIPACK_I_depth};
         for (int k = 0; k < 7; k++)
             e.v[field[k]] = tl_col_time(st, k + 1);
         const unsigned char *op = sqlite3_column_text(st, 8);
