@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "analysis/store/views.h"
+#include "tessera_names.h" /* generated from model/gpu_trace.h (cmake/gen-names.c) */
 #include "analysis/store/db.h"
 #include "analysis/store/evpack.h"
 #include "analysis/store/pack.h"
@@ -203,32 +204,33 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  count(DISTINCT s.frame) AS frames, sum(s.to_ps - s.from_ps) AS total_ps,"  \
     "  max(s.to_ps - s.from_ps) AS max_ps, r.period_ps AS period_ps"             \
     "  FROM stalls AS s JOIN runs AS r USING (run_id)"                           \
-    "  WHERE s.reason <> 'decode' GROUP BY s.run_id, s.reason)"
+    "  WHERE s.reason <> " GEN_STALL_DECODE " GROUP BY s.run_id, s.reason)"
 
-/* The waiting of one reason within a frame's stall rows. */
-#define WAIT(reason) \
-    "coalesce(sum(CASE s.reason WHEN '" reason "' THEN s.to_ps - s.from_ps END), 0)" \
-    " AS " reason "_ps"
+/* Per reason a frame waits for (the TS's stall reasons but decode, from
+ * model/gpu_trace.h's list through the generated tessera_names.h): its
+ * waiting within a frame's stall rows, that in ps and in cycles. */
+#define WAIT(name, literal)                                                      \
+    " coalesce(sum(CASE s.reason WHEN " literal " THEN s.to_ps - s.from_ps END), 0)" \
+    " AS " #name "_ps,"
+#define WAIT_PS(name, literal) " " #name "_ps,"
+#define WAIT_CYCLES(name, literal) ", " CYC(#name "_ps") " AS " #name "_cycles"
 
 /* One frame per row: its waiting (issue - decode end) and the same time
  * attributed to the reasons it waited for. */
 #define FRAME_STALLS                                                             \
     "SELECT run_id, frame, kind, grp, fence, decode_ps, issue_ps, waiting_ps,"   \
-    " mask_ps, acq_ps, rel_ps, bus_ps, order_ps, attributed_ps,"                 \
+    GEN_STALL_WAITS(WAIT_PS) " attributed_ps,"                                   \
     " waiting_ps - attributed_ps AS unattributed_ps,"                            \
-    " " CYC("waiting_ps") " AS waiting_cycles, " CYC("mask_ps") " AS mask_cycles," \
-    " " CYC("acq_ps") " AS acq_cycles, " CYC("rel_ps") " AS rel_cycles,"         \
-    " " CYC("bus_ps") " AS bus_cycles, " CYC("order_ps") " AS order_cycles"      \
+    " " CYC("waiting_ps") " AS waiting_cycles" GEN_STALL_WAITS(WAIT_CYCLES)      \
     " FROM (SELECT f.run_id AS run_id, f.frame AS frame, f.kind AS kind,"        \
     "  f.grp AS grp, f.fence AS fence, f.decode_ps AS decode_ps,"                \
     "  f.issue_ps AS issue_ps, f.issue_ps - f.decode_ps AS waiting_ps,"          \
-    "  " WAIT("mask") ", " WAIT("acq") ", " WAIT("rel") ", " WAIT("bus") ","     \
-    "  " WAIT("order") ","                                                       \
+    GEN_STALL_WAITS(WAIT)                                                        \
     "  coalesce(sum(s.to_ps - s.from_ps), 0) AS attributed_ps,"                  \
     "  r.period_ps AS period_ps"                                                 \
     "  FROM frames AS f JOIN runs AS r USING (run_id)"                           \
     "  LEFT JOIN stalls AS s ON s.run_id = f.run_id AND s.frame = f.frame"       \
-    "   AND s.reason <> 'decode'"                                                \
+    "   AND s.reason <> " GEN_STALL_DECODE                                       \
     "  GROUP BY f.run_id, f.frame)"
 
 /* The step function "cores busy" (from a core task's start to its finish,
