@@ -75,22 +75,6 @@ static void fx_done(fx_t *f)
     sim_destroy(f->sim);
 }
 
-static sqlite3_stmt *query(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
-    CU_ASSERT_EQUAL_FATAL(rc, SQLITE_OK);
-    return st;
-}
-
-static sqlite3 *ro(const char *path)
-{
-    sqlite3 *db = NULL;
-    CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    return db;
-}
 
 /* --- SM accesses ------------------------------------------------------------------------ */
 
@@ -150,10 +134,11 @@ static void accesses_agree(unsigned banks, uint64_t seed)
     fx_done(&f);
 
     /* the view, in (frame, core, idx) order: task k is frame k / 16, core k % 16 */
-    sqlite3 *db = ro(f.path);
-    sqlite3_stmt *st = query(db, "SELECT frame, core, idx, op = 'st', sync, addr, bank, value,"
-                                 " request_ps, arrive_ps, grant_ps, done_ps FROM sm_accesses"
-                                 " ORDER BY frame, core, idx");
+    sqlite3 *db = test_db_open(f.path);
+    sqlite3_stmt *st =
+        test_db_prepare(db, "SELECT frame, core, idx, op = 'st', sync, addr, bank, value,"
+                            " request_ps, arrive_ps, grant_ps, done_ps FROM sm_accesses"
+                            " ORDER BY frame, core, idx");
     diag_t d = {0};
     tl_run_t *run = tl_run_open(f.path, 0, &d);
     CU_ASSERT_PTR_NOT_NULL_FATAL(run);
@@ -187,7 +172,7 @@ static void accesses_agree(unsigned banks, uint64_t seed)
     sqlite3_finalize(st);
     /* every kind of pack was made: with the bank a digit and without, in
        cycles and in picoseconds, with wide radices */
-    st = query(db, "SELECT count(*) FILTER (WHERE bank_shift IS NULL),"
+    st = test_db_prepare(db, "SELECT count(*) FILTER (WHERE bank_shift IS NULL),"
                    " count(*) FILTER (WHERE bank_shift IS NOT NULL),"
                    " count(*) FILTER (WHERE scale_ps = 1), max(done_n) FROM sm_access_packs");
     CU_ASSERT_EQUAL_FATAL(sqlite3_step(st), SQLITE_ROW);
@@ -245,9 +230,10 @@ static void test_events_agree(void)
         sim_trace(f.sim, SIM_TRACE_EVENT, &e);
     }
     fx_done(&f);
-    sqlite3 *db = ro(f.path);
+    sqlite3 *db = test_db_open(f.path);
     /* the view */
-    sqlite3_stmt *st = query(db, "SELECT seq, time_ps, prio, name FROM events ORDER BY seq");
+    sqlite3_stmt *st =
+        test_db_prepare(db, "SELECT seq, time_ps, prio, name FROM events ORDER BY seq");
     unsigned n = 0, bad = 0;
     for (; sqlite3_step(st) == SQLITE_ROW && n < N; n++) {
         const char *nm = (const char *)sqlite3_column_text(st, 3);
@@ -260,9 +246,10 @@ static void test_events_agree(void)
     CU_ASSERT_EQUAL(n, N);
     CU_ASSERT_EQUAL(bad, 0);
     /* the digits in C, from each pack row */
-    st = query(db, "SELECT p.seq0 + j.key, p.base_ps, p.scale_ps, p.prio0, p.prio_n, p.names_n,"
-                   " j.value FROM event_packs AS p JOIN json_each(p.data) AS j ORDER BY 1");
-    sqlite3_stmt *nm_st = query(db, "SELECT name FROM event_names WHERE id = ?1");
+    st = test_db_prepare(db, "SELECT p.seq0 + j.key, p.base_ps, p.scale_ps, p.prio0, p.prio_n,"
+                             " p.names_n, j.value FROM event_packs AS p"
+                             " JOIN json_each(p.data) AS j ORDER BY 1");
+    sqlite3_stmt *nm_st = test_db_prepare(db, "SELECT name FROM event_names WHERE id = ?1");
     n = 0, bad = 0;
     for (; sqlite3_step(st) == SQLITE_ROW && n < N; n++) {
         ev_row_t r = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
@@ -298,7 +285,7 @@ static unsigned simt_c_decode(sqlite3 *db, const char *table, unsigned fields, i
 {
     char sql[200];
     snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY rowid", table);
-    sqlite3_stmt *st = query(db, sql);
+    sqlite3_stmt *st = test_db_prepare(db, sql);
     /* columns: run_id, n, base_ps, scale_ps, t_unit, (f0, f_n, f_unit) * fields, data */
     unsigned n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -342,7 +329,7 @@ static unsigned simt_c_decode(sqlite3 *db, const char *table, unsigned fields, i
 static unsigned simt_view_bad(sqlite3 *db, const char *sql, unsigned fields,
                               int64_t (*want)[SIMT_COLS], unsigned n)
 {
-    sqlite3_stmt *st = query(db, sql);
+    sqlite3_stmt *st = test_db_prepare(db, sql);
     unsigned i = 0, bad = 0;
     for (; sqlite3_step(st) == SQLITE_ROW && i < n; i++)
         for (unsigned k = 0; k <= fields; k++)
@@ -358,7 +345,7 @@ static void simt_agree(const char *path, const char *view_sql, const char *table
                        unsigned fields, int duration, int64_t (*want)[SIMT_COLS])
 {
     static int64_t got[SIMT_N][SIMT_COLS];
-    sqlite3 *db = ro(path);
+    sqlite3 *db = test_db_open(path);
     CU_ASSERT_EQUAL(simt_view_bad(db, view_sql, fields, want, SIMT_N), 0);
     unsigned n = simt_c_decode(db, table, fields, duration, got), bad = n != SIMT_N;
     for (unsigned i = 0; i < SIMT_N && i < n; i++)
