@@ -173,8 +173,7 @@ static const cfg_key_t keys[] = {
     {KEY("simt", "reconvergence"), ENUM(gpu.simt_reconvergence, gpu_reconv_names, NULL),
      DOC("stack", "", XENUM_JOIN(GPU_RECONVS),
          "How a divergent warp reconverges." GPU_RECONVS(XENUM_DOC) " barrier cannot be "
-         "combined with simt.ibuffer >= 1 (S14), nor in this version with simt.collectors >= 1 "
-         "or a simt.*_width below 16. Only with core.model = simt."), ONLY_SIMT},
+         "combined with simt.ibuffer >= 1 (S14). Only with core.model = simt."), ONLY_SIMT},
 
     {KEY("sim", "seed"), UINT(gpu.seed, 0, UINT64_MAX),
      DOC("1", "", "0..18446744073709551615, decimal or 0x hex",

@@ -65,9 +65,9 @@ static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag
     return TESS_OK;
 }
 
-/* S14: barrier mode's limits, with core.model = simt. The I-buffer is refused
- * by the specification; the operand collector and narrow units (S12, S13)
- * are not built for thread groups in this version. */
+/* S14: barrier mode's limit, with core.model = simt: S11's front end
+ * follows one path, so the I-buffer is refused (the operand collector and
+ * narrow units apply per group: groups.c). */
 static int simt_barrier_check(const gpu_desc_t *d, diag_t *diag)
 {
     if (d->simt_ibuffer)
@@ -76,22 +76,6 @@ static int simt_barrier_check(const gpu_desc_t *d, diag_t *diag)
                          "S11's front end follows one path (S14); set simt.ibuffer = 0 or "
                          "simt.reconvergence = stack",
                          d->simt_ibuffer);
-    const struct {
-        const char *key;
-        unsigned value, dflt;
-    } pipe[] = {
-        {"simt.collectors", d->simt_collectors, 0},
-        {"simt.sp_width", d->simt_sp_width, GPU_CORES},
-        {"simt.sfu_width", d->simt_sfu_width, GPU_CORES},
-        {"simt.lsu_width", d->simt_lsu_width, GPU_CORES},
-    };
-    for (size_t i = 0; i < sizeof pipe / sizeof pipe[0]; i++)
-        if (pipe[i].value != pipe[i].dflt)
-            return diag_fail(diag, TESS_EINPUT,
-                             "simt.reconvergence = barrier cannot be combined with %s = %u in "
-                             "this version (thread groups run S1-S10's pipeline only); set %s = "
-                             "%u or simt.reconvergence = stack",
-                             pipe[i].key, pipe[i].value, pipe[i].key, pipe[i].dflt);
     return TESS_OK;
 }
 

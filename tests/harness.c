@@ -230,17 +230,18 @@ static bool same_simt(const h_run_t *a, const h_run_t *b)
             memcmp(x->stall_cycles, y->stall_cycles, sizeof x->stall_cycles) != 0 ||
             x->replays != y->replays || x->max_stack_depth != y->max_stack_depth) {
             fprintf(stderr, "warp (frame %u) differs\n", a->warps[i].frame);
-            if (y)
-                fprintf(stderr,
-                        "  start %llu/%llu end %llu/%llu instr %llu/%llu stalls %llu,%llu,%llu / "
-                        "%llu,%llu,%llu\n",
+            if (y) {
+                fprintf(stderr, "  start %llu/%llu end %llu/%llu instr %llu/%llu stalls",
                         (unsigned long long)x->start_ps, (unsigned long long)y->start_ps,
                         (unsigned long long)x->end_ps, (unsigned long long)y->end_ps,
                         (unsigned long long)x->warp_instructions,
-                        (unsigned long long)y->warp_instructions,
-                        (unsigned long long)x->stall_cycles[0], (unsigned long long)x->stall_cycles[1],
-                        (unsigned long long)x->stall_cycles[2], (unsigned long long)y->stall_cycles[0],
-                        (unsigned long long)y->stall_cycles[1], (unsigned long long)y->stall_cycles[2]);
+                        (unsigned long long)y->warp_instructions);
+                for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+                    fprintf(stderr, " %s %llu/%llu", gpu_simt_stall_name(k),
+                            (unsigned long long)x->stall_cycles[k],
+                            (unsigned long long)y->stall_cycles[k]);
+                fprintf(stderr, "\n");
+            }
             return false;
         }
     }

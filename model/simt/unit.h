@@ -316,6 +316,12 @@ void simt_collect(simt_t *u, sim_time_t now);
 /* exec.c (S13): the held instruction of w is dispatched at `now`: it takes a
  * unit of its kind; a non-memory one's completion is known from there. */
 void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now);
+/* exec.c (S13): the unit kind (SIMT_SP, SFU, LSU) op executes on. */
+unsigned simt_unit_kind(unsigned op);
+/* exec.c (S13): the unit of `kind` that can start `passes` passes earliest at
+ * or after `now` (on a tie the lowest-numbered) takes them; returns the first
+ * one's start. */
+sim_time_t simt_take_unit(simt_t *u, unsigned kind, unsigned passes, sim_time_t now);
 /* lsu.c: a ld/st issued at `now` under the pipeline: its operands (read at
  * issue, S12) and its figures, without sending (simt_lsu_pass sends). */
 void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
@@ -339,8 +345,10 @@ void simt_race_lanes(simt_t *u, unsigned frame, uint16_t active, unsigned pc, bo
                      const isa_mem_lanes_t *ops);
 
 /* groups.c (S14): the barrier mode's state, allocated with the unit
- * (false: out of memory) and freed with it. */
-bool simt_grp_create(simt_t *u);
+ * (false: out of memory) and freed with it; instructions go through the
+ * pipeline's collectors and units (S12, S13) when a key of theirs is not at
+ * its default, or when `pipeline` (gpu_desc_t.simt_pipeline, for tests). */
+bool simt_grp_create(simt_t *u, bool pipeline);
 void simt_grp_destroy(simt_t *u);
 /* groups.c: warp w starts at `now` as one group at slot 0, no barrier. */
 void simt_grp_start(simt_t *u, simt_warp_t *w, sim_time_t now);
