@@ -99,10 +99,11 @@ static void open_pack(rec_rpack_t *p, sim_time_t time, const uint64_t f[REC_RP_F
     memcpy(p->hi, f, sizeof p->hi);
 }
 
-/* The place values: unit[k] of field k, unit[fields] of t (sipack.h). */
-static void units(const rec_rpack_t *p, uint64_t unit[REC_RP_FIELDS + 1])
+/* The radices r[k] of the fields and their place values: unit[k] of field
+ * k, unit[fields] of t (sipack.h). */
+static void units(const rec_rpack_t *p, uint64_t r[REC_RP_FIELDS],
+                  uint64_t unit[REC_RP_FIELDS + 1])
 {
-    uint64_t r[REC_RP_FIELDS];
     for (unsigned k = 0; k < p->fields; k++)
         r[k] = p->hi[k] - p->lo[k] + 1;
     sipack_units(p->fields, r, unit);
@@ -111,13 +112,13 @@ static void units(const rec_rpack_t *p, uint64_t unit[REC_RP_FIELDS + 1])
 static bool close_pack(rec_writer_t *w, rec_rpack_t *p)
 {
     uint64_t unit[REC_RP_FIELDS + 1];
-    units(p, unit);
+    uint64_t r[REC_RP_FIELDS];
+    units(p, r, unit);
     char *o = w->text;
     *o++ = '[';
     for (uint32_t i = 0; i < p->n; i++) {
         const rec_rp_raw_t *e = &p->raw[i];
-        o = rec_put_u64(o, sipack_encode(p->fields, unit, (uint32_t)(e->t - p->tmin), e->f,
-                                         p->lo));
+        o = rec_put_u64(o, sipack_encode(p->fields, r, (uint32_t)(e->t - p->tmin), e->f, p->lo));
         *o++ = ',';
     }
     o[-1] = ']';

@@ -72,9 +72,10 @@ _Static_assert(SIPACK_ISSUE_N <= SIPACK_FIELDS_MAX && SIPACK_MEM_N <= SIPACK_FIE
 
 /* The same in C, for a pack row's place values (unit[k] of field k,
  * unit[fields] of t): the place values from the radices r[k] = f_n (the
- * last field's 1, each the next one's times its radix), an entry from its
- * fields f and the pack's smallest values f0 (t already less the pack's
- * smallest), and back. */
+ * last field's 1, each the next one's times its radix); an entry from its
+ * fields f, the pack's smallest values f0 and the radices (t already less
+ * the pack's smallest: the formula above, term by term, which a compiler
+ * keeps scalar); and back. */
 static inline void sipack_units(unsigned fields, const uint64_t *r, uint64_t *unit)
 {
     uint64_t u = 1;
@@ -85,12 +86,12 @@ static inline void sipack_units(unsigned fields, const uint64_t *r, uint64_t *un
     unit[fields] = u;
 }
 
-static inline uint64_t sipack_encode(unsigned fields, const uint64_t *unit, uint64_t t,
+static inline uint64_t sipack_encode(unsigned fields, const uint64_t *r, uint64_t t,
                                      const uint64_t *f, const uint64_t *f0)
 {
-    uint64_t q = t * unit[fields];
+    uint64_t q = t;
     for (unsigned k = 0; k < fields; k++)
-        q += (f[k] - f0[k]) * unit[k];
+        q = q * r[k] + (f[k] - f0[k]);
     return q;
 }
 
