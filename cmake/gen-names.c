@@ -17,16 +17,17 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(f, "/* tessera_names.h — the names of model/gpu_trace.h's lists that the\n"
-               " * store's SQL spells, as X-macros X(name, 'name'); generated at build time\n"
+               " * store's SQL spells, each alone (GEN_STALL_ID, GEN_SIMT_STALL_ID) and as\n"
+               " * X-macros X(name, 'name'); generated at build time\n"
                " * by cmake/gen-names.c: do not edit. */\n"
                "#ifndef TESSERA_NAMES_H\n#define TESSERA_NAMES_H\n\n");
+    /* each reason alone, GEN_STALL_ID and GEN_SIMT_STALL_ID */
+#define ONE(P, id, name, doc) fprintf(f, "#define GEN_%s%s \"'%s'\"\n", #P + 4, #id, name);
+    GPU_STALLS(ONE)
+    GPU_SIMT_STALL_LIST(ONE)
     /* the TS's reasons a frame waits for (stalls.reason); decode is not one
        of them (the decoding itself: task_latency's decoding_ps) */
-#define DECODE(P, id, name, doc)                                                                \
-    if (P##id == GPU_STALL_DECODE)                                                              \
-        fprintf(f, "#define GEN_STALL_DECODE \"'%s'\"\n", name);
-    GPU_STALLS(DECODE)
-    fprintf(f, "#define GEN_STALL_WAITS(X)");
+    fprintf(f, "\n#define GEN_STALL_WAITS(X)");
 #define WAIT(P, id, name, doc)                                                                  \
     if (P##id != GPU_STALL_DECODE)                                                              \
         fprintf(f, " X(%s, \"'%s'\")", name, name);
