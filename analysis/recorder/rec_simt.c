@@ -114,11 +114,14 @@ static bool close_pack(rec_writer_t *w, rec_rpack_t *p)
     uint64_t unit[REC_RP_FIELDS + 1];
     uint64_t r[REC_RP_FIELDS];
     units(p, r, unit);
+    bool full = p->fields == SIPACK_FIELDS_MAX; /* both kinds: a loop the compiler unrolls */
     char *o = w->text;
     *o++ = '[';
     for (uint32_t i = 0; i < p->n; i++) {
         const rec_rp_raw_t *e = &p->raw[i];
-        o = rec_put_u64(o, sipack_encode(p->fields, r, (uint32_t)(e->t - p->tmin), e->f, p->lo));
+        uint64_t t = (uint32_t)(e->t - p->tmin);
+        o = rec_put_u64(o, full ? sipack_encode(SIPACK_FIELDS_MAX, r, t, e->f, p->lo)
+                                : sipack_encode(p->fields, r, t, e->f, p->lo));
         *o++ = ',';
     }
     o[-1] = ']';
