@@ -489,7 +489,7 @@ static int summarise(vw_simt_sum_t *s, const fold_t *f)
         double *cum = s->cum + (l - W_ISSUED) * n1, sum = 0;
         cum[0] = 0;
         for (unsigned k = 0; k < s->n; k++)
-            cum[k + 1] = sum += f->warp.busy[(size_t)l * s->n + k];
+            cum[k + 1] = sum += cols_row(&f->warp, l)[k];
     }
     for (unsigned sl = 0; sl < s->slots; sl++) {
         int64_t *cnt = s->cnt + sl * n1, sum = 0;
@@ -592,7 +592,7 @@ int vw_simt_plan(const vw_simt_sum_t *s, int64_t t0, int64_t t1, unsigned cols, 
         unsigned a = b0 + j * k, b = a + k > s->n ? s->n : a + k;
         for (unsigned l = W_ISSUED; l < W_N; l++) {
             const double *cum = s->cum + (l - W_ISSUED) * n1;
-            w->warp.busy[(size_t)l * n + j] = cum[b] - cum[a];
+            cols_row(&w->warp, l)[j] = cum[b] - cum[a];
         }
         for (unsigned sl = 0; sl < s->slots; sl++) {
             const int64_t *cnt = s->cnt + sl * n1;
@@ -727,7 +727,7 @@ static json_t *warp_states(const cols_t *c, bool issues)
     for (unsigned k = 0; k < c->n; k++) {
         double w[W_N];
         for (unsigned l = 0; l < W_N; l++)
-            w[l] = c->busy[(size_t)l * c->n + k] / c->col_ps;
+            w[l] = cols_row(c, l)[k] / c->col_ps;
         double waiting = w[W_RESIDENT] - (issues ? w[W_ELIGIBLE] : 0);
         waiting = waiting < 0 ? 0 : waiting;
         double mem = w[W_OUTSTANDING] < waiting ? w[W_OUTSTANDING] : waiting;
