@@ -233,6 +233,8 @@ static void sm_observed(gpu_t *g)
 void gpu_set_trace(gpu_t *g, unsigned mask)
 {
     g->trace = mask;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        g->cores[c].profiled = (mask & GPU_TRACE_SLOTS) && !g->simt;
     sm_observed(g);
 }
 
@@ -509,6 +511,8 @@ void gpu_finish(gpu_t *g)
     totals(g);
     g->engine.ops->counters(g->engine.self);
     bank_counters(g);
+    if (g->trace & GPU_TRACE_SLOTS)
+        gpu_slots_report(g);
 }
 
 const char *gpu_stall_name(unsigned reason)

@@ -78,7 +78,21 @@ struct gpu {
     core_t cores[GPU_CORES];  /* reached only through `engine` and the wiring */
     struct simt *simt;        /* core.model = simt: the engine issuing for the lanes; else NULL */
     policy_run_t policy[GPU_POINT_COUNT]; /* the plugins' runs (impl NULL: built in) */
+    /* the slot profile (GPU_TRACE_SLOTS, slots.c): by core (MIMD; the SIMT unit's
+       in [0]), frame and slot, summed over the run's tasks */
+    gpu_tr_slot_t slots[GPU_CORES][TM_FRAMES][ISA_SLOTS];
 };
+
+/* slots.c: a core's task ended (complete) or is still running at the end of
+ * the run: its cycles and instructions are charged to its slots. */
+void gpu_slots_core(struct gpu *g, const core_t *c, bool complete);
+/* slots.c: a warp of `frame` was closed out: its per-slot counts (issued
+ * warp and lane instructions, stall cycles by reason) are added. */
+void gpu_slots_warp(struct gpu *g, unsigned frame, const uint64_t issued[ISA_SLOTS],
+                    const uint64_t lanes[ISA_SLOTS],
+                    const uint64_t stall[ISA_SLOTS][GPU_SIMT_STALLS]);
+/* slots.c: reports the profile (GPU_TR_SLOT), end of run. */
+void gpu_slots_report(struct gpu *g);
 
 /* Feeds both interval accumulators (gpu_set_intervals). */
 static inline void gpu_ivl_span(struct gpu *g, ivl_field_t f, unsigned unit, sim_time_t from,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/present/slots.h"
 #include "analysis/store/sipack.h"
 #include "analysis/view/vw_lanes.h"
 #include "events/base/alloc.h"
@@ -197,6 +198,7 @@ typedef struct fold {
     json_t *detail;           /* NULL: not kept (a summary) or more than VW_DETAIL_MAX */
     unsigned kept;
     char **ops;               /* simt_op_names: id -> mnemonic */
+    tl_slots_t *prof;         /* the slot profile: the instruction each issue names */
     unsigned n_ops;
     ivl_t *mem[FRAMES];       /* each warp's ld/st intervals */
     unsigned n_mem[FRAMES], cap_mem[FRAMES];
@@ -278,9 +280,12 @@ static void fold_issue(fold_t *f, const sp_entry_t *e)
     if (f->detail && ++f->kept > VW_DETAIL_MAX) {
         json_decref(f->detail), f->detail = NULL;
     } else if (f->detail) {
-        int64_t op = e->v[SIPACK_I_op];
-        const char *name = op >= 0 && (uint64_t)op < f->n_ops && f->ops[op] ? f->ops[op] : "?";
         const int64_t *v = e->v;
+        int64_t op = v[SIPACK_I_op];
+        const char *name = tl_slot_text(f->prof, (unsigned)or0(v[SIPACK_I_frame]),
+                                        (unsigned)or0(v[SIPACK_I_slot]));
+        if (!name) /* no profile: the mnemonic */
+            name = op >= 0 && (uint64_t)op < f->n_ops && f->ops[op] ? f->ops[op] : "?";
         json_array_append_new(f->detail,
                               json_pack("[IIIsIIIII]", (json_int_t)t, or0(v[SIPACK_I_frame]),
                                         or0(v[SIPACK_I_slot]), name, or0(ord),
@@ -341,6 +346,7 @@ static void fold_free(fold_t *f)
     for (unsigned k = 0; k < f->n_ops; k++)
         tess_free(f->ops[k]);
     tess_free(f->ops), tess_free(f->warp.busy), tess_free(f->count), tess_free(f->frame);
+    tess_free(f->prof);
     ws_free(f->ws);
     json_decref(f->detail);
     memset(f, 0, sizeof *f);
@@ -356,9 +362,12 @@ static int fold_slots(fold_t *f, unsigned slots)
     return f->count && f->frame ? TESS_OK : TESS_ENOMEM;
 }
 
-/* The run's mnemonics by id, for the issues' detail. */
+/* The run's mnemonics by id, and its slot profile's instructions, for the
+ * issues' detail. */
 static int load_ops(tl_run_t *run, fold_t *f, diag_t *d)
 {
+    if (!f->prof && !(f->prof = tl_slots_load(run, d)))
+        return d->code ? d->code : TESS_EDB;
     sqlite3_stmt *st = tl_run_prepare(run, "SELECT id, name FROM simt_op_names WHERE run_id = ?1"
                                            " AND id >= 0 AND id < 4096", d);
     if (!st)

@@ -402,25 +402,40 @@ static unsigned group_reason(const simt_t *u, const simt_warp_t *w, const bwarp_
     return GPU_SIMT_STALL_EXECUTE;
 }
 
+/* The slot a group waits to issue (the slot profile): its next slot, or
+ * while its bnz is in flight (its next slot unknown) the bnz's. */
+static uint8_t group_slot(const grp_t *g) { return g->pc == NO_SLOT ? g->bnz_p : g->pc; }
+
 /* The warp's stall reason at t when it does not issue and none of its groups
  * may: memory, else collector, else barrier, else execute (S14); lanes that
- * left and wait for memory count as a group waiting for it. */
-static unsigned warp_reason(const simt_t *u, const simt_warp_t *w, const bwarp_t *b, sim_time_t t)
+ * left and wait for memory count as a group waiting for it. *slot: the slot
+ * the cycle is charged to, that of the group the reason comes from (the
+ * first such), or for lanes that left the one the warp issued last, as
+ * under the stack. */
+static unsigned warp_reason(const simt_t *u, const simt_warp_t *w, const bwarp_t *b,
+                            sim_time_t t, uint8_t *slot)
 {
     unsigned best = GPU_SIMT_STALL_EXECUTE;
     uint16_t grouped = 0;
+    *slot = b->ng ? group_slot(&b->g[0]) : w->last_pc;
     for (unsigned k = 0; k < b->ng; k++) {
         unsigned r = group_reason(u, w, b, &b->g[k], t);
-        if (r == GPU_SIMT_STALL_MEMORY)
+        if (r == GPU_SIMT_STALL_MEMORY) {
+            *slot = group_slot(&b->g[k]);
             return r;
-        if (r == GPU_SIMT_STALL_COLLECTOR ||
-            (r == GPU_SIMT_STALL_BARRIER && best != GPU_SIMT_STALL_COLLECTOR))
+        }
+        if ((r == GPU_SIMT_STALL_COLLECTOR && best != r) ||
+            (r == GPU_SIMT_STALL_BARRIER && best == GPU_SIMT_STALL_EXECUTE)) {
             best = r;
+            *slot = group_slot(&b->g[k]);
+        }
         grouped |= b->g[k].mask;
     }
     for (uint16_t m = w->mask & ~grouped; m; m &= m - 1) /* lanes that left */
-        if (b->mem[__builtin_ctz(m)] > t)
+        if (b->mem[__builtin_ctz(m)] > t) {
+            *slot = w->last_pc;
             return GPU_SIMT_STALL_MEMORY;
+        }
     return best;
 }
 
@@ -827,11 +842,12 @@ sim_time_t simt_grp_cycle(simt_t *u, sim_time_t now)
         simt_account(u, w, now);
         if (issued >> i & 1) { /* below */
             w->acct_ps = now + u->period;
-        } else if (ready >> i & 1) {
+        } else if (ready >> i & 1) { /* the group it would issue for */
             w->acct_reason =
                 (uint8_t)(refused >> i & 1 ? GPU_SIMT_STALL_COLLECTOR : GPU_SIMT_STALL_ISSUE);
+            w->acct_slot = group_slot(&b->g[pick[i]]);
         } else {
-            w->acct_reason = (uint8_t)warp_reason(u, w, b, now);
+            w->acct_reason = (uint8_t)warp_reason(u, w, b, now, &w->acct_slot);
         }
     }
     if (u->bar->pipe) { /* then operand reads and dispatch (S12), the passes (S13) */
@@ -845,7 +861,7 @@ sim_time_t simt_grp_cycle(simt_t *u, sim_time_t now)
         bwarp_t *b = bw_of(u, w);
         if (issued >> i & 1) /* the reason of the cycles after it (its instruction
                                 dispatched or not), unless decided again */
-            w->acct_reason = (uint8_t)warp_reason(u, w, b, w->acct_ps);
+            w->acct_reason = (uint8_t)warp_reason(u, w, b, w->acct_ps, &w->acct_slot);
         next = tmin(next, warp_next(u, w, b, now));
     }
     return next;
