@@ -427,18 +427,18 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " FROM (" SIMT_PIVOT ")"
 
 /* Per SIMT run and reason: the warps' resident cycles spent stalled, and
- * their share of all resident cycles (issued cycles are the rest). */
-/* The SIMT unit's reasons are model/gpu_trace.h's list (generated into
- * tessera_names.h), each with its column stall_NAME_cycles: the cycles of
- * reason r of simt_efficiency's row e, and the reasons as rows (a first SELECT of none names
- * the column). */
+ * their share of all resident cycles (issued cycles are the rest). The
+ * reasons are model/gpu_trace.h's list (generated into tessera_names.h),
+ * each with its column stall_NAME_cycles: the cycles of reason r of
+ * simt_efficiency's row e, and the reasons as rows (a first SELECT of none
+ * names the column). */
 #define STALL_WHEN(name, literal) " WHEN " literal " THEN e.stall_" #name "_cycles"
 #define STALL_OF(r) "CASE " r GEN_SIMT_STALLS(STALL_WHEN) " END"
 #define STALL_ROW(name, literal) " UNION ALL SELECT " literal
 #define SIMT_STALLS                                                              \
     "SELECT e.run_id AS run_id, s.reason AS reason,"                             \
-    " " STALL_OF("s.reason") " AS cycles,"                                  \
-    " " RATIO(STALL_OF("s.reason"), "e.resident_cycles") " AS share"         \
+    " " STALL_OF("s.reason") " AS cycles,"                                       \
+    " " RATIO(STALL_OF("s.reason"), "e.resident_cycles") " AS share"              \
     " FROM simt_efficiency AS e,"                                                \
     " (SELECT NULL AS reason WHERE 0" GEN_SIMT_STALLS(STALL_ROW) ") AS s"         \
     " WHERE s.reason <> " GEN_SIMT_STALL_BARRIER " OR e.stall_barrier_cycles IS NOT NULL"
