@@ -32,6 +32,9 @@ run_all() { # $1: build directory, $2: database
         "$t" run "$p" --db "$2" --quiet -s core.model=simt -s simt.ibuffer=2 -s simt.fetch_width=1 \
             -s simt.collectors=2 -s simt.rf_banks=2 -s simt.sp_width=4 -s simt.sfu_width=2 \
             -s simt.lsu_width=4 -s simt.scoreboard=on -s 'sm.req=choice:1,1,4' -s record.level=events
+        "$t" run "$p" --db "$2" --quiet -s core.model=simt -s simt.reconvergence=barrier \
+            -s simt.collectors=2 -s simt.lsu_width=4 -s simt.scoreboard=on -s record.level=events \
+            -s record.interval=50
     done
 }
 
