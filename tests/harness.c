@@ -75,7 +75,12 @@ static void hook(void *user, unsigned kind, const void *rec)
     case GPU_TR_COUNTER: {
         const gpu_tr_counter_t *c = rec;
         if (!strcmp(c->component, "simt") && r->n_simt_counters < 32) {
-            r->simt_counter_name[r->n_simt_counters] = c->name; /* static strings */
+            /* the name lives only as long as the call (unit.c builds the stall
+               counters' names in a buffer of its own): copied, never kept */
+            char *name = r->simt_counter_name[r->n_simt_counters];
+            size_t len = strlen(c->name);
+            CU_ASSERT_FATAL(len < sizeof r->simt_counter_name[0]);
+            memcpy(name, c->name, len + 1);
             r->simt_counter[r->n_simt_counters++] = c->value;
         }
         break;

@@ -37,7 +37,8 @@ typedef struct h_run {
     gpu_tr_simt_issue_t *issues;           /* SIMT: in issue order */
     size_t n_issues, cap_issues;
     uint64_t simt_counter[32];             /* SIMT: "simt" counters in report order */
-    const char *simt_counter_name[32];
+    char simt_counter_name[32][48];        /* copied: the model builds some in a stack
+                                              buffer (stall_REASON_cycles) */
     size_t n_simt_counters;
 } h_run_t;
 
