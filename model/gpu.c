@@ -234,6 +234,7 @@ void gpu_destroy(gpu_t *g)
     if (!g)
         return;
     simt_destroy(g->simt);
+    sm_fini(&g->sm);
     for (unsigned p = 0; p < GPU_POINT_COUNT; p++)
         policy_close(&g->policy[p]);
     txn_pool_fini(&g->pool);
@@ -359,12 +360,17 @@ sim_time_t gpu_stop_point(gpu_t *g)
     return at;
 }
 
+void gpu_out_of_memory(struct gpu *g, const char *what)
+{
+    snprintf(g->errmsg, sizeof g->errmsg, "out of memory: %s", what);
+    sim_stop(g->sim, SIM_END_ERROR);
+}
+
 txn_t *gpu_txn(struct gpu *g, unsigned kind)
 {
     txn_t *t = txn_alloc(&g->pool);
     if (!t) {
-        snprintf(g->errmsg, sizeof g->errmsg, "out of memory: no transaction available");
-        sim_stop(g->sim, SIM_END_ERROR);
+        gpu_out_of_memory(g, "no transaction available");
         return NULL;
     }
     t->kind = (uint16_t)kind;
@@ -391,18 +397,15 @@ void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip)
 /* Names what holds up a run whose queue emptied with work left. */
 static void describe_stuck(gpu_t *g)
 {
-    for (unsigned b = 0; b < g->sm.nbanks; b++) {
-        const bank_t *bk = &g->sm.banks[b];
-        if (!bk->pending)
-            continue;
-        unsigned c = (unsigned)__builtin_ctz(bk->pending);
-        if (g->simt && simt_describe_deadlock(g->simt, c, (unsigned)bk->lock_core, b,
-                                              bk->lock_addr, g->errmsg, sizeof g->errmsg))
+    sm_waiter_t w;
+    if (sm_first_waiter(&g->sm, &w)) {
+        if (g->simt && simt_describe_deadlock(g->simt, w.requester, (unsigned)w.lock_owner,
+                                              w.bank, w.lock_addr, g->errmsg, sizeof g->errmsg))
             return;
         snprintf(g->errmsg, sizeof g->errmsg,
                  "deadlock: core %u (frame %u) waits for bank %u, locked by core %d at "
                  "address 0x%03x (D16: a ld_sync without its st_sync?)",
-                 c, bk->req[c]->frame, b, bk->lock_core, bk->lock_addr);
+                 w.requester, w.frame, w.bank, w.lock_owner, w.lock_addr);
         return;
     }
     snprintf(g->errmsg, sizeof g->errmsg,
@@ -433,18 +436,17 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
     s->frames = g->ts.done;
     s->tasks = g->ts.tasks_issued;
     g->engine.ops->stats(g->engine.self, s);
-    for (unsigned b = 0; b < g->sm.nbanks; b++) {
-        const bank_t *bk = &g->sm.banks[b];
-        s->sm_accesses += bk->accesses;
-        s->sm_conflicts += bk->conflicts;
-        s->sm_conflict_ps += bk->wait_ps;
-    }
+    sm_totals_t sm;
+    sm_get_totals(&g->sm, &sm);
+    s->sm_accesses = sm.accesses;
+    s->sm_conflicts = sm.conflicts;
+    s->sm_conflict_ps = sm.conflict_ps;
 }
 
 void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 {
     g->engine.ops->regs(g->engine.self, out);
-    memcpy(out->sm, g->sm.mem, SM_BYTES);
+    memcpy(out->sm, sm_bytes(&g->sm), SM_BYTES);
 }
 
 /* --- end-of-run counters -------------------------------------------------- */
@@ -452,21 +454,6 @@ void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 static void counter(gpu_t *g, const char *component, const char *name, uint64_t value)
 {
     gpu_counter(g->sim, component, name, value);
-}
-
-static void bank_counters(gpu_t *g)
-{
-    for (unsigned b = 0; b < g->sm.nbanks; b++) {
-        const bank_t *bk = &g->sm.banks[b];
-        char name[16];
-        snprintf(name, sizeof name, "bank%u", b);
-        counter(g, name, "accesses", bk->accesses);
-        counter(g, name, "conflicts", bk->conflicts);
-        counter(g, name, "wait_ps", bk->wait_ps);
-        counter(g, name, "max_wait_ps", bk->max_wait_ps);
-        counter(g, name, "busy_ps", bk->busy_ps);
-        counter(g, name, "lock_acquires", bk->lock_acquires);
-    }
 }
 
 static void totals(gpu_t *g)
@@ -506,12 +493,8 @@ static void stuck_at_last_event(gpu_t *g)
         ts_finished(&g->ts))
         return;
     sim_time_t last = g->engine.ops->frontier(g->engine.self);
-    for (unsigned b = 0; b < g->sm.nbanks; b++)
-        for (uint16_t m = g->sm.banks[b].pending; m; m &= m - 1) {
-            sim_time_t a = g->sm.banks[b].arrive[__builtin_ctz(m)];
-            last = a > last ? a : last;
-        }
-    sim_advance(g->sim, last);
+    sim_time_t arrived = sm_last_arrival(&g->sm);
+    sim_advance(g->sim, arrived > last ? arrived : last);
 }
 
 void gpu_finish(gpu_t *g)
@@ -524,7 +507,7 @@ void gpu_finish(gpu_t *g)
         return;
     totals(g);
     g->engine.ops->counters(g->engine.self);
-    bank_counters(g);
+    sm_counters(&g->sm);
 }
 
 const char *gpu_stall_name(unsigned reason)

@@ -122,6 +122,9 @@ static inline void gpu_counter(sim_t *sim, const char *component, const char *na
     sim_trace(sim, GPU_TR_COUNTER, &r);
 }
 
+/* The run stops with an error: out of memory for `what`. */
+void gpu_out_of_memory(struct gpu *g, const char *what);
+
 /* A transaction from the pool; on exhaustion the run stops with an error
  * and NULL is returned. */
 txn_t *gpu_txn(struct gpu *g, unsigned kind);

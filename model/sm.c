@@ -1,6 +1,8 @@
 /* sm.c — the Shared Memory banks (D13, D14, D16, T7, T8). Each bank keeps the
- * requests posted to it (at most one per core, cores block on their access)
- * and the earliest moment it can serve one of them; at that moment it lets
+ * requests posted to it (each requester's earliest in req[], any later ones
+ * of the same requester behind it in `more`: a core blocks on its access, a
+ * block in front of the SM need not) and the earliest moment it can serve
+ * one of them; at that moment it lets
  * the arbiter choose among the requests that have arrived, performs the
  * access (it takes effect at the grant), and answers the core. Requests that
  * arrive at the instant the bank frees compete with those already waiting,
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events/base/alloc.h"
 #include "model/gpu_impl.h"
 
 static void grant_cb(sim_t *sim, sim_event_t *ev);
@@ -74,6 +77,15 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
     sim_event_init(&sm->grant_ev, sm->arbiter == SM_ARB_PLUGIN ? grant_plugin_cb : grant_cb, sm,
                    GPU_PRIO_SM_GRANT, "sm.grant");
     sm_set_observed(sm, false);
+}
+
+void sm_fini(sm_t *sm)
+{
+    for (unsigned i = 0; i < SM_BANKS_MAX; i++) {
+        tess_free(sm->banks[i].more);
+        sm->banks[i].more = NULL;
+        sm->banks[i].n_more = sm->banks[i].cap_more = 0;
+    }
 }
 
 void sm_set_observed(sm_t *sm, bool on)
@@ -172,13 +184,67 @@ void sm_bound(sm_t *sm)
         sm->answer[id].direct = false;
 }
 
+/* Requester c's request `t` comes while c has one posted at bank b: the
+ * later of the two (by arrival, then by posting) waits in b->more, kept in
+ * arrival order. Normally that is `t`; one that arrives before the posted
+ * one (decoupled timing with a drawn sm.req: posted later, due earlier)
+ * takes its place, and the displaced one goes before every waiting request
+ * of its arrival (it was posted before them). True when `t` is to be the
+ * posted one (the caller goes on as for a first request), false when it
+ * waits; out of memory the run stops with an error (false). */
+static __attribute__((noinline, cold)) bool wait_behind(sm_t *sm, bank_t *b, txn_t *t)
+{
+    unsigned c = t->core;
+    bool first = t->t_arrived < b->arrive[c];
+    txn_t *w = first ? b->req[c] : t;
+    sim_time_t a = first ? b->arrive[c] : t->t_arrived;
+    txn_t **v = tess_grow(b->more, &b->cap_more, b->n_more, sizeof *v, 8);
+    if (!v) {
+        gpu_out_of_memory(sm->gpu, "the SM's waiting requests");
+        return false;
+    }
+    b->more = v;
+    size_t i = b->n_more;
+    while (i > 0 && (first ? v[i - 1]->t_arrived >= a : v[i - 1]->t_arrived > a))
+        i--;
+    memmove(&v[i + 1], &v[i], (b->n_more - i) * sizeof *v);
+    v[i] = w;
+    b->n_more++;
+    b->queued |= (uint16_t)(1u << c);
+    return first;
+}
+
+/* Requester c's next waiting request becomes its posted one (its previous
+ * one was just granted): the first of c's in b->more. */
+static __attribute__((noinline, cold)) void post_next(bank_t *b, unsigned c)
+{
+    txn_t **v = b->more;
+    size_t i = 0;
+    while (v[i]->core != c)
+        i++;
+    txn_t *t = v[i];
+    bool more = false;
+    for (size_t j = i + 1; j < b->n_more; j++) {
+        more |= v[j]->core == c;
+        v[j - 1] = v[j];
+    }
+    b->n_more--;
+    if (!more)
+        b->queued &= (uint16_t)~(1u << c);
+    b->req[c] = t;
+    b->arrive[c] = t->t_arrived;
+    b->pending |= (uint16_t)(1u << c);
+    b->min_arrive = t->t_arrived < b->min_arrive ? t->t_arrived : b->min_arrive;
+}
+
 void sm_on_request(void *self, txn_t *t)
 {
     sm_t *sm = self;
-    assert(t->addr < SM_BYTES);
+    assert(t->addr < SM_BYTES && t->core < GPU_CORES);
     unsigned id = sm->bank_of[t->addr];
     bank_t *b = &sm->banks[id];
-    assert(!(b->pending & (1u << t->core)));
+    if (__builtin_expect(b->pending & (1u << t->core), 0) && !wait_behind(sm, b, t))
+        return; /* behind its requester's earlier one, which arrives no later */
     b->req[t->core] = t;
     b->arrive[t->core] = t->t_arrived;
     b->pending |= (uint16_t)(1u << t->core);
@@ -463,6 +529,8 @@ static inline __attribute__((always_inline)) void grant_one(sm_t *sm, bank_t *b,
     b->pending &= (uint16_t)~(1u << c);
     if (arrived == b->min_arrive)
         bank_min_arrive(b);
+    if (__builtin_expect(b->queued >> c & 1, 0))
+        post_next(b, c); /* before the answer: the requester may post again within it */
     b->last = (int8_t)c;
     serve(sm, b, t, arrived, now);
     link_send(&sm->answer[c], t, t->t_done); /* decoupled: the requester may post
@@ -521,3 +589,62 @@ static GPU_NO_SLP void grant_cb(sim_t *sim, sim_event_t *ev) { grant_loop(sim, e
 
 /* The SM event when sm.arbiter is a plugin. */
 static void grant_plugin_cb(sim_t *sim, sim_event_t *ev) { grant_loop(sim, ev, true); }
+
+/* --- what the machine reads of the SM ------------------------------------- */
+
+void sm_get_totals(const sm_t *sm, sm_totals_t *out)
+{
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; i < sm->nbanks; i++) {
+        const bank_t *b = &sm->banks[i];
+        out->accesses += b->accesses;
+        out->conflicts += b->conflicts;
+        out->conflict_ps += b->wait_ps;
+    }
+}
+
+void sm_counters(const sm_t *sm)
+{
+    for (unsigned i = 0; i < sm->nbanks; i++) {
+        const bank_t *b = &sm->banks[i];
+        char name[16];
+        snprintf(name, sizeof name, "bank%u", i);
+        gpu_counter(sm->sim, name, "accesses", b->accesses);
+        gpu_counter(sm->sim, name, "conflicts", b->conflicts);
+        gpu_counter(sm->sim, name, "wait_ps", b->wait_ps);
+        gpu_counter(sm->sim, name, "max_wait_ps", b->max_wait_ps);
+        gpu_counter(sm->sim, name, "busy_ps", b->busy_ps);
+        gpu_counter(sm->sim, name, "lock_acquires", b->lock_acquires);
+    }
+}
+
+const uint8_t *sm_bytes(const sm_t *sm) { return sm->mem; }
+
+sim_time_t sm_last_arrival(const sm_t *sm)
+{
+    sim_time_t last = 0;
+    for (unsigned i = 0; i < sm->nbanks; i++) {
+        const bank_t *b = &sm->banks[i];
+        for (uint16_t m = b->pending; m; m &= m - 1) {
+            sim_time_t a = b->arrive[__builtin_ctz(m)];
+            last = a > last ? a : last;
+        }
+        for (size_t k = 0; k < b->n_more; k++) /* each arrives no earlier than its req[] */
+            last = b->more[k]->t_arrived > last ? b->more[k]->t_arrived : last;
+    }
+    return last;
+}
+
+bool sm_first_waiter(const sm_t *sm, sm_waiter_t *out)
+{
+    for (unsigned i = 0; i < sm->nbanks; i++) {
+        const bank_t *b = &sm->banks[i];
+        if (!b->pending)
+            continue;
+        unsigned c = (unsigned)__builtin_ctz(b->pending);
+        *out = (sm_waiter_t){.bank = i, .requester = c, .frame = b->req[c]->frame,
+                             .lock_addr = b->lock_addr, .lock_owner = b->lock_core};
+        return true;
+    }
+    return false;
+}

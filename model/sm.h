@@ -35,8 +35,9 @@ typedef struct bank {
     int8_t last;              /* rr: last core granted, -1 before the first grant */
     int8_t lock_core;         /* D16: core holding this bank's lock, -1 when free */
     uint16_t lock_addr;       /* D16: the locked byte */
-    uint16_t pending;         /* cores with a request posted here */
-    txn_t *req[GPU_CORES];    /* the posted request of each pending core */
+    uint16_t pending;         /* requesters with a request posted here */
+    uint16_t queued;          /* requesters with more requests behind that one (`more`) */
+    txn_t *req[GPU_CORES];    /* the posted request of each pending requester: its earliest */
     sim_time_t arrive[GPU_CORES]; /* its arrival time (kept here: the hot loops stay local) */
     sim_time_t free_ps;       /* the current service ends */
     sim_time_t min_arrive;    /* the earliest arrival among the pending requests,
@@ -45,6 +46,12 @@ typedef struct bank {
     /* totals */
     uint64_t accesses, conflicts, lock_acquires;
     sim_time_t wait_ps, max_wait_ps, busy_ps;
+    /* the requests that wait behind their requester's posted one (a requester
+       with several in flight: a cache's misses, an LSU's passes), all
+       requesters' together in arrival order, ties in posting order; each
+       becomes its requester's req[] when the one before it is granted */
+    txn_t **more;
+    size_t n_more, cap_more;
 } bank_t;
 
 typedef struct sm {
@@ -74,6 +81,8 @@ typedef struct sm {
 } sm_t;
 
 void sm_init(sm_t *sm, struct gpu *gpu, const uint8_t initial[SM_BYTES]);
+/* Frees what sm_init and the run allocated (a zeroed sm_t too). */
+void sm_fini(sm_t *sm);
 
 /* The bank serving byte address `addr` under the configured mapping. */
 unsigned sm_bank_of(const sm_t *sm, unsigned addr);
@@ -92,8 +101,36 @@ void sm_attach(sm_t *sm, unsigned id, port_recv_fn recv, void *owner);
 void sm_bound(sm_t *sm);
 
 /* The request receiver (the requesters' links end here): `t` is a
- * GPU_TXN_SM_REQ from requester t->core (one outstanding per requester),
- * t_arrived = when it reaches its bank (>= now). */
+ * GPU_TXN_SM_REQ from requester t->core, t_arrived = when it reaches its
+ * bank (>= now). A requester may have any number of requests in flight, to
+ * one bank or several: each bank serves one requester's requests in the
+ * order they arrive (ties: the order they were posted), and its arbiter
+ * chooses among the requesters (T8) whose earliest request has arrived.
+ * Requests may be posted in call order rather than time order (decoupled
+ * timing: another requester may later post one that arrives earlier): a
+ * bank decides only at its grant, when everything due by then is posted. */
 void sm_on_request(void *sm, txn_t *t);
+
+/* What the machine reads of the SM (gpu.c: statistics, counters, the
+ * final state, a stuck run's description). */
+typedef struct sm_totals {
+    uint64_t accesses, conflicts;
+    sim_time_t conflict_ps;
+} sm_totals_t;
+void sm_get_totals(const sm_t *sm, sm_totals_t *out);
+/* Each bank's end-of-run counters ("bankN") through the trace hook. */
+void sm_counters(const sm_t *sm);
+/* The SM's bytes now. */
+const uint8_t *sm_bytes(const sm_t *sm);
+/* The latest arrival among the requests still waiting (0: none). */
+sim_time_t sm_last_arrival(const sm_t *sm);
+/* A request still waiting in the lowest bank that has one: true, with its
+ * bank, requester and frame, and the bank's D16 lock (its owner, -1 when
+ * free, and byte); false when no request waits. */
+typedef struct sm_waiter {
+    unsigned bank, requester, frame, lock_addr;
+    int lock_owner;
+} sm_waiter_t;
+bool sm_first_waiter(const sm_t *sm, sm_waiter_t *out);
 
 #endif
