@@ -10,6 +10,7 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "model/gpu_impl.h"
+#include "model/gpu_keys.h"
 #include "model/simt/simt.h"
 
 const char *const gpu_policy_names[] = {GPU_POLICIES(XENUM_NAME)[GPU_POLICY_COUNT] = NULL};
@@ -19,41 +20,34 @@ const char *const gpu_timing_names[] = {GPU_TIMINGS(XENUM_NAME)[GPU_TIMING_COUNT
 const char *const gpu_model_names[] = {GPU_MODELS(XENUM_NAME)[GPU_MODEL_COUNT] = NULL};
 const char *const gpu_reconv_names[] = {GPU_RECONVS(XENUM_NAME)[GPU_RECONV_COUNT] = NULL};
 
+/* The index of `name` among the NULL-terminated `names` (a default of
+ * gpu_keys.h: always there, which test_config checks through the
+ * configuration's table). */
+static uint8_t name_index(const char *const *names, const char *name)
+{
+    uint8_t i = 0;
+    while (names[i] && strcmp(names[i], name))
+        i++;
+    return i;
+}
+
+#define GPU_BOOL_off false
+#define GPU_BOOL_on true
+/* the literals of gpu_keys.h that stand for a named constant */
+_Static_assert(67108864 == ARCH_DEFAULT_BUDGET, "core.budget's default is D12's");
+
 void gpu_desc_default(gpu_desc_t *d)
 {
     memset(d, 0, sizeof *d);
-    d->period_ps = 1000;
-    d->ts_decode = lat_fixed(1);
-    d->ts_xfer = lat_fixed(4);
-    d->ts_ready = lat_fixed(1);
-    d->policy = GPU_POLICY_INORDER;
-    d->window = 8;
-    d->core_alu = lat_fixed(1);
-    d->core_mul = lat_fixed(2);
-    d->core_div = lat_fixed(8);
-    d->core_branch = lat_fixed(1);
-    d->core_ready = lat_fixed(1);
-    d->budget = ARCH_DEFAULT_BUDGET;
-    d->timing = GPU_TIMING_DECOUPLED;
-    d->sm_req = lat_fixed(1);
-    d->sm_bank = lat_fixed(1);
-    d->sm_resp = lat_fixed(1);
-    d->arbiter = GPU_ARB_FIXED;
-    d->bank_map = GPU_MAP_HIGH;
-    d->banks = SM_BANKS_DEFAULT;
-    d->atomics = false;
-    d->seed = 1;
-    d->model = GPU_MODEL_MIMD;
-    d->simt_scheduler = SIMT_SCHED_RR;
-    d->simt_issue_width = 1;
-    d->simt_scoreboard = false;
-    d->simt_broadcast = false;
-    d->simt_ibuffer = 0;
-    d->simt_fetch_width = 2;
-    d->simt_fetch_latency = 1;
-    d->simt_collectors = 0;
-    d->simt_rf_banks = 4;
-    d->simt_sp_width = d->simt_sfu_width = d->simt_lsu_width = GPU_CORES;
+#define DEF_NUMBER(f, sec, nm, def, lo, hi) d->f = def;
+#define DEF_LATENCY(f, sec, nm, def, lo) d->f = lat_fixed(def);
+#define DEF_ENUM(f, sec, nm, names, def) d->f = name_index(names, #def);
+#define DEF_BOOL(f, sec, nm, def) d->f = GPU_BOOL_##def;
+    GPU_KEYS(DEF_NUMBER, DEF_LATENCY, DEF_ENUM, DEF_BOOL)
+#undef DEF_NUMBER
+#undef DEF_LATENCY
+#undef DEF_ENUM
+#undef DEF_BOOL
     d->simt_pipeline = false;
 }
 
@@ -63,6 +57,33 @@ static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag
         return diag_fail(diag, TESS_EINPUT, "%s: the latency can be %u cycles, below the minimum %u",
                          key, lat_min(l), min);
     return TESS_OK;
+}
+
+static int check_range(uint64_t v, uint64_t lo, uint64_t hi, const char *key, diag_t *diag)
+{
+    if (v < lo || v > hi)
+        return diag_fail(diag, TESS_EINPUT, "%s: %llu is not in %llu..%llu", key,
+                         (unsigned long long)v, (unsigned long long)lo, (unsigned long long)hi);
+    return TESS_OK;
+}
+
+/* An enumerated field is one of `names` ("core.model: 5 is not one of mimd,
+ * simt (0..1)"). */
+static int check_enum(unsigned v, const char *const *names, const char *key, diag_t *diag)
+{
+    unsigned n = 0;
+    while (names[n])
+        n++;
+    if (v < n)
+        return TESS_OK;
+    char list[256];
+    size_t at = 0;
+    list[0] = 0;
+    for (unsigned i = 0; i < n && at < sizeof list; i++) {
+        int w = snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", names[i]);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    return diag_fail(diag, TESS_EINPUT, "%s: %u is not one of %s (0..%u)", key, v, list, n - 1);
 }
 
 /* S14: barrier mode's limits, with core.model = simt. The I-buffer is refused
@@ -76,14 +97,16 @@ static int simt_barrier_check(const gpu_desc_t *d, diag_t *diag)
                          "S11's front end follows one path (S14); set simt.ibuffer = 0 or "
                          "simt.reconvergence = stack",
                          d->simt_ibuffer);
+    gpu_desc_t def;
+    gpu_desc_default(&def);
     const struct {
         const char *key;
         unsigned value, dflt;
     } pipe[] = {
-        {"simt.collectors", d->simt_collectors, 0},
-        {"simt.sp_width", d->simt_sp_width, GPU_CORES},
-        {"simt.sfu_width", d->simt_sfu_width, GPU_CORES},
-        {"simt.lsu_width", d->simt_lsu_width, GPU_CORES},
+        {"simt.collectors", d->simt_collectors, def.simt_collectors},
+        {"simt.sp_width", d->simt_sp_width, def.simt_sp_width},
+        {"simt.sfu_width", d->simt_sfu_width, def.simt_sfu_width},
+        {"simt.lsu_width", d->simt_lsu_width, def.simt_lsu_width},
     };
     for (size_t i = 0; i < sizeof pipe / sizeof pipe[0]; i++)
         if (pipe[i].value != pipe[i].dflt)
@@ -97,55 +120,26 @@ static int simt_barrier_check(const gpu_desc_t *d, diag_t *diag)
 
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
 {
-    if (d->period_ps < 1)
-        return diag_fail(diag, TESS_EINPUT, "clock.period_ps: must be at least 1 ps");
-    /* T6: every core-local class takes at least a cycle (its key is core.NAME) */
-#define CHECK_CORE(P, id, name, field)                                                      \
-    if (P##id < ISA_CLASS_LOCAL && check_min(&d->field, 1, "core." name, diag))             \
+    /* every key's bounds from gpu_keys.h (T6: a core-local class takes at
+       least a cycle, T7: a grant holds its bank at least one) */
+#define CHECK_NUMBER(f, sec, nm, def, lo, hi)                                               \
+    if (check_range(d->f, lo, hi, sec "." nm, diag))                                          \
         return TESS_EINPUT;
-    ISA_CLASSES(CHECK_CORE)
-#undef CHECK_CORE
-    if (check_min(&d->sm_bank, 1, "sm.bank", diag))
+#define CHECK_LATENCY(f, sec, nm, def, lo)                                                  \
+    if (check_min(&d->f, lo, sec "." nm, diag))                                              \
         return TESS_EINPUT;
-    if (d->window < 1 || d->window > TM_FRAMES)
-        return diag_fail(diag, TESS_EINPUT, "ts.window: %u is not in 1..64", d->window);
-    if (d->budget < 1)
-        return diag_fail(diag, TESS_EINPUT, "core.budget: must be at least 1 instruction");
-    if (d->policy >= GPU_POLICY_COUNT || d->arbiter >= GPU_ARB_COUNT ||
-        d->bank_map >= GPU_MAP_COUNT || d->timing >= GPU_TIMING_COUNT)
-        return diag_fail(diag, TESS_EINPUT, "an enumerated setting is out of range");
-    if (d->model >= GPU_MODEL_COUNT)
-        return diag_fail(diag, TESS_EINPUT, "core.model: %u is not one of %s (0..%u)", d->model,
-                         XENUM_JOIN(GPU_MODELS), GPU_MODEL_COUNT - 1);
-    if (d->simt_scheduler >= SIMT_SCHED_COUNT)
-        return diag_fail(diag, TESS_EINPUT, "simt.scheduler: %u is not one of %s (0..%u)",
-                         d->simt_scheduler, XENUM_JOIN(SIMT_SCHEDS), SIMT_SCHED_COUNT - 1);
-    if (d->banks < 1 || d->banks > SM_BANKS_MAX || (d->banks & (d->banks - 1)))
+#define CHECK_ENUM(f, sec, nm, names, def)                                                  \
+    if (check_enum(d->f, names, sec "." nm, diag))                                           \
+        return TESS_EINPUT;
+#define CHECK_BOOL(f, sec, nm, def)
+    GPU_KEYS(CHECK_NUMBER, CHECK_LATENCY, CHECK_ENUM, CHECK_BOOL)
+#undef CHECK_NUMBER
+#undef CHECK_LATENCY
+#undef CHECK_ENUM
+#undef CHECK_BOOL
+    if (d->banks & (d->banks - 1))
         return diag_fail(diag, TESS_EINPUT, "sm.banks: %u is not a power of two in 1..%u",
                          d->banks, SM_BANKS_MAX);
-    if (d->simt_issue_width < 1 || d->simt_issue_width > GPU_CORES)
-        return diag_fail(diag, TESS_EINPUT, "simt.issue_width: %u is not in 1..16",
-                         d->simt_issue_width);
-    const struct {
-        const char *key;
-        unsigned value, lo, hi;
-    } ranges[] = {
-        {"simt.ibuffer", d->simt_ibuffer, 0, SIMT_IBUFFER_MAX},
-        {"simt.fetch_width", d->simt_fetch_width, 1, SIMT_FETCH_MAX},
-        {"simt.fetch_latency", d->simt_fetch_latency, 1, 8},
-        {"simt.collectors", d->simt_collectors, 0, GPU_CORES},
-        {"simt.rf_banks", d->simt_rf_banks, 1, 16},
-        {"simt.sp_width", d->simt_sp_width, 1, GPU_CORES},
-        {"simt.sfu_width", d->simt_sfu_width, 1, GPU_CORES},
-        {"simt.lsu_width", d->simt_lsu_width, 1, GPU_CORES},
-    };
-    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
-        if (ranges[i].value < ranges[i].lo || ranges[i].value > ranges[i].hi)
-            return diag_fail(diag, TESS_EINPUT, "%s: %u is not in %u..%u", ranges[i].key,
-                             ranges[i].value, ranges[i].lo, ranges[i].hi);
-    if (d->simt_reconvergence >= GPU_RECONV_COUNT)
-        return diag_fail(diag, TESS_EINPUT, "simt.reconvergence: %u is not one of %s (0..%u)",
-                         d->simt_reconvergence, XENUM_JOIN(GPU_RECONVS), GPU_RECONV_COUNT - 1);
     if (d->model == GPU_MODEL_SIMT && d->simt_reconvergence == GPU_RECONV_BARRIER)
         return simt_barrier_check(d, diag);
     return TESS_OK;
