@@ -9,9 +9,31 @@
 
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "model/core.h"
+#include "model/engine.h"
 #include "model/gpu_impl.h"
 #include "model/gpu_keys.h"
+#include "model/policy.h"
 #include "model/simt/simt.h"
+#include "model/sm.h"
+#include "model/ts.h"
+
+/* The machine: what every block shares (struct gpu, first, so that a gpu_t
+ * is the machine to this file) and the blocks, by value (chips-style),
+ * which only this file sees: it builds them and wires them to each other. */
+typedef struct machine {
+    struct gpu g;
+    sim_event_t stop_ev;      /* the watchdog's stop, after everything of its picosecond */
+    engine_t engine;          /* what runs the tasks (the cores, or the SIMT unit) */
+    ts_t ts;
+    sm_t sm;
+    core_t cores[GPU_CORES];  /* reached only through `engine` and the wiring */
+    struct simt *simt;        /* core.model = simt: the engine issuing for the lanes; else NULL */
+    policy_run_t policy[GPU_POINT_COUNT]; /* the plugins' runs (impl NULL: built in) */
+} machine_t;
+
+/* The machine of `g` (every gpu_t is one: gpu_create makes them). */
+#define M(g) ((machine_t *)(g))
 
 const char *const gpu_policy_names[] = {GPU_POLICIES(XENUM_NAME)[GPU_POLICY_COUNT] = NULL};
 const char *const gpu_arbiter_names[] = {GPU_ARBITERS(XENUM_NAME)[GPU_ARB_COUNT] = NULL};
@@ -157,23 +179,23 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
 static void wire_answers(gpu_t *g)
 {
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        if (g->simt)
-            sm_attach(&g->sm, c, simt_answer_receiver(g->simt), g->simt);
+        if (M(g)->simt)
+            sm_attach(&M(g)->sm, c, simt_answer_receiver(M(g)->simt), M(g)->simt);
         else
-            sm_attach(&g->sm, c, core_answer_receiver(&g->cores[c]), &g->cores[c]);
+            sm_attach(&M(g)->sm, c, core_answer_receiver(&M(g)->cores[c]), &M(g)->cores[c]);
     }
 }
 
 static void wire(gpu_t *g)
 {
-    cores_engine(&g->engine, g->cores);
-    if (g->simt)
-        simt_engine(&g->engine, g->simt);
-    ts_attach(&g->ts, &g->engine);
-    if (g->simt)
-        simt_wire(g->simt, sm_on_request, &g->sm, &g->sm);
+    cores_engine(&M(g)->engine, M(g)->cores);
+    if (M(g)->simt)
+        simt_engine(&M(g)->engine, M(g)->simt);
+    ts_attach(&M(g)->ts, &M(g)->engine);
+    if (M(g)->simt)
+        simt_wire(M(g)->simt, sm_on_request, &M(g)->sm, &M(g)->sm);
     for (unsigned c = 0; c < GPU_CORES; c++)
-        core_wire(&g->cores[c], ts_on_ready, &g->ts, sm_on_request, &g->sm);
+        core_wire(&M(g)->cores[c], ts_on_ready, &M(g)->ts, sm_on_request, &M(g)->sm);
     wire_answers(g);
 }
 
@@ -183,7 +205,7 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
 {
     if (gpu_desc_check(desc, diag) != TESS_OK)
         return NULL;
-    gpu_t *g = tess_calloc(1, sizeof *g);
+    gpu_t *g = tess_calloc(1, sizeof(machine_t));
     if (!g) {
         diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
         return NULL;
@@ -192,7 +214,7 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
     g->desc = *desc;
     g->prog = *prog;
     g->horizon = g->stop_at = g->watch_at = SIM_TIME_NEVER;
-    sim_event_init(&g->stop_ev, stop_cb, g, GPU_PRIO_STOP, "gpu.stop");
+    sim_event_init(&M(g)->stop_ev, stop_cb, g, GPU_PRIO_STOP, "gpu.stop");
     if (txn_pool_init(&g->pool, sim, 4 * GPU_CORES) != TESS_OK ||
         sim_reserve(sim, 8 * GPU_CORES) != TESS_OK) {
         diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
@@ -200,21 +222,22 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
         return NULL;
     }
     for (unsigned p = 0; p < GPU_POINT_COUNT; p++) {
-        if (policy_open(&g->policy[p], g, &g->desc.policies, p, diag) != TESS_OK) {
+        if (policy_open(&M(g)->policy[p], g, &g->desc.policies, p, diag) != TESS_OK) {
             gpu_destroy(g);
             return NULL;
         }
     }
-    ts_init(&g->ts, g, &g->prog.tm);
-    sm_init(&g->sm, g, g->prog.sm);
+    ts_init(&M(g)->ts, g, &g->prog.tm);
+    sm_init(&M(g)->sm, g, g->prog.sm, &M(g)->policy[GPU_POINT_ARBITER],
+            &M(g)->policy[GPU_POINT_BANK_MAP]);
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        if (core_init(&g->cores[c], g, c) != TESS_OK) {
+        if (core_init(&M(g)->cores[c], g, c) != TESS_OK) {
             diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
             gpu_destroy(g);
             return NULL;
         }
     }
-    if (desc->model == GPU_MODEL_SIMT && !(g->simt = simt_create(g))) {
+    if (desc->model == GPU_MODEL_SIMT && !(M(g)->simt = simt_create(g, M(g)->cores, &M(g)->policy[GPU_POINT_SCHEDULER]))) {
         diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
         gpu_destroy(g);
         return NULL;
@@ -227,10 +250,9 @@ void gpu_destroy(gpu_t *g)
 {
     if (!g)
         return;
-    simt_destroy(g->simt);
-    sm_fini(&g->sm);
+    simt_destroy(M(g)->simt);
     for (unsigned p = 0; p < GPU_POINT_COUNT; p++)
-        policy_close(&g->policy[p]);
+        policy_close(&M(g)->policy[p]);
     txn_pool_fini(&g->pool);
     tess_free(g);
 }
@@ -238,7 +260,7 @@ void gpu_destroy(gpu_t *g)
 /* The SM looks at each grant only when someone wants it. */
 static void sm_observed(gpu_t *g)
 {
-    sm_set_observed(&g->sm, (g->trace & GPU_TRACE_ACCESSES) || g->ivl[0] || g->ivl[1]);
+    sm_set_observed(&M(g)->sm, (g->trace & GPU_TRACE_ACCESSES) || g->ivl[0] || g->ivl[1]);
 }
 
 void gpu_set_trace(gpu_t *g, unsigned mask)
@@ -251,7 +273,7 @@ void gpu_set_access_sink(gpu_t *g, gpu_access_sink_t *sink) { g->access_sink = s
 
 void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
 {
-    g->engine.ops->itrace(g->engine.self, fn, user);
+    M(g)->engine.ops->itrace(M(g)->engine.self, fn, user);
     wire_answers(g); /* a traced core answers through its traced receiver */
 }
 void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
@@ -263,9 +285,9 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
         if (g->ivl[i])
             g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
     for (unsigned c = 0; c < GPU_CORES; c++)
-        g->cores[c].one_by_one |= intervals || window;
-    if (g->simt)
-        simt_set_intervals(g->simt, intervals || window);
+        M(g)->cores[c].one_by_one |= intervals || window;
+    if (M(g)->simt)
+        simt_set_intervals(M(g)->simt, intervals || window);
     wire_answers(g);
     sm_observed(g);
 }
@@ -276,11 +298,11 @@ static void ivl_running(gpu_t *g)
     if (!g->ivl[0] && !g->ivl[1])
         return;
     for (unsigned c = 0; c < GPU_CORES; c++)
-        if (g->cores[c].busy)
-            gpu_ivl_span(g, IVL_CORE_BUSY, c, g->cores[c].task_start, sim_now(g->sim));
+        if (M(g)->cores[c].busy)
+            gpu_ivl_span(g, IVL_CORE_BUSY, c, M(g)->cores[c].task_start, sim_now(g->sim));
 }
 
-void gpu_start(gpu_t *g) { ts_start(&g->ts); }
+void gpu_start(gpu_t *g) { ts_start(&M(g)->ts); }
 
 /* horizon = min(stop_at, watch_at); the components are bounded once it is
  * finite (and stay so). */
@@ -290,11 +312,11 @@ static void set_horizon(gpu_t *g)
     if (g->horizon == SIM_TIME_NEVER || g->bounded)
         return;
     g->bounded = true;
-    sm_bound(&g->sm);
-    g->engine.ops->bound(g->engine.self);
+    sm_bound(&M(g)->sm);
+    M(g)->engine.ops->bound(M(g)->engine.self);
 }
 
-void gpu_bound_answers(gpu_t *g) { sm_bound(&g->sm); }
+void gpu_bound_answers(gpu_t *g) { sm_bound(&M(g)->sm); }
 
 void gpu_set_horizon(gpu_t *g, sim_time_t horizon)
 {
@@ -321,7 +343,7 @@ static sim_time_t watchdog_bound(const gpu_t *g)
     sim_time_t now = sim_now(g->sim), p = g->desc.period_ps;
     sim_time_t at = sat_add(now, sat_mul(g->desc.budget, p));
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        const core_t *k = &g->cores[c];
+        const core_t *k = &M(g)->cores[c];
         if (!k->busy)
             continue;
         sim_time_t from = k->run.t > now ? k->run.t : now;
@@ -347,12 +369,14 @@ static void stop_cb(sim_t *sim, sim_event_t *ev)
 
 sim_time_t gpu_stop_point(gpu_t *g)
 {
-    sim_time_t at = g->engine.ops->frontier(g->engine.self), now = sim_now(g->sim);
+    sim_time_t at = M(g)->engine.ops->frontier(M(g)->engine.self), now = sim_now(g->sim);
     at = at > now ? at : now;
     at = at < g->horizon ? at : g->horizon;
     gpu_set_horizon(g, at);
     return at;
 }
+
+sim_time_t gpu_last_ready(const struct gpu *g) { return ts_last_ready(&M(g)->ts); }
 
 void gpu_out_of_memory(struct gpu *g, const char *what)
 {
@@ -380,20 +404,20 @@ void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip)
              "watchdog: frame %u, core %u, IP %u: task exceeded its budget of %llu "
              "instructions (D12)",
              frame, core, ip, (unsigned long long)g->desc.budget);
-    if (g->simt) {
+    if (M(g)->simt) {
         sim_stop(g->sim, SIM_END_STOPPED);
         return;
     }
     gpu_set_horizon(g, sim_now(g->sim)); /* the rest of this picosecond, nothing after */
-    sim_schedule(g->sim, &g->stop_ev, sim_now(g->sim));
+    sim_schedule(g->sim, &M(g)->stop_ev, sim_now(g->sim));
 }
 
 /* Names what holds up a run whose queue emptied with work left. */
 static void describe_stuck(gpu_t *g)
 {
     sm_waiter_t w;
-    if (sm_first_waiter(&g->sm, &w)) {
-        if (g->simt && simt_describe_deadlock(g->simt, w.requester, (unsigned)w.lock_owner,
+    if (sm_first_waiter(&M(g)->sm, &w)) {
+        if (M(g)->simt && simt_describe_deadlock(M(g)->simt, w.requester, (unsigned)w.lock_owner,
                                               w.bank, w.lock_addr, g->errmsg, sizeof g->errmsg))
             return;
         snprintf(g->errmsg, sizeof g->errmsg,
@@ -403,14 +427,14 @@ static void describe_stuck(gpu_t *g)
         return;
     }
     snprintf(g->errmsg, sizeof g->errmsg,
-             "deadlock: %u of %u frames finished and no event is left", g->ts.done, g->ts.n);
+             "deadlock: %u of %u frames finished and no event is left", M(g)->ts.done, M(g)->ts.n);
 }
 
 gpu_outcome_t gpu_outcome(const gpu_t *g)
 {
     if (g->outcome == GPU_WATCHDOG || g->outcome == GPU_STUCK || g->outcome == GPU_POLICY_ERROR)
         return (gpu_outcome_t)g->outcome;
-    if (ts_finished(&g->ts))
+    if (ts_finished(&M(g)->ts))
         return GPU_DONE;
     if (sim_pending(g->sim) == 0) {
         describe_stuck((gpu_t *)g);
@@ -425,13 +449,13 @@ const char *gpu_errmsg(const gpu_t *g) { return g->errmsg; }
 void gpu_stats(const gpu_t *g, gpu_stats_t *s)
 {
     memset(s, 0, sizeof *s);
-    s->end_ps = g->ts.last_ready;
+    s->end_ps = M(g)->ts.last_ready;
     s->now_ps = sim_now(g->sim);
-    s->frames = g->ts.done;
-    s->tasks = g->ts.tasks_issued;
-    g->engine.ops->stats(g->engine.self, s);
+    s->frames = M(g)->ts.done;
+    s->tasks = M(g)->ts.tasks_issued;
+    M(g)->engine.ops->stats(M(g)->engine.self, s);
     sm_totals_t sm;
-    sm_get_totals(&g->sm, &sm);
+    sm_get_totals(&M(g)->sm, &sm);
     s->sm_accesses = sm.accesses;
     s->sm_conflicts = sm.conflicts;
     s->sm_conflict_ps = sm.conflict_ps;
@@ -439,8 +463,8 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
 
 void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 {
-    g->engine.ops->regs(g->engine.self, out);
-    memcpy(out->sm, sm_bytes(&g->sm), SM_BYTES);
+    M(g)->engine.ops->regs(M(g)->engine.self, out);
+    memcpy(out->sm, sm_bytes(&M(g)->sm), SM_BYTES);
 }
 
 /* --- end-of-run counters -------------------------------------------------- */
@@ -462,12 +486,12 @@ static void totals(gpu_t *g)
     counter(g, "gpu", "conflicts", s.sm_conflicts);
     counter(g, "gpu", "conflict_ps", s.sm_conflict_ps);
     counter(g, "gpu", "div_by_zero", s.div_by_zero);
-    counter(g, "ts", "tasks_issued", g->ts.tasks_issued);
-    counter(g, "ts", "bus_busy_ps", g->ts.bus_busy_ps);
+    counter(g, "ts", "tasks_issued", M(g)->ts.tasks_issued);
+    counter(g, "ts", "bus_busy_ps", M(g)->ts.bus_busy_ps);
     for (unsigned r = 0; r < GPU_STALL_REASONS; r++) {
         char name[32];
         snprintf(name, sizeof name, "stall_%s_ps", gpu_stall_name(r));
-        counter(g, "ts", name, g->ts.stall_ps[r]);
+        counter(g, "ts", name, M(g)->ts.stall_ps[r]);
     }
 }
 
@@ -484,10 +508,10 @@ static void stuck_at_last_event(gpu_t *g)
      * unit's answers may all be taken already, and the engine's frontier
      * lie past the stop */
     if (sim_stop_reason(g->sim) != SIM_END_NONE || sim_pending(g->sim) != 0 ||
-        ts_finished(&g->ts))
+        ts_finished(&M(g)->ts))
         return;
-    sim_time_t last = g->engine.ops->frontier(g->engine.self);
-    sim_time_t arrived = sm_last_arrival(&g->sm);
+    sim_time_t last = M(g)->engine.ops->frontier(M(g)->engine.self);
+    sim_time_t arrived = sm_last_arrival(&M(g)->sm);
     sim_advance(g->sim, arrived > last ? arrived : last);
 }
 
@@ -495,13 +519,13 @@ void gpu_finish(gpu_t *g)
 {
     stuck_at_last_event(g);
     ivl_running(g);
-    ts_report_partial(&g->ts);
-    g->engine.ops->report_partial(g->engine.self);
+    ts_report_partial(&M(g)->ts);
+    M(g)->engine.ops->report_partial(M(g)->engine.self);
     if (!sim_tracing(g->sim))
         return;
     totals(g);
-    g->engine.ops->counters(g->engine.self);
-    sm_counters(&g->sm);
+    M(g)->engine.ops->counters(M(g)->engine.self);
+    sm_counters(&M(g)->sm);
 }
 
 const char *gpu_stall_name(unsigned reason)

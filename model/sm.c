@@ -1,6 +1,6 @@
 /* sm.c — the Shared Memory banks (D13, D14, D16, T7, T8). Each bank keeps the
  * requests posted to it (each requester's earliest in req[], any later ones
- * of the same requester behind it in `more`: a core blocks on its access, a
+ * of the same requester behind it in sm->more[]: a core blocks on its access, a
  * block in front of the SM need not) and the earliest moment it can serve
  * one of them; at that moment it lets
  * the arbiter choose among the requests that have arrived, performs the
@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "events/base/alloc.h"
 #include "model/gpu_impl.h"
 
 static void grant_cb(sim_t *sim, sim_event_t *ev);
@@ -29,7 +28,7 @@ static void grant_plugin_cb(sim_t *sim, sim_event_t *ev);
  * (policy.h): an answer out of range ends the run (bank 0 stands in). */
 static void map_by_plugin(sm_t *sm, struct gpu *g)
 {
-    policy_run_t *p = &g->policy[GPU_POINT_BANK_MAP];
+    policy_run_t *p = sm->map_run;
     for (unsigned a = 0; a < SM_BYTES; a++) {
         p->fail[0] = 0;
         unsigned bank = p->impl->bank_of(p->state, a, sm->nbanks);
@@ -44,20 +43,23 @@ static void map_by_plugin(sm_t *sm, struct gpu *g)
     }
 }
 
-void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
+void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES], policy_run_t *arbiter,
+             policy_run_t *bank_map)
 {
     memset(sm, 0, sizeof *sm);
     sm->gpu = g;
     sm->sim = g->sim;
+    sm->arb_run = arbiter;
+    sm->map_run = bank_map;
     sm->stepped = gpu_stepped(&g->desc);
     sm->atomics = g->desc.atomics;
     sm->nbanks = g->desc.banks;
-    if (g->policy[GPU_POINT_BANK_MAP].impl)
+    if (bank_map->impl)
         map_by_plugin(sm, g);
     else
         for (unsigned a = 0; a < SM_BYTES; a++)
             sm->bank_of[a] = (uint8_t)gpu_bank_of(g->desc.bank_map, g->desc.banks, a);
-    sm->arbiter = g->policy[GPU_POINT_ARBITER].impl ? SM_ARB_PLUGIN : g->desc.arbiter;
+    sm->arbiter = arbiter->impl ? SM_ARB_PLUGIN : g->desc.arbiter;
     memcpy(sm->mem, initial, SM_BYTES);
     sm->lat_fixed = lat_is_fixed(&g->desc.sm_bank) && lat_is_fixed(&g->desc.sm_resp);
     sm->bank_ps = gpu_cycles(g, g->desc.sm_bank.lo);
@@ -79,19 +81,10 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
     sm_set_observed(sm, false);
 }
 
-void sm_fini(sm_t *sm)
-{
-    for (unsigned i = 0; i < SM_BANKS_MAX; i++) {
-        tess_free(sm->banks[i].more);
-        sm->banks[i].more = NULL;
-        sm->banks[i].n_more = sm->banks[i].cap_more = 0;
-    }
-}
-
 void sm_set_observed(sm_t *sm, bool on)
 {
     sm->observed = on;
-    sm->plain = !sm->atomics && sm->lat_fixed && !on;
+    sm->plain = !sm->atomics && sm->lat_fixed && !on && !sm->held;
 }
 
 unsigned sm_bank_of(const sm_t *sm, unsigned addr) { return sm->bank_of[addr % SM_BYTES]; }
@@ -184,67 +177,56 @@ void sm_bound(sm_t *sm)
         sm->answer[id].direct = false;
 }
 
-/* Requester c's request `t` comes while c has one posted at bank b: the
- * later of the two (by arrival, then by posting) waits in b->more, kept in
- * arrival order. Normally that is `t`; one that arrives before the posted
+/* Requester c's request `t` comes while c has one posted at bank `id`: the
+ * later of the two (by arrival, then by posting) waits in sm->more[id], kept
+ * in arrival order. Normally that is `t`; one that arrives before the posted
  * one (decoupled timing with a drawn sm.req: posted later, due earlier)
  * takes its place, and the displaced one goes before every waiting request
  * of its arrival (it was posted before them). True when `t` is to be the
  * posted one (the caller goes on as for a first request), false when it
- * waits; out of memory the run stops with an error (false). */
-static __attribute__((noinline, cold)) bool wait_behind(sm_t *sm, bank_t *b, txn_t *t)
+ * waits. */
+static inline bool wait_behind(sm_t *sm, unsigned id, txn_t *t)
 {
+    const bank_t *b = &sm->banks[id];
     unsigned c = t->core;
     bool first = t->t_arrived < b->arrive[c];
     txn_t *w = first ? b->req[c] : t;
     sim_time_t a = first ? b->arrive[c] : t->t_arrived;
-    txn_t **v = tess_grow(b->more, &b->cap_more, b->n_more, sizeof *v, 8);
-    if (!v) {
-        gpu_out_of_memory(sm->gpu, "the SM's waiting requests");
-        return false;
-    }
-    b->more = v;
-    size_t i = b->n_more;
-    while (i > 0 && (first ? v[i - 1]->t_arrived >= a : v[i - 1]->t_arrived > a))
-        i--;
-    memmove(&v[i + 1], &v[i], (b->n_more - i) * sizeof *v);
-    v[i] = w;
-    b->n_more++;
-    b->queued |= (uint16_t)(1u << c);
+    txn_t **at = &sm->more[id];
+    while (*at && (first ? (*at)->t_arrived < a : (*at)->t_arrived <= a))
+        at = &(*at)->next_held;
+    w->next_held = *at;
+    *at = w;
+    sm->held++;
+    sm->plain = false; /* the grants look for the waiting requests (serve_as) */
     return first;
 }
 
-/* Requester c's next waiting request becomes its posted one (its previous
- * one was just granted): the first of c's in b->more. */
-static __attribute__((noinline, cold)) void post_next(bank_t *b, unsigned c)
+/* After a grant to requester c at bank `id`: c's next waiting request, if
+ * any, becomes its posted one (the first of c's in sm->more[id]). */
+static __attribute__((noinline, cold)) void post_next(sm_t *sm, unsigned id, unsigned c)
 {
-    txn_t **v = b->more;
-    size_t i = 0;
-    while (v[i]->core != c)
-        i++;
-    txn_t *t = v[i];
-    bool more = false;
-    for (size_t j = i + 1; j < b->n_more; j++) {
-        more |= v[j]->core == c;
-        v[j - 1] = v[j];
-    }
-    b->n_more--;
-    if (!more)
-        b->queued &= (uint16_t)~(1u << c);
+    bank_t *b = &sm->banks[id];
+    txn_t **at = &sm->more[id];
+    while (*at && (*at)->core != c)
+        at = &(*at)->next_held;
+    txn_t *t = *at;
+    if (!t)
+        return; /* others wait, none of c's */
+    *at = t->next_held;
+    t->next_held = NULL;
+    if (!--sm->held)
+        sm_set_observed(sm, sm->observed); /* plain again, unless for something else */
     b->req[c] = t;
     b->arrive[c] = t->t_arrived;
     b->pending |= (uint16_t)(1u << c);
     b->min_arrive = t->t_arrived < b->min_arrive ? t->t_arrived : b->min_arrive;
 }
 
-void sm_on_request(void *self, txn_t *t)
+/* Posts `t` as its requester's request at bank `id` (it has none there). */
+static inline __attribute__((always_inline)) void post(sm_t *sm, unsigned id, txn_t *t)
 {
-    sm_t *sm = self;
-    assert(t->addr < SM_BYTES && t->core < GPU_CORES);
-    unsigned id = sm->bank_of[t->addr];
     bank_t *b = &sm->banks[id];
-    if (__builtin_expect(b->pending & (1u << t->core), 0) && !wait_behind(sm, b, t))
-        return; /* behind its requester's earlier one, which arrives no later */
     b->req[t->core] = t;
     b->arrive[t->core] = t->t_arrived;
     b->pending |= (uint16_t)(1u << t->core);
@@ -262,6 +244,33 @@ void sm_on_request(void *self, txn_t *t)
         sm->posted_min = at < sm->posted_min ? at : sm->posted_min;
     else if (!sim_event_pending(&sm->grant_ev) || sm->grant_ev.time > at)
         sim_schedule(sm->sim, &sm->grant_ev, at);
+}
+
+/* A request whose requester has one posted at its bank already. */
+static __attribute__((noinline, cold)) void post_behind(sm_t *sm, unsigned id, txn_t *t)
+{
+    if (wait_behind(sm, id, t))
+        post(sm, id, t); /* it arrives first: posted in the other's place */
+}
+
+void sm_on_request(void *self, txn_t *t)
+{
+    sm_t *sm = self;
+    assert(t->addr < SM_BYTES && t->core < GPU_CORES);
+    unsigned id = sm->bank_of[t->addr];
+    assert(!(sm->banks[id].pending & (1u << t->core)) && "one in flight: sm_on_request_queued");
+    post(sm, id, t);
+}
+
+void sm_on_request_queued(void *self, txn_t *t)
+{
+    sm_t *sm = self;
+    assert(t->addr < SM_BYTES && t->core < GPU_CORES);
+    unsigned id = sm->bank_of[t->addr];
+    if (sm->banks[id].pending & (1u << t->core))
+        post_behind(sm, id, t);
+    else
+        post(sm, id, t);
 }
 
 /* The index of the k-th set bit of m (k from 0). */
@@ -291,7 +300,7 @@ static __attribute__((noinline, cold)) unsigned arbitrate_plugin(bank_t *b, uint
                                                                   sim_time_t now)
 {
     struct gpu *g = b->sm->gpu;
-    policy_run_t *p = &g->policy[GPU_POINT_ARBITER];
+    policy_run_t *p = b->sm->arb_run;
     tessera_arb_request_t req[GPU_CORES];
     unsigned n = 0;
     uint16_t arrived = 0;
@@ -501,6 +510,8 @@ static inline __attribute__((always_inline)) void serve_as(sm_t *sm, bank_t *b, 
         count_wait(b, wait);
     if (!plain && sm->observed)
         observe(b, t, now, service, wait);
+    if (!plain && sm->held) /* before the answer: the requester may post again within it */
+        post_next(sm, b->id, t->core);
 }
 
 /* serve_as, written out once for the plain SM (sm->plain: no atomics, fixed
@@ -529,8 +540,6 @@ static inline __attribute__((always_inline)) void grant_one(sm_t *sm, bank_t *b,
     b->pending &= (uint16_t)~(1u << c);
     if (arrived == b->min_arrive)
         bank_min_arrive(b);
-    if (__builtin_expect(b->queued >> c & 1, 0))
-        post_next(b, c); /* before the answer: the requester may post again within it */
     b->last = (int8_t)c;
     serve(sm, b, t, arrived, now);
     link_send(&sm->answer[c], t, t->t_done); /* decoupled: the requester may post
@@ -629,8 +638,8 @@ sim_time_t sm_last_arrival(const sm_t *sm)
             sim_time_t a = b->arrive[__builtin_ctz(m)];
             last = a > last ? a : last;
         }
-        for (size_t k = 0; k < b->n_more; k++) /* each arrives no earlier than its req[] */
-            last = b->more[k]->t_arrived > last ? b->more[k]->t_arrived : last;
+        for (const txn_t *t = sm->more[i]; t; t = t->next_held) /* no earlier than its req[] */
+            last = t->t_arrived > last ? t->t_arrived : last;
     }
     return last;
 }

@@ -1,7 +1,8 @@
 /* test_sm.c — the SM as a block on its own (model/sm.h): a requester of the
- * test's, wired to it the way gpu.c wires the cores (a link to sm_on_request,
- * sm_attach for the answers), with several requests in flight at once — as a
- * cache with several misses or an LSU sending passes would have. Golden
+ * test's, wired to it as a block in front of it would be (a link to
+ * sm_on_request_queued, sm_attach for the answers), with several requests in
+ * flight at once — as a cache with several misses or an LSU sending passes
+ * would have. Golden
  * times by hand from T7 and T8 with the default latencies (cycle = 1000 ps,
  * sm.bank 1, sm.resp 1): a request granted at G holds its bank for [G, G+1)
  * and is answered at G+2; the bank grants its next request at G+1 at the
@@ -33,7 +34,9 @@ typedef struct answer {
 
 typedef struct bench {
     sim_t *sim;
-    gpu_t *g;
+    gpu_t *g;                 /* what the blocks share: the clock, the pool */
+    sm_t sm;                  /* the block under test, built and wired here */
+    policy_run_t arbiter, bank_map; /* no plugins: the built-in policies */
     link_t to_sm;
     answer_t got[32];
     unsigned n;
@@ -48,8 +51,8 @@ static void on_answer(void *owner, txn_t *t)
     txn_release(&b->g->pool, t);
 }
 
-/* A machine that runs nothing of its own (no frame is started): only the
- * test's requests reach the SM. */
+/* An SM of the test's own on a machine that runs nothing (no frame is
+ * started): only the test's requests reach it. */
 static void bench_open(bench_t *b, gpu_arbiter_t arbiter)
 {
     memset(b, 0, sizeof *b);
@@ -63,10 +66,11 @@ static void bench_open(bench_t *b, gpu_arbiter_t arbiter)
     diag_t diag = {0};
     b->g = gpu_create(b->sim, &d, &p, &diag);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b->g);
+    sm_init(&b->sm, b->g, p.sm, &b->arbiter, &b->bank_map);
     for (unsigned c = 0; c < GPU_CORES; c++)
-        sm_attach(&b->g->sm, c, on_answer, b);
+        sm_attach(&b->sm, c, on_answer, b);
     link_init(&b->to_sm, b->sim, timing_mode == GPU_TIMING_DECOUPLED, GPU_PRIO_SM_ARRIVE,
-              sm_on_request, &b->g->sm, "test->sm");
+              sm_on_request_queued, &b->sm, "test->sm");
 }
 
 /* Requester `core` posts request `id` now: a st of `value` (store) or a ld,
@@ -130,9 +134,9 @@ static void test_one_requester_several_in_flight(void)
     assert_answer(&b, 1, 1, C(2), C(4));
     assert_answer(&b, 2, 2, C(3), C(5));
     CU_ASSERT_EQUAL(b.got[1].data, 7);
-    CU_ASSERT_EQUAL(sm_bytes(&b.g->sm)[0x005], 9);
+    CU_ASSERT_EQUAL(sm_bytes(&b.sm)[0x005], 9);
     sm_totals_t tot;
-    sm_get_totals(&b.g->sm, &tot);
+    sm_get_totals(&b.sm, &tot);
     CU_ASSERT_EQUAL(tot.accesses, 3);
     CU_ASSERT_EQUAL(tot.conflicts, 2);
     CU_ASSERT_EQUAL(tot.conflict_ps, C(1) + C(2));
@@ -159,7 +163,7 @@ static void test_requests_served_by_arrival_not_call_order(void)
     assert_answer(&b, 2, 2, C(6), C(8));
     CU_ASSERT_EQUAL(b.got[1].data, 4); /* the ld at 5 reads the st granted at 2 */
     sm_totals_t tot;
-    sm_get_totals(&b.g->sm, &tot);
+    sm_get_totals(&b.sm, &tot);
     CU_ASSERT_EQUAL(tot.conflicts, 1); /* request 2 waited [5, 6) */
     CU_ASSERT_EQUAL(tot.conflict_ps, C(1));
     bench_close(&b);
@@ -209,7 +213,7 @@ static void test_requests_at_several_banks(void)
     assert_answer(&b, 1, 1, C(1), C(3));
     assert_answer(&b, 2, 2, C(4), C(6));
     sm_totals_t tot;
-    sm_get_totals(&b.g->sm, &tot);
+    sm_get_totals(&b.sm, &tot);
     CU_ASSERT_EQUAL(tot.conflicts, 0);
     bench_close(&b);
 }

@@ -136,6 +136,7 @@ struct simt {
     bool stepped, scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
     uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
     bool sched_plugin;        /* ro: simt.scheduler is a plugin (policy.c), sched ignored */
+    struct policy_run *sched_run; /* ro: simt.scheduler's plugin run (impl NULL: built in) */
     uint64_t budget;          /* ro: D12/S10 per lane per task */
     sim_time_t period;        /* ro: one cycle in ps */
     unsigned period_shift;    /* ro: period = odd << period_shift (cycles_in) */
