@@ -80,7 +80,10 @@
     X(LISTING, "listing", 0, NULL, "print the listing: each source line beside the frame:slot " \
       "and word it filled, lines made by macros and repetitions marked '+'")                \
     X(PORT, "port", 0, "N", "the TCP port to listen on (0: any free port)")                   \
-    X(BIND, "bind", 0, "ADDR", "listen on this numeric address instead of 127.0.0.1")
+    X(BIND, "bind", 0, "ADDR", "listen on this numeric address instead of 127.0.0.1")       \
+    X(SLOTS, "slots", 0, NULL, "print the slot profile: each instruction beside how often it "  \
+      "ran and the cycles charged to it, the hottest marked")                                \
+    X(FRAME, "frame", 0, "F", "only frame F (an IF's frame index)")
 
 typedef enum cli_opt_id {
     CLI_NONE = 0, /* ends a list */

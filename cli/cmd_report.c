@@ -23,6 +23,11 @@ static const cli_use_t report_opts[] = {
                        "object, a member per table)"},
     {CLI_TABLE, NULL, "print one table: summary, tasks, task_totals, cores, banks, stalls, "
                       "waiting, sm_latency, simt, simt_stalls, warps, simt_replays, or compare"},
+    {CLI_SLOTS, NULL, "print the run's slot profile instead (view slot_profile, record.level "
+                      "tasks or more): per frame, each instruction beside how often it ran and "
+                      "the cycles charged to it (SIMT: issued and stalled by reason; MIMD: "
+                      "execute and SM wait, summed over the cores), the three hottest marked"},
+    {CLI_FRAME, NULL, "with --slots: only frame F"},
     {CLI_NONE, NULL, NULL},
 };
 
@@ -36,7 +41,8 @@ static const cli_exit_t report_exits[] = {
 const cli_spec_t cli_spec_report = {
     .name = "report",
     .usage = "DB [--run N[,N...]]... | [--last] [--compare]\n"
-             "                         [--format text|csv|json] [--table NAME]",
+             "                         [--format text|csv|json] [--table NAME]\n"
+             "       tessera report DB --slots [--run N] [--frame F] [--format text|csv|json]",
     .about = "Reads the statistics database DB (never the simulator) through its analysis\n"
              "views (docs/SCHEMA.md) and prints the report of one run: the summary, each\n"
              "task's latency (by frame) and their totals, core and bank utilisation, bank\n"
@@ -54,7 +60,8 @@ typedef struct report_args {
     const char *db, *format, *table;
     int64_t *runs;            /* --run values, in order */
     size_t n_runs;
-    bool last, compare;
+    bool last, compare, slots;
+    int frame;                /* --frame, -1: every frame */
 } report_args_t;
 
 /* Appends the comma-separated run ids of `text`; false when one is malformed. */
@@ -87,6 +94,10 @@ static bool consistent(const report_args_t *a)
         cli_error("report: --last goes alone (--compare takes its runs from --run)");
     else if (!a->compare && a->n_runs > 1)
         cli_error("report: several runs given: compare them with --compare");
+    else if (a->slots && (a->compare || a->table))
+        cli_error("report: --slots goes without --compare and --table");
+    else if (a->frame >= 0 && !a->slots)
+        cli_error("report: --frame goes with --slots");
     else if (a->table && !report_table_known(a->table, a->compare))
         cli_error("report: --table '%s': expected %s", a->table,
                   a->compare ? "compare" : report_table_list());
@@ -117,7 +128,18 @@ static int parse(int argc, char **argv, report_args_t *a)
         a->table = cli_value(&c, CLI_TABLE);
         a->last = cli_count(&c, CLI_LAST) > 0;
         a->compare = cli_count(&c, CLI_COMPARE) > 0;
-        if (!consistent(a))
+        a->slots = cli_count(&c, CLI_SLOTS) > 0;
+        a->frame = -1;
+        const char *f = cli_value(&c, CLI_FRAME);
+        uint64_t v = 0;
+        if (f && (!cli_parse_u64(f, &v) || v >= 64)) {
+            cli_error("report: --frame '%s': expected a frame index 0..63", f);
+            fprintf(stderr, "usage: tessera report %s\n", cli_spec_report.usage);
+            rc = TESS_EUSAGE;
+        } else if (f) {
+            a->frame = (int)v;
+        }
+        if (rc == TESS_OK && !consistent(a))
             rc = TESS_EUSAGE;
     }
     cli_args_free(&c);
@@ -140,7 +162,8 @@ static int report(const report_args_t *a, diag_t *d)
         int64_t run = a->n_runs ? a->runs[0] : 0;
         rc = a->n_runs ? TESS_OK : report_last_run(rep, &run, d);
         if (rc == TESS_OK)
-            rc = report_run(rep, run, &o, stdout, d);
+            rc = a->slots ? report_slots(rep, run, a->frame, &o, stdout, d)
+                          : report_run(rep, run, &o, stdout, d);
     }
     report_close(rep);
     return rc;

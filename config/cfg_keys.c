@@ -202,8 +202,7 @@ static const cfg_key_t keys[] = {
     {MODEL(GPU_KEY_SIMT_RECONVERGENCE),
      VALUES_DOC("", XENUM_JOIN(GPU_RECONVS),
          "How a divergent warp reconverges." GPU_RECONVS(XENUM_DOC) " barrier cannot be "
-         "combined with simt.ibuffer >= 1 (S14), nor in this version with simt.collectors >= 1 "
-         "or a simt.*_width below 16. Only with core.model = simt."), ONLY_SIMT},
+         "combined with simt.ibuffer >= 1 (S14). Only with core.model = simt."), ONLY_SIMT},
 
     {MODEL_SHOWN(GPU_KEY_SEED, M_UINT),
      VALUES_DOC("", "0..18446744073709551615, decimal or 0x hex",

@@ -165,8 +165,13 @@ static inline bool end_task(core_t *c, sim_time_t f)
     return true;
 }
 
-/* The task ended at run.t. */
-static __attribute__((noinline)) void finish(core_t *c) { end_task(c, c->run.t); }
+/* The task ended at run.t (its cycles charged to its slots: the slot profile). */
+static __attribute__((noinline)) void finish(core_t *c)
+{
+    if (c->gpu->trace & GPU_TRACE_SLOTS)
+        gpu_slots_core(c->gpu, c, true);
+    end_task(c, c->run.t);
+}
 
 /* D12: the next instruction would exceed the budget. The run stops when that
  * instruction would start (decoupled: the core may be ahead of time). */
@@ -321,8 +326,12 @@ static __attribute__((noinline)) void advance_one_by_one(core_t *c)
             request(c, &run->last);
             return;
         }
-        if (!c->lat_fixed)
-            run->t += latency(c, run->last.cls); /* the one instruction's drawn latency */
+        if (!c->lat_fixed) { /* the one instruction's drawn latency */
+            sim_time_t l = latency(c, run->last.cls);
+            run->t += l;
+            if (c->profiled) /* one instruction: it ended the run */
+                c->slot_exec[run->last_ip] += l;
+        }
         if (stop == ISA_STOP_FINISHED) {
             finish(c);
             return;
@@ -344,6 +353,8 @@ static inline __attribute__((always_inline)) void take_answer(core_t *c, const t
     c->task_sm_ops++;
     c->task_sm_wait += t->t_done - t->t_created;
     c->task_sm_conflict += t->t_granted - c->req_arrive;
+    if (c->profiled) /* the slot profile's SM wait by slot */
+        c->slot_wait[c->run.ip] += t->t_done - t->t_created;
     c->run.t = t->t_done;
 }
 
@@ -382,6 +393,8 @@ __attribute__((flatten)) GPU_NO_SLP static void advance(core_t *c, const txn_t *
     isa_stop_t stop;
     isa_step_t step; /* the ld/st that stops the run: a local, not run.last, on its way
                         to request() (no store the compiler must keep for others) */
+    step.reg = step.value = 0; /* a ld sets no value, a st no reg (request copies both;
+                                  LTO's maybe-uninitialized); one 16-bit store */
     {
         uint8_t *restrict r = c->r;
         unsigned core_id = c->id;
@@ -431,6 +444,13 @@ void core_on_start(void *core, txn_t *t)
     txn_release(&g->pool, t);
     c->run.ip = 0;
     c->run.t = c->task_start;
+    c->end_after_answer = false;
+    if (c->profiled) { /* the slot profile's per-task counts */
+        memset(c->run.taken, 0, sizeof c->run.taken);
+        memset(c->slot_wait, 0, sizeof c->slot_wait);
+        memset(c->slot_exec, 0, sizeof c->slot_exec);
+        c->run.last_ip = ISA_SLOTS;
+    }
     resume(c);
 }
 
@@ -495,6 +515,8 @@ void core_task_reported(core_t *c, sim_time_t ready_ps)
 
 void core_report_partial(core_t *c)
 {
+    if (c->busy && (c->gpu->trace & GPU_TRACE_SLOTS) && c->gpu->desc.model != GPU_MODEL_SIMT)
+        gpu_slots_core(c->gpu, c, false);
     if (c->tasks == 0 || c->reported || !(c->gpu->trace & GPU_TRACE_TASKS))
         return;
     report(c, SIM_TIME_NEVER, false);

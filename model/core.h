@@ -37,6 +37,8 @@ typedef struct core {
     uint8_t id;               /* ro: core id 0..15 */
     bool busy;                /* a task is running (READY not yet sent) */
     bool end_after_answer;    /* the pending ld/st was the task's last instruction */
+    bool profiled;            /* the slot profile is recorded (GPU_TRACE_SLOTS): the task's
+                                 SM waits and taken bnz are kept by slot (slots.c) */
     bool reported;            /* the current task's READY reached the TS */
     uint8_t ld_reg;           /* destination of the pending ld */
     sim_time_t req_arrive;    /* when the pending request reaches its bank */
@@ -68,6 +70,10 @@ typedef struct core {
     sim_time_t task_start, task_finish;
     uint32_t task_sm_ops;
     sim_time_t task_sm_wait, task_sm_conflict;
+    sim_time_t slot_wait[ISA_SLOTS]; /* the slot profile (slots.c): the task's SM wait by
+                                        slot, and its drawn latencies by slot (fixed ones
+                                        are counted from run.taken) */
+    sim_time_t slot_exec[ISA_SLOTS];
     /* totals over the run, of finished tasks (see core_instructions) */
     uint64_t instructions, tasks, sm_ops;
     sim_time_t busy_ps, sm_wait_ps, sm_conflict_ps;

@@ -108,9 +108,9 @@ static int check_enum(unsigned v, const char *const *names, const char *key, dia
     return diag_fail(diag, TESS_EINPUT, "%s: %u is not one of %s (0..%u)", key, v, list, n - 1);
 }
 
-/* S14: barrier mode's limits, with core.model = simt. The I-buffer is refused
- * by the specification; the operand collector and narrow units (S12, S13)
- * are not built for thread groups in this version. */
+/* S14: barrier mode's limit, with core.model = simt: S11's front end
+ * follows one path, so the I-buffer is refused (the operand collector and
+ * narrow units apply per group: groups.c). */
 static int simt_barrier_check(const gpu_desc_t *d, diag_t *diag)
 {
     if (d->simt_ibuffer)
@@ -119,24 +119,6 @@ static int simt_barrier_check(const gpu_desc_t *d, diag_t *diag)
                          "S11's front end follows one path (S14); set simt.ibuffer = 0 or "
                          "simt.reconvergence = stack",
                          d->simt_ibuffer);
-    gpu_desc_t def;
-    gpu_desc_default(&def);
-    const struct {
-        const char *key;
-        unsigned value, dflt;
-    } pipe[] = {
-        {"simt.collectors", d->simt_collectors, def.simt_collectors},
-        {"simt.sp_width", d->simt_sp_width, def.simt_sp_width},
-        {"simt.sfu_width", d->simt_sfu_width, def.simt_sfu_width},
-        {"simt.lsu_width", d->simt_lsu_width, def.simt_lsu_width},
-    };
-    for (size_t i = 0; i < sizeof pipe / sizeof pipe[0]; i++)
-        if (pipe[i].value != pipe[i].dflt)
-            return diag_fail(diag, TESS_EINPUT,
-                             "simt.reconvergence = barrier cannot be combined with %s = %u in "
-                             "this version (thread groups run S1-S10's pipeline only); set %s = "
-                             "%u or simt.reconvergence = stack",
-                             pipe[i].key, pipe[i].value, pipe[i].key, pipe[i].dflt);
     return TESS_OK;
 }
 
@@ -266,6 +248,8 @@ static void sm_observed(gpu_t *g)
 void gpu_set_trace(gpu_t *g, unsigned mask)
 {
     g->trace = mask;
+    for (unsigned c = 0; c < GPU_CORES; c++)
+        M(g)->cores[c].profiled = (mask & GPU_TRACE_SLOTS) && !M(g)->simt;
     sm_observed(g);
 }
 
@@ -526,6 +510,8 @@ void gpu_finish(gpu_t *g)
     totals(g);
     M(g)->engine.ops->counters(M(g)->engine.self);
     sm_counters(&M(g)->sm);
+    if (g->trace & GPU_TRACE_SLOTS)
+        gpu_slots_report(g);
 }
 
 const char *gpu_stall_name(unsigned reason)

@@ -70,7 +70,22 @@ struct gpu {
     uint8_t outcome;          /* gpu_outcome_t once decided */
     char errmsg[320];         /* why WATCHDOG, STUCK or POLICY_ERROR */
     txn_pool_t pool;          /* every transaction in flight */
+    /* the slot profile (GPU_TRACE_SLOTS, slots.c): by core (MIMD; the SIMT unit's
+       in [0]), frame and slot, summed over the run's tasks */
+    gpu_tr_slot_t slots[GPU_CORES][TM_FRAMES][ISA_SLOTS];
 };
+
+/* slots.c: a core's task ended (complete) or is still running at the end of
+ * the run: its cycles and instructions are charged to its slots. */
+struct core;
+void gpu_slots_core(struct gpu *g, const struct core *c, bool complete);
+/* slots.c: a warp of `frame` was closed out: its per-slot counts (issued
+ * warp and lane instructions, stall cycles by reason) are added. */
+void gpu_slots_warp(struct gpu *g, unsigned frame, const uint64_t issued[ISA_SLOTS],
+                    const uint64_t lanes[ISA_SLOTS],
+                    const uint64_t stall[ISA_SLOTS][GPU_SIMT_STALLS]);
+/* slots.c: reports the profile (GPU_TR_SLOT), end of run. */
+void gpu_slots_report(struct gpu *g);
 
 /* Feeds both interval accumulators (gpu_set_intervals). */
 static inline void gpu_ivl_span(struct gpu *g, ivl_field_t f, unsigned unit, sim_time_t from,

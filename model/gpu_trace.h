@@ -22,6 +22,7 @@ enum gpu_trace_kind {
     GPU_TR_SIMT_WARP,              /* gpu_tr_simt_warp_t: one warp, when its last lane finished */
     GPU_TR_SIMT_MEM,               /* gpu_tr_simt_mem_t: one warp ld/st, when it completes */
     GPU_TR_SIMT_ISSUE,             /* gpu_tr_simt_issue_t: one warp instruction, at issue */
+    GPU_TR_SLOT,                   /* gpu_tr_slot_t: one slot's profile, at the end of the run */
 };
 
 /* gpu_set_trace() bits */
@@ -32,6 +33,7 @@ enum gpu_trace_kind {
 #define GPU_TRACE_ISSUE 0x10u   /* GPU_TR_SIMT_ISSUE: one record per issued warp instruction,
                                    enough to draw the issue port (which warp issued in
                                    each cycle) and divergence (its active mask) */
+#define GPU_TRACE_SLOTS 0x20u   /* GPU_TR_SLOT: the slot profile, reported by gpu_finish */
 
 typedef struct gpu_tr_frame {
     uint8_t frame;            /* TM frame index */
@@ -179,6 +181,36 @@ typedef struct gpu_tr_simt_issue {
     uint16_t active;          /* the lanes that execute it (< mask: divergence) */
     uint16_t mask;            /* the warp's lanes still in it */
 } gpu_tr_simt_issue_t;
+
+/* The slot profile: for one instruction slot of one IF (frame), on one core
+ * (MIMD) or on the SIMT unit, what it executed and the cycles charged to it
+ * over the whole run (every task of the frame; a task still running when the
+ * run stopped counts up to the stop). MIMD: each cycle of a core's task is
+ * charged to the slot it executes or waits at — execute_ps (the
+ * instruction's latency; a ld/st whose answer had not come at the stop: the
+ * time since it started) or sm_wait_ps (a ld/st's request to its answer) —
+ * so that their sums over a core's slots are its busy_ps and sm_wait_ps
+ * counters. SIMT: each resident cycle of a warp is charged to the slot the
+ * warp waits to issue (the top entry's next slot; with none left, the slot
+ * it issued last): issued_cycles in the cycle it issues it, else
+ * stall_cycles by reason — so that their sums over a frame's slots are the
+ * warps' issued and stall cycles. */
+typedef struct gpu_tr_slot {
+    uint8_t frame;            /* the IF */
+    uint8_t core;             /* MIMD: the core; SIMT: GPU_SLOT_SIMT */
+    uint8_t slot;             /* 0..15 */
+    bool groups;              /* SIMT under simt.reconvergence = barrier (S14): the
+                                 barrier reason applies (else it is not recorded) */
+    uint16_t word;            /* the instruction word in the slot */
+    uint64_t tasks;           /* tasks (MIMD) or warps (SIMT) of the frame that ran here */
+    uint64_t instructions;    /* executed (MIMD) or warp instructions issued (SIMT) */
+    uint64_t lane_instructions; /* SIMT: Σ active lanes of those; MIMD: = instructions */
+    uint64_t issued_cycles;   /* SIMT: cycles in which the warp issued it */
+    uint64_t stall_cycles[GPU_SIMT_STALLS]; /* SIMT: cycles the warp waited to issue it */
+    sim_time_t execute_ps;    /* MIMD */
+    sim_time_t sm_wait_ps;    /* MIMD */
+} gpu_tr_slot_t;
+#define GPU_SLOT_SIMT 0xffu
 
 /* End-of-run counters of a SIMT run (component "simt", GPU_TR_COUNTER):
  * warps, warp_instructions, lane_instructions, lane_slots (Σ warp

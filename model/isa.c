@@ -39,6 +39,20 @@ isa_stop_t isa_run(uint8_t r_[ISA_REGS], unsigned core_id, isa_run_t *run)
     return stop;
 }
 
+void isa_slot_counts(const isa_decoded_t code[ISA_SLOTS], const uint64_t taken[ISA_SLOTS],
+                     unsigned end, unsigned next, uint64_t n[ISA_SLOTS])
+{
+    uint64_t into[ISA_SLOTS] = {1}; /* the start enters slot 0 */
+    for (unsigned s = 0; s < ISA_SLOTS; s++)
+        if (taken[s])
+            into[code[s].b & (ISA_SLOTS - 1)] += taken[s];
+    uint64_t seq = 0; /* what the slot before went on to its next */
+    for (unsigned s = 0; s < ISA_SLOTS; s++) {
+        n[s] = into[s] + seq - (s == next);
+        seq = n[s] - taken[s] - (s == end);
+    }
+}
+
 /* The lanes of `v` that are not 0, as a mask (bit l = lane l): one
  * compare and a byte mask with SSE2. */
 static inline uint16_t nonzero_lanes(const uint8_t v[ISA_LANES])

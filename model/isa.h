@@ -149,6 +149,11 @@ typedef struct isa_run {
     uint64_t n;               /* in/out: instructions executed */
     uint64_t div_by_zero;     /* in/out: D8 events */
     isa_step_t last;          /* out: the instruction that stopped the run */
+    uint64_t taken[ISA_SLOTS];/* in/out: taken bnz by slot (the slot profile derives every
+                                 slot's count from these: isa_slot_counts) */
+    uint8_t last_ip;          /* out: the slot of the last instruction run when the run
+                                 ended otherwise than at a ld/st (which is at ip); unchanged
+                                 when none ran */
 } isa_run_t;
 
 typedef enum isa_stop {
@@ -159,6 +164,16 @@ typedef enum isa_stop {
 
 /* Runs instructions as described above; the semantics are isa_exec's. */
 isa_stop_t isa_run(uint8_t r[ISA_REGS], unsigned core_id, isa_run_t *run);
+
+/* How often each slot ran in a task that started at slot 0 and ran as
+ * `run` says: from the taken bnz (run->taken) and the flow between slots —
+ * a slot is entered by a taken bnz, by the one before it when that did not
+ * branch or end the task, or at the start (slot 0). `end` is the slot whose
+ * instruction ended the task (ready, slot 15, or a ld/st in slot 15), or
+ * `next`, the slot the task would run next when it stopped before its end
+ * (ISA_SLOTS: none), is given instead (end = ISA_SLOTS). Σ n = run->n. */
+void isa_slot_counts(const isa_decoded_t code[ISA_SLOTS], const uint64_t taken[ISA_SLOTS],
+                     unsigned end, unsigned next, uint64_t n[ISA_SLOTS] /* OUT */);
 
 /* One decoded instruction on several cores at once (the lanes of a SIMT
  * warp, SIMT-SPEC S1). Their register files are laid out by register:

@@ -67,6 +67,7 @@ op_bnz:
     t += lat[ISA_CLASS_BRANCH];
     if (bnz_taken(r, s->a)) {                                          /* taken: IP ← target */
         const isa_decoded_t *bnz = s;
+        run->taken[s - code]++;
         s = &code[s->b];
         if (__builtin_expect(--left == 0, 0)) {
             from = bnz;
@@ -110,6 +111,7 @@ finished:
     last->finished = true;
 out_ran:
     cls = op_class[from->op];
+    run->last_ip = (uint8_t)(from - code);
 out_none:
     last->cls = (uint8_t)cls;
     if (stop == ISA_STOP_BUDGET)

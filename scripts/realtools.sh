@@ -181,7 +181,10 @@ check_view() {
         --db "$study" -j 2 > /dev/null 2>&1 || { fail "view: the study's sweep"; return 0; }
     tessera run "$src/examples/simt_diverge.s" -s core.model=simt -s record.level=events \
         --db "$study" --quiet && tessera run "$src/examples/example1.s" \
-        -s record.level=summary --db "$study" --quiet || { fail "view: the study's runs"; return 0; }
+        -s record.level=summary --db "$study" --quiet &&
+        tessera run "$src/examples/simt_paths.s" -s core.model=simt -s record.level=events \
+        -s simt.reconvergence=barrier --db "$study" --quiet ||
+        { fail "view: the study's runs"; return 0; }
     local bench simt su bu mu
     bench=$(bench_db)
     simt=$(bench_simt_db)

@@ -6,7 +6,8 @@
 // warning, page error, failed request or HTTP error fails it.
 //   node view-check.js STUDY_URL STUDY.db BENCH_URL BENCH.db SIMT_URL SIMT.db [SHOTS_DIR]
 // STUDY.db: scripts/realtools.sh's study (a sweep of matmul.s over sm.arbiter
-// and sm.bank, a SIMT run at level events, a run at level summary); BENCH.db:
+// and sm.bank, a SIMT run at level events, a run at level summary, a SIMT run
+// under simt.reconvergence = barrier at level events); BENCH.db:
 // examples/bench.s (12.6 M accesses); SIMT.db: bench.s on the SIMT unit
 // (core.model=simt, 786 k warp ld/st). Screenshots go to SHOTS_DIR if given.
 // Environment: CHROMIUM (default /usr/bin/chromium), PLAYWRIGHT_CORE.
@@ -189,6 +190,18 @@ async function hoverAndClick(page, db, run, what) {
   const prof = await page.$eval('#slot-profile', e => e.textContent);
   check(hasProfile ? d.task.slot_profile !== null : /no slot_profile view/.test(prof),
         `${what}: the slot profile ${hasProfile ? 'shown' : 'said to be missing'}`, prof.slice(0, 200));
+  if (hasProfile && d.task.slot_profile) {
+    // the listing drawn = the view's rows of the frame on this core (a SIMT run: its warp's,
+    // core NULL), and each bar's parts add up to the row's cycles
+    const p = d.task.slot_profile;
+    const want = sql(db, `SELECT slot, text, instructions, cycles FROM slot_profile WHERE run_id = ${run}
+      AND frame = ${task.frame} AND (core = ${task.core} OR core IS NULL) ORDER BY slot`)
+      .map(r => [r.slot, r.text, r.instructions, r.cycles]);
+    check(want.length > 0 && same(p.rows.map(r => r.slice(0, 4)), want),
+          `${what}: the slot profile lists the view's ${want.length} rows of F${task.frame}`, p.rows);
+    const bad = p.rows.filter(r => Math.abs(r[4].reduce((a, v) => a + v, 0) - r[3]) > 1e-6 * (1 + r[3]));
+    check(bad.length === 0, `${what}: each slot's bar (${p.parts.join(', ')}) adds up to its cycles`, bad);
+  }
   return task;
 }
 
@@ -237,6 +250,20 @@ async function simtPage(page) {
   const n = sql(studyDb, `SELECT count(*) AS n FROM simt_issue WHERE run_id = ${run}`)[0].n;
   const got = await page.evaluate(() => window.__drawn.timeline.issues);
   check(got === n, `SIMT: the issue port draws its ${n} issues`, got);
+  // hovering an issue names its slot and instruction: the slot profile's text where the file
+  // has one (the assembly of the slot), else the mnemonic
+  const first = await page.evaluate(() => window.__drawn.timeline.firstIssue);
+  const hasProfile = sql(studyDb, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'slot_profile'")[0].n > 0;
+  const text = sql(studyDb, hasProfile
+    ? `SELECT text AS t FROM slot_profile WHERE run_id = ${run} AND frame = ${first.frame}
+       AND slot = ${first.slot} AND core IS NULL`
+    : `SELECT op AS t FROM simt_issue WHERE run_id = ${run} AND time_ps = ${first.time_ps}
+       AND frame = ${first.frame}`)[0].t;
+  const cbox = await page.locator('canvas.timeline').first().boundingBox();
+  await page.mouse.move(cbox.x + first.x + first.w / 2, cbox.y + first.y + first.h / 2);
+  const itip = await page.$eval('#tip', e => e.textContent);
+  check(itip.includes(`warp     F${first.frame}`) && itip.includes(`slot     ${first.slot}: ${text}`),
+        `SIMT: hovering an issue names slot ${first.slot}: ${text}`, itip);
   const task = await hoverAndClick(page, studyDb, run, `SIMT run ${run}`);
   const slots = await page.evaluate(() => window.__drawn.task.warp_slots);
   const want = sql(studyDb, `SELECT slot, count(*) AS n FROM simt_issue WHERE run_id = ${run}
@@ -247,6 +274,36 @@ async function simtPage(page) {
   await open(page, `${studyUrl}/run/${summary}`);
   const note = await page.$eval('main', e => e.textContent);
   check(/recorded at level summary/.test(note), 'a run at level summary says there is nothing to draw', note.slice(0, 200));
+}
+
+// The run under simt.reconvergence = barrier (SIMT-SPEC S14): an issue names the thread group
+// that issued (its lanes) and the warp's groups (simt_issue.depth); a warp's task panel shows
+// its thread-group figures and barrier stalls as simt_warps has them.
+async function barrierPage(page) {
+  const run = sql(studyDb, `SELECT run_id FROM params WHERE key = 'simt.reconvergence'
+    AND value = 'barrier'`)[0].run_id;
+  await open(page, `${studyUrl}/run/${run}`);
+  await checkWindow(page, studyDb, run, `barrier run ${run}`);
+  const first = await page.evaluate(() => window.__drawn.timeline.divergedIssue);
+  const is = sql(studyDb, `SELECT active, mask, depth FROM simt_issue WHERE run_id = ${run}
+    AND time_ps = ${first.time_ps} AND frame = ${first.frame}`)[0];
+  const box = await page.locator('canvas.timeline').first().boundingBox();
+  await page.mouse.move(box.x + first.x + first.w / 2, box.y + first.y + first.h / 2);
+  const tip = await page.$eval('#tip', e => e.textContent);
+  const hex = v => `0x${v.toString(16).padStart(4, '0')}`;
+  check(is.active !== is.mask && tip.includes(`group    ${hex(is.active)} of ${hex(is.mask)} (diverged)`) &&
+        tip.includes(`groups   ${is.depth}`),
+        `barrier run: hovering a diverged issue names its thread group ${hex(is.active)} and the` +
+        ` warp's ${is.depth} groups`, tip);
+  const task = await hoverAndClick(page, studyDb, run, `barrier run ${run}`);
+  const d = await drawn(page);
+  const w = sql(studyDb, `SELECT max_groups, barriers, stall_barrier_cycles FROM simt_warps
+    WHERE run_id = ${run} AND frame = ${task.frame}`)[0];
+  const row = d.task.warp_row || {};
+  check(w.max_groups !== null && ['max_groups', 'barriers', 'stall_barrier_cycles'].every(k => row[k] === w[k]),
+        `barrier run: the warp's panel shows max_groups ${w.max_groups}, barriers ${w.barriers},` +
+        ` stall_barrier_cycles ${w.stall_barrier_cycles}`, row);
+  await shot(page, 'view-barrier.png');
 }
 
 // --- bench.s: the large run -------------------------------------------------------------------
@@ -300,6 +357,7 @@ async function simtBenchPage(page) {
     AND frame = ${task.frame} GROUP BY slot ORDER BY slot`).map(r => [r.slot, r.n]);
   check(d.task.warp_mem && same(d.task.warp_mem.filter(r => r[1] !== null), want),
         `bench.s SIMT: the task panel shows warp F${task.frame}'s ${want.length} ld/st slots`, d.task.warp_mem);
+  await shot(page, 'view-simt-bench.png');
   log(`info bench.s SIMT: run page ${ms} ms, zoom steps ${steps.join(' ')} ms`);
 }
 
@@ -314,6 +372,7 @@ async function main() {
     await comparePage(page, two);
     await runPage(page, two);
     await simtPage(page);
+    await barrierPage(page);
     if (benchUrl) await benchPage(page);
     if (simtUrl) await simtBenchPage(page);
   } catch (e) {

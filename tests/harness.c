@@ -72,8 +72,22 @@ static void hook(void *user, unsigned kind, const void *rec)
         r->issues = grow(r->issues, &r->cap_issues, r->n_issues + 1, sizeof *r->issues);
         r->issues[r->n_issues++] = *(const gpu_tr_simt_issue_t *)rec;
         break;
+    case GPU_TR_SLOT:
+        r->slots = grow(r->slots, &r->cap_slots, r->n_slots + 1, sizeof *r->slots);
+        r->slots[r->n_slots++] = *(const gpu_tr_slot_t *)rec;
+        break;
     case GPU_TR_COUNTER: {
         const gpu_tr_counter_t *c = rec;
+        unsigned core;
+        char rest[2];
+        if (sscanf(c->component, "core%u%1s", &core, rest) == 1 && core < GPU_CORES) {
+            if (!strcmp(c->name, "busy_ps"))
+                r->core_busy_ps[core] = c->value;
+            else if (!strcmp(c->name, "sm_wait_ps"))
+                r->core_sm_wait_ps[core] = c->value;
+            else if (!strcmp(c->name, "instructions"))
+                r->core_instructions[core] = c->value;
+        }
         if (!strcmp(c->component, "simt") && r->n_simt_counters < 32) {
             /* the name lives only as long as the call (unit.c builds the stall
                counters' names in a buffer of its own): copied, never kept */
@@ -88,6 +102,68 @@ static void hook(void *user, unsigned kind, const void *rec)
     default:
         break;
     }
+}
+
+/* The slot profile's invariant (gpu_trace.h, gpu_tr_slot_t), checked on
+ * every run of the harness: MIMD, a core's slots sum to its busy_ps,
+ * sm_wait_ps and instructions counters; SIMT, a frame's slots to its warps'
+ * issued cycles, stall cycles by reason and lane instructions. */
+static void check_slots(const h_run_t *r)
+{
+    if (!r->simt) {
+        for (unsigned c = 0; c < GPU_CORES; c++) {
+            uint64_t busy = 0, wait = 0, n = 0;
+            for (size_t i = 0; i < r->n_slots; i++)
+                if (r->slots[i].core == c) {
+                    busy += r->slots[i].execute_ps + r->slots[i].sm_wait_ps;
+                    wait += r->slots[i].sm_wait_ps;
+                    n += r->slots[i].instructions;
+                }
+            if (busy != r->core_busy_ps[c] || wait != r->core_sm_wait_ps[c] ||
+                n != r->core_instructions[c])
+                fprintf(stderr, "slot profile of core %u: busy %llu/%llu, wait %llu/%llu, "
+                        "instructions %llu/%llu\n", c, (unsigned long long)busy,
+                        (unsigned long long)r->core_busy_ps[c], (unsigned long long)wait,
+                        (unsigned long long)r->core_sm_wait_ps[c], (unsigned long long)n,
+                        (unsigned long long)r->core_instructions[c]);
+            CU_ASSERT_EQUAL(busy, r->core_busy_ps[c]);
+            CU_ASSERT_EQUAL(wait, r->core_sm_wait_ps[c]);
+            CU_ASSERT_EQUAL(n, r->core_instructions[c]);
+        }
+        return;
+    }
+    for (unsigned f = 0; f < H_MAX_FRAMES; f++) {
+        uint64_t want[GPU_SIMT_STALLS + 2] = {0}, got[GPU_SIMT_STALLS + 2] = {0};
+        for (size_t i = 0; i < r->n_warps; i++)
+            if (r->warps[i].frame == f) {
+                for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+                    want[k] += r->warps[i].stall_cycles[k];
+                want[GPU_SIMT_STALLS] += r->warps[i].issued_cycles;
+                want[GPU_SIMT_STALLS + 1] += r->warps[i].lane_instructions;
+            }
+        for (size_t i = 0; i < r->n_slots; i++)
+            if (r->slots[i].frame == f) {
+                CU_ASSERT_EQUAL(r->slots[i].core, GPU_SLOT_SIMT);
+                for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+                    got[k] += r->slots[i].stall_cycles[k];
+                got[GPU_SIMT_STALLS] += r->slots[i].issued_cycles;
+                got[GPU_SIMT_STALLS + 1] += r->slots[i].lane_instructions;
+            }
+        for (unsigned k = 0; k < GPU_SIMT_STALLS + 2; k++) {
+            if (want[k] != got[k])
+                fprintf(stderr, "slot profile of frame %u: figure %u is %llu, its warps' %llu\n",
+                        f, k, (unsigned long long)got[k], (unsigned long long)want[k]);
+            CU_ASSERT_EQUAL(got[k], want[k]);
+        }
+    }
+}
+
+const gpu_tr_slot_t *h_slot(const h_run_t *r, unsigned frame, unsigned core, unsigned slot)
+{
+    for (size_t i = 0; i < r->n_slots; i++)
+        if (r->slots[i].frame == frame && r->slots[i].core == core && r->slots[i].slot == slot)
+            return &r->slots[i];
+    return NULL;
 }
 
 h_run_t *h_run(const program_t *p, const gpu_desc_t *desc)
@@ -113,7 +189,7 @@ h_run_t *h_run_itrace(const program_t *p, const gpu_desc_t *desc, itrace_fn fn, 
     CU_ASSERT_FATAL(g != NULL);
     sim_set_hook(sim, hook, r);
     gpu_set_trace(g, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
-                         GPU_TRACE_ISSUE);
+                         GPU_TRACE_ISSUE | GPU_TRACE_SLOTS);
     if (fn)
         gpu_set_itrace(g, fn, user);
     gpu_start(g);
@@ -127,6 +203,7 @@ h_run_t *h_run_itrace(const program_t *p, const gpu_desc_t *desc, itrace_fn fn, 
     r->events = sim_events_run(sim);
     gpu_destroy(g);
     sim_destroy(sim);
+    check_slots(r);
     return r;
 }
 
@@ -149,6 +226,7 @@ void h_free(h_run_t *r)
     free(r->warps);
     free(r->mems);
     free(r->issues);
+    free(r->slots);
     free(r);
 }
 
@@ -235,17 +313,18 @@ static bool same_simt(const h_run_t *a, const h_run_t *b)
             memcmp(x->stall_cycles, y->stall_cycles, sizeof x->stall_cycles) != 0 ||
             x->replays != y->replays || x->max_stack_depth != y->max_stack_depth) {
             fprintf(stderr, "warp (frame %u) differs\n", a->warps[i].frame);
-            if (y)
-                fprintf(stderr,
-                        "  start %llu/%llu end %llu/%llu instr %llu/%llu stalls %llu,%llu,%llu / "
-                        "%llu,%llu,%llu\n",
+            if (y) {
+                fprintf(stderr, "  start %llu/%llu end %llu/%llu instr %llu/%llu stalls",
                         (unsigned long long)x->start_ps, (unsigned long long)y->start_ps,
                         (unsigned long long)x->end_ps, (unsigned long long)y->end_ps,
                         (unsigned long long)x->warp_instructions,
-                        (unsigned long long)y->warp_instructions,
-                        (unsigned long long)x->stall_cycles[0], (unsigned long long)x->stall_cycles[1],
-                        (unsigned long long)x->stall_cycles[2], (unsigned long long)y->stall_cycles[0],
-                        (unsigned long long)y->stall_cycles[1], (unsigned long long)y->stall_cycles[2]);
+                        (unsigned long long)y->warp_instructions);
+                for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+                    fprintf(stderr, " %s %llu/%llu", gpu_simt_stall_name(k),
+                            (unsigned long long)x->stall_cycles[k],
+                            (unsigned long long)y->stall_cycles[k]);
+                fprintf(stderr, "\n");
+            }
             return false;
         }
     }

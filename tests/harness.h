@@ -40,6 +40,9 @@ typedef struct h_run {
     char simt_counter_name[32][48];        /* copied: the model builds some in a stack
                                               buffer (stall_REASON_cycles) */
     size_t n_simt_counters;
+    gpu_tr_slot_t *slots;                  /* the slot profile, in report order */
+    size_t n_slots, cap_slots;
+    uint64_t core_busy_ps[GPU_CORES], core_sm_wait_ps[GPU_CORES], core_instructions[GPU_CORES];
 } h_run_t;
 
 /* Assembles `src` (test-fixture text) into `p`; fails the test on error. */
@@ -57,6 +60,10 @@ void h_free(h_run_t *r);
 const gpu_tr_access_t *h_access(const h_run_t *r, unsigned core, unsigned k);
 /* The core-task record of (frame, core), or NULL. */
 const gpu_tr_core_task_t *h_task(const h_run_t *r, unsigned frame, unsigned core);
+
+/* The slot profile's record of (frame, core, slot) (core GPU_SLOT_SIMT: the
+ * SIMT unit's), or NULL when nothing was charged to it. */
+const gpu_tr_slot_t *h_slot(const h_run_t *r, unsigned frame, unsigned core, unsigned slot);
 
 /* The SIMT warp record of `frame`, or NULL. */
 const gpu_tr_simt_warp_t *h_warp(const h_run_t *r, unsigned frame);

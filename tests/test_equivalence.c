@@ -348,12 +348,22 @@ static void test_simt_pipeline_decoupled_equals_stepped(void)
 
 /* --- stack-less reconvergence (SIMT-SPEC S14) ----------------------------------- */
 
+/* A pipeline configuration barrier mode accepts (S14: no I-buffer). */
+static void barrier_pipe_variant(gpu_desc_t *d, unsigned i)
+{
+    pipe_variant(d, i);
+    d->simt_ibuffer = 0;
+    d->simt_reconvergence = GPU_RECONV_BARRIER;
+}
+
 /* Race-free random programs under simt.reconvergence = barrier, every
- * scheduler × scoreboard × broadcast × issue widths 1-3: the ISS's final SM
- * and registers, the MIMD run's per-lane instruction counts, issued + stall
- * cycles = resident cycles per warp, every warp complete (no group left
- * waiting at a barrier); the same programs under the stack give the same
- * final state (and the same lane counts). */
+ * scheduler × scoreboard × broadcast × issue widths 1-3, half of them with
+ * random collectors (0-4 over 1-8 register banks) and unit widths (1, 2, 4,
+ * 8, 16; S12, S13): the ISS's final SM and registers, the MIMD run's
+ * per-lane instruction counts, issued + stall cycles = resident cycles per
+ * warp, every warp complete (no group left waiting at a barrier); the same
+ * programs under the stack (with the same collectors and widths) give the
+ * same final state (and the same lane counts). */
 static void test_simt_barrier_matches_iss_mimd_and_stack(void)
 {
     rp_opts_t opts = {.race_free = true};
@@ -369,6 +379,10 @@ static void test_simt_barrier_matches_iss_mimd_and_stack(void)
         CU_ASSERT_EQUAL(m->outcome, GPU_DONE);
         for (unsigned k = 0; k < 4; k++) {
             simt_variant(&d, i, (i + 5 * k) % 12);
+            if (k >= 2) {
+                barrier_pipe_variant(&d, 4 * i + k);
+                d.simt_reconvergence = GPU_RECONV_STACK;
+            }
             h_run_t *s = h_run(p, &d);
             d.simt_reconvergence = GPU_RECONV_BARRIER;
             h_run_t *r = h_run(p, &d);
@@ -400,6 +414,8 @@ static void test_simt_barrier_decoupled_equals_stepped(void)
         rp_generate(p, 16000 + i, &opts);
         gpu_desc_t d;
         simt_variant(&d, i, i % 12);
+        if (i % 2)
+            barrier_pipe_variant(&d, i);
         d.simt_reconvergence = GPU_RECONV_BARRIER;
         jitter(&d, i);
         d.timing = GPU_TIMING_DECOUPLED;
@@ -411,6 +427,40 @@ static void test_simt_barrier_decoupled_equals_stepped(void)
             !warps_add_up(a)) {
             fprintf(stderr, "program %u: SIMT barrier decoupled and stepped differ\n",
                     16000 + i);
+            differing++;
+        }
+        h_free(a);
+        h_free(b);
+    }
+    CU_ASSERT_EQUAL(differing, 0);
+    free(p);
+}
+
+/* Barrier mode through the pipeline's collectors and units with their keys
+ * at the defaults (gpu_desc_t.simt_pipeline: no collector, 16-lane units)
+ * is S14's machine: random programs (racy ones too), every scheduler ×
+ * scoreboard × broadcast and issue widths 1-3, atomics on and off, give the
+ * same records as thread groups issuing straight to the units. */
+static void test_simt_barrier_pipeline_defaults_are_s14(void)
+{
+    program_t *p = malloc(sizeof *p);
+    unsigned differing = 0;
+    for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
+        rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
+        rp_generate(p, 17000 + i, &opts);
+        gpu_desc_t d;
+        simt_variant(&d, i, i % 12);
+        d.simt_reconvergence = GPU_RECONV_BARRIER;
+        d.atomics = i % 3 == 0;
+        d.timing = i % 4 ? GPU_TIMING_DECOUPLED : GPU_TIMING_STEPPED;
+        h_run_t *a = h_run(p, &d);
+        d.simt_pipeline = true;
+        h_run_t *b = h_run(p, &d);
+        if (a->outcome != b->outcome || !h_same_timeline(a, b) ||
+            memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
+            (b->outcome == GPU_DONE && !warps_add_up(b))) {
+            fprintf(stderr, "program %u: barrier mode's default pipeline differs from S14\n",
+                    17000 + i);
             differing++;
         }
         h_free(a);
@@ -493,6 +543,7 @@ static const test_case_t cases[] = {
     TEST(test_simt_pipeline_decoupled_equals_stepped),
     TEST(test_simt_barrier_matches_iss_mimd_and_stack),
     TEST(test_simt_barrier_decoupled_equals_stepped),
+    TEST(test_simt_barrier_pipeline_defaults_are_s14),
     TEST_END,
 };
 

@@ -294,7 +294,7 @@ static void test_frames(void)
 {
     fx_t f;
     fx_open(&f, "frames.db", REC_TASKS, 0, 0);
-    CU_ASSERT_EQUAL(f.mask, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS);
+    CU_ASSERT_EQUAL(f.mask, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS | GPU_TRACE_SLOTS);
     gpu_tr_frame_t cf = {.frame = 0, .is_if = 0, .grp = 0, .fence = 1, .mask = 0x00ff,
                          .complete = true, .decode_start_ps = 0, .decode_ps = P,
                          .issue_ps = P, .start_ps = SIM_TIME_NEVER,
@@ -428,8 +428,8 @@ static void test_accesses_roundtrip(void)
     roundtrip_stream(want);
     fx_t f;
     fx_open(&f, "acc.db", REC_MEM, 0, 0);
-    CU_ASSERT_EQUAL(f.mask,
-                    GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS);
+    CU_ASSERT_EQUAL(f.mask, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES |
+                                GPU_TRACE_WARPS | GPU_TRACE_SLOTS);
     for (size_t i = 0; i < 4096; i++) { /* interleaved across cores, as the model would */
         tr_access(&f, &want[i]);
         if (i + 4096 < RT_N)
@@ -732,6 +732,15 @@ static void feed_all(fx_t *f)
     gpu_tr_counter_t k1 = {"gpu", "instructions", 24}, k2 = {"bank0", "conflicts", 3};
     tr(f, GPU_TR_COUNTER, &k1);
     tr(f, GPU_TR_COUNTER, &k2);
+    /* the slot profile: a MIMD slot (a ld: 4 cycles of SM wait) and a SIMT one */
+    gpu_tr_slot_t m = {.frame = 1, .core = 3, .slot = 2, .word = 0xB123, .tasks = 2,
+                       .instructions = 5, .lane_instructions = 5, .execute_ps = 0,
+                       .sm_wait_ps = 4 * P};
+    gpu_tr_slot_t w = {.frame = 1, .core = GPU_SLOT_SIMT, .slot = 0, .word = 0x1123,
+                       .tasks = 1, .instructions = 3, .lane_instructions = 6,
+                       .issued_cycles = 3, .stall_cycles = {1, 2, 3, 4, 5}};
+    tr(f, GPU_TR_SLOT, &m);
+    tr(f, GPU_TR_SLOT, &w);
 }
 
 static const char *row_counts(const char *path)
@@ -739,19 +748,22 @@ static const char *row_counts(const char *path)
     return q_text(path, "SELECT (SELECT count(*) FROM frames) || ' ' || (SELECT count(*) FROM"
                         " stalls) || ' ' || (SELECT count(*) FROM core_tasks) || ' ' ||"
                         " (SELECT count(*) FROM sm_accesses) || ' ' || (SELECT count(*) FROM"
-                        " events) || ' ' || (SELECT count(*) FROM counters)");
+                        " events) || ' ' || (SELECT count(*) FROM counters) || ' ' ||"
+                        " (SELECT count(*) FROM slot_profile)");
 }
 
 static void test_levels(void)
 {
-    static const char *const want[] = {"0 0 0 0 0 2", "2 1 2 0 0 2", "2 1 2 10 0 2",
-                                       "2 1 2 10 3 2"};
-    /* SIMT records: warps from tasks on, the issue port at events only */
+    static const char *const want[] = {"0 0 0 0 0 2 0", "2 1 2 0 0 2 2", "2 1 2 10 0 2 2",
+                                       "2 1 2 10 3 2 2"};
+    /* SIMT records: warps from tasks on, the issue port at events only; the
+       slot profile from tasks on */
     static const unsigned masks[] = {
-        0, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS,
-        GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS,
+        0, GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS | GPU_TRACE_SLOTS,
         GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
-            GPU_TRACE_ISSUE};
+            GPU_TRACE_SLOTS,
+        GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
+            GPU_TRACE_ISSUE | GPU_TRACE_SLOTS};
     for (unsigned l = REC_SUMMARY; l <= REC_EVENTS; l++) {
         char name[32];
         snprintf(name, sizeof name, "level-%s.db", rec_level_name(l));
@@ -767,6 +779,23 @@ static void test_levels(void)
         CU_ASSERT_STRING_EQUAL(row_counts(f.path), want[l]);
         CU_ASSERT_STRING_EQUAL(q_text(f.path, "SELECT level FROM runs"), rec_level_name(l));
     }
+    /* the slot profile's rows as slot_profile shows them: the text of the
+       word, cycles (SIMT: issued + stalls = 18; MIMD: (0 + 4000 ps) / 1000),
+       shares of the run's 22 cycles, the hottest ranked 1 */
+    CU_ASSERT_STRING_EQUAL(
+        q_text(test_tmp_path("level-tasks.db"),
+               "SELECT group_concat(frame || ':' || ifnull(core, '-') || ':' || slot || ' ' ||"
+               " text || ' ' || op || ' ' || tasks || ' ' || instructions || ' ' ||"
+               " lane_instructions || ' ' || cycles || ' ' || printf('%.4f', share) || ' ' ||"
+               " hot_rank || ' ' || ifnull(issued_cycles, '-') || ' ' ||"
+               " ifnull(stall_memory_cycles, '-') || ifnull(stall_execute_cycles, '-') ||"
+               " ifnull(stall_issue_cycles, '-') || ifnull(stall_fetch_cycles, '-') ||"
+               " ifnull(stall_collector_cycles, '-') || ' ' || ifnull(execute_cycles, '-') ||"
+               " ' ' || ifnull(sm_wait_cycles, '-'), '; ')"
+               " FROM (SELECT * FROM slot_profile ORDER BY core)"),
+        "1:-:0 add r1, r2, r3 add 1 3 6 18 0.8182 1 3 12345 - -; "
+        "1:3:2 ld [r1, r2], r3 ld 2 5 5 4 0.1818 2 - ----- 0 4");
+    
     CU_ASSERT_STRING_EQUAL(q_text(test_tmp_path("level-events.db"),
                                   "SELECT group_concat(ifnull(name, '-') || '@' || time_ps, ' ')"
                                   " FROM (SELECT * FROM events ORDER BY seq)"),

@@ -739,9 +739,33 @@ static void test_simt_report(void)
     CU_ASSERT_TRUE(contains(out, "  SIMT unit      scheduler rr, issue width 1, scoreboard off,"
                                  " broadcast off, reconvergence stack\n"));
     CU_ASSERT_FALSE(contains(out, "SIMT thread groups")); /* barrier runs only */
-    CU_ASSERT_TRUE(contains(out, "\nSIMT warps (cycles: issued + memory + execute + issue ="
-                                 " resident)\n"));
-    CU_ASSERT_TRUE(contains(out, "  execute      1 0.1111\n"));
+    CU_ASSERT_TRUE(contains(out, "\nSIMT warps (cycles: issued + memory + execute + issue +"
+                                 " fetch + collector (+ barrier: groups) = resident)\n"));
+    CU_ASSERT_TRUE(contains(out, "  execute        1 0.1111\n"));
+    free(out);
+    /* the slot profile (E1 under SIMT): one cycle per instruction; the
+       warp's one execute stall (cycle 13: the mul issued at 12 completes at
+       14) is charged to the ready it waits to issue, which is then the
+       hottest slot (2 of the 9 resident cycles); every other slot's rank is
+       2, more than three: only rank 1 is marked */
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1 --slots", db), 0);
+    CU_ASSERT_TRUE(contains(out, "\nframe 1: 1 warp, 9 cycles\n"));
+    CU_ASSERT_TRUE(contains(out, "      3 bnz 6, r2             1    4      1 0.1111      1     0"
+                                 "     0         0      0       0\n"));
+    CU_ASSERT_TRUE(contains(out, "      6 mul r1, r1, r10       1    2      1 0.1111      1     0"
+                                 "     0         0      0       0\n"));
+    CU_ASSERT_TRUE(contains(out, "      7 ready                 1    4      2 0.2222      1     0"
+                                 "     0         0      0       1  <- #1\n"));
+    CU_ASSERT_FALSE(contains(out, "<- #2"));
+    free(out);
+    /* MIMD (run 2): summed over the 4 cores; the odd cores' mul takes 2
+       cycles (T6), so slot 6: 2 cores x 2 = 4 cycles, the hottest */
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 2 --slots --frame 1 --format csv", db), 0);
+    CU_ASSERT_TRUE(contains(out, "\n1,6,\"mul r1, r1, r10\",2,mimd,2,2,2,4,"));
+    free(out);
+    CU_ASSERT_EQUAL(report_cli(&out, "'%s' --run 2 --slots --frame 9", db), TESS_EINPUT);
+    free(out);
+    CU_ASSERT_EQUAL(report_cli(&out, "'%s' --frame 1", db), TESS_EUSAGE);
     free(out);
     /* the SIMT tables equal their views */
     static const char *const simt_views[][2] = {
@@ -788,7 +812,23 @@ static void test_simt_groups_report(void)
        stall_barrier_cycles come last */
     CU_ASSERT_TRUE(contains(out, ",complete,max_groups,barriers,stall_barrier_cycles\n"));
     CU_ASSERT_TRUE(contains(out, "\n1,1,15,000f,4,8,26,"));
-    CU_ASSERT_TRUE(contains(out, ",9,8,0,1,0,0,0,0,,1,2,1,0\n"));
+    /* resident 9 = issued 8 + execute 1; memory, issue, fetch, collector 0 */
+    CU_ASSERT_TRUE(contains(out, ",9,8,0,1,0,0,0,0,0,0,,1,2,1,0\n"));
+    free(out);
+    /* the slot profile of a barrier run has the barrier column. E1 under
+       S14 (test_views' test_simt_e1_efficiency has the timeline): the bnz at
+       3 splits the group; lanes 0, 2 issue 4 and 5, then lanes 1, 3 the mul
+       at 6, and the groups join at the barrier at 7 (the bnz's immediate
+       post-dominator); the one stall is cycle 13, the mul's second cycle
+       (T6), charged to the ready the joined group waits to issue, as under
+       the stack */
+    CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1 --slots", db), 0);
+    CU_ASSERT_TRUE(contains(out, "   slot text               warp lane cycles  share issued issue"
+                                 " fetch collector memory execute barrier\n"));
+    CU_ASSERT_TRUE(contains(out, "      6 mul r1, r1, r10       1    2      1 0.1111      1     0"
+                                 "     0         0      0       0       0\n"));
+    CU_ASSERT_TRUE(contains(out, "      7 ready                 1    4      2 0.2222      1     0"
+                                 "     0         0      0       1       0  <- #1\n"));
     free(out);
 }
 

@@ -21,6 +21,7 @@
 #define EXE GPU_SIMT_STALL_EXECUTE
 #define ISS GPU_SIMT_STALL_ISSUE
 #define BAR GPU_SIMT_STALL_BARRIER
+#define COL GPU_SIMT_STALL_COLLECTOR
 
 static unsigned timing_mode;
 
@@ -443,6 +444,177 @@ static void test_ld_sync_three_lanes(void)
     h_free(r);
 }
 
+/* A lane leaving by `ready` inside a diverged path. Lanes 0-3, r2 = id & 1:
+ *   3 bnz odd(6), r2   odd lanes at 6, even at 4
+ *   4 add              even
+ *   5 ready            even lanes leave here
+ *   6 odd: ld [r1, r8], r3   (0x101, 0x103: bank 1)
+ *   7 add r3, r8, r4
+ *   8 ready
+ * The bnz's immediate post-dominator is EXIT (slot 5's ready goes there),
+ * so its split creates no barrier (S14: none when r is EXIT). A leaving
+ * lane that completes a barrier would need a path from the barrier's bnz
+ * to a ready that avoids its r, or passes r only while a later barrier is
+ * the lane's innermost: the first contradicts r's post-dominance, and no
+ * program of a 200 000-program random search (loops included) did the
+ * second (docs/SIMT.md), so this is the closest case to compute by hand.
+ * Slots 0-3 at 6-9; at 10 the bnz completes: {0,2}@4 and {1,3}@6 (tie in
+ * lanes: the lower slot): add at 10, ready at 11 (lanes 0, 2 leave at
+ * issue, finish at 12 as their cores do); {1,3}: ld at 12 (S3: one group
+ * at a time issues, and {0,2} kept the port: it issued last), requests at
+ * bank 1 at 13, granted 13, 14, answered 15, 16; add 16, ready 17, lanes 1,
+ * 3 finish at 18, the task completes at 19. Resident 6..18 = 12: 9 issued,
+ * 3 memory (13-15). 2 groups, 0 barriers; per-lane counts 6 (even) and 7
+ * (odd), as on the MIMD machine. */
+static void test_ready_inside_a_diverged_path(void)
+{
+    const char *src = ".group cores=0x000f fence=no\n set_const r1, id\n set_const r8, 1\n"
+                      " and r1, r8, r2\n bnz odd, r2\n add r1, r8, r3\n ready\n"
+                      "odd:\n ld [r1, r8], r3\n add r3, r8, r4\n ready\n";
+    gpu_desc_t d = simt(true);
+    h_run_t *r = run(src, &d);
+    static const unsigned want[][3] = {{6, 0, 0xf},  {7, 1, 0xf},  {8, 2, 0xf},
+                                       {9, 3, 0xf},  {10, 4, 0x5}, {11, 5, 0x5},
+                                       {12, 6, 0xa}, {16, 7, 0xa}, {17, 8, 0xa}};
+    assert_issues(r, 1, want, 9);
+    assert_lane(r, 1, 0, C(12), 6);
+    assert_lane(r, 1, 2, C(12), 6);
+    assert_lane(r, 1, 1, C(18), 7);
+    assert_lane(r, 1, 3, C(18), 7);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
+    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    CU_ASSERT_EQUAL(w->resident_cycles, 12);
+    CU_ASSERT_EQUAL(w->stall_cycles[MEM], 3);
+    CU_ASSERT_EQUAL(w->divergent_branches, 1);
+    CU_ASSERT_EQUAL(w->max_groups, 2);
+    CU_ASSERT_EQUAL(w->barriers, 0);
+    h_free(r);
+}
+
+/* --- the pipeline under barriers (S12, S13 per group) ------------------------------ */
+
+static const char *COLLECT = ".group cores=0x000f fence=no\n"
+                             "  set_const r1, id\n"   /* 0 */
+                             "  set_const r8, 1\n"    /* 1 */
+                             "  and r1, r8, r2\n"     /* 2: reads r1, r8 */
+                             "  bnz odd, r2\n"        /* 3: r = 8 */
+                             "  add r1, r8, r3\n"     /* 4: even: reads r1, r8 */
+                             "  bnz join, r8\n"       /* 5: even, always taken */
+                             "odd:\n"
+                             "  add r8, r8, r9\n"     /* 6: odd: reads r8 */
+                             "  add r9, r9, r10\n"    /* 7: odd: reads r9 */
+                             "join:\n"
+                             "  ready\n";             /* 8 */
+
+/* A group waits for its collector while another group issues (S12 per
+ * group, S14), simt.scoreboard = on, simt.rf_banks = 1 (every register of
+ * the warp in one bank: one read per cycle), issue width 1.
+ * Both: slots 0, 1 read nothing: issued and dispatched at 6, 7 (complete
+ * 7, 8). Slot 2 at 8 reads r1 at 8, r8 at 9 (lowest register first):
+ * dispatched 9, completes 10. At 9 the bnz waits for r2 (S4 (a): its
+ * writer is not even dispatched): execute. The bnz at 10 reads r2 at 10,
+ * completes 11: {0,2}@4 and {1,3}@6, barrier (8, 0xf); the tie goes to the
+ * lower slot: slot 4 for {0,2} at 11 (r1 read at 11, r8 pending).
+ * Collectors = 2: at 12 {0,2} waits for its collector (its r8 read) — with
+ * the scoreboard it issues nothing while its own instruction is in one —
+ * and {1,3} issues slot 6 (a collector is free); the bank serves {0,2}'s r8
+ * first (issued earlier): dispatched 12, {1,3}'s r8 waits. 13: {1,3} waits
+ * for its collector, {0,2} issues slot 5 (the bank serves {1,3}'s r8:
+ * dispatched 13, completes 14; {0,2}'s r8 waits). 14: {0,2}'s bnz is in a
+ * collector, {1,3} issues slot 7 (r9 written at 14; the bank serves
+ * {0,2}'s r8: its bnz completes at 15; slot 7's r9 waits). 15: {0,2}
+ * reaches 8 and {1,3} is there since 14: the barrier completes, one group
+ * at 8 whose ready waits for slot 7 (S4 (d): read r9 at 15, dispatched 15,
+ * completes 16): execute. 16: ready (completes 17): the lanes finish at
+ * 17, the task completes at 18. 9 issues, resident 11: execute at 9, 15.
+ * Collectors = 1: at 12 {1,3} may issue by S3/S4 but the only collector
+ * holds {0,2}'s slot 4 (dispatched at 12, free for an issue at 13): the
+ * warp stalls for collector. 13: {0,2} issued last and may: slot 5 (r8
+ * read at 13, completes 14); 14: {0,2}'s bnz completes at 14 (it waits at
+ * 8), {1,3} issues slot 6 (dispatched 14, completes 15), 15 slot 7
+ * (completes 16): the barrier completes at 15 at its issue; ready at 16,
+ * finish 17, completion 18. Stalls: execute 9, collector 12. */
+static void test_collector_per_group(void)
+{
+    gpu_desc_t d = simt(true);
+    d.simt_scoreboard = true;
+    d.simt_collectors = 2;
+    d.simt_rf_banks = 1;
+    h_run_t *r = run(COLLECT, &d);
+    static const unsigned two[][3] = {{6, 0, 0xf},  {7, 1, 0xf},  {8, 2, 0xf},
+                                      {10, 3, 0xf}, {11, 4, 0x5}, {12, 6, 0xa},
+                                      {13, 5, 0x5}, {14, 7, 0xa}, {16, 8, 0xf}};
+    assert_issues(r, 1, two, 9);
+    for (unsigned l = 0; l < 4; l++)
+        assert_lane(r, 1, l, C(17), 7);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
+    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    CU_ASSERT_EQUAL(w->resident_cycles, 11);
+    CU_ASSERT_EQUAL(w->stall_cycles[EXE], 2);
+    CU_ASSERT_EQUAL(w->stall_cycles[COL], 0);
+    CU_ASSERT_EQUAL(w->barriers, 1);
+    h_free(r);
+
+    d.simt_collectors = 1;
+    r = run(COLLECT, &d);
+    static const unsigned one[][3] = {{6, 0, 0xf},  {7, 1, 0xf},  {8, 2, 0xf},
+                                      {10, 3, 0xf}, {11, 4, 0x5}, {13, 5, 0x5},
+                                      {14, 6, 0xa}, {15, 7, 0xa}, {16, 8, 0xf}};
+    assert_issues(r, 1, one, 9);
+    for (unsigned l = 0; l < 4; l++)
+        assert_lane(r, 1, l, C(17), 7);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
+    w = h_warp(r, 1);
+    CU_ASSERT_EQUAL(w->resident_cycles, 11);
+    CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
+    CU_ASSERT_EQUAL(w->stall_cycles[COL], 1);
+    h_free(r);
+}
+
+/* An ld under barrier mode split into LSU passes (S13): E7 with
+ * sm.bank_map = interleaved (0x100 in bank 0, 0x102 in bank 2) and
+ * simt.lsu_width = 1. With 16-lane units the ld of {0,2} at 10 sends both
+ * requests at 10: granted 11, answered 13; slot 5 at 13, the barrier
+ * completes at 14, ready 14, the task completes at 16. With lsu_width = 1
+ * (no collector: dispatched at its issue, 10) pass 0 at 10 sends lane 0's
+ * request (granted 11, answer 13), pass 1 at 11 lane 2's (reaches bank 2 at
+ * 12, granted 12, answer 14): the ld completes at 14. {1,3} issues slots 6,
+ * 7 at 11, 12 (its add on the SP unit: other kind) and waits at the barrier
+ * from 13, where {0,2} waits for its ld: memory. Slot 5 at 14 (completes
+ * 15: the barrier completes), ready 15, finish 16, completion 17. Resident
+ * 10: 9 issued, 1 memory; the ld: 2 requests, no replay, 2 banks, issued
+ * 10, done 14. */
+static void test_ld_in_lsu_passes(void)
+{
+    gpu_desc_t d = simt(true);
+    d.bank_map = GPU_MAP_INTERLEAVED;
+    h_run_t *r = run(E7, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(16));
+    h_free(r);
+
+    d.simt_lsu_width = 1;
+    r = run(E7, &d);
+    static const unsigned want[][3] = {{6, 0, 0xf},  {7, 1, 0xf},  {8, 2, 0xf},
+                                       {9, 3, 0xf},  {10, 4, 0x5}, {11, 6, 0xa},
+                                       {12, 7, 0xa}, {14, 5, 0x5}, {15, 8, 0xf}};
+    assert_issues(r, 1, want, 9);
+    for (unsigned l = 0; l < 4; l++)
+        assert_lane(r, 1, l, C(16), 7);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
+    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    CU_ASSERT_EQUAL(w->resident_cycles, 10);
+    CU_ASSERT_EQUAL(w->stall_cycles[MEM], 1);
+    CU_ASSERT_EQUAL(r->n_mems, 1);
+    if (r->n_mems == 1) {
+        CU_ASSERT_EQUAL(r->mems[0].requests, 2);
+        CU_ASSERT_EQUAL(r->mems[0].replays, 0);
+        CU_ASSERT_EQUAL(r->mems[0].banks, 2);
+        CU_ASSERT_EQUAL(r->mems[0].issue_ps, C(10));
+        CU_ASSERT_EQUAL(r->mems[0].done_ps, C(14));
+    }
+    h_free(r);
+}
+
 /* --- random lock programs (D16) ------------------------------------------------------ */
 
 /* A random program of lock sequences: 1-4 groups (fence=no) on random lane
@@ -476,7 +648,8 @@ static void lock_program(char *src, size_t n, uint64_t *rs)
 /* Random lock programs: under the stack a warp of two lanes or more
  * deadlocks on its own lock (S9); under barriers every run completes, with
  * the MIMD run's final Shared Memory and per-lane instruction counts, under
- * every scheduler × scoreboard × broadcast and issue widths 1-3. */
+ * every scheduler × scoreboard × broadcast and issue widths 1-3, half of
+ * them with collectors (S12) and narrow units (S13). */
 static void test_random_lock_programs(void)
 {
     uint64_t rs = 2828;
@@ -493,6 +666,14 @@ static void test_random_lock_programs(void)
         d.simt_scoreboard = (i / 3) & 1;
         d.simt_broadcast = (i / 6) & 1;
         d.simt_issue_width = (uint8_t)(1 + i % 3);
+        if (i % 2) { /* S12, S13 per group: collectors 0-4 over 1-4 banks, narrow units */
+            static const uint8_t widths[] = {1, 2, 4, 8, 16};
+            d.simt_collectors = (uint8_t)(i / 2 % 5);
+            d.simt_rf_banks = (uint8_t)(1 + i / 3 % 4);
+            d.simt_sp_width = widths[i / 4 % 5];
+            d.simt_sfu_width = widths[i / 5 % 5];
+            d.simt_lsu_width = widths[i / 7 % 5];
+        }
         h_run_t *s = h_run_src(src, &d);
         deadlocks += s->outcome == GPU_STUCK;
         d.simt_reconvergence = GPU_RECONV_BARRIER;
@@ -520,7 +701,7 @@ static void test_random_lock_programs(void)
 
 /* simt.reconvergence: stack or barrier, anything else an error naming the
  * key; barrier with simt.ibuffer >= 1 refused naming both keys (S14), with
- * core.model = simt only. */
+ * core.model = simt only; with collectors and narrow units accepted. */
 static void test_key(void)
 {
     char args[1024], *out = NULL;
@@ -537,12 +718,12 @@ static void test_key(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "simt.reconvergence"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "simt.ibuffer"));
     free(out);
+    /* the operand collector and narrow units apply per group (S14): accepted */
     snprintf(args, sizeof args,
-             "run %s --no-db -s core.model=simt -s simt.reconvergence=barrier -s simt.collectors=2",
+             "run %s --no-db -s core.model=simt -s simt.reconvergence=barrier -s simt.collectors=2 "
+             "-s simt.lsu_width=4",
              first);
-    CU_ASSERT_EQUAL(test_run_tessera(args, &out), 2);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "simt.collectors"));
-    free(out);
+    CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
     /* the mimd machine has no warp: the combination means nothing there */
     snprintf(args, sizeof args, "run %s --no-db -s simt.reconvergence=barrier -s simt.ibuffer=2",
              first);
@@ -563,6 +744,9 @@ static const test_case_t cases[] = {
     TEST(test_loop_lanes_exit_at_different_iterations),
     TEST(test_two_warps_gto),
     TEST(test_ld_sync_three_lanes),
+    TEST(test_ready_inside_a_diverged_path),
+    TEST(test_collector_per_group),
+    TEST(test_ld_in_lsu_passes),
     TEST(test_random_lock_programs),
     TEST_END,
 };

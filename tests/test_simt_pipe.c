@@ -114,6 +114,19 @@ static void test_e4_two_warps_one_fetch_port(void)
     h_free(r);
 }
 
+/* SIMT-SPEC E1: divergence on lane parity. */
+static const char E1_SRC[] = ".group cores=0x000f fence=no\n"
+                             "  set_const r1, id\n"    /* 0 */
+                             "  set_const r8, 1\n"     /* 1 */
+                             "  and r1, r8, r2\n"      /* 2: r2 = id & 1 */
+                             "  bnz odd, r2\n"         /* 3: odd lanes jump */
+                             "  add r8, r8, r9\n"      /* 4: even lanes */
+                             "  bnz join, r8\n"        /* 5: always taken */
+                             "odd:\n"
+                             "  mul r1, r1, r10\n"     /* 6: odd lanes, 2 cycles */
+                             "join:\n"
+                             "  ready\n";              /* 7 */
+
 static const char E5[] = ".group cores=0x000f fence=no\n"
                          "  set_const r9, 3\n"     /* 0 */
                          "  set_const r13, 4\n"    /* 1 */
@@ -258,6 +271,102 @@ static void test_collector_starved(void)
     h_free(r);
 }
 
+/* The slot profile (gpu_tr_slot_t): each resident cycle of a warp charged
+ * to the slot it waits to issue; each busy cycle of a MIMD core to the slot
+ * it executes or waits at. The harness checks the sums on every run; here
+ * the slots themselves, by hand. */
+static void slot_is(const h_run_t *r, unsigned core, unsigned slot, uint64_t n, uint64_t lanes,
+                    uint64_t issued, const uint64_t stall[GPU_SIMT_STALLS])
+{
+    const gpu_tr_slot_t *p = h_slot(r, 1, core, slot);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->instructions, n);
+    CU_ASSERT_EQUAL(p->lane_instructions, lanes);
+    CU_ASSERT_EQUAL(p->issued_cycles, issued);
+    for (unsigned k = 0; k < GPU_SIMT_STALLS; k++) {
+        if (p->stall_cycles[k] != stall[k])
+            fprintf(stderr, "slot %u: %s stalls %llu, expected %llu\n", slot,
+                    gpu_simt_stall_name(k), (unsigned long long)p->stall_cycles[k],
+                    (unsigned long long)stall[k]);
+        CU_ASSERT_EQUAL(p->stall_cycles[k], stall[k]);
+    }
+}
+
+#define SIMT_UNIT GPU_SLOT_SIMT
+static const uint64_t NO_STALL[GPU_SIMT_STALLS];
+
+/* E1 (SIMT-SPEC: divergence on lane parity), lanes 0-3. SIMT: slots 0-3
+ * issue at 6-9 for 4 lanes; the bnz at 9 diverges (its stack effect at
+ * issue: the not-taken path, lanes 0 and 2, on top), slot 4 at 10 and 5 at
+ * 11 for 2 lanes, slot 6 (lanes 1, 3) at 12, ready at 14 for 4. Cycle 13:
+ * the warp waits to issue ready (slot 7) for the mul issued at 12 (not a
+ * ld/st): one execute stall on slot 7; nothing else stalls. Resident 6..15
+ * = 9 = 8 issued + 1. MIMD: each core charges one cycle to each
+ * instruction it runs (alu, branch, ready: 1 cycle), the mul 2 (T6); even
+ * cores run 0-5 and 7, odd cores 0-3, 6 and 7. No ld/st: no SM wait. */
+static void test_slot_profile_divergent(void)
+{
+    gpu_desc_t d = simt();
+    h_run_t *r = run(E1_SRC, &d);
+    static const unsigned lanes[8] = {4, 4, 4, 4, 2, 2, 2, 4};
+    for (unsigned s = 0; s < 7; s++)
+        slot_is(r, SIMT_UNIT, s, 1, lanes[s], 1, NO_STALL);
+    slot_is(r, SIMT_UNIT, 7, 1, 4, 1, (const uint64_t[GPU_SIMT_STALLS]){[EXE] = 1});
+    CU_ASSERT_PTR_NULL(h_slot(r, 1, SIMT_UNIT, 8));
+    h_free(r);
+    d.model = GPU_MODEL_MIMD;
+    r = run(E1_SRC, &d);
+    for (unsigned c = 0; c < 4; c++)
+        for (unsigned s = 0; s < 8; s++) {
+            bool runs = s < 4 || s == 7 || (s == 6) == (c & 1);
+            const gpu_tr_slot_t *p = h_slot(r, 1, c, s);
+            CU_ASSERT_EQUAL(p ? p->instructions : 0, runs ? 1u : 0u);
+            CU_ASSERT_EQUAL(p ? p->execute_ps : 0, runs ? C(s == 6 ? 2 : 1) : 0);
+            CU_ASSERT_EQUAL(p ? p->sm_wait_ps : 0, 0);
+        }
+    h_free(r);
+}
+
+/* E2 (the slowest lane), lanes 0-3: set_const at 6, the ld at 7 (answers
+ * at 10, 11, 12, 13), ready at 13, the lanes finish at 14. SIMT: cycles
+ * 8-12 the warp waits to issue ready (slot 2) for the ld: 5 memory stalls
+ * on slot 2, none on the ld itself. MIMD: core c's ld waits from 7 to its
+ * answer at 10 + c: 3 + c cycles of SM wait on slot 1; set_const and ready
+ * one cycle of execute each. With E4's I-buffer (ibuffer 2): the warp
+ * waits to fetch slot 0 at 6, slot 2 at 11 (the taken bnz's next slot,
+ * set at its issue at 10) and slot 4 at 14 (the not-taken bnz's): one
+ * fetch stall on each of slots 0, 2, 4. */
+static void test_slot_profile_memory_and_fetch(void)
+{
+    const char *e2 = ".group cores=0x000f fence=no\n set_const r1, id\n ld [r1, r2], r3\n"
+                     " ready\n";
+    gpu_desc_t d = simt();
+    h_run_t *r = run(e2, &d);
+    slot_is(r, SIMT_UNIT, 0, 1, 4, 1, NO_STALL);
+    slot_is(r, SIMT_UNIT, 1, 1, 4, 1, NO_STALL);
+    slot_is(r, SIMT_UNIT, 2, 1, 4, 1, (const uint64_t[GPU_SIMT_STALLS]){[GPU_SIMT_STALL_MEMORY] = 5});
+    h_free(r);
+    d.model = GPU_MODEL_MIMD;
+    r = run(e2, &d);
+    for (unsigned c = 0; c < 4; c++) {
+        CU_ASSERT_EQUAL(h_slot(r, 1, c, 0)->execute_ps, C(1));
+        CU_ASSERT_EQUAL(h_slot(r, 1, c, 1)->execute_ps, 0);
+        CU_ASSERT_EQUAL(h_slot(r, 1, c, 1)->sm_wait_ps, C(3 + c));
+        CU_ASSERT_EQUAL(h_slot(r, 1, c, 2)->execute_ps, C(1));
+    }
+    h_free(r);
+    d = simt();
+    d.simt_ibuffer = 2;
+    r = run(E4, &d);
+    static const uint64_t FETCH1[GPU_SIMT_STALLS] = {[FET] = 1};
+    slot_is(r, SIMT_UNIT, 0, 1, 4, 1, FETCH1);
+    slot_is(r, SIMT_UNIT, 1, 1, 4, 1, NO_STALL);
+    slot_is(r, SIMT_UNIT, 2, 2, 8, 2, FETCH1);
+    slot_is(r, SIMT_UNIT, 3, 2, 8, 2, NO_STALL);
+    slot_is(r, SIMT_UNIT, 4, 1, 4, 1, FETCH1);
+    h_free(r);
+}
+
 /* Keys out of range are errors naming the key. */
 static void test_pipeline_keys_checked(void)
 {
@@ -286,6 +395,8 @@ static const test_case_t cases[] = {
     TEST(test_ld_passes_two_banks),
     TEST(test_collector_starved),
     TEST(test_pipeline_keys_checked),
+    TEST(test_slot_profile_divergent),
+    TEST(test_slot_profile_memory_and_fetch),
     TEST_END,
 };
 

@@ -120,7 +120,11 @@ static void test_example1_rows_and_lanes(void)
 /* SIMT-SPEC E1 at level events: the issue port row holds the warp's 8
  * issues, cycles 6-9 (all lanes), 10 and 11 (even lanes, 0x0005) and 12
  * (odd lanes, 0x000a) inside the divergence, 14 (ready, reconverged); cycle
- * 13 is empty (the mul's second cycle). A MIMD run has no such row. */
+ * 13 is empty (the mul's second cycle). Each tooltip names the slot and its
+ * instruction (the slot profile's text). A MIMD run has no such row. The
+ * task bars name the frame's hottest instruction: under SIMT the ready
+ * (slot 7: its issue and the cycle 13 it waits for the mul, 2 of the
+ * warp's 9 cycles), under MIMD the mul (slot 6: 2 cycles on an odd core). */
 static void test_simt_issue_port(void)
 {
     const char *db = record("simt-e1.db", NULL, SIMT_E1,
@@ -131,13 +135,23 @@ static void test_simt_issue_port(void)
     CU_ASSERT_EQUAL(count(svg, ">issue port<"), 1);
     CU_ASSERT_EQUAL(count(svg, "<title>cycle "), 8);
     CU_ASSERT_EQUAL(count(svg, "(diverged)"), 3);
-    CU_ASSERT_EQUAL(count(svg, "<title>cycle 10: F1 add, lanes 0x0005 of 0x000f (diverged)"), 1);
-    CU_ASSERT_EQUAL(count(svg, "<title>cycle 12: F1 mul, lanes 0x000a of 0x000f (diverged)"), 1);
-    CU_ASSERT_EQUAL(count(svg, "<title>cycle 14: F1 ready, lanes 0x000f of 0x000f<"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 10: F1 slot 4 add r8, r8, r9, lanes 0x0005 of"
+                               " 0x000f (diverged)"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 12: F1 slot 6 mul r1, r1, r10, lanes 0x000a of"
+                               " 0x000f (diverged)"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 14: F1 slot 7 ready, lanes 0x000f of 0x000f<"), 1);
+    CU_ASSERT_EQUAL(count(svg, "; hottest instruction (slot profile, every task of the frame on"
+                               " the SIMT unit): slot 7 ready, 2 of 9 cycles</title>"), 4);
     CU_ASSERT_EQUAL(count(svg, "<title>cycle 13:"), 0);
     free(svg);
     CU_ASSERT_EQUAL(timeline(example1(), "", "ex1-noissue.svg", &svg, NULL), 0);
     CU_ASSERT_EQUAL(count(svg, "issue port"), 0);
+    free(svg);
+    db = record("mimd-e1.db", NULL, SIMT_E1, "");
+    CU_ASSERT_EQUAL(timeline(db, "", "mimd-e1.svg", &svg, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_EQUAL(count(svg, "; hottest instruction (slot profile, every task of the frame on"
+                               " this core): slot 6 mul r1, r1, r10, 2 of 7 cycles</title>"), 2);
     free(svg);
 }
 
@@ -160,20 +174,22 @@ static void test_simt_dual_issue_port(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
     CU_ASSERT_EQUAL(count(svg, ">issue port<"), 1);
     CU_ASSERT_EQUAL(count(svg, "<title>cycle "), 14);
-    CU_ASSERT_EQUAL(count(svg, " slot 1: F1 "), 3);
-    CU_ASSERT_EQUAL(count(svg, " slot 0: F3 "), 7);
-    CU_ASSERT_EQUAL(count(svg, "<title>cycle 10 slot 0: F3 set_const, lanes 0x000c of 0x000c<"), 1);
-    CU_ASSERT_EQUAL(count(svg, "<title>cycle 12 slot 1: F1 ready, lanes 0x0003 of 0x0003<"), 1);
-    CU_ASSERT_EQUAL(count(svg, "<title>cycle 13 slot 1:"), 0);
+    CU_ASSERT_EQUAL(count(svg, " (issue 1): F1 "), 3);
+    CU_ASSERT_EQUAL(count(svg, " (issue 0): F3 "), 7);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 10 (issue 0): F3 slot 0 set_const r8, 0x01, lanes"
+                               " 0x000c of 0x000c<"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 12 (issue 1): F1 slot 6 ready, lanes 0x0003 of"
+                               " 0x0003<"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 13 (issue 1):"), 0);
     free(svg);
     db = record("simt-single.db", NULL, SIMT_DUAL, "-s core.model=simt -s record.level=events");
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT end_ps FROM runs"), 21000);
     CU_ASSERT_EQUAL(timeline(db, "", "simt-single.svg", &svg, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
     CU_ASSERT_EQUAL(count(svg, "<title>cycle "), 14);
-    CU_ASSERT_EQUAL(count(svg, " slot "), 0);
-    CU_ASSERT_EQUAL(count(svg, "<title>cycle 10: F3 set_const"), 1);
-    CU_ASSERT_EQUAL(count(svg, "<title>cycle 11: F1 set_const"), 1);
+    CU_ASSERT_EQUAL(count(svg, " (issue "), 0);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 10: F3 slot 0 set_const r8, 0x01,"), 1);
+    CU_ASSERT_EQUAL(count(svg, "<title>cycle 11: F1 slot 4 set_const r12, 0x05,"), 1);
     free(svg);
 }
 

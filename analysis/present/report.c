@@ -434,7 +434,8 @@ static const char *const warps_cols[] = {
     "frame", "mask_hex:mask", "warp_instructions:warp instr", "lane_instructions:lane instr",
     "simt_efficiency:SIMT eff", "divergent_branches:divergent", "max_stack_depth:stack",
     "resident_cycles:resident", "issued_cycles:issued", "stall_memory_cycles:memory",
-    "stall_execute_cycles:execute", "stall_issue_cycles:issue", "replays", NULL};
+    "stall_execute_cycles:execute", "stall_issue_cycles:issue", "stall_fetch_cycles:fetch",
+    "stall_collector_cycles:collector", "replays", NULL};
 static const char *const groups_cols[] = {
     "frame", "mask_hex:mask", "divergent_branches:divergent", "max_groups:most groups",
     "barriers", "stall_barrier_cycles:barrier stall", "resident_cycles:resident", NULL};
@@ -516,8 +517,9 @@ static const section_t sections[] = {
       NULL, NULL}, true, false},
     {"warps",
      "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
-     {"SIMT warps (cycles: issued + memory + execute + issue = resident)", warps_cols, NULL,
-      "tasks"}, true, false},
+     {"SIMT warps (cycles: issued + memory + execute + issue + fetch + collector"
+      " (+ barrier: groups) = resident)",
+      warps_cols, NULL, "tasks"}, true, false},
     {"groups",
      "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
      {"SIMT thread groups (simt.reconvergence = barrier, S14): the most a warp held at once, "
@@ -687,6 +689,143 @@ int report_run(report_t *rep, int64_t run_id, const report_opts_t *o, FILE *out,
     if (rc == TESS_OK)
         rc = w_end(&w, d);
     tbl_free(&summary);
+    return rc;
+}
+
+/* --- the slot profile -------------------------------------------------------------- */
+
+/* One row per frame and slot: SIMT rows as slot_profile has them, MIMD rows
+ * summed over the cores (cores: how many ran it); hot_rank over those rows
+ * of the whole run. %s: the frame filter. */
+#define SLOTS_SQL                                                                           \
+    "SELECT * FROM (SELECT frame, slot, text, count(core) AS cores,"                        \
+    " CASE WHEN count(core) THEN 'mimd' ELSE 'simt' END AS machine, sum(tasks) AS tasks,"   \
+    " sum(instructions) AS instructions, sum(lane_instructions) AS lane_instructions,"      \
+    " sum(cycles) AS cycles, sum(share) AS share,"                                          \
+    " rank() OVER (ORDER BY sum(cycles) DESC) AS hot_rank,"                                 \
+    " sum(issued_cycles) AS issued_cycles, sum(stall_issue_cycles) AS stall_issue_cycles,"  \
+    " sum(stall_fetch_cycles) AS stall_fetch_cycles,"                                       \
+    " sum(stall_collector_cycles) AS stall_collector_cycles,"                               \
+    " sum(stall_memory_cycles) AS stall_memory_cycles,"                                     \
+    " sum(stall_execute_cycles) AS stall_execute_cycles,"                                   \
+    " sum(stall_barrier_cycles) AS stall_barrier_cycles,"                                   \
+    " sum(execute_cycles) AS execute_cycles, sum(sm_wait_cycles) AS sm_wait_cycles"         \
+    " FROM slot_profile WHERE run_id = ?1 GROUP BY frame, slot, text)%s ORDER BY frame, slot"
+
+static const char *const simt_slot_cols[] = {
+    "slot", "text", "instructions:warp", "lane_instructions:lane", "cycles", "share",
+    "issued_cycles:issued", "stall_issue_cycles:issue", "stall_fetch_cycles:fetch",
+    "stall_collector_cycles:collector", "stall_memory_cycles:memory",
+    "stall_execute_cycles:execute", NULL};
+static const char *const barrier_slot_cols[] = { /* simt.reconvergence = barrier (S14) */
+    "slot", "text", "instructions:warp", "lane_instructions:lane", "cycles", "share",
+    "issued_cycles:issued", "stall_issue_cycles:issue", "stall_fetch_cycles:fetch",
+    "stall_collector_cycles:collector", "stall_memory_cycles:memory",
+    "stall_execute_cycles:execute", "stall_barrier_cycles:barrier", NULL};
+static const char *const mimd_slot_cols[] = {
+    "slot", "text", "cores", "instructions", "cycles", "share", "execute_cycles:execute",
+    "sm_wait_cycles:SM wait", NULL};
+
+/* The annotated disassembly: per frame a heading, then its slots with the
+ * chosen columns, the run's hottest marked "<- #k": ranks 1 to 3 when they
+ * are at most three slots, else the slots of rank 1. */
+static void text_slots(FILE *out, const table_t *t, int64_t run)
+{
+    int fc = tbl_col(t, "frame"), mc = tbl_col(t, "machine"), hc = tbl_col(t, "hot_rank");
+    int cc = tbl_col(t, "cycles"), tc = tbl_col(t, "tasks"), nc = tbl_col(t, "cores");
+    bool simt = t->nrows && !strcmp(tbl_at(t, 0, mc)->s, "simt");
+    bool groups = simt && tbl_at(t, 0, tbl_col(t, "stall_barrier_cycles"))->type != SQLITE_NULL;
+    text_spec_t spec = {"", groups ? barrier_slot_cols : simt ? simt_slot_cols : mimd_slot_cols,
+                        NULL, NULL};
+    text_cols_t cols;
+    text_pick(t, &spec, &cols);
+    text_widths(t, &spec, &cols);
+    /* the ranks 1-3 when they are at most three slots, else rank 1 (ties) */
+    size_t top3 = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        top3 += tbl_at(t, r, hc)->i <= 3;
+    int64_t marked = top3 <= 3 ? 3 : 1;
+    fprintf(out, "Slot profile of run %lld (%s), in cycles: %s\n", (long long)run,
+            simt ? "SIMT" : "MIMD",
+            simt ? "each resident cycle of a warp charged to the slot it waits to issue — "
+                   "issued, or stalled by reason"
+                 : "each busy cycle of a core charged to the slot it executes or waits at — "
+                   "execute, or SM wait; summed over the cores");
+    for (size_t r = 0; r < t->nrows; r++) {
+        int64_t frame = tbl_at(t, r, fc)->i;
+        if (r == 0 || tbl_at(t, r - 1, fc)->i != frame) {
+            int64_t sum = 0;
+            for (size_t q = r; q < t->nrows && tbl_at(t, q, fc)->i == frame; q++)
+                sum += tbl_at(t, q, cc)->type == SQLITE_INTEGER ? tbl_at(t, q, cc)->i : 0;
+            int64_t tasks = tbl_at(t, r, tc)->i, cores = tbl_at(t, r, nc)->i;
+            if (simt)
+                fprintf(out, "\nframe %lld: %lld warp%s, %lld cycles\n", (long long)frame,
+                        (long long)tasks, tasks == 1 ? "" : "s", (long long)sum);
+            else
+                fprintf(out, "\nframe %lld: %lld core task%s, %lld core-cycles\n",
+                        (long long)frame, (long long)(cores ? tasks / cores : tasks),
+                        tasks == cores ? "" : "s (per core)", (long long)sum);
+            fputs("  ", out);
+            for (int k = 0; k < cols.n; k++) {
+                bool left = tbl_at(t, 0, cols.idx[k])->type == SQLITE_TEXT;
+                fprintf(out, left ? " %-*s" : " %*s", (int)cols.width[k], cols.head[k]);
+            }
+            fputc('\n', out);
+        }
+        int64_t rank = tbl_at(t, r, hc)->i;
+        char buf[64];
+        fputs("  ", out);
+        for (int k = 0; k < cols.n; k++) {
+            const cell_t *v = tbl_at(t, r, cols.idx[k]);
+            const char *s = fmt_cell(v, true, buf, sizeof buf);
+            fprintf(out, v->type == SQLITE_TEXT ? " %-*s" : " %*s", (int)cols.width[k], s);
+        }
+        if (rank <= marked)
+            fprintf(out, "  <- #%lld", (long long)rank);
+        fputc('\n', out);
+    }
+}
+
+int report_slots(report_t *rep, int64_t run_id, int frame, const report_opts_t *o, FILE *out,
+                 diag_t *d)
+{
+    int rc = check_run(rep, run_id, d);
+    char filter[48] = "";
+    if (frame >= 0)
+        snprintf(filter, sizeof filter, " WHERE frame = %d", frame);
+    char *sql = sqlite3_mprintf(SLOTS_SQL, filter);
+    if (!sql)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
+    table_t t = {0}, lv = {0};
+    if (rc == TESS_OK)
+        rc = query(rep, "slots", sql, run_id, NULL, &t, d);
+    sqlite3_free(sql);
+    if (rc == TESS_OK && t.nrows == 0) {
+        rc = query(rep, "runs", "SELECT level FROM runs WHERE run_id = ?1", run_id, NULL, &lv,
+                   d);
+        const char *level = rc == TESS_OK && lv.nrows && lv.cells[0].type == SQLITE_TEXT
+                                ? lv.cells[0].s : "";
+        if (rc == TESS_OK && frame >= 0)
+            rc = diag_fail(d, TESS_EINPUT, "%s: run %lld has no slot profile of frame %d",
+                           rep->path, (long long)run_id, frame);
+        else if (rc == TESS_OK)
+            rc = diag_fail(d, TESS_EINPUT, "%s: run %lld has no slot profile (recorded at level "
+                           "%s: it needs record.level=tasks or more, and a Tessera that "
+                           "records it)", rep->path, (long long)run_id, level);
+    }
+    if (rc == TESS_OK) {
+        writer_t w;
+        report_opts_t one = *o;
+        one.table = "slots";
+        w_begin(&w, out, &one, rep->path);
+        if (w.format == REPORT_TEXT)
+            text_slots(out, &t, run_id);
+        else
+            w_table(&w, &t, NULL);
+        rc = w_end(&w, d);
+    }
+    tbl_free(&t);
+    tbl_free(&lv);
     return rc;
 }
 

@@ -49,6 +49,15 @@ int report_last_run(report_t *rep, int64_t *run_id /* OUT */, diag_t *diag);
 int report_run(report_t *rep, int64_t run_id, const report_opts_t *opts, FILE *out,
                diag_t *diag);
 
+/* Writes the slot profile of one run (view slot_profile; table `slots`):
+ * per frame (only `frame` when >= 0), each instruction slot's text beside
+ * its counts and the cycles charged to it — SIMT: issued and stall cycles
+ * by reason; MIMD: execute and SM wait, summed over the cores — the three
+ * hottest slots of the run marked. Errors as report_run; TESS_EINPUT also
+ * for a frame the run has no profile of. */
+int report_slots(report_t *rep, int64_t run_id, int frame, const report_opts_t *opts, FILE *out,
+                 diag_t *diag);
+
 /* Writes the table `compare`: one row per run (`runs`, n of them, in the
  * order of their ids; n = 0: every run of the file) with the parameters
  * whose values differ between those runs (and the program, when it

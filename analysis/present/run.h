@@ -141,12 +141,19 @@ typedef struct exp_acc_filter {
     uint64_t from, to, cut;
     int frame, core;
     int64_t row_lo, row_hi;
+    /* When set, told of each pack row as it is read, before its accesses:
+     * its rowid and times (base INT64_MIN, end INT64_MAX when unknown), so
+     * that a reader can keep where the packs lie in the same pass (the
+     * viewer's summary). false: out of memory, the stream fails so. */
+    bool (*on_pack)(void *arg, int64_t rowid, int64_t base_ps, int64_t end_ps);
+    void *pack_arg;
 } exp_acc_filter_t;
 typedef struct exp_acc_iter exp_acc_iter_t;
 
 /* Starts a stream; NULL with TESS_EDB/TESS_ENOMEM in diag on failure. */
 exp_acc_iter_t *exp_acc_begin(tl_run_t *run, const exp_acc_filter_t *f, diag_t *diag);
-/* 1: *a is the next access; 0: the end; -1: TESS_EDB in diag. */
+/* 1: *a is the next access; 0: the end; -1: TESS_EDB (TESS_ENOMEM from
+ * on_pack) in diag. */
 int exp_acc_next(exp_acc_iter_t *it, exp_access_t *a /* OUT */, diag_t *diag);
 void exp_acc_end(exp_acc_iter_t *it);        /* NULL is fine */
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/present/slots.h"
 #include "analysis/recorder/rec.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
@@ -157,6 +158,7 @@ typedef struct svg {
     int8_t cf_row[TL_MAX_FRAMES]; /* per frame of tl_run_frames(): its CF label's row, or -1 */
     unsigned cf_rows;         /* label rows used (at least 1) */
     bool have_acc;            /* the run recorded accesses (level mem) */
+    tl_slots_t *slots;        /* the slot profile: the instructions the tooltips name */
 } svg_t;
 
 static double X(const svg_t *s, int64_t t)
@@ -449,9 +451,22 @@ static void write_task_bar(svg_t *s, const tl_task_t *t, double y)
         fputs("? (unfinished when the run stopped)", f);
     else
         fprintf(f, "%.10g, READY at the TS %.10g", cycles(s, t->finish), cycles(s, t->ready));
-    fprintf(f, "; %lld instructions, %lld SM accesses, %.10g cycles waiting on the SM"
-               "</title></rect>\n",
+    fprintf(f, "; %lld instructions, %lld SM accesses, %.10g cycles waiting on the SM",
             (long long)t->instructions, (long long)t->sm_ops, cycles(s, t->sm_wait_ps));
+    /* the slot profile's hottest instruction of the frame on this core (a
+       SIMT run: of the warp), over every task of the frame */
+    const tl_hot_t *h = tl_slot_hot(s->slots, t->frame, TL_SLOT_SIMT);
+    bool warp = h != NULL;
+    if (!h)
+        h = tl_slot_hot(s->slots, t->frame, t->core);
+    const char *text = h ? tl_slot_text(s->slots, t->frame, (unsigned)h->slot) : NULL;
+    if (h && text) {
+        fprintf(f, "; hottest instruction (slot profile, every task of the frame %s): slot %d ",
+                warp ? "on the SIMT unit" : "on this core", h->slot);
+        esc_xml(f, text);
+        fprintf(f, ", %.10g of %.10g cycles", h->cycles, h->total);
+    }
+    fputs("</title></rect>\n", f);
     if (s->have_acc || t->sm_wait_ps <= 0 || t->finish == TL_NONE || t->finish <= t->start)
         return;
     /* Level tasks: only the share of the task spent waiting is known. */
@@ -531,7 +546,7 @@ static void write_bus(svg_t *s)
  * issued in that slot. */
 static int write_issue(svg_t *s, diag_t *d)
 {
-    sqlite3_stmt *st = tl_run_issue_window(s->run, "time_ps, frame, op, active, mask, ord",
+    sqlite3_stmt *st = tl_run_issue_window(s->run, "time_ps, frame, op, active, mask, ord, slot",
                                            "time_ps, ord", s->t0, s->t1, d);
     if (!st)
         return d && d->code ? d->code : TESS_EDB;
@@ -552,15 +567,18 @@ static int write_issue(svg_t *s, diag_t *d)
         bool diverged = active != mask;
         double xa = X(s, t), w = X(s, t + p) - xa, y = s->y_issue + 2 + ord * s->slot_h;
         double h = s->issue_slots > 1 ? s->slot_h - 1 : s->slot_h;
-        char slot[16] = "";
+        char port[24] = "";
         if (s->issue_slots > 1)
-            snprintf(slot, sizeof slot, " slot %u", ord);
+            snprintf(port, sizeof port, " (issue %u)", ord);
+        unsigned pc = (unsigned)sqlite3_column_int(st, 6);
+        const char *text = tl_slot_text(s->slots, (unsigned)sqlite3_column_int(st, 1), pc);
         fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.10g\" fill=\"%s\""
-                   " fill-opacity=\"%s\"><title>cycle %.10g%s: %s %s, lanes 0x%04x of 0x%04x%s"
-                   "</title></rect>\n",
+                   " fill-opacity=\"%s\"><title>cycle %.10g%s: %s slot %u ",
                 xa, y, w < 0.5 ? 0.5 : w, h, palette[(fr ? (unsigned)fr->number : 0) % 10],
-                diverged ? "0.45" : "1", cycles(s, t), slot, fr ? fr->label : "F?",
-                op ? (const char *)op : "?", active, mask, diverged ? " (diverged)" : "");
+                diverged ? "0.45" : "1", cycles(s, t), port, fr ? fr->label : "F?", pc);
+        esc_xml(f, text ? text : op ? (const char *)op : "?");
+        fprintf(f, ", lanes 0x%04x of 0x%04x%s</title></rect>\n", active, mask,
+                diverged ? " (diverged)" : "");
         if (diverged)
             fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"2\" fill=\"#333\"/>\n",
                     xa, y + h - 2, w < 0.5 ? 0.5 : w);
@@ -761,6 +779,8 @@ int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *o, FILE *out, diag_t *d)
     rc = probe_issue(&s, d);
     if (rc != TESS_OK)
         return rc;
+    if (!(s.slots = tl_slots_load(run, d)))
+        return d && d->code ? d->code : TESS_EDB;
     layout(&s, width);
     unsigned cols = (unsigned)ceil(s.pw);
     if (lanes_init(&s.wait, TL_CORES, cols, s.t0, s.t1) ||
@@ -784,6 +804,7 @@ int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *o, FILE *out, diag_t *d)
     }
     lanes_free(&s.wait);
     lanes_free(&s.bank);
+    tess_free(s.slots);
     if (rc == TESS_OK && ferror(out))
         rc = diag_fail(d, TESS_EIO, "writing the SVG: %s", strerror(errno));
     return rc;

@@ -390,11 +390,12 @@ unsigned rec_attach(rec_t *rec, sim_t *sim)
     /* GPU_TRACE_WARPS/ISSUE are ignored by core.model = mimd. */
     if (rec->opts.level >= REC_EVENTS)
         return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
-               GPU_TRACE_ISSUE;
+               GPU_TRACE_ISSUE | GPU_TRACE_SLOTS;
     if (rec->opts.level >= REC_MEM)
-        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS;
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_ACCESSES | GPU_TRACE_WARPS |
+               GPU_TRACE_SLOTS;
     if (rec->opts.level >= REC_TASKS)
-        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS;
+        return GPU_TRACE_FRAMES | GPU_TRACE_TASKS | GPU_TRACE_WARPS | GPU_TRACE_SLOTS;
     return 0;
 }
 

@@ -273,6 +273,15 @@ static void on_simt_issue(rec_t *rec, const gpu_tr_simt_issue_t *i)
     add_row(rec, REC_ROW_SIMT_ISSUE, 0)->u.issue = *i;
 }
 
+/* The slot profile (level tasks and above): the whole run's, as the
+ * counters, whatever the window. */
+static void on_slot(rec_t *rec, const gpu_tr_slot_t *sl)
+{
+    if (rec->opts.level < REC_TASKS)
+        return;
+    add_row(rec, REC_ROW_SLOT, 0)->u.slot = *sl;
+}
+
 /* Every record but an SM access. */
 static __attribute__((noinline)) void hook_other(rec_t *rec, unsigned kind, const void *record)
 {
@@ -300,6 +309,9 @@ static __attribute__((noinline)) void hook_other(rec_t *rec, unsigned kind, cons
         break;
     case GPU_TR_SIMT_ISSUE:
         on_simt_issue(rec, record);
+        break;
+    case GPU_TR_SLOT:
+        on_slot(rec, record);
         break;
     default:
         break;

@@ -49,6 +49,7 @@ typedef enum rec_row_kind {
     REC_ROW_SIMT_WARP,        /* u.warp → simt_warps */
     REC_ROW_SIMT_MEM,         /* u.smem → simt_mem_packs (rec_simt.c) */
     REC_ROW_SIMT_ISSUE,       /* u.issue → simt_issue_packs (rec_simt.c) */
+    REC_ROW_SLOT,             /* u.slot → slot_counts */
 } rec_row_kind_t;
 
 /* A row handed to the writer. Strings live in the batch's text arena. */
@@ -67,6 +68,7 @@ typedef struct rec_row {
         gpu_tr_simt_warp_t warp;
         gpu_tr_simt_mem_t smem;
         gpu_tr_simt_issue_t issue;
+        gpu_tr_slot_t slot;
     } u;
 } rec_row_t;
 

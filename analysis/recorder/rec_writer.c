@@ -17,6 +17,7 @@
 #include "analysis/store/tables.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "model/itrace.h"
 #include "model/tm.h"
 
 /* --- binding one row --------------------------------------------------- */
@@ -55,6 +56,7 @@ static int bind_text(sqlite3_stmt *st, int i, const rec_batch_t *b, uint32_t off
 #define SIP(name, type) SIP_##name,
 #define SMP(name, type) SMP_##name,
 #define SON(name, type) SON_##name,
+#define SL(name, type) SL_##name,
 enum { P_RUN_ID = 1 }; /* run_id: parameter 1 of every INSERT (DB_INSERT_SQL) */
 enum { FR_run_id = 1, DB_FRAMES(FR, DB_NONE) };
 enum { ST_run_id = 1, DB_STALLS(ST, DB_NONE) };
@@ -71,6 +73,7 @@ enum { SMP_run_id = 1, DB_SIMT_MEM_PACKS(SMP, DB_NONE) };
 _Static_assert((int)SIP_frame0 == (int)SMP_frame0 && (int)SIP_data == (int)SMP_data,
                "the SIMT packs' columns");
 enum { SON_run_id = 1, DB_SIMT_OP_NAMES(SON, DB_NONE) };
+enum { SL_run_id = 1, DB_SLOT_COUNTS(SL, DB_NONE) };
 
 static int bind_frame(sqlite3_stmt *st, const gpu_tr_frame_t *f)
 {
@@ -169,6 +172,48 @@ static int bind_simt_warp(sqlite3_stmt *st, const gpu_tr_simt_warp_t *w)
     rc |= bind_u64(st, SW_requests, w->requests);
     rc |= bind_u64(st, SW_replays, w->replays);
     rc |= sqlite3_bind_int(st, SW_complete, w->complete);
+    rc |= bind_u64(st, SW_stall_fetch_cycles, w->stall_cycles[GPU_SIMT_STALL_FETCH]);
+    rc |= bind_u64(st, SW_stall_collector_cycles, w->stall_cycles[GPU_SIMT_STALL_COLLECTOR]);
+    return rc;
+}
+
+/* A slot of the profile: MIMD rows with execute_ps and sm_wait_ps, SIMT rows
+ * (core GPU_SLOT_SIMT, NULL in the table) with issued and stall cycles. */
+static int bind_slot(sqlite3_stmt *st, const gpu_tr_slot_t *s)
+{
+    static const int stall_col[GPU_SIMT_STALLS] = {
+        [GPU_SIMT_STALL_MEMORY] = SL_stall_memory_cycles,
+        [GPU_SIMT_STALL_EXECUTE] = SL_stall_execute_cycles,
+        [GPU_SIMT_STALL_ISSUE] = SL_stall_issue_cycles,
+        [GPU_SIMT_STALL_FETCH] = SL_stall_fetch_cycles,
+        [GPU_SIMT_STALL_COLLECTOR] = SL_stall_collector_cycles,
+        [GPU_SIMT_STALL_BARRIER] = SL_stall_barrier_cycles,
+    };
+    bool simt = s->core == GPU_SLOT_SIMT;
+    char text[64];
+    int len = isa_disasm(s->word, text, sizeof text);
+    int rc = sqlite3_bind_int(st, SL_frame, s->frame);
+    rc |= simt ? sqlite3_bind_null(st, SL_core) : sqlite3_bind_int(st, SL_core, s->core);
+    rc |= sqlite3_bind_int(st, SL_slot, s->slot);
+    rc |= sqlite3_bind_int(st, SL_word, s->word);
+    rc |= sqlite3_bind_text(st, SL_text, text, len < 0 ? 0 : len, SQLITE_TRANSIENT);
+    rc |= bind_u64(st, SL_tasks, s->tasks);
+    rc |= bind_u64(st, SL_instructions, s->instructions);
+    rc |= bind_u64(st, SL_lane_instructions, s->lane_instructions);
+    if (simt) {
+        rc |= bind_u64(st, SL_issued_cycles, s->issued_cycles);
+        for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+            rc |= k == GPU_SIMT_STALL_BARRIER && !s->groups
+                      ? sqlite3_bind_null(st, stall_col[k]) /* as simt_warps: the stack's */
+                      : bind_u64(st, stall_col[k], s->stall_cycles[k]);
+        rc |= sqlite3_bind_null(st, SL_execute_ps) | sqlite3_bind_null(st, SL_sm_wait_ps);
+    } else {
+        rc |= sqlite3_bind_null(st, SL_issued_cycles);
+        for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+            rc |= sqlite3_bind_null(st, stall_col[k]);
+        rc |= bind_time(st, SL_execute_ps, s->execute_ps);
+        rc |= bind_time(st, SL_sm_wait_ps, s->sm_wait_ps);
+    }
     return rc;
 }
 
@@ -185,6 +230,8 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
         return bind_task(st, &row->u.task);
     case REC_ROW_SIMT_WARP:
         return bind_simt_warp(st, &row->u.warp);
+    case REC_ROW_SLOT:
+        return bind_slot(st, &row->u.slot);
     case REC_ROW_COUNTER:
         return bind_text(st, CO_component, b, row->text_off, row->text_len) |
                sqlite3_bind_text(st, CO_name, b->text + row->text2_off, -1, SQLITE_STATIC) |
@@ -199,6 +246,7 @@ static const uint8_t table_of[] = {
     [REC_ROW_FRAME] = REC_T_FRAMES, [REC_ROW_STALL] = REC_T_STALLS,
     [REC_ROW_TASK] = REC_T_TASKS,   [REC_ROW_COUNTER] = REC_T_COUNTERS,
     [REC_ROW_EVENT_NAME] = REC_T_EVENT_NAMES, [REC_ROW_SIMT_WARP] = REC_T_SIMT_WARPS,
+    [REC_ROW_SLOT] = REC_T_SLOT_COUNTS,
 };
 
 /* --- writing a batch ---------------------------------------------------- */

@@ -172,7 +172,9 @@ static const struct added {
                 {"simt_issue_packs", NULL, 10}, {"simt_op_names", NULL, 10},
                 {"simt_mem_packs", NULL, 11}, {"runs", "uid", 12},
                 {"simt_warps", "max_groups", 13}, {"simt_warps", "barriers", 13},
-                {"simt_warps", "stall_barrier_cycles", 13}};
+                {"simt_warps", "stall_barrier_cycles", 13},
+                {"simt_warps", "stall_fetch_cycles", 14},
+                {"simt_warps", "stall_collector_cycles", 14}, {"slot_counts", NULL, 14}};
 
 static bool not_yet(const char *table, const char *col, int64_t version)
 {

@@ -129,6 +129,15 @@ static const char migrate_v13[] =
     "ALTER TABLE simt_warps ADD COLUMN barriers INTEGER;"
     "ALTER TABLE simt_warps ADD COLUMN stall_barrier_cycles INTEGER;";
 
+/* Version 14: the slot profile (slot_counts, the slot_profile view), and
+ * the SIMT pipeline's stall reasons in simt_warps (0 in the rows of runs
+ * before it: their warps had no front end and no collectors). */
+static const char migrate_v14[] =
+    "ALTER TABLE simt_warps ADD COLUMN stall_fetch_cycles INTEGER;"
+    "ALTER TABLE simt_warps ADD COLUMN stall_collector_cycles INTEGER;"
+    "UPDATE simt_warps SET stall_fetch_cycles = 0, stall_collector_cycles = 0;"
+    CREATE_TABLE(slot_counts, DB_SLOT_COUNTS, DB_RUN_FK);
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
@@ -139,7 +148,8 @@ static const char migrate_v13[] =
  * version 8 only views: mean latencies in cycles beside their _ps columns;
  * version 9 the packed event log; version 10 the packed SIMT issue port;
  * version 11 the packed SIMT ld/st; version 12 runs.uid; version 13 the
- * thread groups of simt_warps. */
+ * thread groups of simt_warps; version 14 the slot profile and simt_warps'
+ * pipeline stalls. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
                                                            [5] = migrate_v6, [6] = NULL,
@@ -147,7 +157,8 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migr
                                                            [9] = migrate_v10,
                                                            [10] = migrate_v11,
                                                            [11] = migrate_v12,
-                                                           [12] = migrate_v13};
+                                                           [12] = migrate_v13,
+                                                           [13] = migrate_v14};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -172,11 +183,49 @@ static const char compat_v6[] =
     DB_SIMT_MEM(COMPAT_COL, COMPAT_COL) " WHERE 0;"
     "CREATE TEMP VIEW IF NOT EXISTS simt_issue AS SELECT 0 AS run_id"
     DB_SIMT_ISSUE(COMPAT_COL, COMPAT_COL) " WHERE 0;";
+/* … older than version 14: no slot profile. */
+static const char compat_v14[] =
+    "CREATE TEMP VIEW IF NOT EXISTS slot_counts AS SELECT 0 AS run_id"
+    DB_SLOT_COUNTS(COMPAT_COL, COMPAT_COL) " WHERE 0;";
 
-/* … and from version 6 to 12, simt_warps without the thread groups' columns. */
-static const char compat_v13[] =
-    "CREATE TEMP VIEW IF NOT EXISTS simt_warps AS SELECT *, NULL AS max_groups,"
-    " NULL AS barriers, NULL AS stall_barrier_cycles FROM main.simt_warps;";
+/* simt_warps' columns added after version 6, and what a file without them
+ * reads: no thread groups before version 13 (NULL: the stack's), no
+ * pipeline stalls before version 14 (0: there was no pipeline). */
+static const struct {
+    const char *column, *value;
+} warps_added[] = {{"max_groups", "NULL"},         {"barriers", "NULL"},
+                   {"stall_barrier_cycles", "NULL"}, {"stall_fetch_cycles", "0"},
+                   {"stall_collector_cycles", "0"}};
+
+/* Whether the file's simt_warps has `column`. */
+static bool has_warps_column(sqlite3 *db, const char *column)
+{
+    int64_t n = 0;
+    char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info('simt_warps', 'main')"
+                                " WHERE name = %Q", column);
+    bool found = sql && db_query_int(db, sql, &n) == SQLITE_OK && n > 0;
+    sqlite3_free(sql);
+    return found;
+}
+
+/* A file of version 6 to 13: simt_warps as a TEMP view with the columns it
+ * lacks (only those: a file stamped older than its tables keeps them). */
+static int compat_warps(sqlite3 *db, const char *path, diag_t *diag)
+{
+    char added[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof warps_added / sizeof warps_added[0]; i++)
+        if (!has_warps_column(db, warps_added[i].column))
+            len += (size_t)snprintf(added + len, sizeof added - len, ", %s AS %s",
+                                    warps_added[i].value, warps_added[i].column);
+    if (len == 0)
+        return TESS_OK;
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "CREATE TEMP VIEW IF NOT EXISTS simt_warps AS SELECT *%s FROM main.simt_warps;",
+             added);
+    return db_exec(db, path, sql, diag);
+}
 
 int schema_bind_value(sqlite3_stmt *st, int idx, const char *v)
 {
@@ -215,7 +264,8 @@ static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS simt_warps_run ON simt_warps(run_id, frame);"
     "CREATE INDEX IF NOT EXISTS simt_mem_packs_run ON simt_mem_packs(run_id, base_ps);"
     "CREATE INDEX IF NOT EXISTS simt_issue_packs_run ON simt_issue_packs(run_id, base_ps);"
-    "CREATE INDEX IF NOT EXISTS simt_op_names_run ON simt_op_names(run_id, id);";
+    "CREATE INDEX IF NOT EXISTS simt_op_names_run ON simt_op_names(run_id, id);"
+    "CREATE INDEX IF NOT EXISTS slot_counts_run ON slot_counts(run_id, frame, core, slot);";
 
 static const char *const insert_sql[REC_TABLES] = {
     [REC_T_FRAMES] = DB_INSERT_SQL(frames, DB_FRAMES),
@@ -229,6 +279,7 @@ static const char *const insert_sql[REC_TABLES] = {
     [REC_T_SIMT_MEM_PACKS] = DB_INSERT_SQL(simt_mem_packs, DB_SIMT_MEM_PACKS),
     [REC_T_SIMT_ISSUE_PACKS] = DB_INSERT_SQL(simt_issue_packs, DB_SIMT_ISSUE_PACKS),
     [REC_T_SIMT_OP_NAMES] = DB_INSERT_SQL(simt_op_names, DB_SIMT_OP_NAMES),
+    [REC_T_SLOT_COUNTS] = DB_INSERT_SQL(slot_counts, DB_SLOT_COUNTS),
 };
 
 const char *schema_insert(rec_table_t table) { return insert_sql[table]; }
@@ -376,8 +427,11 @@ int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *di
         rc = db_exec(db, path, compat_v5, diag);
     if (rc == TESS_OK && version < 6)
         rc = db_exec(db, path, compat_v6, diag);
-    else if (rc == TESS_OK && version < 13)
-        rc = db_exec(db, path, compat_v13, diag);
+    /* (only what the file lacks: a file stamped older than its tables keeps them) */
+    if (rc == TESS_OK && version < 14 && !is_table(db, "slot_counts"))
+        rc = db_exec(db, path, compat_v14, diag);
+    if (rc == TESS_OK && version >= 6 && version < 14)
+        rc = compat_warps(db, path, diag);
     return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s",
                                      true, diag)
                          : rc;

@@ -22,6 +22,7 @@ typedef enum rec_table {
     REC_T_SIMT_MEM_PACKS,
     REC_T_SIMT_ISSUE_PACKS,
     REC_T_SIMT_OP_NAMES,
+    REC_T_SLOT_COUNTS,
     REC_TABLES
 } rec_table_t;
 

@@ -87,10 +87,12 @@
  * per row at level events (gpu_tr_simt_issue_t: a table up to version 9,
  * since then the simt_issue view's columns). Version 13: max_groups,
  * barriers and stall_barrier_cycles of simt.reconvergence = barrier runs
- * (S14; NULL for the stack's, whose max_stack_depth is NULL for them). */
+ * (S14; NULL for the stack's, whose max_stack_depth is NULL for them);
+ * version 14 the pipeline's stall reasons (S11, S12). */
 #define DB_SIMT_WARPS(C, G)                                                      \
     DB_SIMT_WARPS_V6(C, G)                                                       \
-    C(max_groups, "INTEGER") C(barriers, "INTEGER") C(stall_barrier_cycles, "INTEGER")
+    C(max_groups, "INTEGER") C(barriers, "INTEGER") C(stall_barrier_cycles, "INTEGER") \
+    C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")
 /* simt_warps as versions 6 to 12 made it (the migration to 6 creates it so). */
 #define DB_SIMT_WARPS_V6(C, G)                                                   \
     C(frame, "INTEGER NOT NULL") C(mask, "INTEGER") C(lanes, "INTEGER")          \
@@ -141,6 +143,20 @@
 
 #define DB_SIMT_OP_NAMES(C, G) C(id, "INTEGER NOT NULL") C(name, "TEXT NOT NULL")
 
+/* The slot profile (version 13; gpu_tr_slot_t): one row per frame, core
+ * (NULL: the SIMT unit) and slot charged with anything over the run, at
+ * level tasks and above; the slot_profile view is the contract. MIMD rows
+ * have execute_ps and sm_wait_ps, SIMT rows issued_cycles and the stall
+ * cycles (the others NULL). */
+#define DB_SLOT_COUNTS(C, G)                                                     \
+    C(frame, "INTEGER NOT NULL") C(core, "INTEGER") C(slot, "INTEGER NOT NULL")  \
+    C(word, "INTEGER") C(text, "TEXT") C(tasks, "INTEGER")                       \
+    C(instructions, "INTEGER") C(lane_instructions, "INTEGER")                   \
+    C(issued_cycles, "INTEGER") C(stall_memory_cycles, "INTEGER")                \
+    C(stall_execute_cycles, "INTEGER") C(stall_issue_cycles, "INTEGER")          \
+    C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")        \
+    C(stall_barrier_cycles, "INTEGER") C(execute_ps, "INTEGER") C(sm_wait_ps, "INTEGER")
+
 /* Every table, in creation order: X(name, LIST, run_id's type). */
 #define DB_TABLES(X)                                                             \
     X(runs, DB_RUNS, "INTEGER PRIMARY KEY")                                      \
@@ -157,7 +173,8 @@
     X(simt_warps, DB_SIMT_WARPS, DB_RUN_FK)                                      \
     X(simt_mem_packs, DB_SIMT_MEM_PACKS, DB_RUN_FK)                              \
     X(simt_issue_packs, DB_SIMT_ISSUE_PACKS, DB_RUN_FK)                          \
-    X(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)
+    X(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)                                \
+    X(slot_counts, DB_SLOT_COUNTS, DB_RUN_FK)
 
 /* Helpers for the lists: nothing; a column's name as text; "?" for it. */
 #define DB_NONE(name, type)

@@ -377,6 +377,7 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " " RATIO("lane_instructions", "warp_instructions * 16") " AS lane_utilization," \
     " divergent_branches, max_stack_depth, start_ps, end_ps, resident_cycles,"   \
     " issued_cycles, stall_memory_cycles, stall_execute_cycles, stall_issue_cycles," \
+    " stall_fetch_cycles, stall_collector_cycles,"                               \
     " mem_instructions, requests, replays,"                                      \
     " " RATIO("replays", "mem_instructions") " AS replays_per_mem, complete,"    \
     " max_groups, barriers, stall_barrier_cycles"                                \
@@ -388,7 +389,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " " CNT("lane_instructions") ", " CNT("lane_slots") ", "                     \
     CNT("divergent_branches") ", " CNT("issued_cycles") ", " CNT("resident_cycles") "," \
     " " CNT("stall_memory_cycles") ", " CNT("stall_execute_cycles") ","          \
-    " " CNT("stall_issue_cycles") ", " CNT("mem_instructions") ", " CNT("requests") "," \
+    " " CNT("stall_issue_cycles") ", " CNT("stall_fetch_cycles") ","              \
+    " " CNT("stall_collector_cycles") ", " CNT("mem_instructions") ", " CNT("requests") "," \
     " " CNT("replays") ", " CNT("issue_cycles") ", " CNT("issue_width") ","       \
     " " CNT("run_cycles") ", " CNT("issue_util_ppm") ","                         \
     " " CNT("stall_barrier_cycles") ", " CNT("max_groups") ", " CNT("barriers")  \
@@ -404,23 +406,63 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " " RATIO("warp_instructions", "run_cycles * issue_width") " AS issue_utilization," \
     " " RATIO("issue_cycles", "run_cycles") " AS issue_busy_share,"              \
     " divergent_branches, resident_cycles, issued_cycles, stall_memory_cycles,"  \
-    " stall_execute_cycles, stall_issue_cycles, mem_instructions, requests, replays," \
+    " stall_execute_cycles, stall_issue_cycles, coalesce(stall_fetch_cycles, 0) AS" \
+    " stall_fetch_cycles, coalesce(stall_collector_cycles, 0) AS stall_collector_cycles," \
+    " mem_instructions, requests, replays,"                                      \
     " " RATIO("replays", "mem_instructions") " AS replays_per_mem,"              \
     " stall_barrier_cycles, max_groups, barriers"                                \
     " FROM (" SIMT_PIVOT ")"
 
 /* Per SIMT run and reason: the warps' resident cycles spent stalled, and
  * their share of all resident cycles (issued cycles are the rest). */
-#define STALL_CYCLES                                                             \
-    "CASE s.reason WHEN 'memory' THEN e.stall_memory_cycles"                     \
-    " WHEN 'execute' THEN e.stall_execute_cycles WHEN 'barrier' THEN e.stall_barrier_cycles" \
-    " ELSE e.stall_issue_cycles END"
+#define STALL_OF(e, r)                                                           \
+    "CASE " r " WHEN 'memory' THEN " e ".stall_memory_cycles"                    \
+    " WHEN 'execute' THEN " e ".stall_execute_cycles WHEN 'issue' THEN " e       \
+    ".stall_issue_cycles WHEN 'fetch' THEN " e ".stall_fetch_cycles"             \
+    " WHEN 'collector' THEN " e ".stall_collector_cycles"                        \
+    " ELSE " e ".stall_barrier_cycles END"
 #define SIMT_STALLS                                                              \
-    "SELECT e.run_id AS run_id, s.reason AS reason, " STALL_CYCLES " AS cycles," \
-    " " RATIO(STALL_CYCLES, "e.resident_cycles") " AS share"                     \
+    "SELECT e.run_id AS run_id, s.reason AS reason,"                             \
+    " " STALL_OF("e", "s.reason") " AS cycles,"                                  \
+    " " RATIO(STALL_OF("e", "s.reason"), "e.resident_cycles") " AS share"         \
     " FROM simt_efficiency AS e, (SELECT 'memory' AS reason UNION ALL"           \
-    "  SELECT 'execute' UNION ALL SELECT 'issue' UNION ALL SELECT 'barrier') AS s" \
+    "  SELECT 'execute' UNION ALL SELECT 'issue' UNION ALL SELECT 'fetch'"       \
+    "  UNION ALL SELECT 'collector' UNION ALL SELECT 'barrier') AS s"             \
     " WHERE s.reason <> 'barrier' OR e.stall_barrier_cycles IS NOT NULL"
+
+/* The slot profile (slot_counts): per run, frame, core (NULL: the SIMT unit)
+ * and slot, the instruction, its counts and the cycles charged to it —
+ * SIMT: issued + stall cycles; MIMD: execute + SM wait — in cycles; its
+ * share of the run's charged cycles and its rank among the run's slots by
+ * cycles (1: the hottest). */
+#define SLOT_CYCLES                                                              \
+    "CASE WHEN s.core IS NULL THEN s.issued_cycles + s.stall_issue_cycles"        \
+    " + s.stall_fetch_cycles + s.stall_collector_cycles + s.stall_memory_cycles"  \
+    " + s.stall_execute_cycles + coalesce(s.stall_barrier_cycles, 0)"           \
+    " ELSE " CYC("s.execute_ps + s.sm_wait_ps") " END"
+#define SLOT_PROFILE                                                             \
+    "SELECT run_id, frame, core, slot, text, op, tasks, instructions,"           \
+    " lane_instructions, cycles, " RATIO("cycles", "sum(cycles) OVER w") " AS share," \
+    " rank() OVER (w ORDER BY cycles DESC) AS hot_rank, issued_cycles,"          \
+    " stall_issue_cycles, stall_fetch_cycles, stall_collector_cycles,"           \
+    " stall_memory_cycles, stall_execute_cycles, stall_barrier_cycles,"          \
+    " execute_cycles, sm_wait_cycles,"                                           \
+    " execute_ps, sm_wait_ps"                                                    \
+    " FROM (SELECT s.run_id AS run_id, s.frame AS frame, s.core AS core,"        \
+    "  s.slot AS slot, s.text AS text,"                                          \
+    "  substr(s.text, 1, instr(s.text || ' ', ' ') - 1) AS op, s.tasks AS tasks," \
+    "  s.instructions AS instructions, s.lane_instructions AS lane_instructions," \
+    "  " SLOT_CYCLES " AS cycles, s.issued_cycles AS issued_cycles,"             \
+    "  s.stall_issue_cycles AS stall_issue_cycles,"                              \
+    "  s.stall_fetch_cycles AS stall_fetch_cycles,"                              \
+    "  s.stall_collector_cycles AS stall_collector_cycles,"                      \
+    "  s.stall_memory_cycles AS stall_memory_cycles,"                            \
+    "  s.stall_execute_cycles AS stall_execute_cycles,"                          \
+    "  s.stall_barrier_cycles AS stall_barrier_cycles,"                          \
+    "  " CYC("s.execute_ps") " AS execute_cycles, " CYC("s.sm_wait_ps") " AS sm_wait_cycles," \
+    "  s.execute_ps AS execute_ps, s.sm_wait_ps AS sm_wait_ps"                   \
+    "  FROM slot_counts AS s JOIN runs AS r ON r.run_id = s.run_id)"             \
+    " WINDOW w AS (PARTITION BY run_id)"
 
 /* Per SIMT run, kind (ld/st) and replay count: how many warp ld/st replayed
  * that often (level mem), their lanes and SM requests. */
@@ -477,7 +519,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     V("simt_warp_efficiency", SIMT_WARP_EFFICIENCY)                              \
     V("simt_efficiency", SIMT_EFFICIENCY)                                        \
     V("simt_stalls", SIMT_STALLS)                                                \
-    V("simt_replays", SIMT_REPLAYS)
+    V("simt_replays", SIMT_REPLAYS)                                              \
+    V("slot_profile", SLOT_PROFILE)
 
 /* Every view of the file: the one list (docs/SCHEMA.md, "Schema evolution"). */
 #define DB_VIEWS(V)                                                              \

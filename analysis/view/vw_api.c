@@ -367,8 +367,10 @@ static json_t *task_accesses(tl_run_t *run, int frame, int core, int64_t t0, int
                      "rows", rows, "total", n, "limit", TASK_ACCESSES_MAX);
 }
 
-/* The task's rows of the slot profile (issue 21's view) when the file has
- * it: every column, filtered on the columns it has (run_id, frame, core). */
+/* The task's rows of the slot profile (view slot_profile, docs/SCHEMA.md)
+ * when the file has it: every column, filtered on the columns it has
+ * (run_id, frame, core; a SIMT run's rows have core NULL: the unit's, one
+ * per warp, which every lane of the warp shows), in slot order. */
 static json_t *slot_profile(tl_run_t *run, int frame, int core, diag_t *d)
 {
     if (!has_relation(run, "slot_profile"))
@@ -383,8 +385,9 @@ static json_t *slot_profile(tl_run_t *run, int frame, int core, diag_t *d)
     }
     sqlite3_finalize(st);
     char sql[200];
-    snprintf(sql, sizeof sql, "SELECT * FROM slot_profile WHERE run_id = ?1%s%s",
-             has_frame ? " AND frame = ?2" : "", has_core ? " AND core = ?3" : "");
+    snprintf(sql, sizeof sql, "SELECT * FROM slot_profile WHERE run_id = ?1%s%s ORDER BY slot",
+             has_frame ? " AND frame = ?2" : "",
+             has_core ? " AND (core = ?3 OR core IS NULL)" : "");
     if (!(st = tl_run_prepare(run, sql, d)))
         return NULL;
     if (has_frame)

@@ -79,27 +79,38 @@ static void summary_free(summary_t *s)
     tess_free(s);
 }
 
-/* The run's pack rows with their times (not their data). */
-static int read_packs(tl_run_t *run, summary_t *s, diag_t *d)
+/* The rowids of the run's packs, in order: from the index on run_id, not
+ * the packs' rows (their times come with their data, in the pass). */
+static int read_rowids(tl_run_t *run, int64_t **ids, unsigned *n, diag_t *d)
 {
-    sqlite3_stmt *st = tl_run_prepare(run, "SELECT rowid, base_ps, end_ps FROM sm_access_packs"
-                                           " WHERE run_id = ?1", d);
+    sqlite3_stmt *st = tl_run_prepare(run, "SELECT rowid FROM sm_access_packs"
+                                           " WHERE run_id = ?1 ORDER BY rowid", d);
     unsigned cap = 0;
     int step = SQLITE_ERROR;
+    *ids = NULL, *n = 0;
     while (st && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!tl_grow((void **)&s->packs, &cap, s->n_packs, sizeof *s->packs))
+        if (!tl_grow((void **)ids, &cap, *n, sizeof **ids))
             break;
-        pack_t *p = &s->packs[s->n_packs++];
-        p->rowid = sqlite3_column_int64(st, 0);
-        p->base = sqlite3_column_type(st, 1) == SQLITE_NULL ? INT64_MIN
-                                                            : sqlite3_column_int64(st, 1);
-        p->end = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MAX
-                                                           : sqlite3_column_int64(st, 2);
+        (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
     }
     sqlite3_finalize(st);
     if (step == SQLITE_ROW)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
     return step == SQLITE_DONE ? TESS_OK : tl_run_fail(run, "reading sm_access_packs", d);
+}
+
+typedef struct packs {        /* pack rows met by a pass (exp_acc_filter_t.on_pack) */
+    pack_t *p;
+    unsigned n, cap;
+} packs_t;
+
+static bool keep_pack(void *arg, int64_t rowid, int64_t base, int64_t end)
+{
+    packs_t *k = arg;
+    if (!tl_grow((void **)&k->p, &k->cap, k->n, sizeof *k->p))
+        return false;
+    k->p[k->n++] = (pack_t){.rowid = rowid, .base = base, .end = end};
+    return true;
 }
 
 /* The rowids [*lo, *hi] of the packs overlapping [t0, t1); false: none. */
@@ -129,13 +140,16 @@ void vw_cache_destroy(vw_cache_t *c)
     tess_free(c);
 }
 
-/* Folds every access of the run into wait (lanes banks..) and bank lanes;
- * TESS_EINTERRUPTED when the cache is cancelled meanwhile. */
+/* Folds every access of the packs of rowids [lo, hi] (0, 0: all the run's)
+ * into wait (lanes banks..) and bank lanes, keeping the packs' times in
+ * `keep`; TESS_EINTERRUPTED when the cache is cancelled meanwhile. */
 static int fold_accesses(vw_cache_t *cache, tl_run_t *run, cols_t *c, unsigned banks,
-                         int64_t lo, int64_t hi, uint64_t *n, diag_t *d)
+                         int64_t lo, int64_t hi, packs_t *keep, uint64_t *n, diag_t *d)
 {
-    exp_acc_filter_t f = {.from = (uint64_t)c->t0, .to = (uint64_t)c->t1, .frame = -1,
-                          .core = -1, .row_lo = lo, .row_hi = hi};
+    /* every pack of the rowids (no window: where each lies is kept), the
+       accesses clipped to the columns */
+    exp_acc_filter_t f = {.frame = -1, .core = -1, .row_lo = lo, .row_hi = hi,
+                          .on_pack = keep_pack, .pack_arg = keep};
     exp_acc_iter_t *it = exp_acc_begin(run, &f, d);
     if (!it)
         return d->code;
@@ -162,6 +176,7 @@ typedef struct half {
     int64_t run_id, lo, hi;
     cols_t c;
     unsigned banks;
+    packs_t packs;
     uint64_t n;
     int rc;
     diag_t d;
@@ -171,43 +186,81 @@ static void *fold_half(void *arg)
 {
     half_t *h = arg;
     tl_run_t *run = tl_run_open(h->cache->db, h->run_id, &h->d);
-    h->rc = run ? fold_accesses(h->cache, run, &h->c, h->banks, h->lo, h->hi, &h->n, &h->d)
+    h->rc = run ? fold_accesses(h->cache, run, &h->c, h->banks, h->lo, h->hi, &h->packs, &h->n,
+                                &h->d)
                 : h->d.code;
     tl_run_close(run);
     return NULL;
 }
 
-static int by_rowid(const void *a, const void *b)
-{
-    int64_t x = ((const pack_t *)a)->rowid, y = ((const pack_t *)b)->rowid;
-    return (x > y) - (x < y);
-}
-
-/* Folds every access of the run into c: the packs in two halves by rowid,
- * the second on a thread of its own (two cores: about half the time). */
+/* Folds every access of the run into c and keeps where its packs lie (s's
+ * packs): the packs in two halves by rowid, the second on a thread of its
+ * own (two cores: about half the time). */
 static int fold_run(vw_cache_t *cache, tl_run_t *run, summary_t *s, cols_t *c, diag_t *d)
 {
-    if (s->n_packs < 2)
-        return fold_accesses(cache, run, c, s->banks, 0, 0, &s->accesses, d);
-    qsort(s->packs, s->n_packs, sizeof *s->packs, by_rowid);
-    half_t h = {.cache = cache, .run_id = s->run_id, .banks = s->banks,
-                .lo = s->packs[s->n_packs / 2].rowid, .hi = s->packs[s->n_packs - 1].rowid};
-    int rc = cols_init_units(&h.c, c->lanes, c->n, c->t0, c->t1, c->unit);
+    int64_t *ids;
+    unsigned n;
+    packs_t mine = {0};
+    int rc = read_rowids(run, &ids, &n, d);
+    if (rc != TESS_OK || n < 2) {
+        tess_free(ids);
+        if (rc == TESS_OK)
+            rc = fold_accesses(cache, run, c, s->banks, 0, 0, &mine, &s->accesses, d);
+        s->packs = mine.p, s->n_packs = mine.n;
+        return rc;
+    }
+    half_t h = {.cache = cache, .run_id = s->run_id, .banks = s->banks, .lo = ids[n / 2],
+                .hi = ids[n - 1]};
+    int64_t first = ids[0];
+    tess_free(ids);
+    rc = cols_init_units(&h.c, c->lanes, c->n, c->t0, c->t1, c->unit);
     pthread_t t;
     bool threaded = rc == TESS_OK && pthread_create(&t, NULL, fold_half, &h) == 0;
     if (rc == TESS_OK)
-        rc = fold_accesses(cache, run, c, s->banks, s->packs[0].rowid, h.lo - 1, &s->accesses, d);
+        rc = fold_accesses(cache, run, c, s->banks, first, h.lo - 1, &mine, &s->accesses, d);
     if (threaded)
         pthread_join(t, NULL);
     else if (h.c.busy)
         fold_half(&h);
     if (rc == TESS_OK && h.rc != TESS_OK)
         rc = diag_fail(d, h.rc, "%s", h.d.msg);
-    for (size_t k = 0; rc == TESS_OK && k < (size_t)c->lanes * c->n; k++)
+    for (size_t k = 0; rc == TESS_OK && k < c->lanes * c->stride; k++)
         c->busy[k] += h.c.busy[k];
     s->accesses += h.n;
     tess_free(h.c.busy);
+    pack_t *all = rc == TESS_OK ? tess_realloc(mine.p, ((size_t)mine.n + h.packs.n + 1) *
+                                                           sizeof *all)
+                                : NULL;
+    if (all) {
+        memcpy(all + mine.n, h.packs.p, h.packs.n * sizeof *all);
+        mine.p = all, mine.n += h.packs.n;
+    } else if (rc == TESS_OK) {
+        rc = TESS_ENOMEM;
+    }
+    tess_free(h.packs.p);
+    s->packs = mine.p, s->n_packs = mine.n;
     return rc == TESS_OK || rc != TESS_ENOMEM ? rc : diag_fail(d, rc, "out of memory");
+}
+
+/* A SIMT run's part of the summary (vw_simt_build), on a thread and a
+ * connection of its own while the accesses are folded. */
+typedef struct simt_job {
+    vw_cache_t *cache;
+    int64_t run_id, t0, t1, unit;
+    vw_simt_sum_t *sum;
+    int rc;
+    diag_t d;
+} simt_job_t;
+
+static void *simt_pass(void *arg)
+{
+    simt_job_t *j = arg;
+    tl_run_t *run = tl_run_open(j->cache->db, j->run_id, &j->d);
+    j->rc = run ? vw_simt_build(run, j->t0, j->t1, j->unit, VW_BUCKETS, &j->cache->stop, &j->sum,
+                                &j->d)
+                : j->d.code;
+    tl_run_close(run);
+    return NULL;
 }
 
 static summary_t *summary_build(vw_cache_t *cache, tl_run_t *run, diag_t *d)
@@ -227,11 +280,17 @@ static summary_t *summary_build(vw_cache_t *cache, tl_run_t *run, diag_t *d)
     s->run_id = i->run_id, s->t0 = t0, s->t1 = t1, s->bucket_ps = c.col_ps;
     s->lanes = c.lanes, s->banks = i->banks;
     snprintf(s->started, sizeof s->started, "%s", i->started_at);
-    int rc = read_packs(run, s, d);
-    if (rc == TESS_OK)
-        rc = fold_run(cache, run, s, &c, d);
-    if (rc == TESS_OK)
-        rc = vw_simt_build(run, t0, t1, unit, VW_BUCKETS, &cache->stop, &s->simt, d);
+    simt_job_t j = {.cache = cache, .run_id = s->run_id, .t0 = t0, .t1 = t1, .unit = unit};
+    pthread_t t;
+    bool threaded = pthread_create(&t, NULL, simt_pass, &j) == 0;
+    int rc = fold_run(cache, run, s, &c, d);
+    if (threaded)
+        pthread_join(t, NULL);
+    else
+        j.rc = vw_simt_build(run, t0, t1, unit, VW_BUCKETS, &cache->stop, &j.sum, &j.d);
+    s->simt = j.sum;
+    if (rc == TESS_OK && j.rc != TESS_OK)
+        rc = diag_fail(d, j.rc, "%s", j.d.msg);
     if (rc == TESS_OK &&
         !(s->cum = tess_malloc((size_t)s->lanes * (VW_BUCKETS + 1) * sizeof *s->cum)))
         rc = diag_fail(d, TESS_ENOMEM, "out of memory");
@@ -244,7 +303,7 @@ static summary_t *summary_build(vw_cache_t *cache, tl_run_t *run, diag_t *d)
         double *cum = s->cum + (size_t)l * (VW_BUCKETS + 1), sum = 0;
         cum[0] = 0;
         for (unsigned k = 0; k < VW_BUCKETS; k++)
-            cum[k + 1] = sum += c.busy[(size_t)l * VW_BUCKETS + k];
+            cum[k + 1] = sum += cols_row(&c, l)[k];
     }
     tess_free(c.busy);
     return s;
@@ -296,7 +355,7 @@ static bool summary_cols(const summary_t *s, cols_t *c)
         }
     }
     tess_free(c->busy);
-    c->busy = busy, c->n = n;
+    c->busy = busy, c->n = n, c->stride = n;
     c->col_ps = k * s->bucket_ps, c->c0 = (double)s->t0 + b0 * s->bucket_ps;
     return true;
 }

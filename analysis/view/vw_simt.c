@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/present/slots.h"
 #include "analysis/view/vw_lanes.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
@@ -201,6 +202,7 @@ typedef struct fold {
     json_t *detail;           /* NULL: not kept (a summary) or more than VW_DETAIL_MAX */
     unsigned kept;
     char **ops;               /* simt_op_names: id -> mnemonic */
+    tl_slots_t *prof;         /* the slot profile: the instruction each issue names */
     unsigned n_ops;
     ivl_t *mem[FRAMES];       /* each warp's ld/st intervals */
     unsigned n_mem[FRAMES], cap_mem[FRAMES];
@@ -283,7 +285,10 @@ static void fold_issue(fold_t *f, const sp_entry_t *e)
         json_decref(f->detail), f->detail = NULL;
     } else if (f->detail) {
         int64_t op = e->v[I_op];
-        const char *name = op >= 0 && (uint64_t)op < f->n_ops && f->ops[op] ? f->ops[op] : "?";
+        const char *name = tl_slot_text(f->prof, (unsigned)or0(e->v[I_frame]),
+                                        (unsigned)or0(e->v[I_slot]));
+        if (!name) /* no profile: the mnemonic */
+            name = op >= 0 && (uint64_t)op < f->n_ops && f->ops[op] ? f->ops[op] : "?";
         json_array_append_new(f->detail, json_pack("[IIIsIIIII]", (json_int_t)t,
                                                    or0(e->v[I_frame]), or0(e->v[I_slot]), name,
                                                    or0(ord), or0(e->v[I_active]),
@@ -344,6 +349,7 @@ static void fold_free(fold_t *f)
     for (unsigned k = 0; k < f->n_ops; k++)
         tess_free(f->ops[k]);
     tess_free(f->ops), tess_free(f->warp.busy), tess_free(f->count), tess_free(f->frame);
+    tess_free(f->prof);
     ws_free(f->ws);
     json_decref(f->detail);
     memset(f, 0, sizeof *f);
@@ -359,9 +365,12 @@ static int fold_slots(fold_t *f, unsigned slots)
     return f->count && f->frame ? TESS_OK : TESS_ENOMEM;
 }
 
-/* The run's mnemonics by id, for the issues' detail. */
+/* The run's mnemonics by id, and its slot profile's instructions, for the
+ * issues' detail. */
 static int load_ops(tl_run_t *run, fold_t *f, diag_t *d)
 {
+    if (!f->prof && !(f->prof = tl_slots_load(run, d)))
+        return d->code ? d->code : TESS_EDB;
     sqlite3_stmt *st = tl_run_prepare(run, "SELECT id, name FROM simt_op_names WHERE run_id = ?1"
                                            " AND id >= 0 AND id < 4096", d);
     if (!st)
@@ -490,7 +499,7 @@ static int summarise(vw_simt_sum_t *s, const fold_t *f)
         double *cum = s->cum + (l - W_ISSUED) * n1, sum = 0;
         cum[0] = 0;
         for (unsigned k = 0; k < s->n; k++)
-            cum[k + 1] = sum += f->warp.busy[(size_t)l * s->n + k];
+            cum[k + 1] = sum += cols_row(&f->warp, l)[k];
     }
     for (unsigned sl = 0; sl < s->slots; sl++) {
         int64_t *cnt = s->cnt + sl * n1, sum = 0;
@@ -593,7 +602,7 @@ int vw_simt_plan(const vw_simt_sum_t *s, int64_t t0, int64_t t1, unsigned cols, 
         unsigned a = b0 + j * k, b = a + k > s->n ? s->n : a + k;
         for (unsigned l = W_ISSUED; l < W_N; l++) {
             const double *cum = s->cum + (l - W_ISSUED) * n1;
-            w->warp.busy[(size_t)l * n + j] = cum[b] - cum[a];
+            cols_row(&w->warp, l)[j] = cum[b] - cum[a];
         }
         for (unsigned sl = 0; sl < s->slots; sl++) {
             const int64_t *cnt = s->cnt + sl * n1;
@@ -726,7 +735,7 @@ static json_t *warp_states(const cols_t *c, bool issues)
     for (unsigned k = 0; k < c->n; k++) {
         double w[W_N];
         for (unsigned l = 0; l < W_N; l++)
-            w[l] = c->busy[(size_t)l * c->n + k] / c->col_ps;
+            w[l] = cols_row(c, l)[k] / c->col_ps;
         double waiting = w[W_RESIDENT] - (issues ? w[W_ELIGIBLE] : 0);
         waiting = waiting < 0 ? 0 : waiting;
         double mem = w[W_OUTSTANDING] < waiting ? w[W_OUTSTANDING] : waiting;

@@ -51,17 +51,14 @@ sim_time_t simt_exec(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, is
 
 /* --- S13: units and passes --------------------------------------------------- */
 
-static unsigned unit_kind(unsigned op)
+unsigned simt_unit_kind(unsigned op)
 {
     if (op == ISA_MUL || op == ISA_DIV)
         return SIMT_SFU;
     return simt_is_mem(op) ? SIMT_LSU : SIMT_SP;
 }
 
-/* The unit of `kind` that can start `passes` passes earliest at or after
- * `now` (on a tie the lowest-numbered) takes them; returns the first one's
- * start. */
-static sim_time_t take_unit(simt_t *u, unsigned kind, unsigned passes, sim_time_t now)
+sim_time_t simt_take_unit(simt_t *u, unsigned kind, unsigned passes, sim_time_t now)
 {
     sim_time_t *free = u->unit_free[kind];
     unsigned best = 0;
@@ -76,9 +73,9 @@ static sim_time_t take_unit(simt_t *u, unsigned kind, unsigned passes, sim_time_
 void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now)
 {
     simt_held_t *h = &w->held;
-    unsigned kind = unit_kind(h->d.op), k = u->unit_width[kind];
+    unsigned kind = simt_unit_kind(h->d.op), k = u->unit_width[kind];
     unsigned passes = ((unsigned)__builtin_popcount(h->active) + k - 1) / k;
-    sim_time_t start = take_unit(u, kind, passes, now);
+    sim_time_t start = simt_take_unit(u, kind, passes, now);
     h->busy = false;
     if (u->collectors)
         u->held_n--; /* free for an issue in the next cycle (S12) */

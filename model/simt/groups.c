@@ -15,7 +15,12 @@
  * (a barrier is made of a group's lanes; groups only split inside it, and
  * join at it once no later barrier holds their lanes), so the innermost
  * barrier of a group is well defined and at most 15 barriers enclose one
- * lane. The defaults' path (the stack) does not come here. */
+ * lane. The defaults' path (the stack) does not come here.
+ * With simt.collectors >= 1 or a unit narrower than 16 lanes (S12, S13 per
+ * group) an instruction is held from its issue to its dispatch (gheld_t,
+ * at most one per group, lanes disjoint): it reads its registers from the
+ * register-file banks, takes a unit of its kind, and completes from there;
+ * a ld/st sends its requests pass by pass. */
 #include "model/simt/unit.h"
 
 #include <string.h>
@@ -46,22 +51,31 @@ typedef struct mop {
     uint16_t lanes, send, wait; /* its active lanes, those that sent, those unanswered */
     bool store, merged, per_lane; /* per_lane: an ld_sync, complete lane by lane (S14) */
     uint8_t reg, slot, requests, replays, banks;
+    uint8_t pass_j, passes;   /* S13 (pipeline): the next pass's number, how many */
     sim_time_t issue, max;
+    sim_time_t pass_at;       /* S13: its next pass; NEVER: none due (or not dispatched) */
+    uint64_t seq;             /* its issue order (passes start in dispatch order) */
     uint16_t fanout[ISA_LANES];
     isa_mem_lanes_t ops;
 } mop_t;
 
-/* A leaving set of lanes that waits for memory to finish (S7, S14). */
-typedef struct leaving {
-    uint16_t lanes;
-    sim_time_t alu;           /* the latest completion of their other instructions */
-} leaving_t;
+/* S12/S13 under barriers: a group's instruction between its issue and its
+ * dispatch (the pipeline's simt_held_t, one per group: S14). */
+typedef struct gheld {
+    uint16_t active;          /* its lanes */
+    uint16_t reads;           /* source registers not read yet (S12) */
+    uint8_t pc, mop;          /* its slot; a ld/st's entry in mop[] */
+    bool mem;
+    isa_decoded_t d;
+    uint32_t gid;             /* the issuing group: a bnz's completion is its (S4 (c)) */
+    uint64_t seq;             /* issue order over the unit */
+} gheld_t;
 
 typedef struct bwarp {
     uint8_t ng, nb, nleave;
     grp_t g[ISA_LANES];
     barrier_t b[BARRIERS_MAX];
-    leaving_t leave[ISA_LANES];
+    uint16_t leave[ISA_LANES]; /* lanes that left, whose finish time is not known yet */
     uint32_t next_id, last_id;/* last_id: the group that issued the warp's last instruction */
     /* per lane: S3's previous instruction, the latest non-memory completion, the
        ld/st's completion (NEVER: in flight), S4 (a)'s writers */
@@ -74,9 +88,14 @@ typedef struct bwarp {
     mop_t mop[ISA_LANES];
     uint8_t max_groups;       /* counting */
     uint32_t barriers;
+    /* the pipeline (S12, S13): instructions issued, not dispatched (lanes disjoint) */
+    uint16_t held_used, held_lanes;
+    gheld_t held[ISA_LANES];
 } bwarp_t;
 
 struct simt_bar {
+    bool pipe;                /* ro: collectors or a unit narrower than 16 lanes (S12,
+                                 S13): instructions go through gheld_t and passes */
     bwarp_t w[SIMT_WARPS_MAX];
 };
 
@@ -84,10 +103,14 @@ static inline sim_time_t tmin(sim_time_t a, sim_time_t b) { return a < b ? a : b
 
 static bwarp_t *bw_of(simt_t *u, const simt_warp_t *w) { return &u->bar->w[w - u->w]; }
 
-bool simt_grp_create(simt_t *u)
+bool simt_grp_create(simt_t *u, bool pipeline)
 {
     u->bar = tess_calloc(1, sizeof *u->bar);
-    return u->bar != NULL;
+    if (!u->bar)
+        return false;
+    u->bar->pipe = pipeline || u->collectors || u->unit_width[SIMT_SP] < GPU_CORES ||
+                   u->unit_width[SIMT_SFU] < GPU_CORES || u->unit_width[SIMT_LSU] < GPU_CORES;
+    return true;
 }
 
 void simt_grp_destroy(simt_t *u) { tess_free(u->bar); }
@@ -187,45 +210,51 @@ static void lanes_out(bwarp_t *b, uint16_t lanes, sim_time_t now)
     regroup(b, now);
 }
 
-/* Lanes that leave with an instruction completing at `done` (NEVER: a ld/st
- * in flight) finish when it completes, with the scoreboard when their own
- * instructions have (S14); known at the instruction's issue. */
-static void lanes_finish(simt_t *u, simt_warp_t *w, bwarp_t *b, uint16_t lanes, sim_time_t done)
+/* When leaving lanes finish (S7, S14): when the instruction they leave with
+ * completes (their last: its completion is their S3 time), with the
+ * scoreboard when all their own instructions have; NEVER while that is not
+ * known (a ld/st in flight, an instruction not dispatched yet). */
+static sim_time_t finish_at(const simt_t *u, const bwarp_t *b, uint16_t lanes)
 {
-    sim_time_t f = done, alu = 0;
-    if (u->scoreboard)
-        for (uint16_t m = lanes; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            alu = simt_tmax(alu, b->alu[l]);
-            f = simt_tmax(f, simt_tmax(b->alu[l], b->mem[l]));
-        }
-    if (f == NEVER) {
-        assert(b->nleave < ISA_LANES);
-        b->leave[b->nleave++] = (leaving_t){.lanes = lanes, .alu = alu};
-        return;
+    if (lanes & b->held_lanes)
+        return NEVER;
+    sim_time_t f = 0;
+    for (uint16_t m = lanes; m && f != NEVER; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        f = simt_tmax(f, u->scoreboard ? simt_tmax(b->alu[l], b->mem[l]) : b->prev[l]);
     }
+    return f;
+}
+
+/* Leaving lane set i finishes if its time is known; true if it did. */
+static bool leave_try(simt_t *u, simt_warp_t *w, bwarp_t *b, unsigned i)
+{
+    sim_time_t f = finish_at(u, b, b->leave[i]);
+    if (f == NEVER)
+        return false;
+    uint16_t lanes = b->leave[i];
+    b->leave[i] = b->leave[--b->nleave];
     sim_time_t at[ISA_LANES];
     for (unsigned l = 0; l < ISA_LANES; l++)
         at[l] = f;
     simt_finish_lanes(u, w, lanes, at);
+    return true;
 }
 
-/* Leaving lanes whose ld/st have all completed finish (at the latest). */
+/* Lanes that leave the warp with the instruction just issued for them: they
+ * finish at once if their time is known, else when it is (leave_check). */
+static void lanes_finish(simt_t *u, simt_warp_t *w, bwarp_t *b, uint16_t lanes)
+{
+    assert(b->nleave < ISA_LANES);
+    b->leave[b->nleave++] = lanes;
+    leave_try(u, w, b, b->nleave - 1u);
+}
+
+/* Leaving lanes whose times have become known finish. */
 static void leave_check(simt_t *u, simt_warp_t *w, bwarp_t *b)
 {
-    for (unsigned i = b->nleave; i-- > 0;) {
-        sim_time_t f = b->leave[i].alu;
-        for (uint16_t m = b->leave[i].lanes; m && f != NEVER; m &= m - 1)
-            f = simt_tmax(f, b->mem[__builtin_ctz(m)]);
-        if (f == NEVER)
-            continue;
-        uint16_t lanes = b->leave[i].lanes;
-        b->leave[i] = b->leave[--b->nleave];
-        sim_time_t at[ISA_LANES];
-        for (unsigned l = 0; l < ISA_LANES; l++)
-            at[l] = f;
-        simt_finish_lanes(u, w, lanes, at);
-    }
+    for (unsigned i = b->nleave; i-- > 0;)
+        leave_try(u, w, b, i);
 }
 
 /* --- what completed by `now` ----------------------------------------------------- */
@@ -302,10 +331,16 @@ static void catch_up(simt_t *u, simt_warp_t *w, bwarp_t *b, sim_time_t now)
 
 /* --- S3/S4 per group ------------------------------------------------------------- */
 
-/* The earliest time group g may issue its next instruction (NEVER: it waits
- * for an answer), or NEVER when it waits at a barrier or for its bnz. */
-static sim_time_t group_ready_at(const simt_t *u, const simt_warp_t *w, const bwarp_t *b,
-                                 const grp_t *g)
+/* True when an instruction of g's lanes waits in a collector (S12): with
+ * the scoreboard, g issues nothing until it is dispatched (S14: per group;
+ * without the scoreboard S3 waits for it anyway). */
+static bool held_by(const bwarp_t *b, const grp_t *g) { return (g->mask & b->held_lanes) != 0; }
+
+/* The earliest time S3/S4 let group g issue its next instruction (NEVER: it
+ * waits for an answer or a dispatch), or NEVER when it waits at a barrier
+ * or for its bnz. */
+static sim_time_t s34_ready_at(const simt_t *u, const simt_warp_t *w, const bwarp_t *b,
+                               const grp_t *g)
 {
     if (g->pc == NO_SLOT || waits_at(b, g) >= 0)
         return NEVER;
@@ -316,6 +351,8 @@ static sim_time_t group_ready_at(const simt_t *u, const simt_warp_t *w, const bw
         return at;
     }
     isa_decoded_t d = w->code[g->pc];
+    if (d.op == ISA_READY && held_by(b, g))
+        return NEVER; /* S4 (d): it waits for the held one's completion too */
     uint16_t regs = simt_regs_read(d) | simt_regs_written(d);
     bool mem = simt_is_mem(d.op) || d.op == ISA_READY;
     for (uint16_t m = g->mask; m; m &= m - 1) {
@@ -328,6 +365,15 @@ static sim_time_t group_ready_at(const simt_t *u, const simt_warp_t *w, const bw
             at = simt_tmax(at, b->alu[l]);
     }
     return at;
+}
+
+/* The earliest time group g may issue (S3, S4, S12 per group: S14). */
+static sim_time_t group_ready_at(const simt_t *u, const simt_warp_t *w, const bwarp_t *b,
+                                 const grp_t *g)
+{
+    if (u->scoreboard && held_by(b, g))
+        return NEVER; /* known at its dispatch */
+    return s34_ready_at(u, w, b, g);
 }
 
 /* Why group g, which cannot issue at t, waits (S14's stall reasons). */
@@ -351,27 +397,45 @@ static unsigned group_reason(const simt_t *u, const simt_warp_t *w, const bwarp_
                 return GPU_SIMT_STALL_MEMORY;
         }
     }
+    if (u->scoreboard && held_by(b, g) && s34_ready_at(u, w, b, g) <= t)
+        return GPU_SIMT_STALL_COLLECTOR; /* only its own instruction in a collector */
     return GPU_SIMT_STALL_EXECUTE;
 }
 
+/* The slot a group waits to issue (the slot profile): its next slot, or
+ * while its bnz is in flight (its next slot unknown) the bnz's. */
+static uint8_t group_slot(const grp_t *g) { return g->pc == NO_SLOT ? g->bnz_p : g->pc; }
+
 /* The warp's stall reason at t when it does not issue and none of its groups
- * may: memory, else barrier, else execute (S14); lanes that left and wait
- * for memory count as a group waiting for it. */
-static unsigned warp_reason(const simt_t *u, const simt_warp_t *w, const bwarp_t *b, sim_time_t t)
+ * may: memory, else collector, else barrier, else execute (S14); lanes that
+ * left and wait for memory count as a group waiting for it. *slot: the slot
+ * the cycle is charged to, that of the group the reason comes from (the
+ * first such), or for lanes that left the one the warp issued last, as
+ * under the stack. */
+static unsigned warp_reason(const simt_t *u, const simt_warp_t *w, const bwarp_t *b,
+                            sim_time_t t, uint8_t *slot)
 {
     unsigned best = GPU_SIMT_STALL_EXECUTE;
     uint16_t grouped = 0;
+    *slot = b->ng ? group_slot(&b->g[0]) : w->last_pc;
     for (unsigned k = 0; k < b->ng; k++) {
         unsigned r = group_reason(u, w, b, &b->g[k], t);
-        if (r == GPU_SIMT_STALL_MEMORY)
+        if (r == GPU_SIMT_STALL_MEMORY) {
+            *slot = group_slot(&b->g[k]);
             return r;
-        if (r == GPU_SIMT_STALL_BARRIER)
+        }
+        if ((r == GPU_SIMT_STALL_COLLECTOR && best != r) ||
+            (r == GPU_SIMT_STALL_BARRIER && best == GPU_SIMT_STALL_EXECUTE)) {
             best = r;
+            *slot = group_slot(&b->g[k]);
+        }
         grouped |= b->g[k].mask;
     }
     for (uint16_t m = w->mask & ~grouped; m; m &= m - 1) /* lanes that left */
-        if (b->mem[__builtin_ctz(m)] > t)
+        if (b->mem[__builtin_ctz(m)] > t) {
+            *slot = w->last_pc;
             return GPU_SIMT_STALL_MEMORY;
+        }
     return best;
 }
 
@@ -418,10 +482,29 @@ static void completes(simt_t *u, bwarp_t *b, uint16_t active, isa_decoded_t d, s
         b->reg_ld[__builtin_ctz(r)] &= (uint16_t)~active;
 }
 
+/* Sends the requests of ld/st o's lanes `lanes` at `now`, each on its
+ * lane's link (S8). */
+static void send_mem(simt_t *u, const mop_t *o, uint16_t lanes, sim_time_t now)
+{
+    uint16_t flags = o->store ? GPU_TXN_STORE : 0;
+    for (uint16_t m = lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        simt_port_t *p = &u->port[l];
+        txn_t *t = p->req;
+        t->addr = o->ops.addr[l];
+        t->flags = (uint16_t)(flags | (o->ops.sync >> l & 1 ? GPU_TXN_SYNC : 0));
+        t->data = o->ops.value[l];
+        t->t_created = t->t_sent = now;
+        p->arrive = now + simt_latency(u, ISA_CLASS_LD);
+        link_send(&p->mem, t, p->arrive); /* to the SM, in the machine's timing mode */
+    }
+}
+
 /* S8 for a group: one request per active lane (per distinct byte with
- * broadcast), each on its lane's link. */
-static void issue_mem(simt_t *u, simt_warp_t *w, bwarp_t *b, uint16_t active, unsigned pc,
-                      isa_decoded_t d, sim_time_t now)
+ * broadcast); sent at once, or under the pipeline by its passes from its
+ * dispatch (S13; its operands are read now, S12). Returns its mop[] entry. */
+static unsigned issue_mem(simt_t *u, simt_warp_t *w, bwarp_t *b, uint16_t active, unsigned pc,
+                          isa_decoded_t d, sim_time_t now)
 {
     unsigned i = (unsigned)__builtin_ctz((uint16_t)~b->mop_used);
     mop_t *o = &b->mop[i];
@@ -439,6 +522,8 @@ static void issue_mem(simt_t *u, simt_warp_t *w, bwarp_t *b, uint16_t active, un
     o->slot = (uint8_t)pc;
     o->issue = now;
     o->max = 0;
+    o->pass_at = NEVER;
+    o->seq = u->seq;
     o->wait = o->send;
     unsigned banks;
     o->replays = (uint8_t)simt_bank_replays(u->sm, o->send, o->ops.addr, &banks);
@@ -459,18 +544,36 @@ static void issue_mem(simt_t *u, simt_warp_t *w, bwarp_t *b, uint16_t active, un
     }
     if (!store)
         b->reg_ld[d.c] |= active;
-    uint16_t flags = store ? GPU_TXN_STORE : 0;
-    for (uint16_t m = o->send; m; m &= m - 1) {
+    if (!u->bar->pipe)
+        send_mem(u, o, o->send, now);
+    return i;
+}
+
+/* Under the pipeline: group g's instruction (slot pc, lanes active) issued
+ * at `now` waits for its dispatch (S12): S3's time and the scoreboard's
+ * writers of its lanes are not known until then. */
+static void hold(simt_t *u, bwarp_t *b, const grp_t *g, unsigned pc, uint16_t active,
+                 isa_decoded_t d, unsigned mop, sim_time_t now)
+{
+    (void)now;
+    unsigned i = (unsigned)__builtin_ctz((uint16_t)~b->held_used);
+    b->held_used |= (uint16_t)(1u << i);
+    b->held_lanes |= active;
+    b->held[i] = (gheld_t){.active = active, .pc = (uint8_t)pc, .mop = (uint8_t)mop,
+                           .mem = simt_is_mem(d.op), .d = d, .gid = g->id, .seq = u->seq++,
+                           .reads = u->collectors ? simt_regs_read(d) : 0};
+    u->held_n += u->collectors != 0;
+    if (simt_is_mem(d.op))
+        return; /* issue_mem made its lanes wait */
+    uint16_t wr = u->scoreboard ? simt_regs_written(d) : 0;
+    for (uint16_t m = active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        simt_port_t *p = &u->port[l];
-        txn_t *t = p->req;
-        t->addr = o->ops.addr[l];
-        t->flags = (uint16_t)(flags | (o->ops.sync >> l & 1 ? GPU_TXN_SYNC : 0));
-        t->data = o->ops.value[l];
-        t->t_created = t->t_sent = now;
-        p->arrive = now + simt_latency(u, ISA_CLASS_LD);
-        link_send(&p->mem, t, p->arrive); /* to the SM, in the machine's timing mode */
+        b->prev[l] = NEVER;
+        for (uint16_t r = wr; r; r &= r - 1)
+            b->reg[__builtin_ctz(r)][l] = NEVER;
     }
+    for (uint16_t r = wr; r; r &= r - 1)
+        b->reg_ld[__builtin_ctz(r)] &= (uint16_t)~active;
 }
 
 /* Issues group k's next instruction at `now`. Returns false when a lane's
@@ -485,21 +588,29 @@ static bool issue(simt_t *u, simt_warp_t *w, bwarp_t *b, unsigned k, unsigned or
     if (!simt_count_issue(u, w, active, pc, order, eligible, now))
         return false;
     b->last_id = g->id;
+    bool pipe = u->bar->pipe;
     if (simt_is_mem(d.op)) {
-        issue_mem(u, w, b, active, pc, d, now);
+        unsigned o = issue_mem(u, w, b, active, pc, d, now);
+        if (pipe)
+            hold(u, b, g, pc, active, d, o, now);
         g->pc = (uint8_t)next;
         if (next == SIMT_EXIT) { /* T6: they finish with the answer */
             lanes_out(b, active, now);
-            lanes_finish(u, w, b, active, NEVER);
+            lanes_finish(u, w, b, active);
         } else {
             regroup(b, now);
         }
         return true;
     }
     uint16_t taken = simt_exec_lanes(u, w, pc, active, d, now);
-    sim_time_t done =
-        now + (u->lat_fixed ? u->op_lat_ps[d.op] : simt_latency(u, isa_class((isa_op_t)d.op)));
-    completes(u, b, active, d, done);
+    sim_time_t done = NEVER; /* under the pipeline: known at its dispatch */
+    if (pipe) {
+        hold(u, b, g, pc, active, d, 0, now);
+    } else {
+        done = now +
+               (u->lat_fixed ? u->op_lat_ps[d.op] : simt_latency(u, isa_class((isa_op_t)d.op)));
+        completes(u, b, active, d, done);
+    }
     if (d.op == ISA_BNZ) {
         g->pc = NO_SLOT; /* S14: the group splits, or moves, when the bnz completes */
         g->bnz_p = (uint8_t)pc;
@@ -507,15 +618,145 @@ static bool issue(simt_t *u, simt_warp_t *w, bwarp_t *b, unsigned k, unsigned or
         g->bnz_at = done;
         w->rec.divergent_branches += taken && taken != active && d.b != next;
         if (next == SIMT_EXIT && (active & ~taken)) /* S7: they leave when it completes */
-            lanes_finish(u, w, b, (uint16_t)(active & ~taken), done);
+            lanes_finish(u, w, b, (uint16_t)(active & ~taken));
     } else if (d.op == ISA_READY || next == SIMT_EXIT) {
         lanes_out(b, active, now);
-        lanes_finish(u, w, b, active, done);
+        lanes_finish(u, w, b, active);
     } else {
         g->pc = (uint8_t)next;
         regroup(b, now);
     }
     return true;
+}
+
+/* --- the pipeline under barriers (S12, S13) --------------------------------------------- */
+
+/* A held instruction of warp slot `warp`, entry `i` of its held[]. */
+typedef struct held_ref {
+    uint8_t warp, i;
+} held_ref_t;
+
+/* Held entry r is dispatched at `now` (S12): it takes a unit of its kind
+ * (S13); a ld/st's passes start there, a non-memory instruction's
+ * completion is known from there (its start of last pass plus its latency);
+ * a bnz's is its group's (S4 (c), S14's split); leaving lanes may finish. */
+static void dispatch(simt_t *u, held_ref_t r, sim_time_t now)
+{
+    simt_warp_t *w = &u->w[r.warp];
+    bwarp_t *b = bw_of(u, w);
+    gheld_t *h = &b->held[r.i];
+    unsigned kind = simt_unit_kind(h->d.op), k = u->unit_width[kind];
+    unsigned passes = ((unsigned)__builtin_popcount(h->active) + k - 1) / k;
+    sim_time_t start = simt_take_unit(u, kind, passes, now);
+    b->held_used &= (uint16_t)~(1u << r.i);
+    b->held_lanes &= (uint16_t)~h->active;
+    if (u->collectors)
+        u->held_n--; /* free for an issue in the next cycle (S12) */
+    if (h->mem) {
+        mop_t *o = &b->mop[h->mop];
+        o->pass_at = start;
+        o->pass_j = 0;
+        o->passes = (uint8_t)passes;
+        return;
+    }
+    sim_time_t last = start + (passes - 1) * u->period;
+    sim_time_t done = last + (u->lat_fixed ? u->op_lat_ps[h->d.op]
+                                           : simt_latency(u, isa_class((isa_op_t)h->d.op)));
+    completes(u, b, h->active, h->d, done);
+    if (h->d.op == ISA_BNZ)
+        for (unsigned k2 = 0; k2 < b->ng; k2++)
+            if (b->g[k2].id == h->gid) /* (a group whose bnz is in flight neither splits
+                                           nor joins: it is there) */
+                b->g[k2].bnz_at = done;
+    leave_check(u, w, b);
+}
+
+/* S12: the register-file banks serve the held instructions' reads at `now`,
+ * the earliest-issued instruction first, then the lowest register; those
+ * with every read served are dispatched, in issue order. */
+static void collect(simt_t *u, sim_time_t now)
+{
+    held_ref_t held[ISA_LANES * 2];
+    uint64_t seq[ISA_LANES * 2];
+    unsigned n = 0;
+    for (uint16_t m = u->live; m; m &= m - 1) {
+        unsigned wi = (unsigned)__builtin_ctz(m);
+        const bwarp_t *b = &u->bar->w[wi];
+        for (uint16_t h = b->held_used; h; h &= h - 1) { /* insertion sort by issue */
+            unsigned i = (unsigned)__builtin_ctz(h), j = n++;
+            assert(n <= ISA_LANES * 2);
+            for (; j > 0 && seq[j - 1] > b->held[i].seq; j--) {
+                held[j] = held[j - 1];
+                seq[j] = seq[j - 1];
+            }
+            held[j] = (held_ref_t){.warp = (uint8_t)wi, .i = (uint8_t)i};
+            seq[j] = b->held[i].seq;
+        }
+    }
+    uint32_t banks_used = 0;
+    for (unsigned j = 0; j < n; j++) {
+        const simt_warp_t *w = &u->w[held[j].warp];
+        gheld_t *h = &u->bar->w[held[j].warp].held[held[j].i];
+        for (uint16_t r = h->reads; r; r &= r - 1) {
+            unsigned reg = (unsigned)__builtin_ctz(r);
+            uint32_t bank = 1u << ((reg + w->rf_base) % u->rf_banks);
+            if (banks_used & bank)
+                continue;
+            banks_used |= bank;
+            h->reads &= (uint16_t)~(1u << reg);
+        }
+        if (!h->reads)
+            dispatch(u, held[j], now);
+    }
+}
+
+/* S13: pass j of ld/st o (dispatched) sends the requests of its active lanes
+ * number j*k ... j*k + k - 1 in lane order (a merged request with its
+ * lowest lane). */
+static void pass(simt_t *u, mop_t *o, sim_time_t now)
+{
+    unsigned k = u->unit_width[SIMT_LSU], lo = o->pass_j * k, i = 0;
+    uint16_t chunk = 0;
+    for (uint16_t m = o->lanes; m; m &= m - 1, i++)
+        if (i >= lo && i < lo + k)
+            chunk |= (uint16_t)(m & -m);
+    o->pass_j++;
+    o->pass_at = o->pass_j < o->passes ? now + u->period : NEVER;
+    send_mem(u, o, chunk & o->send, now);
+}
+
+/* The ld/st passes that start at `now` (S13), in dispatch order. */
+static void passes(simt_t *u, sim_time_t now)
+{
+    mop_t *due[ISA_LANES * 2];
+    unsigned n = 0;
+    for (uint16_t m = u->live; m; m &= m - 1) {
+        bwarp_t *b = &u->bar->w[__builtin_ctz(m)];
+        for (uint16_t x = b->mop_used; x; x &= x - 1) {
+            mop_t *o = &b->mop[__builtin_ctz(x)];
+            if (o->pass_at != now)
+                continue;
+            unsigned j = n++;
+            assert(n <= ISA_LANES * 2);
+            for (; j > 0 && due[j - 1]->seq > o->seq; j--)
+                due[j] = due[j - 1];
+            due[j] = o;
+        }
+    }
+    for (unsigned i = 0; i < n; i++)
+        pass(u, due[i], now);
+}
+
+/* True when something of warp b moves in the pipeline in the next cycle: an
+ * instruction held (its reads, its dispatch) or a pass due. */
+static bool pipe_busy(const bwarp_t *b)
+{
+    if (b->held_used)
+        return true;
+    for (uint16_t x = b->mop_used; x; x &= x - 1)
+        if (b->mop[__builtin_ctz(x)].pass_at != NEVER)
+            return true;
+    return false;
 }
 
 /* --- one cycle ---------------------------------------------------------------------- */
@@ -527,6 +768,8 @@ static sim_time_t warp_next(const simt_t *u, const simt_warp_t *w, const bwarp_t
                             sim_time_t now)
 {
     sim_time_t cycle = now + u->period, at = NEVER;
+    if (pipe_busy(b))
+        return cycle;
     if (!w->lanes)
         at = w->end;
     for (unsigned k = 0; k < b->ng; k++) {
@@ -570,11 +813,18 @@ sim_time_t simt_grp_cycle(simt_t *u, sim_time_t now)
         simt_order_by_plugin(u, now, ready, age, n, order);
     else
         simt_sched_order(u->sched, age, n, &u->last, order);
-    unsigned k = n < u->width ? n : u->width, done = 0;
-    for (unsigned j = 0; j < k; j++) {
+    /* in the scheduler's order, while fewer than issue_width have issued and
+       (S12) a collector is free; those it refuses stall for collector */
+    unsigned done = 0;
+    uint16_t refused = 0;
+    for (unsigned j = 0; j < n && done < u->width; j++) {
         unsigned i = slot[order[j]];
         simt_warp_t *w = &u->w[i];
-        if (!issue(u, w, bw_of(u, w), (unsigned)pick[i], j, n, now))
+        if (u->collectors && u->held_n >= u->collectors) {
+            refused |= (uint16_t)(1u << i);
+            continue;
+        }
+        if (!issue(u, w, bw_of(u, w), (unsigned)pick[i], done, n, now))
             break;
         issued |= (uint16_t)(1u << i);
         u->last.age[done++] = w->age;
@@ -585,19 +835,33 @@ sim_time_t simt_grp_cycle(simt_t *u, sim_time_t now)
     }
     if (sim_stop_reason(u->sim) != SIM_END_NONE)
         return NEVER;
-    sim_time_t next = NEVER;
     for (uint16_t m = u->live; m; m &= m - 1) { /* "Counting": this cycle's reason */
         unsigned i = (unsigned)__builtin_ctz(m);
         simt_warp_t *w = &u->w[i];
         bwarp_t *b = bw_of(u, w);
         simt_account(u, w, now);
-        if (issued >> i & 1) {
+        if (issued >> i & 1) { /* below */
             w->acct_ps = now + u->period;
-            w->acct_reason = (uint8_t)warp_reason(u, w, b, w->acct_ps);
+        } else if (ready >> i & 1) { /* the group it would issue for */
+            w->acct_reason =
+                (uint8_t)(refused >> i & 1 ? GPU_SIMT_STALL_COLLECTOR : GPU_SIMT_STALL_ISSUE);
+            w->acct_slot = group_slot(&b->g[pick[i]]);
         } else {
-            w->acct_reason = (uint8_t)(ready >> i & 1 ? GPU_SIMT_STALL_ISSUE
-                                                      : warp_reason(u, w, b, now));
+            w->acct_reason = (uint8_t)warp_reason(u, w, b, now, &w->acct_slot);
         }
+    }
+    if (u->bar->pipe) { /* then operand reads and dispatch (S12), the passes (S13) */
+        collect(u, now);
+        passes(u, now);
+    }
+    sim_time_t next = NEVER;
+    for (uint16_t m = u->live; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        simt_warp_t *w = &u->w[i];
+        bwarp_t *b = bw_of(u, w);
+        if (issued >> i & 1) /* the reason of the cycles after it (its instruction
+                                dispatched or not), unless decided again */
+            w->acct_reason = (uint8_t)warp_reason(u, w, b, w->acct_ps, &w->acct_slot);
         next = tmin(next, warp_next(u, w, b, now));
     }
     return next;
@@ -660,6 +924,7 @@ void simt_grp_answer(simt_t *u, txn_t *t)
     if (o->per_lane) /* S14: an ld_sync completes for each lane at its answer */
         lanes_complete(b, o, lanes, t->t_done);
     if (!o->wait) {
+        o->pass_at = NEVER; /* S13: passes still due hold only merged lanes (S8) */
         if (!o->per_lane)
             lanes_complete(b, o, o->lanes, o->max);
         b->mop_used &= (uint16_t)~(1u << i);

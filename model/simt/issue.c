@@ -65,6 +65,7 @@ bool simt_count_issue(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, u
     if (u->ivl)
         simt_ivl_lanes(u->gpu, active, now);
     w->rec.warp_instructions++;
+    simt_count_slot(w, pc, (unsigned)__builtin_popcount(active));
     simt_near(u, w);
     w->rec.lane_instructions += (unsigned)__builtin_popcount(active);
     if (active == w->mask)
@@ -95,6 +96,7 @@ static __attribute__((noinline)) bool issue(simt_t *u, simt_warp_t *w, unsigned 
     if (__builtin_expect(u->ivl, 0))
         simt_ivl_lanes(g, active, now);
     w->rec.warp_instructions++;
+    simt_count_slot(w, pc, (unsigned)__builtin_popcount(active));
     simt_near(u, w);
     if (active == w->mask) { /* every lane: counted once for all */
         w->uniform_n++;
@@ -203,6 +205,7 @@ static inline sim_time_t settle_warp(simt_t *u, simt_warp_t *w, sim_time_t now, 
                                      bool eligible)
 {
     simt_account(u, w, now);
+    w->acct_slot = simt_wait_slot(w);
     sim_time_t at;
     if (issued) {
         sim_time_t cycle = now + u->period;
@@ -297,6 +300,7 @@ static inline sim_time_t mem_alone(simt_t *u, simt_warp_t *w, sim_time_t now)
 {
     unsigned pc = simt_stack_top(&w->st)->pc;
     w->rec.warp_instructions++;
+    simt_count_slot(w, pc, w->nlanes);
     simt_near(u, w);
     w->uniform_n++;
     w->rec.lane_instructions += w->nlanes;
@@ -332,7 +336,7 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
     const uint64_t slice = SIMT_SLICE - *k, room = u->budget - 1 - w->rec.warp_instructions;
     const uint64_t limit = slice < room ? slice : room;
     sim_time_t alu_done = w->alu_done, acct_ps = w->acct_ps, done, at;
-    unsigned reason = w->acct_reason;
+    unsigned reason = w->acct_reason, slot = w->acct_slot;
     uint64_t n = 0; /* instructions issued */
     bool general = false; /* the next decision is decide_one's */
     for (;;) {
@@ -340,6 +344,9 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
         isa_decoded_t d = w->code[pc];
         /* issue: as issue() for a non-memory instruction of every lane */
         n++;
+        w->slot_issued[pc]++;
+        w->slot_lanes[pc] += w->nlanes;
+        w->last_pc = (uint8_t)pc;
         done = now + u->op_lat_ps[d.op];
         alu_done = simt_tmax(alu_done, done);
         if (d.op == ISA_BNZ) {
@@ -352,8 +359,12 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
             simt_stack_advance(&w->st, pc + 1);
         }
         /* settle_warp, issued: account(now), then the next decision */
-        if (now > acct_ps)
-            w->rec.stall_cycles[reason] += simt_cycles_in(u, now - acct_ps);
+        if (now > acct_ps) {
+            uint64_t c = simt_cycles_in(u, now - acct_ps);
+            w->rec.stall_cycles[reason] += c;
+            w->slot_stall[slot][reason] += c;
+        }
+        slot = simt_has_next(w) ? simt_stack_top(&w->st)->pc : pc;
         sim_time_t cycle = now + period;
         acct_ps = cycle;
         at = simt_has_next(w) ? simt_tmax(done, cycle) : NEVER;
@@ -388,6 +399,7 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
     w->prev_done = done;
     w->acct_ps = acct_ps;
     w->acct_reason = (uint8_t)reason;
+    w->acct_slot = (uint8_t)slot;
     if (!general)
         return at;
     ++*k; /* issue_cb's next turn: nothing to close out, w is alone (no lane left) */

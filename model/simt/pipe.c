@@ -124,6 +124,7 @@ static bool issue_phase(simt_t *u, sim_time_t now)
     for (uint16_t m = u->live; m; m &= m - 1) { /* "Counting": this cycle's reason */
         simt_warp_t *w = &u->w[__builtin_ctz(m)];
         simt_account(u, w, now);
+        w->acct_slot = simt_wait_slot(w);
         if (reason[w - u->w] == GPU_SIMT_STALLS) { /* issued: the reason of the cycles
                                                        after it, unless decided again */
             w->acct_ps = now + u->period;

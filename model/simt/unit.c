@@ -96,7 +96,7 @@ simt_t *simt_create(struct gpu *g, core_t *cores, policy_run_t *sched)
     u->unit_width[SIMT_SP] = d->simt_sp_width;
     u->unit_width[SIMT_SFU] = d->simt_sfu_width;
     u->unit_width[SIMT_LSU] = d->simt_lsu_width;
-    if (d->simt_reconvergence == GPU_RECONV_BARRIER && !simt_grp_create(u)) {
+    if (d->simt_reconvergence == GPU_RECONV_BARRIER && !simt_grp_create(u, d->simt_pipeline)) {
         tess_free(u);
         return NULL;
     }

@@ -85,6 +85,8 @@ typedef struct simt_warp {
     uint8_t nlanes;           /* popcount(mask) */
     uint8_t rf_base;          /* S12: w, the lowest lane of the group mask */
     uint8_t acct_reason;      /* gpu_simt_stall_t of the cycles from acct_ps on */
+    uint8_t acct_slot;        /* the slot they are charged to (the slot profile): the one
+                                 the warp waits to issue (simt_wait_slot) */
     uint64_t uniform_n;       /* instructions issued with every lane of `mask` active: part
                                  of each lane's count (S10), see simt_t.lane_n */
     uint16_t lanes;           /* lanes whose finish time is not known yet */
@@ -124,8 +126,12 @@ typedef struct simt_warp {
     sim_time_t pass_at;       /* S13: the ld/st's next pass; NEVER: none pending */
     uint8_t pass_j, passes;   /* that pass's number, and how many */
     /* accounting (SIMT-SPEC "Counting") */
-    sim_time_t acct_ps;       /* cycles before it are counted (acct_reason: above, with the
-                                 small fields, which keeps simt_warp_t at 944 bytes) */
+    sim_time_t acct_ps;       /* cycles before it are counted (acct_reason, acct_slot: above,
+                                 with the small fields) */
+    uint8_t last_pc;          /* the slot it issued last */
+    uint64_t slot_issued[ISA_SLOTS], slot_lanes[ISA_SLOTS]; /* warp and lane instructions
+                                                              by slot */
+    uint64_t slot_stall[ISA_SLOTS][GPU_SIMT_STALLS]; /* stall cycles by slot and reason */
     gpu_tr_simt_warp_t rec;   /* the counts, reported at close-out */
 } simt_warp_t;
 
@@ -232,12 +238,32 @@ static inline uint64_t simt_cycles_in(const simt_t *u, sim_time_t ps)
     return ps / u->period;
 }
 
-/* Counts the cycles [acct_ps, to) with the reason set for them. */
+/* Counts the cycles [acct_ps, to) with the reason and slot set for them. */
 static inline void simt_account(simt_t *u, simt_warp_t *w, sim_time_t to)
 {
-    if (to > w->acct_ps)
-        w->rec.stall_cycles[w->acct_reason] += simt_cycles_in(u, to - w->acct_ps);
+    if (to > w->acct_ps) {
+        uint64_t n = simt_cycles_in(u, to - w->acct_ps);
+        w->rec.stall_cycles[w->acct_reason] += n;
+        w->slot_stall[w->acct_slot][w->acct_reason] += n;
+    }
     w->acct_ps = simt_tmax(w->acct_ps, to);
+}
+
+/* The slot w waits to issue (the slot profile): its next instruction's, or
+ * with nothing left to issue the one it issued last (its leaving lanes wait
+ * for that, or for what it waits for). */
+static inline uint8_t simt_wait_slot(const simt_warp_t *w)
+{
+    return simt_has_next(w) ? (uint8_t)simt_stack_top(&w->st)->pc : w->last_pc;
+}
+
+/* An instruction of slot pc issued for `lanes` lanes: the slot profile's
+ * counts. */
+static inline void simt_count_slot(simt_warp_t *w, unsigned pc, unsigned lanes)
+{
+    w->slot_issued[pc]++;
+    w->slot_lanes[pc] += lanes;
+    w->last_pc = (uint8_t)pc;
 }
 
 /* --- between the stages ------------------------------------------------------ */
@@ -317,6 +343,12 @@ void simt_collect(simt_t *u, sim_time_t now);
 /* exec.c (S13): the held instruction of w is dispatched at `now`: it takes a
  * unit of its kind; a non-memory one's completion is known from there. */
 void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now);
+/* exec.c (S13): the unit kind (SIMT_SP, SFU, LSU) op executes on. */
+unsigned simt_unit_kind(unsigned op);
+/* exec.c (S13): the unit of `kind` that can start `passes` passes earliest at
+ * or after `now` (on a tie the lowest-numbered) takes them; returns the first
+ * one's start. */
+sim_time_t simt_take_unit(simt_t *u, unsigned kind, unsigned passes, sim_time_t now);
 /* lsu.c: a ld/st issued at `now` under the pipeline: its operands (read at
  * issue, S12) and its figures, without sending (simt_lsu_pass sends). */
 void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa_decoded_t d,
@@ -340,8 +372,10 @@ void simt_race_lanes(simt_t *u, unsigned frame, uint16_t active, unsigned pc, bo
                      const isa_mem_lanes_t *ops);
 
 /* groups.c (S14): the barrier mode's state, allocated with the unit
- * (false: out of memory) and freed with it. */
-bool simt_grp_create(simt_t *u);
+ * (false: out of memory) and freed with it; instructions go through the
+ * pipeline's collectors and units (S12, S13) when a key of theirs is not at
+ * its default, or when `pipeline` (gpu_desc_t.simt_pipeline, for tests). */
+bool simt_grp_create(simt_t *u, bool pipeline);
 void simt_grp_destroy(simt_t *u);
 /* groups.c: warp w starts at `now` as one group at slot 0, no barrier. */
 void simt_grp_start(simt_t *u, simt_warp_t *w, sim_time_t now);

@@ -57,6 +57,9 @@ static void trace_warp(simt_t *u, simt_warp_t *w, bool complete)
     r->resident_cycles = ((complete ? w->end : w->acct_ps) - w->age) / u->period;
     if (u->gpu->trace & GPU_TRACE_WARPS)
         sim_trace(u->sim, GPU_TR_SIMT_WARP, r);
+    if (u->gpu->trace & GPU_TRACE_SLOTS)
+        gpu_slots_warp(u->gpu, w->frame, w->slot_issued, w->slot_lanes,
+                       (const uint64_t(*)[GPU_SIMT_STALLS])w->slot_stall);
 }
 
 static void add_totals(simt_t *u, const gpu_tr_simt_warp_t *r, const simt_warp_t *w)

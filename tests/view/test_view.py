@@ -4,7 +4,8 @@ command, without a browser: what the API answers equals what SQL says
 the counters), the hostile requests (path traversal, bad ids and windows,
 oversized and malformed requests, other methods, a foreign Host), many
 clients at once, a database being written while it is served, missing and
-corrupt files (also removed or overwritten while served), an older schema version, the address and port options, and
+corrupt files (also removed or overwritten while served), files of every older
+schema version, the address and port options, and
 SIGINT/SIGTERM stopping it cleanly (exit 0), also in the middle of a
 request. Run by ctest (test `view_server`) with TESSERA_EXE set; the
 sanitizer build runs it too, so a sanitizer report fails the exit status.
@@ -89,6 +90,89 @@ class Server:
 def sql(db, query, *args):
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as h:
         return list(h.execute(query, args))
+
+
+def op_names_only(x):
+    """x with every text cut to its first word (an instruction's op)."""
+    if isinstance(x, str):
+        return x.split(" ")[0]
+    if isinstance(x, list):
+        return [op_names_only(e) for e in x]
+    if isinstance(x, dict):
+        return {k: op_names_only(e) for k, e in x.items()}
+    return x
+
+
+def downgrade(db, to):
+    """The file as schema version `to` wrote it (tests/test_views.c's
+    downgrade, for the viewer): no views but sm_accesses; below 14 no slot
+    profile (slot_counts) and no simt_warps.stall_fetch_cycles,
+    stall_collector_cycles; below 13 no thread-group columns in simt_warps;
+    below 12 no runs.uid; below 11 simt_mem a table of rows, below 10
+    simt_issue too, below 9 events; below 6 no SIMT tables; below 5 no
+    intervals; below 3 no races, no runs.stop_ps, params values TEXT."""
+    h = sqlite3.connect(db)
+
+    def has(name):
+        return h.execute("SELECT count(*) FROM sqlite_master WHERE name = ?",
+                         (name,)).fetchone()[0] > 0
+
+    def drop_columns(table, *cols):
+        have = [r[1] for r in h.execute(f"PRAGMA table_info({table})")]
+        for c in cols:
+            if c in have:
+                h.execute(f"ALTER TABLE {table} DROP COLUMN {c}")
+
+    # the rows of the packed tables' views, for the tables of rows they replaced
+    for v, t, name in ((11, "sm", "simt_mem"), (10, "si", "simt_issue"), (9, "ev", "events")):
+        if to < v:
+            h.execute(f"CREATE TEMP TABLE {t} AS SELECT * FROM {name}")
+    for (v,) in list(h.execute("SELECT name FROM sqlite_master WHERE type = 'view'"
+                               " AND name <> 'sm_accesses'")):
+        h.execute(f"DROP VIEW {v}")
+    if to < 14:
+        if has("slot_counts"):
+            h.execute("DROP TABLE slot_counts")
+        drop_columns("simt_warps", "stall_fetch_cycles", "stall_collector_cycles")
+    if to < 13:
+        drop_columns("simt_warps", "max_groups", "barriers", "stall_barrier_cycles")
+    if to < 12:
+        drop_columns("runs", "uid")
+    if to < 11:
+        h.executescript(
+            "DROP TABLE simt_mem_packs; CREATE TABLE simt_mem(run_id INTEGER NOT NULL REFERENCES"
+            " runs ON DELETE CASCADE, frame INTEGER NOT NULL, slot INTEGER NOT NULL, op TEXT NOT"
+            " NULL, lanes INTEGER, active INTEGER, requests INTEGER, replays INTEGER, banks"
+            " INTEGER, issue_ps INTEGER, done_ps INTEGER); INSERT INTO simt_mem SELECT * FROM"
+            " temp.sm; CREATE INDEX simt_mem_run ON simt_mem(run_id, frame);")
+    if to < 10:
+        h.executescript(
+            "DROP TABLE simt_issue_packs; DROP TABLE simt_op_names; CREATE TABLE simt_issue("
+            "run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, time_ps INTEGER NOT"
+            " NULL, frame INTEGER NOT NULL, slot INTEGER NOT NULL, op TEXT, ord INTEGER, depth"
+            " INTEGER, eligible INTEGER, active INTEGER, mask INTEGER, lanes INTEGER);"
+            " INSERT INTO simt_issue SELECT * FROM temp.si;")
+    if to < 9:
+        h.executescript(
+            "DROP TABLE event_packs; DROP TABLE event_names; CREATE TABLE events(run_id INTEGER"
+            " NOT NULL REFERENCES runs ON DELETE CASCADE, seq INTEGER NOT NULL, time_ps INTEGER"
+            " NOT NULL, prio INTEGER, name TEXT); INSERT INTO events SELECT * FROM temp.ev;"
+            " CREATE INDEX events_run ON events(run_id, seq);")
+    if to < 6:
+        h.executescript("DROP TABLE simt_warps; DROP TABLE simt_mem; DROP TABLE simt_issue;")
+    if to < 5:
+        h.execute("DROP TABLE intervals")
+    if to < 3:
+        h.executescript(
+            "DROP TABLE races; ALTER TABLE runs DROP COLUMN stop_ps;"
+            " CREATE TEMP TABLE p AS SELECT * FROM params; DROP TABLE params;"
+            " CREATE TABLE params(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+            " key TEXT NOT NULL, value TEXT);"
+            " INSERT INTO params SELECT run_id, key, CAST(value AS TEXT) FROM temp.p;")
+    h.execute(f"PRAGMA user_version = {to}")
+    h.commit()
+    h.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    h.close()
 
 
 class ViewTest(unittest.TestCase):
@@ -252,8 +336,11 @@ class ViewTest(unittest.TestCase):
         self.assertGreater(self.check_warp_slots(run_id, 1, end), 0)
         status, d = self.srv.api(f"/api/run/{run_id}/timeline?from=0&to={end}&cols={end}")
         self.assertEqual(status, 200, d)
-        issues = sql(self.db, "SELECT time_ps, frame, op FROM simt_issue WHERE run_id = ? ORDER BY time_ps",
-                     run_id)
+        # each issue names its instruction: the slot profile's text of its slot
+        issues = sql(self.db, "SELECT i.time_ps, i.frame, p.text FROM simt_issue AS i"
+                              " JOIN slot_profile AS p ON p.run_id = i.run_id AND p.frame = i.frame"
+                              " AND p.slot = i.slot AND p.core IS NULL"
+                              " WHERE i.run_id = ? ORDER BY i.time_ps", run_id)
         self.assertEqual([(i[0], i[1], i[3]) for i in d["issue"]["detail"]], issues)
         self.assertEqual(sum(d["issue"]["count"][0]), len(issues))
         # one column per cycle: the issued warps of each cycle are the issues of that cycle
@@ -390,8 +477,12 @@ class ViewTest(unittest.TestCase):
             self.check_simt_answer(run_id, d)
         # the narrow window's issues one by one, as the view lists them
         status, d = self.srv.api(f"/api/run/{run_id}/timeline?from={end // 3}&to={end // 3 + 400}&cols=400")
-        want = sql(self.db, "SELECT time_ps, frame, slot, op, ord FROM simt_issue WHERE run_id = ?"
-                            " AND time_ps >= ? AND time_ps < ? ORDER BY time_ps, ord", run_id,
+        # (each names its instruction: the slot profile's text of its slot)
+        want = sql(self.db, "SELECT i.time_ps, i.frame, i.slot, coalesce(p.text, i.op), i.ord"
+                            " FROM simt_issue AS i LEFT JOIN slot_profile AS p ON p.run_id = i.run_id"
+                            " AND p.frame = i.frame AND p.slot = i.slot AND p.core IS NULL"
+                            " WHERE i.run_id = ? AND i.time_ps >= ? AND i.time_ps < ?"
+                            " ORDER BY i.time_ps, i.ord", run_id,
                    end // 3 * 1000, (end // 3 + 400) * 1000)
         self.assertGreater(len(want), 0)
         self.assertEqual([tuple(i[:5]) for i in d["issue"]["detail"]], [tuple(r) for r in want])
@@ -614,29 +705,62 @@ class FilesTest(unittest.TestCase):
             code, err = s.stop()
         self.assertEqual(code, 0, err)
 
-    def test_version1_file(self):
-        """A file of schema version 1 (no views) answers as the current one."""
-        db = self.path("v1.db")
-        self.assertEqual(run("run", "examples/example2.s", "--db", db, "--quiet").returncode, 0)
+    def test_every_schema_version(self):
+        """A file of every older schema version `report` reads (1 to the one
+        before the current) answers as the current one: the same tasks, frames,
+        stalls, timeline (banks, waits, accesses one by one; a SIMT run's issue
+        port and warp states from version 6 on, when the SIMT tables came) and
+        task panel (its accesses; a warp's row and slots) — read through the
+        views the server makes for the old file, not migrated."""
+        db = self.path("current.db")
+        for args in (["examples/matmul.s", "-s", "record.level=events"],
+                     ["examples/simt_diverge.s", "-s", "core.model=simt", "-s",
+                      "record.level=events"]):
+            self.assertEqual(run("run", *args, "--db", db, "--quiet").returncode, 0)
+        version = sql(db, "PRAGMA user_version")[0][0]
+        end = {r: -(-e // p) for r, e, p in sql(db, "SELECT run_id, end_ps, period_ps FROM runs")}
+        paths = {}
+        for run_id in (1, 2):
+            paths[f"/api/run/{run_id}"] = ("tasks", "frames", "stalls")
+            paths[f"/api/run/{run_id}/timeline?cols={end[run_id]}"] = (
+                "banks", "waits", "accesses", "detail", "issue", "warps")
+            paths[f"/api/run/{run_id}/task/1/0"] = ("task", "accesses", "warp")
         s = Server(db)
-        paths = ["/api/runs", "/api/run/1", "/api/run/1/timeline?cols=64",
-                 "/api/run/1/task/1/0", "/api/compare/1/1"]
         try:
-            before = [s.api(p) for p in paths]
+            want = {p: s.api(p) for p in list(paths) + ["/api/runs", "/api/compare/1/2"]}
         finally:
             s.stop()
-        views = [r[0] for r in sql(db, "SELECT name FROM sqlite_master WHERE type = 'view'")]
-        with sqlite3.connect(db) as h:
-            for v in views:
-                h.execute(f"DROP VIEW {v}")
-            h.execute("PRAGMA user_version = 1")
-        s = Server(db)
-        try:
-            after = [s.api(p) for p in paths]
-        finally:
-            s.stop()
-        self.assertEqual([b[0] for b in before], [200] * len(paths))
-        self.assertEqual(after, before)
+        for p, (status, d) in want.items():
+            self.assertEqual(status, 200, (p, d))
+        self.assertIsNotNone(want[f"/api/run/2/timeline?cols={end[2]}"][1]["warps"])
+        for v in range(1, version):
+            old = self.path(f"v{v}.db")
+            shutil.copy(db, old)
+            downgrade(old, v)
+            self.assertEqual(sql(old, "PRAGMA user_version")[0][0], v)
+            s = Server(old)
+            try:
+                got = {p: s.api(p) for p in want}
+            finally:
+                code, err = s.stop()
+            self.assertEqual(code, 0, err)
+            for p, (status, d) in got.items():
+                self.assertEqual(status, 200, (v, p, d))
+            for p, keys in paths.items():
+                simt = p.startswith("/api/run/2")
+                for k in keys:
+                    if simt and v < 6 and k in ("issue", "warps", "warp"):
+                        continue  # no SIMT tables before version 6: drawn as a MIMD run's
+                    g, w = got[p][1].get(k), want[p][1].get(k)
+                    if v < 14 and k in ("issue", "detail"):
+                        # no slot profile before 14: an issue names its op, not
+                        # the instruction's text
+                        g, w = op_names_only(g), op_names_only(w)
+                    self.assertEqual(g, w, (v, p, k))
+            self.assertEqual([r["run_id"] for r in got["/api/runs"][1]["runs"]], [1, 2], v)
+            self.assertEqual(got["/api/compare/1/2"][1]["runs"][0]["end_cycles"],
+                             want["/api/compare/1/2"][1]["runs"][0]["end_cycles"], v)
+            os.remove(old)
 
     def test_sigint_during_requests(self):
         """SIGINT while clients are being answered: exit 0 within the timeout."""

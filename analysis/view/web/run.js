@@ -46,7 +46,7 @@ TS.runPage = async function (app, id) {
   app.append(holder);
   holder.append(tl.canvas);
   tl.layout();
-  app.append(TS.legend(i), panel);
+  app.append(TS.legend(i, run.params), panel);
   window.__drawn.timeline = tl.drawn;
   tl.setWindow(from, to);
   if (task) TS.taskPanel(panel, run, tl, task);
@@ -61,7 +61,7 @@ TS.figuresLine = function (figures) {
   return p;
 };
 
-TS.legend = function (info) {
+TS.legend = function (info, params) {
   const item = (colour, text) => TS.el('span', {}, TS.el('span', { class: 'swatch', style: `background:${colour}` }), text);
   const l = TS.el('div', { class: 'legend' },
     item(TS.palette[0], 'task (core start to READY sent), colour by frame'),
@@ -71,6 +71,10 @@ TS.legend = function (info) {
   if (info.simt)
     l.append(item('#2e7d32', 'warps issued'), item('#f9a825', 'eligible, not chosen'),
              item('#c62828', 'waiting, ld/st outstanding'), item('#90a4ae', 'waiting, other'));
+  if (info.issue_slots)
+    l.append(TS.el('span', { text: 'issue port: a warp\'s issue in its frame\'s colour, ' +
+      'underlined when diverged' + ((params || {})['simt.reconvergence'] === 'barrier'
+        ? ', a diverged thread group in a colour of its own' : '') }));
   return l;
 };
 
@@ -104,23 +108,30 @@ TS.taskPanel = async function (panel, run, tl, key) {
       (a.total > a.limit ? ` (the first ${a.limit} shown)` : '') + ' (times in cycles)' }),
     TS.el('div', { class: 'tablewrap' }, accTable));
   const prof = TS.el('div', { id: 'slot-profile' });
+  let profile = null;
   if (d.slot_profile === null) {
     prof.append(TS.el('h3', { text: 'Slot profile' }), TS.el('p', { class: 'note', text:
       'This database has no slot_profile view (recorded by a Tessera without it), so where the ' +
       'task\'s cycles went per instruction is not known; the figures above are its totals' +
       (d.warp ? ', and below the warp\'s stall cycles and what was recorded per slot.' : '.') }));
   } else {
-    const cols = d.slot_profile.length ? Object.keys(d.slot_profile[0]) : [];
-    prof.append(TS.el('h3', { text: 'Slot profile: where its cycles went, per instruction' }),
-      TS.table(cols, d.slot_profile.map(r => cols.map(k => r[k]))));
+    profile = TS.slotProfile(prof, d.slot_profile, !!d.warp, frame, core);
   }
   panel.append(prof);
+  let shown = null; // the warp row's figures shown
   if (d.warp) { // a SIMT task: the warp's row, and what the file recorded per slot
+    // its simt_warps row: every stall reason the file has (issue 28's barrier, the pipeline's
+    // fetch and collector in newer files), the stack's depth or the thread groups (NULL: not
+    // this reconvergence)
     const w = d.warp.row, wk = TS.el('div', { class: 'kv', id: 'warp-row' });
-    for (const k of ['lanes', 'resident_cycles', 'issued_cycles', 'stall_memory_cycles',
-      'stall_execute_cycles', 'stall_issue_cycles', 'warp_instructions', 'divergent_branches',
-      'mem_instructions', 'replays'])
-      wk.append(TS.el('span', { text: k }), TS.el('span', { text: TS.fmt(w[k]) }));
+    const stalls = Object.keys(w).filter(k => /^stall_.*_cycles$/.test(k));
+    for (const k of ['lanes', 'resident_cycles', 'issued_cycles', ...stalls, 'warp_instructions',
+      'divergent_branches', 'max_stack_depth', 'max_groups', 'barriers', 'mem_instructions',
+      'replays'])
+      if (w[k] !== undefined && w[k] !== null) {
+        wk.append(TS.el('span', { text: k }), TS.el('span', { text: TS.fmt(w[k]) }));
+        (shown = shown || {})[k] = w[k];
+      }
     const cols = ['slot', 'op', 'issues', 'mean_lanes', 'mem', 'mean_latency_cycles', 'replays'];
     const slots = TS.table(cols, d.warp.slots.map(r => cols.map(k => r[k])));
     slots.id = 'warp-slots';
@@ -128,9 +139,67 @@ TS.taskPanel = async function (panel, run, tl, key) {
       TS.el('h3', { text: 'Per instruction slot (simt_issue at level events, simt_mem at level mem)' }), slots);
   }
   window.__drawn.task = { frame, core, from: tl.from, to: tl.to, accesses: a.rows.length,
-    accesses_total: a.total, slot_profile: d.slot_profile ? d.slot_profile.length : null,
+    accesses_total: a.total, slot_profile: profile,
+    warp_row: shown,
     warp_slots: d.warp ? d.warp.slots.map(r => [r.slot, r.issues]) : null,
     warp_mem: d.warp ? d.warp.slots.map(r => [r.slot, r.mem]) : null };
+};
+
+// What each instruction's cycles went to, in the slot_profile view's columns (docs/SCHEMA.md):
+// a core's execute and SM wait; a warp's issued cycles and its stalls by reason (the pipeline's
+// fetch and collector, the thread groups' barrier: present in newer files, NULL when not of
+// this run).
+TS.PROFILE_PARTS = {
+  mimd: [['execute_cycles', 'execute', '#5b8fc7'], ['sm_wait_cycles', 'SM wait', '#c0392b']],
+  simt: [['issued_cycles', 'issued', '#2e7d32'], ['stall_issue_cycles', 'not chosen', '#f9a825'],
+    ['stall_fetch_cycles', 'fetch', '#8e24aa'], ['stall_collector_cycles', 'collector', '#00838f'],
+    ['stall_memory_cycles', 'memory', '#c62828'], ['stall_execute_cycles', 'execute', '#90a4ae'],
+    ['stall_barrier_cycles', 'barrier', '#6d4c41']],
+};
+
+// The task's slot profile as an annotated listing: per slot its instruction, how often it ran,
+// its cycles and their share of the task's (the frame on this core; a SIMT run: the warp's),
+// and a bar of its cycles by part, scaled to the hottest slot. Returns what it drew.
+TS.slotProfile = function (holder, rows, simt, frame, core) {
+  // the parts this run has (NULL: not of its kind), those with cycles (the pipeline's reasons
+  // are 0 without it)
+  const all = TS.PROFILE_PARTS[simt ? 'simt' : 'mimd']
+    .filter(([k]) => rows.some(r => r[k] !== null && r[k] !== undefined));
+  const parts = all.filter(([k]) => rows.some(r => r[k] > 0));
+  const total = rows.reduce((a, r) => a + r.cycles, 0);
+  const max = Math.max(1, ...rows.map(r => r.cycles));
+  const hot = rows.reduce((h, r) => (h && h.cycles >= r.cycles ? h : r), null);
+  const head = ['slot', 'instruction', simt ? 'issues' : 'executed'].concat(
+    simt ? ['lanes'] : [], ['cycles', 'share'], parts.map(p => p[1]), ['']);
+  const t = TS.el('table', { id: 'profile-table' });
+  t.append(TS.el('tr', {}, ...head.map(h => TS.el('th', { text: h }))));
+  const drawn = [];
+  for (const r of rows) {
+    const bar = TS.el('div', { class: 'pbar' });
+    const cells = parts.map(([k]) => r[k] || 0);
+    parts.forEach(([k, name, colour], i) => {
+      if (cells[i] > 0)
+        bar.append(TS.el('span', { title: `${name}: ${TS.fmt(cells[i])} cycles`,
+          style: `width:${(240 * cells[i] / max).toFixed(1)}px;background:${colour}` }));
+    });
+    const share = total ? `${(100 * r.cycles / total).toFixed(1)} %` : '';
+    const vals = [r.slot, r.text, r.instructions].concat(simt ? [r.lane_instructions] : [],
+      [r.cycles, share], cells);
+    const tr = TS.el('tr', { class: r === hot ? 'hot' : null },
+      ...vals.map((v, i) => TS.el('td', { class: i === 1 ? 'code' : typeof v === 'string' ? 'text' : null,
+        text: TS.fmt(v) })), TS.el('td', {}, bar));
+    t.append(tr);
+    drawn.push([r.slot, r.text, r.instructions, r.cycles, cells]);
+  }
+  const legend = TS.el('div', { class: 'legend' }, ...parts.map(([, name, colour]) =>
+    TS.el('span', {}, TS.el('span', { class: 'swatch', style: `background:${colour}` }), name)));
+  holder.append(TS.el('h3', { text: `Slot profile: where the cycles of F${frame} ` +
+      (simt ? 'on the SIMT unit (its warp)' : `on core ${core}`) + ` went, per instruction — ` +
+      `${TS.fmt(total)} cycles` + (hot ? `, the most at slot ${hot.slot} (${hot.text})` : '') }),
+    rows.length ? legend : TS.el('p', { class: 'note', text:
+      'No rows: the run was recorded below level tasks, or nothing was charged to the task.' }),
+    TS.el('div', { class: 'tablewrap' }, t));
+  return { parts: parts.map(p => p[0]), rows: drawn, total };
 };
 
 // A plain table of rows (arrays) under a header.

@@ -126,6 +126,7 @@ TS.Timeline = class {
     this.drawn.to = this.to;
     this.drawn.cols = this.cols;
     this.drawn.issues = null;
+    this.drawn.firstIssue = this.drawn.divergedIssue = null;
     const fresh = this.lanes && this.lanes.from_ps === this.from * this.period &&
                   this.lanes.to_ps === Math.min(this.to, this.ownEnd) * this.period;
     for (const r of this.rows) this.drawRow(g, r, fresh ? this.lanes : null);
@@ -305,12 +306,18 @@ TS.Timeline = class {
     if (l.issue.detail) {
       for (const s of l.issue.detail) {
         if (s[4] !== r.slot) continue;
-        const hit = this.box(g, s[0], s[0] + this.period, r.y, r.h - 1, this.frameColour(s[1]), 1);
-        if (hit) this.drawn.issues++;
-        if (hit) this.hits.push({ ...hit, lines: [`issue: ${this.cyc(s[0])}, slot ${s[4]}`,
-          `warp     F${s[1]}`, `slot     ${s[2]}: ${s[3]}`,
-          `active   0x${s[5].toString(16).padStart(4, '0')} of 0x${s[6].toString(16).padStart(4, '0')}`,
-          `eligible ${s[7]} warps`, `depth    ${s[8]}`] });
+        const hit = this.box(g, s[0], s[0] + this.period, r.y, r.h - 1, this.issueColour(s), 1);
+        if (!hit) continue;
+        if (s[5] !== s[6]) { // diverged: underlined, as in tessera timeline's SVG
+          g.fillStyle = '#333';
+          g.fillRect(hit.x, r.y + r.h - 3, hit.w, 2);
+        }
+        this.drawn.issues++;
+        this.hits.push({ ...hit, lines: this.issueLines(s) });
+        // where one is, and one of a diverged warp, for the browser test's hover
+        const at = { x: hit.x, y: hit.y, w: hit.w, h: hit.h, time_ps: s[0], frame: s[1], slot: s[2] };
+        if (!this.drawn.firstIssue) this.drawn.firstIssue = at;
+        if (!this.drawn.divergedIssue && s[5] !== s[6]) this.drawn.divergedIssue = at;
       }
       return;
     }
@@ -326,6 +333,31 @@ TS.Timeline = class {
       g.fillRect(x, r.y, w, r.h - 1);
     }
     g.globalAlpha = 1;
+  }
+
+  // An issue's colour: its frame's; under simt.reconvergence = barrier a diverged thread group
+  // (fewer lanes than the warp's) has a colour of its own, by its lanes, so that a warp's groups
+  // interleaving on the issue port can be told apart (SIMT-SPEC S14).
+  issueColour(s) {
+    const barrier = this.run.params && this.run.params['simt.reconvergence'] === 'barrier';
+    if (!barrier || s[5] === s[6]) return this.frameColour(s[1]);
+    let h = s[5] >>> 0;
+    h = ((h ^ (h >>> 7)) * 2654435761) >>> 0;
+    return TS.palette[(s[1] + 1 + (h >>> 16)) % TS.palette.length];
+  }
+
+  // An issue's tooltip: its cycle (and issue port when several), the warp, the instruction slot
+  // and its text (the slot profile's, in files that have one), the lanes; under
+  // simt.reconvergence = barrier the lanes are the thread group that issued and the last
+  // figure the warp's groups (SIMT-SPEC S14), else the SIMT stack's depth.
+  issueLines(s) {
+    const hex = v => `0x${v.toString(16).padStart(4, '0')}`;
+    const barrier = this.run.params && this.run.params['simt.reconvergence'] === 'barrier';
+    return [`issue: ${this.cyc(s[0])}` + (this.info.issue_slots > 1 ? ` (issue ${s[4]})` : ''),
+      `warp     F${s[1]}`, `slot     ${s[2]}: ${s[3]}`,
+      `${barrier ? 'group ' : 'active'}   ${hex(s[5])} of ${hex(s[6])}` +
+        (s[5] !== s[6] ? ' (diverged)' : ''),
+      `eligible ${s[7]} warps`, barrier ? `groups   ${s[8]}` : `depth    ${s[8]}`];
   }
 
   drawWarps(g, r, l) {
