@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/store/db.h"
 #include "cli/cli_trace.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
@@ -112,7 +113,8 @@ static int execute(const iss_args_t *a, iss_desc_t *desc)
         rc = iss_run(&p->tm, st, desc, &s, &d);
         printf("%s: %s: %llu tasks, %llu core-tasks, %llu instructions, %llu ld, %llu st, "
                "%llu div by zero\n",
-               a->prog, rc == TESS_OK ? "ok" : "watchdog", (unsigned long long)s.tasks,
+               a->prog, db_status_names[rc == TESS_OK ? DB_STATUS_OK : DB_STATUS_WATCHDOG],
+               (unsigned long long)s.tasks,
                (unsigned long long)s.core_tasks, (unsigned long long)s.instructions,
                (unsigned long long)s.loads, (unsigned long long)s.stores,
                (unsigned long long)s.div_by_zero);

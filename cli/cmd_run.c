@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
 #include "api/tessera.h"
 #include "cli/cli_trace.h"
 #include "cli/cli_util.h"
@@ -86,7 +87,7 @@ static void print_summary(const tessera_t *t, const run_args_t *a)
     tessera_counters(t, &c);
     double period = (double)c.period_ps, wall = c.wall_s > 0 ? c.wall_s : 1e-9;
     printf("%s: %s\n", a->prog, tessera_status(t));
-    if (strcmp(tessera_status(t), "ok") == 0) {
+    if (strcmp(tessera_status(t), db_status_names[DB_STATUS_OK]) == 0) {
         printf("  simulated time    %llu ps (%.0f cycles)\n", (unsigned long long)c.end_ps,
                (double)c.end_ps / period);
     } else { /* stopped: where (runs.stop_ps), and the last READY before it, if any */

@@ -376,3 +376,27 @@ bool h_same_timeline(const h_run_t *a, const h_run_t *b)
     return same_accesses(a, b) && same_simt(a, b) && a->stats.end_ps == b->stats.end_ps &&
            a->stats.instructions == b->stats.instructions;
 }
+
+void h_check_counting(const h_run_t *r)
+{
+    for (size_t i = 0; i < r->n_warps; i++) {
+        const gpu_tr_simt_warp_t *w = &r->warps[i];
+        uint64_t sum = w->issued_cycles;
+        for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+            sum += w->stall_cycles[k];
+        CU_ASSERT_EQUAL(sum, w->resident_cycles);
+        CU_ASSERT_EQUAL(w->issued_cycles, w->warp_instructions);
+        if (w->complete)
+            CU_ASSERT_EQUAL(w->resident_cycles * 1000, w->end_ps - w->start_ps);
+    }
+}
+
+h_run_t *h_run_simt_done(const char *src, const gpu_desc_t *desc)
+{
+    h_run_t *r = h_run_src(src, desc);
+    CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
+    if (r->outcome != GPU_DONE)
+        fprintf(stderr, "run: %s\n", r->errmsg);
+    h_check_counting(r);
+    return r;
+}

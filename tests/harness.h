@@ -57,6 +57,14 @@ h_run_t *h_run_src(const char *src, const gpu_desc_t *desc);
 h_run_t *h_run_itrace(const program_t *p, const gpu_desc_t *desc, itrace_fn fn, void *user);
 void h_free(h_run_t *r);
 
+/* SIMT-SPEC "Counting" for every warp of r (at the default clock period,
+ * 1000 ps): issued + stall cycles = resident cycles, issued cycles = warp
+ * instructions, a complete warp resident from its start to its end. */
+void h_check_counting(const h_run_t *r);
+/* h_run_src, asserting that the run finished (its message printed when
+ * not) and its warps' counting. */
+h_run_t *h_run_simt_done(const char *src, const gpu_desc_t *desc);
+
 /* The k-th access of `core` (grant order), or NULL. */
 const gpu_tr_access_t *h_access(const h_run_t *r, unsigned core, unsigned k);
 /* The core-task record of (frame, core), or NULL. */

@@ -121,22 +121,6 @@ static void tr_task(fx_t *f, unsigned frame, unsigned core, sim_time_t start, si
 
 /* --- reading back -------------------------------------------------------------- */
 
-static sqlite3 *ro(const char *path)
-{
-    sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
-    CU_ASSERT_EQUAL_FATAL(rc, SQLITE_OK);
-    return db;
-}
-
-static sqlite3_stmt *q(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-    return st;
-}
 
 /* The integer of a one-value query (-999 for NULL or no row). */
 static int64_t q_int(const char *path, const char *fmt, ...)
@@ -148,8 +132,8 @@ static int64_t q_int(const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(sql, sizeof sql, fmt, ap);
     va_end(ap);
-    sqlite3 *db = ro(path);
-    sqlite3_stmt *st = q(db, sql);
+    sqlite3 *db = test_db_open(path);
+    sqlite3_stmt *st = test_db_prepare(db, sql);
     int64_t v = -999;
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
         v = sqlite3_column_int64(st, 0);
@@ -162,8 +146,8 @@ static int64_t q_int(const char *path, const char *fmt, ...)
 static const char *q_text(const char *path, const char *sql)
 {
     static char buf[4096];
-    sqlite3 *db = ro(path);
-    sqlite3_stmt *st = q(db, sql);
+    sqlite3 *db = test_db_open(path);
+    sqlite3_stmt *st = test_db_prepare(db, sql);
     snprintf(buf, sizeof buf, "<no row>");
     if (sqlite3_step(st) == SQLITE_ROW) {
         const unsigned char *t = sqlite3_column_text(st, 0);
@@ -369,10 +353,11 @@ static void test_core_tasks(void)
  * in that order too. */
 static void check_accesses(const char *path, const gpu_tr_access_t *want, size_t n)
 {
-    sqlite3 *db = ro(path);
-    sqlite3_stmt *st = q(db, "SELECT frame, core, idx, op, sync, addr, bank, value, request_ps,"
-                             " arrive_ps, grant_ps, done_ps, wait_ps FROM sm_accesses"
-                             " ORDER BY frame, core, idx");
+    sqlite3 *db = test_db_open(path);
+    sqlite3_stmt *st =
+        test_db_prepare(db, "SELECT frame, core, idx, op, sync, addr, bank, value, request_ps,"
+                            " arrive_ps, grant_ps, done_ps, wait_ps FROM sm_accesses"
+                            " ORDER BY frame, core, idx");
     size_t i = 0, bad = 0;
     for (; sqlite3_step(st) == SQLITE_ROW; i++) {
         if (i >= n)
@@ -857,9 +842,10 @@ static void test_event_packs(void)
         unnamed += !nm;
     }
     fx_done(&f);
-    sqlite3 *db = ro(f.path);
-    sqlite3_stmt *st = q(db, "SELECT seq, time_ps, prio, ifnull(name, '-'), typeof(seq),"
-                             " typeof(time_ps), typeof(prio) FROM events ORDER BY seq");
+    sqlite3 *db = test_db_open(f.path);
+    sqlite3_stmt *st =
+        test_db_prepare(db, "SELECT seq, time_ps, prio, ifnull(name, '-'), typeof(seq),"
+                            " typeof(time_ps), typeof(prio) FROM events ORDER BY seq");
     unsigned n = 0, bad = 0;
     for (; sqlite3_step(st) == SQLITE_ROW && n < N; n++) {
         bad += (uint64_t)sqlite3_column_int64(st, 0) != seq[n] ||
@@ -927,9 +913,10 @@ static void test_simt_issue_packs(void)
         tr(&f, GPU_TR_SIMT_ISSUE, &x);
     }
     fx_done(&f);
-    sqlite3 *db = ro(f.path);
-    sqlite3_stmt *st = q(db, "SELECT time_ps, frame, slot, op, ord, depth, eligible, active,"
-                             " mask, lanes FROM simt_issue ORDER BY time_ps, ord, frame, slot");
+    sqlite3 *db = test_db_open(f.path);
+    sqlite3_stmt *st =
+        test_db_prepare(db, "SELECT time_ps, frame, slot, op, ord, depth, eligible, active,"
+                            " mask, lanes FROM simt_issue ORDER BY time_ps, ord, frame, slot");
     unsigned n = 0, bad = 0;
     for (; sqlite3_step(st) == SQLITE_ROW && n < N; n++) {
         const gpu_tr_simt_issue_t *x = &in[n];
@@ -979,8 +966,9 @@ static void test_simt_mem_packs(void)
     }
     fx_done(&f);
     unsigned n = 0, bad = 0;
-    sqlite3 *db = ro(f.path);
-    sqlite3_stmt *st = q(db, "SELECT * FROM simt_mem ORDER BY issue_ps"); /* as DB_SIMT_MEM */
+    sqlite3 *db = test_db_open(f.path);
+    sqlite3_stmt *st =
+        test_db_prepare(db, "SELECT * FROM simt_mem ORDER BY issue_ps"); /* as DB_SIMT_MEM */
     while (n < N && sqlite3_step(st) == SQLITE_ROW) {
         const gpu_tr_simt_mem_t *x = &in[n++ ^ 1]; /* issue order */
         const long long want[] = {1, x->frame, x->slot, 0, x->lanes,
@@ -1279,7 +1267,7 @@ static void test_schema_doc_queries(void)
     fx_done(&f);
     char *doc = (char *)test_read_file(test_src_path("docs/SCHEMA.md"), NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    sqlite3 *db = ro(f.path);
+    sqlite3 *db = test_db_open(f.path);
     int blocks = 0, failed = 0, line = 1;
     for (char *p = doc; (p = strstr(p, "```sql\n")) != NULL;) {
         char *body = p + 7, *end = strstr(body, "```");

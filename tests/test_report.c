@@ -21,23 +21,10 @@
 
 /* --- recording and running ------------------------------------------------------- */
 
-static const char *fresh_db(const char *name, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s", test_tmp_path(name));
-    unlink(buf);
-    return buf;
-}
 
 static void record(const char *db, const char *prog, const char *opts)
 {
-    char args[2048];
-    char *out = NULL;
-    snprintf(args, sizeof args, "run '%s' --db '%s' --quiet %s", prog, db, opts ? opts : "");
-    int rc = test_run_tessera(args, &out);
-    if (rc != 0)
-        fprintf(stderr, "tessera %s: exit %d\n%s\n", args, rc, out ? out : "");
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    free(out);
+    CU_ASSERT_EQUAL_FATAL(test_record(db, prog, opts), 0);
 }
 
 /* The spec's example 2 with two-instruction tasks (tests/test_views.c has
@@ -295,7 +282,7 @@ static const char *example2_db(void)
 {
     static char db[512];
     if (!db[0]) {
-        fresh_db("ex2-real.db", db, sizeof db);
+        test_fresh_path("ex2-real.db", db, sizeof db);
         record(db, test_src_path("examples/example2.s"), NULL);
     }
     return db;
@@ -350,7 +337,7 @@ static void test_json_is_valid_and_equals_views(void)
 static void test_text_report_example2(void)
 {
     char db[512], *out;
-    fresh_db("ex2-text.db", db, sizeof db);
+    test_fresh_path("ex2-text.db", db, sizeof db);
     record(db, example2_path(), NULL);
     CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s'", db), 0);
     CU_ASSERT(contains(out, "Run 1 of "));
@@ -402,7 +389,7 @@ static void test_text_report_in_cycles(void)
     const char *src = ".group cores=0x3\n set_const r8, 1\n ld [r0, r8], r1\n ready\n";
     const char *prog = test_tmp_path("twoload.s");
     CU_ASSERT_EQUAL_FATAL(test_write_file(prog, src, strlen(src)), 0);
-    fresh_db("cycles.db", db, sizeof db);
+    test_fresh_path("cycles.db", db, sizeof db);
     record(db, prog, "-s clock.period_ps=2000");
     CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s'", db), 0);
     CU_ASSERT(contains(out, "  bank accesses busy  share conflicts wait mean wait max wait\n"));
@@ -423,7 +410,7 @@ static void test_text_report_in_cycles(void)
 static void test_run_selection(void)
 {
     char db[512], *last, *dflt, *one, *two;
-    fresh_db("select.db", db, sizeof db);
+    test_fresh_path("select.db", db, sizeof db);
     record(db, example2_path(), NULL);
     record(db, example2_path(), "-s sm.arbiter=rr");
     CU_ASSERT_EQUAL(report_cli(&last, "'%s' --last --format csv", db), 0);
@@ -485,7 +472,7 @@ static const char *header(const char *csv)
 static void test_compare_shows_differing_parameters_only(void)
 {
     char db[512], *out;
-    fresh_db("sweep.db", db, sizeof db);
+    test_fresh_path("sweep.db", db, sizeof db);
     const char *prog = test_src_path("examples/example2.s");
     record(db, prog, "-s sm.arbiter=fixed -s ts.policy=inorder");
     record(db, prog, "-s sm.arbiter=rr -s ts.policy=inorder");
@@ -630,7 +617,7 @@ static void test_bad_runs_and_options(void)
 static void test_version1_file_read_without_change(void)
 {
     char db[512], *before, *after;
-    fresh_db("v1.db", db, sizeof db);
+    test_fresh_path("v1.db", db, sizeof db);
     record(db, test_src_path("examples/example2.s"), NULL);
     CU_ASSERT_EQUAL_FATAL(report_cli(&before, "'%s' --format csv", db), 0);
     sqlite3 *h = NULL;
@@ -720,7 +707,7 @@ static const char *simt_db(void)
 {
     static char db[512];
     if (!db[0]) {
-        fresh_db("simt-e1.db", db, sizeof db);
+        test_fresh_path("simt-e1.db", db, sizeof db);
         const char *path = test_tmp_path("e1.s");
         CU_ASSERT_EQUAL_FATAL(test_write_file(path, E1_SRC, strlen(E1_SRC)), 0);
         record(db, path, "-s core.model=simt");
@@ -798,7 +785,7 @@ static void test_simt_report(void)
 static void test_simt_groups_report(void)
 {
     char db[512];
-    fresh_db("simt-groups.db", db, sizeof db);
+    test_fresh_path("simt-groups.db", db, sizeof db);
     const char *path = test_tmp_path("e1.s");
     CU_ASSERT_EQUAL_FATAL(test_write_file(path, E1_SRC, strlen(E1_SRC)), 0);
     record(db, path, "-s core.model=simt -s simt.reconvergence=barrier");

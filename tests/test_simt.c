@@ -46,28 +46,7 @@ static gpu_desc_t mimd(void)
     return d;
 }
 
-/* "Counting": issued + stall cycles = resident cycles, for every warp. */
-static void check_counting(const h_run_t *r)
-{
-    for (size_t i = 0; i < r->n_warps; i++) {
-        const gpu_tr_simt_warp_t *w = &r->warps[i];
-        uint64_t sum = w->issued_cycles;
-        for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
-            sum += w->stall_cycles[k];
-        CU_ASSERT_EQUAL(sum, w->resident_cycles);
-        CU_ASSERT_EQUAL(w->issued_cycles, w->warp_instructions);
-        if (w->complete)
-            CU_ASSERT_EQUAL(w->resident_cycles * 1000, w->end_ps - w->start_ps);
-    }
-}
-
-static h_run_t *run(const char *src, const gpu_desc_t *d)
-{
-    h_run_t *r = h_run_src(src, d);
-    CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
-    check_counting(r);
-    return r;
-}
+static h_run_t *run(const char *src, const gpu_desc_t *d) { return h_run_simt_done(src, d); }
 
 static void assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t finish,
                         uint64_t instructions)
@@ -529,7 +508,7 @@ static void test_budget_and_intra_warp_deadlock(void)
     CU_ASSERT_EQUAL(r->outcome, GPU_WATCHDOG);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->errmsg, "frame 1, core 0, IP 1"));
     CU_ASSERT_EQUAL(r->stats.instructions, 10); /* 5 per lane */
-    check_counting(r);
+    h_check_counting(r);
     h_free(r);
     d = simt(SIMT_SCHED_RR, false);
     d.atomics = true;
@@ -541,7 +520,7 @@ static void test_budget_and_intra_warp_deadlock(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r->errmsg, "lane 1"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->errmsg, "lane 0"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->errmsg, "0x000"));
-    check_counting(r);
+    h_check_counting(r);
     h_free(r);
     d.model = GPU_MODEL_MIMD; /* the same program is fine on cores */
     r = h_run_src(".group cores=0x3\n set_const r10, 0x40\n ld [r2, r10], r3\n"
@@ -606,7 +585,7 @@ static void test_examples_under_simt(void)
             d.simt_broadcast = k == 2;
             d.simt_issue_width = (uint8_t)(1 + 3 * (k == 2));
             h_run_t *r = h_run_src(src, &d);
-            check_counting(r);
+            h_check_counting(r);
             if (lock) {
                 CU_ASSERT_EQUAL(r->outcome, GPU_STUCK);
                 CU_ASSERT_PTR_NOT_NULL(strstr(r->errmsg, "S9"));

@@ -43,30 +43,7 @@ static gpu_desc_t mimd(void)
     return d;
 }
 
-/* "Counting": issued + stall cycles = resident cycles, for every warp. */
-static void check_counting(const h_run_t *r)
-{
-    for (size_t i = 0; i < r->n_warps; i++) {
-        const gpu_tr_simt_warp_t *w = &r->warps[i];
-        uint64_t sum = w->issued_cycles;
-        for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
-            sum += w->stall_cycles[k];
-        CU_ASSERT_EQUAL(sum, w->resident_cycles);
-        CU_ASSERT_EQUAL(w->issued_cycles, w->warp_instructions);
-        if (w->complete)
-            CU_ASSERT_EQUAL(w->resident_cycles * 1000, w->end_ps - w->start_ps);
-    }
-}
-
-static h_run_t *run(const char *src, const gpu_desc_t *d)
-{
-    h_run_t *r = h_run_src(src, d);
-    CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
-    if (r->outcome != GPU_DONE)
-        fprintf(stderr, "run: %s\n", r->errmsg);
-    check_counting(r);
-    return r;
-}
+static h_run_t *run(const char *src, const gpu_desc_t *d) { return h_run_simt_done(src, d); }
 
 static void assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t finish,
                         uint64_t instructions)
@@ -248,7 +225,7 @@ static void test_e8(void)
     r = h_run_src(E8, &d);
     CU_ASSERT_EQUAL(r->outcome, GPU_STUCK);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->errmsg, "S9"));
-    check_counting(r);
+    h_check_counting(r);
     h_free(r);
 
     d = simt(true);

@@ -25,52 +25,17 @@
 
 /* --- recording ------------------------------------------------------------------- */
 
-/* A fresh database path (own buffer: test_tmp_path rotates). */
-static const char *fresh_db(const char *name, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s", test_tmp_path(name));
-    unlink(buf);
-    return buf;
-}
-
-/* Runs `tessera run PROG --db DB --quiet OPTS`; returns the exit code. */
-static int record(const char *db, const char *prog, const char *opts)
-{
-    char args[2048];
-    char *out = NULL;
-    snprintf(args, sizeof args, "run '%s' --db '%s' --quiet %s", prog, db, opts ? opts : "");
-    int rc = test_run_tessera(args, &out);
-    if (rc != 0 && rc != TESS_EWATCHDOG)
-        fprintf(stderr, "tessera %s: exit %d\n%s\n", args, rc, out ? out : "");
-    free(out);
-    return rc;
-}
 
 /* Writes `src` to a .s file and records it (one run); expects exit 0. */
 static void record_src(const char *db, const char *name, const char *src, const char *opts)
 {
     const char *path = test_tmp_path(name);
     CU_ASSERT_EQUAL_FATAL(test_write_file(path, src, strlen(src)), 0);
-    CU_ASSERT_EQUAL_FATAL(record(db, path, opts), 0);
+    CU_ASSERT_EQUAL_FATAL(test_record(db, path, opts), 0);
 }
 
 /* --- reading back ------------------------------------------------------------------ */
 
-static sqlite3 *ro(const char *path)
-{
-    sqlite3 *db = NULL;
-    CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    return db;
-}
-
-static sqlite3_stmt *prep(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-    return st;
-}
 
 /* Every row of a query as "v1,v2,…" lines joined by ';' (NULL as "NULL"),
  * in a static buffer. */
@@ -84,8 +49,8 @@ static const char *rows(const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(sql, sizeof sql, fmt, ap);
     va_end(ap);
-    sqlite3 *db = ro(path);
-    sqlite3_stmt *st = prep(db, sql);
+    sqlite3 *db = test_db_open(path);
+    sqlite3_stmt *st = test_db_prepare(db, sql);
     size_t len = 0;
     buf[0] = 0;
     for (int r = 0; sqlite3_step(st) == SQLITE_ROW; r++)
@@ -109,8 +74,8 @@ static long long q_int(const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(sql, sizeof sql, fmt, ap);
     va_end(ap);
-    sqlite3 *db = ro(path);
-    sqlite3_stmt *st = prep(db, sql);
+    sqlite3 *db = test_db_open(path);
+    sqlite3_stmt *st = test_db_prepare(db, sql);
     long long v = -999;
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
         v = sqlite3_column_int64(st, 0);
@@ -146,7 +111,7 @@ static const char *example_src(const char *fence0)
 static void test_task_latency_worked_example(void)
 {
     char db[512];
-    fresh_db("worked.db", db, sizeof db);
+    test_fresh_path("worked.db", db, sizeof db);
     record_src(db, "worked.s", ".group cores=0x1\n set_const r8, 1\n ready\n", NULL);
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT " TL_COLS " FROM task_latency WHERE run_id = 1"),
                            "1,1000,2000,2000,6000,9000,1000,0,4000,3000,8000");
@@ -187,7 +152,7 @@ static void test_task_latency_worked_example(void)
 static void test_task_latency_example1(void)
 {
     char db[512];
-    fresh_db("ex1.db", db, sizeof db);
+    test_fresh_path("ex1.db", db, sizeof db);
     record_src(db, "ex1.s", example_src("acq"), NULL);
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, decode_start_ps / 1000, decode_ps / 1000, issue_ps / 1000,"
@@ -226,7 +191,7 @@ static void test_task_latency_example1(void)
 static void test_example2_views(void)
 {
     char db[512];
-    fresh_db("ex2.db", db, sizeof db);
+    test_fresh_path("ex2.db", db, sizeof db);
     record_src(db, "ex2.s", example_src("no"), NULL);
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, waiting_cycles, total_cycles FROM task_latency"
@@ -295,7 +260,7 @@ static void check_pair_banks(const char *db)
 static void test_bank_conflicts_two_cores_one_bank(void)
 {
     char db[512];
-    fresh_db("pair.db", db, sizeof db);
+    test_fresh_path("pair.db", db, sizeof db);
     record_src(db, "pair.s", pair_src, NULL);
     check_pair_banks(db);
     /* the same from the accesses (the documented cross-check) */
@@ -312,7 +277,7 @@ static void test_bank_conflicts_two_cores_one_bank(void)
                            "4,3000,3000,4000,4000,4000,3250.0");
     /* at level tasks nothing per access is recorded: the counters still are */
     char db2[512];
-    fresh_db("pair-tasks.db", db2, sizeof db2);
+    test_fresh_path("pair-tasks.db", db2, sizeof db2);
     record_src(db2, "pair.s", pair_src, "-s record.level=tasks");
     check_pair_banks(db2);
     CU_ASSERT_EQUAL(q_int(db2, "SELECT count(*) FROM sm_latency_percentiles"), 0);
@@ -329,7 +294,7 @@ static void test_bank_conflicts_two_cores_one_bank(void)
 static void test_bank_queue_latency_percentiles(void)
 {
     char db[512];
-    fresh_db("queue.db", db, sizeof db);
+    test_fresh_path("queue.db", db, sizeof db);
     record_src(db, "queue.s", ".group cores=0x7\n ld [r1, r2], r3\n ld [r1, r2], r3\n ready\n",
                "-s sm.bank=4");
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT accesses, conflicts, wait_cycles, max_wait_cycles"
@@ -363,12 +328,12 @@ static const char *examples(void)
         "-s core.timing=stepped -s sm.arbiter=rr"};
     if (examples_db[0])
         return examples_db;
-    fresh_db("examples.db", examples_db, sizeof examples_db);
+    test_fresh_path("examples.db", examples_db, sizeof examples_db);
     for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
             char prog[256];
             snprintf(prog, sizeof prog, "examples/%s.s", names[i]);
-            CU_ASSERT_EQUAL(record(examples_db, test_src_path(prog), opts[k]), 0);
+            CU_ASSERT_EQUAL(test_record(examples_db, test_src_path(prog), opts[k]), 0);
         }
     return examples_db;
 }
@@ -478,8 +443,8 @@ static void check_percentiles(const char *db, long long run, const char *values_
 {
     char sql[512];
     snprintf(sql, sizeof sql, values_sql, run);
-    sqlite3 *h = ro(db);
-    sqlite3_stmt *st = prep(h, sql);
+    sqlite3 *h = test_db_open(db);
+    sqlite3_stmt *st = test_db_prepare(h, sql);
     long long *v = NULL;
     size_t n = 0, cap = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -532,11 +497,11 @@ static void test_percentiles_nearest_rank(void)
 static void test_stopped_run_partial_records(void)
 {
     char db[512];
-    fresh_db("stopped.db", db, sizeof db);
+    test_fresh_path("stopped.db", db, sizeof db);
     const char *path = test_tmp_path("loop.s");
     const char *src = ".group cores=0x4\n set_const r8, 1\nloop:\n bnz loop, r8\n";
     CU_ASSERT_EQUAL_FATAL(test_write_file(path, src, strlen(src)), 0);
-    CU_ASSERT_EQUAL(record(db, path, "-s core.budget=100"), TESS_EWATCHDOG);
+    CU_ASSERT_EQUAL(test_record(db, path, "-s core.budget=100"), TESS_EWATCHDOG);
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT complete, issue_ps, start_ps, complete_ps,"
                                     " waiting_ps, transfer_ps, execution_ps, total_ps,"
                                     " total_cycles FROM task_latency"),
@@ -684,7 +649,7 @@ static void test_views_in_every_database_and_migration(void)
     for (int from = 1; from < DB_SCHEMA_VERSION; from++) {
         char db[512], name[32];
         snprintf(name, sizeof name, "migrate%d.db", from);
-        fresh_db(name, db, sizeof db);
+        test_fresh_path(name, db, sizeof db);
         record_src(db, "one.s", ".group cores=0x1\n set_const r8, 1\n ready\n",
                    "-s record.level=events");
         CU_ASSERT_EQUAL(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
@@ -762,8 +727,8 @@ static void test_packed_relations_migrate(void)
         int from = versions[k];
         char db[512], name[32];
         snprintf(name, sizeof name, "migrate-simt%d.db", from);
-        fresh_db(name, db, sizeof db);
-        CU_ASSERT_EQUAL_FATAL(record(db, test_src_path("examples/simt_diverge.s"),
+        test_fresh_path(name, db, sizeof db);
+        CU_ASSERT_EQUAL_FATAL(test_record(db, test_src_path("examples/simt_diverge.s"),
                                      "-s record.level=events -s core.model=simt"
                                      " -s simt.issue_width=2"), 0);
         static char issues[8192], events[8192], mems[8192];
@@ -834,7 +799,7 @@ static long long window_vs_view(sqlite3 *h, long long t0, long long t1, long lon
     char *sql = sqlite3_mprintf("SELECT (SELECT count(*) FROM (%s)), (SELECT count(*) FROM (%s)),"
                                 " (SELECT count(*) FROM (SELECT * FROM (%s) EXCEPT %s))",
                                 db_simt_issue_window, filter, db_simt_issue_window, filter);
-    sqlite3_stmt *st = prep(h, sql);
+    sqlite3_stmt *st = test_db_prepare(h, sql);
     sqlite3_free(sql);
     sqlite3_bind_int64(st, 1, 1);
     sqlite3_bind_int64(st, 2, t0);
@@ -857,11 +822,12 @@ static long long split_pack_mid_cycle(const char *db)
 {
     sqlite3 *h = NULL;
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
-    sqlite3_stmt *st = prep(h, "SELECT j.key FROM simt_issue_packs AS p, json_each(p.data) AS j"
-                               " WHERE p.rowid = (SELECT min(rowid) FROM simt_issue_packs)"
-                               " AND j.key > 0 AND j.value / p.t_unit = (SELECT k.value /"
-                               " p.t_unit FROM json_each(p.data) AS k WHERE k.key = j.key - 1)"
-                               " ORDER BY j.key LIMIT 1");
+    sqlite3_stmt *st =
+        test_db_prepare(h, "SELECT j.key FROM simt_issue_packs AS p, json_each(p.data) AS j"
+                           " WHERE p.rowid = (SELECT min(rowid) FROM simt_issue_packs)"
+                           " AND j.key > 0 AND j.value / p.t_unit = (SELECT k.value /"
+                           " p.t_unit FROM json_each(p.data) AS k WHERE k.key = j.key - 1)"
+                           " ORDER BY j.key LIMIT 1");
     long long at = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
     sqlite3_finalize(st);
     CU_ASSERT_FATAL(at > 0);
@@ -896,7 +862,7 @@ static long long split_pack_mid_cycle(const char *db)
 static void test_simt_issue_window_reads_its_packs(void)
 {
     char db[512];
-    fresh_db("issue-window.db", db, sizeof db);
+    test_fresh_path("issue-window.db", db, sizeof db);
     record_src(db, "issue-window.s", window_src,
                "-s record.level=events -s core.model=simt -s simt.issue_width=2");
     CU_ASSERT(q_int(db, "SELECT count(*) FROM simt_issue_packs") >= 5);
@@ -908,8 +874,9 @@ static void test_simt_issue_window_reads_its_packs(void)
     CU_ASSERT_STRING_EQUAL(rows(db, ISSUE_SUMS), before);
 #undef ISSUE_SUMS
     CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_issue WHERE time_ps = %lld", split), 2);
-    sqlite3 *h = ro(db);
-    sqlite3_stmt *bases = prep(h, "SELECT DISTINCT base_ps FROM simt_issue_packs ORDER BY base_ps");
+    sqlite3 *h = test_db_open(db);
+    sqlite3_stmt *bases =
+        test_db_prepare(h, "SELECT DISTINCT base_ps FROM simt_issue_packs ORDER BY base_ps");
     const long long p = 1000, far = INT64_MAX;
     int checked = 0;
     while (sqlite3_step(bases) == SQLITE_ROW) {
@@ -968,8 +935,8 @@ static long long steps(const char *db, const char *view)
 {
     char sql[256];
     snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE run_id = 1", view);
-    sqlite3 *h = ro(db);
-    sqlite3_stmt *st = prep(h, sql);
+    sqlite3 *h = test_db_open(db);
+    sqlite3_stmt *st = test_db_prepare(h, sql);
     while (sqlite3_step(st) == SQLITE_ROW)
         ;
     long long n = sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0);
@@ -983,13 +950,13 @@ static long long steps(const char *db, const char *view)
 static void test_view_cost_independent_of_other_runs(void)
 {
     char small[512], big[512];
-    fresh_db("cost-small.db", small, sizeof small);
-    fresh_db("cost-big.db", big, sizeof big);
+    test_fresh_path("cost-small.db", small, sizeof small);
+    test_fresh_path("cost-big.db", big, sizeof big);
     const char *prog = test_src_path("examples/example2.s");
-    CU_ASSERT_EQUAL_FATAL(record(small, prog, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(record(big, prog, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(test_record(small, prog, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(test_record(big, prog, NULL), 0);
     for (int i = 0; i < 6; i++)
-        CU_ASSERT_EQUAL_FATAL(record(big, test_src_path("examples/matmul.s"), NULL), 0);
+        CU_ASSERT_EQUAL_FATAL(test_record(big, test_src_path("examples/matmul.s"), NULL), 0);
     for (const char *const *v = rec_view_names; *v; v++) {
         if (!strcmp(*v, "latest_ok_runs"))
             continue; /* one row per point over every run of the file, by nature */
@@ -1009,12 +976,12 @@ static void test_view_cost_independent_of_other_runs(void)
 static void test_bank_count_and_mapping_in_every_reader(void)
 {
     char db[512];
-    fresh_db("banks.db", db, sizeof db);
+    test_fresh_path("banks.db", db, sizeof db);
     const char *prog = test_src_path("examples/transpose.s");
-    CU_ASSERT_EQUAL_FATAL(record(db, prog, "-s sm.banks=64 -s sm.bank_map=xor"), 0);
-    CU_ASSERT_EQUAL_FATAL(record(db, prog, "-s sm.banks=8 -s sm.bank_map=interleaved"), 0);
-    CU_ASSERT_EQUAL_FATAL(record(db, prog, "-s sm.banks=32 -s sm.bank=uniform:1..3"), 0);
-    CU_ASSERT_EQUAL_FATAL(record(db, prog, "-s sm.banks=1"), 0);
+    CU_ASSERT_EQUAL_FATAL(test_record(db, prog, "-s sm.banks=64 -s sm.bank_map=xor"), 0);
+    CU_ASSERT_EQUAL_FATAL(test_record(db, prog, "-s sm.banks=8 -s sm.bank_map=interleaved"), 0);
+    CU_ASSERT_EQUAL_FATAL(test_record(db, prog, "-s sm.banks=32 -s sm.bank=uniform:1..3"), 0);
+    CU_ASSERT_EQUAL_FATAL(test_record(db, prog, "-s sm.banks=1"), 0);
     static const char *const formula[] = {
         "((addr & 63) | (addr >> 6)) - ((addr & 63) & (addr >> 6))", "addr & 7", "addr >> 7",
         "0"};
@@ -1066,7 +1033,7 @@ static void test_schema_doc_queries_run(void)
     const char *db = examples();
     char *doc = (char *)test_read_file(test_src_path("docs/SCHEMA.md"), NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    sqlite3 *h = ro(db);
+    sqlite3 *h = test_db_open(db);
     int blocks = 0;
     for (char *p = doc; (p = strstr(p, "```sql\n")) != NULL; blocks++) {
         char *sql = p + 7, *end = strstr(sql, "```");
@@ -1112,7 +1079,7 @@ static const char *E3_SRC = ".group cores=0x00ff fence=no\n set_const r8, 4\n se
 static void test_simt_e1_efficiency(void)
 {
     char db[512];
-    fresh_db("simt-e1.db", db, sizeof db);
+    test_fresh_path("simt-e1.db", db, sizeof db);
     record_src(db, "e1.s", E1_SRC, "-s core.model=simt");
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, mask_hex, lanes, warp_instructions, lane_instructions,"
@@ -1166,7 +1133,7 @@ static void test_simt_e1_efficiency(void)
 static void test_simt_e3_stalls_by_scheduler(void)
 {
     char db[512];
-    fresh_db("simt-e3.db", db, sizeof db);
+    test_fresh_path("simt-e3.db", db, sizeof db);
     record_src(db, "e3.s", E3_SRC, "-s core.model=simt -s simt.scheduler=rr");
     record_src(db, "e3.s", E3_SRC, "-s core.model=simt -s simt.scheduler=gto");
     record_src(db, "e3.s", E3_SRC, "-s core.model=simt -s simt.issue_width=2");

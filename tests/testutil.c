@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "events/base/err.h"
+
 static char tmp_dir[512];
 static unsigned skipped; /* tests that called test_skip, for test_run_suites */
 
@@ -346,4 +348,42 @@ char *test_db_dump(const char *path, int64_t run_id)
         return NULL;
     }
     return d.buf;
+}
+
+sqlite3 *test_db_open(const char *path)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    if (rc != SQLITE_OK)
+        fprintf(stderr, "%s: %s\n", path, db ? sqlite3_errmsg(db) : "no handle");
+    CU_ASSERT_EQUAL_FATAL(rc, SQLITE_OK);
+    return db;
+}
+
+sqlite3_stmt *test_db_prepare(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    return st;
+}
+
+const char *test_fresh_path(const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", test_tmp_path(name));
+    unlink(buf);
+    return buf;
+}
+
+int test_record(const char *db, const char *prog, const char *opts)
+{
+    char args[2048];
+    char *out = NULL;
+    snprintf(args, sizeof args, "run '%s' --db '%s' --quiet %s", prog, db, opts ? opts : "");
+    int rc = test_run_tessera(args, &out);
+    if (rc != 0 && rc != TESS_EWATCHDOG)
+        fprintf(stderr, "tessera %s: exit %d\n%s\n", args, rc, out ? out : "");
+    free(out);
+    return rc;
 }

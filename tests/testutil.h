@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <CUnit/CUnit.h>
+#include <sqlite3.h>
 
 typedef struct test_case {
     const char *name;
@@ -82,5 +83,19 @@ char *test_db_dump(const char *path, int64_t run_id);
 
 /* A small deterministic generator for random tests (splitmix64). */
 uint64_t test_rand(uint64_t *state);
+
+/* The database at `path` opened read-only, and `sql` prepared on it: a
+ * failure is a fatal assertion (the statement's error printed). */
+sqlite3 *test_db_open(const char *path);
+sqlite3_stmt *test_db_prepare(sqlite3 *db, const char *sql);
+
+/* A fresh path `name` in the scratch directory (removed if it exists), in
+ * the caller's buffer (test_tmp_path's rotates). */
+const char *test_fresh_path(const char *name, char *buf, size_t size);
+
+/* Runs `tessera run PROG --db DB --quiet OPTS` (OPTS may be NULL); returns
+ * the exit code, the command's output printed when it is neither 0 nor
+ * the watchdog's. */
+int test_record(const char *db, const char *prog, const char *opts);
 
 #endif

@@ -268,31 +268,51 @@ static int add_point(plot_t *p, sqlite3_stmt *st, diag_t *d)
     return TESS_OK;
 }
 
-static int read_points(sqlite3 *db, plot_t *p, diag_t *d)
+/* The value of the plot's x (which 0) or --by (1) key in run s of
+ * run_summary: a parameter, or `program`: the run's program path; the keys
+ * are bound as ?1 and ?2 (prepare_plot). */
+static const char *key_value(const plot_t *p, int which)
 {
-    /* a key is a parameter, or `program`: the run's program path */
     static const char *const param[] = {
         "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?1)",
         "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?2)"};
     static const char *const program[] = {"(CASE WHEN ?1 IS NOT NULL THEN s.program END)",
                                           "(CASE WHEN ?2 IS NOT NULL THEN s.program END)"};
-    bool x_prog = strcmp(p->x_key, "program") == 0;
-    bool b_prog = p->by_key && strcmp(p->by_key, "program") == 0;
-    char *sql = sqlite3_mprintf(
-        "SELECT x, b, avg(y), count(*) FROM (SELECT %s AS x, %s AS b,"
-        " s.\"%w\" AS y FROM run_summary AS s WHERE s.status = %Q%s)"
-        " WHERE x IS NOT NULL AND y IS NOT NULL GROUP BY b, x",
-        (x_prog ? program : param)[0], (b_prog ? program : param)[1], p->y_col,
-        db_status_names[DB_STATUS_OK], p->filter);
+    const char *key = which ? p->by_key : p->x_key;
+    return (key && strcmp(key, "program") == 0 ? program : param)[which];
+}
+
+/* Prepares `fmt` with its one %s the runs a plot averages, as a subquery
+ * (run_id, program, x, b, y): the 'ok' runs of run_summary that --where
+ * keeps, x and b the plotted keys' values, y the plotted column; binds the
+ * keys. An SQLite result code. */
+static int prepare_plot(sqlite3 *db, const plot_t *p, const char *fmt, sqlite3_stmt **st)
+{
+    *st = NULL;
+    char *runs = sqlite3_mprintf(
+        "SELECT s.run_id AS run_id, s.program AS program, %s AS x, %s AS b, s.\"%w\" AS y"
+        " FROM run_summary AS s WHERE s.status = %Q%s",
+        key_value(p, 0), key_value(p, 1), p->y_col, db_status_names[DB_STATUS_OK], p->filter);
+    char *sql = runs ? sqlite3_mprintf(fmt, runs) : NULL;
+    sqlite3_free(runs);
     if (!sql)
-        return diag_fail(d, TESS_ENOMEM, "out of memory");
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+        return SQLITE_NOMEM;
+    int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
     sqlite3_free(sql);
     if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 1, p->x_key, -1, SQLITE_STATIC);
+        rc = sqlite3_bind_text(*st, 1, p->x_key, -1, SQLITE_STATIC);
     if (rc == SQLITE_OK && p->by_key)
-        rc = sqlite3_bind_text(st, 2, p->by_key, -1, SQLITE_STATIC);
+        rc = sqlite3_bind_text(*st, 2, p->by_key, -1, SQLITE_STATIC);
+    return rc;
+}
+
+static int read_points(sqlite3 *db, plot_t *p, diag_t *d)
+{
+    sqlite3_stmt *st;
+    int rc = prepare_plot(db, p, "SELECT x, b, avg(y), count(*) FROM (%s)"
+                                 " WHERE x IS NOT NULL AND y IS NOT NULL GROUP BY b, x", &st);
+    if (rc == SQLITE_NOMEM)
+        return diag_fail(d, TESS_ENOMEM, "out of memory");
     int err = TESS_OK;
     while (rc == SQLITE_OK && err == TESS_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         err = add_point(p, st, d);
@@ -327,35 +347,19 @@ static bool is_replicate(const plot_t *p, const char *key)
  * (core.model, ts.policy), which is named itself. */
 static int warn_mixed(sqlite3 *db, plot_t *p, diag_t *d)
 {
-    static const char *const param[] = {
-        "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?1)",
-        "(SELECT value FROM params AS q WHERE q.run_id = s.run_id AND q.key = ?2)"};
-    static const char *const program[] = {"(CASE WHEN ?1 IS NOT NULL THEN s.program END)",
-                                          "(CASE WHEN ?2 IS NOT NULL THEN s.program END)"};
-    bool x_prog = strcmp(p->x_key, "program") == 0;
-    bool b_prog = p->by_key && strcmp(p->by_key, "program") == 0;
 #define VALUE "(CASE WHEN k.key = 'program' THEN sel.program ELSE v.value END)"
-    char *sql = sqlite3_mprintf(
-        "WITH sel AS (SELECT * FROM (SELECT s.run_id AS run_id, s.program AS program, %s AS x,"
-        " %s AS b FROM run_summary AS s WHERE s.status = 'ok' AND s.\"%w\" IS NOT NULL%s)"
-        " WHERE x IS NOT NULL),"
+    sqlite3_stmt *st;
+    int rc = prepare_plot(db, p,
+        "WITH sel AS (SELECT * FROM (%s) WHERE x IS NOT NULL AND y IS NOT NULL),"
         " k AS (SELECT DISTINCT key FROM params WHERE run_id IN (SELECT run_id FROM sel)"
         " UNION SELECT 'program')"
         " SELECT k.key, sel.x, sel.b, group_concat(DISTINCT " VALUE "), count(*)"
         " FROM sel CROSS JOIN k LEFT JOIN params AS v ON v.run_id = sel.run_id AND v.key = k.key"
         " GROUP BY k.key, sel.b, sel.x HAVING count(DISTINCT " VALUE ") > 1"
-        " ORDER BY k.key, sel.b, sel.x",
-        (x_prog ? program : param)[0], (b_prog ? program : param)[1], p->y_col, p->filter);
+        " ORDER BY k.key, sel.b, sel.x", &st);
 #undef VALUE
-    if (!sql)
+    if (rc == SQLITE_NOMEM)
         return diag_fail(d, TESS_ENOMEM, "out of memory");
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-    sqlite3_free(sql);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 1, p->x_key, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK && p->by_key)
-        rc = sqlite3_bind_text(st, 2, p->by_key, -1, SQLITE_STATIC);
     char last[256] = "", example[512] = "";
     unsigned points = 0;
     for (bool more = true; rc == SQLITE_OK && more;) {

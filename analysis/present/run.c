@@ -362,7 +362,7 @@ static void settle_end(tl_run_t *r)
         bump(end, r->stalls[i].to);
     /* a finished run ('ok') answered every access before its task finished:
        only a stopped one needs the scan of every pack row */
-    if (r->info.level >= REC_MEM && strcmp(r->status, "ok") != 0)
+    if (r->info.level >= REC_MEM && strcmp(r->status, db_status_names[DB_STATUS_OK]) != 0)
         bump(end, query_one(r, "SELECT max(end_ps) FROM sm_access_packs WHERE run_id = ?1", 0,
                             NULL, &rc));
     if (*end == 0)

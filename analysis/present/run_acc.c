@@ -22,10 +22,10 @@ struct exp_acc_iter {
     int64_t end;              /* keep requests before this */
     const char *p, *p_end;    /* the next element of the current pack's data, its end */
     unsigned frame, core;     /* the current pack… */
-    int64_t idx, base, scale, shift, adt, an, wdt, wn, ddt, dn;
+    int64_t idx, base, scale, shift;
+    uint64_t bank_n, wait_n, arrive_n, done_n; /* the radices (store/pack.h) */
+    int64_t wait_dt, arrive_dt, done_dt;       /* the offsets (0 when NULL) */
     bool null_a, null_w, null_d;
-    bool radix1;              /* …whose radices arrive_n, wait_n, done_n are all 1 (most
-                                 packs: no division to take the times apart) */
     unsigned banks, bank_mask; /* the run's banks; banks - 1 when a power of two, else 0 */
 };
 
@@ -110,13 +110,13 @@ static int next_pack(exp_acc_iter_t *it, diag_t *d)
     it->idx = sqlite3_column_int64(st, 2);
     it->base = tl_col_time(st, 3), it->scale = sqlite3_column_int64(st, 4);
     it->shift = tl_col_time(st, 5);
-    it->adt = tl_col_time(st, 6), it->an = radix(st, 7);
-    it->wdt = tl_col_time(st, 8), it->wn = radix(st, 9);
-    it->ddt = tl_col_time(st, 10), it->dn = radix(st, 11);
+    it->bank_n = it->shift == TL_NONE ? it->banks : 1;
+    it->arrive_dt = sqlite3_column_int64(st, 6), it->arrive_n = (uint64_t)radix(st, 7);
+    it->wait_dt = sqlite3_column_int64(st, 8), it->wait_n = (uint64_t)radix(st, 9);
+    it->done_dt = sqlite3_column_int64(st, 10), it->done_n = (uint64_t)radix(st, 11);
     it->null_a = sqlite3_column_type(st, 6) == SQLITE_NULL;
     it->null_w = sqlite3_column_type(st, 8) == SQLITE_NULL;
     it->null_d = sqlite3_column_type(st, 10) == SQLITE_NULL;
-    it->radix1 = it->an == 1 && it->wn == 1 && it->dn == 1;
     it->p = (const char *)sqlite3_column_text(st, 12);
     it->p_end = it->p ? it->p + sqlite3_column_bytes(st, 12) : NULL;
     if (it->p && *it->p == '[')
@@ -175,38 +175,34 @@ static bool next_value(exp_acc_iter_t *it, uint64_t *q)
     return true;
 }
 
+/* Access q of the current pack, its digits taken as store/pack.h's
+ * PACK_DIGITS say, the least significant first; a digit of radix 1 (the
+ * times of most packs) costs no division. */
+#define ACC_COL(A, c) (A)->c
+#define ACC_DIGIT(A, digit, radix, offset, place)                                \
+    int64_t digit = (int64_t)(offset);                                           \
+    if ((radix) != 1)                                                            \
+        digit += (int64_t)(q % (uint64_t)(radix)), q /= (uint64_t)(radix);
+
 static void decode(const exp_acc_iter_t *it, uint64_t q, exp_access_t *a)
 {
+    PACK_DIGITS(ACC_DIGIT, ACC_COL, it)
+    const int64_t t = (int64_t)q;
     a->frame = it->frame, a->core = it->core, a->idx = it->idx;
-    a->store = q & 1, a->sync = (q >> 1) & 1, q /= PACK_FLAGS_N;
-    a->value = (unsigned)(q % PACK_VALUE_N), q /= PACK_VALUE_N;
-    a->addr = (unsigned)(q % PACK_ADDR_N), q /= PACK_ADDR_N;
-    unsigned banks = it->banks;
-    if (it->shift == TL_NONE)
-        a->bank = (unsigned)(q % banks), q /= banks;
-    else if (it->bank_mask)
-        a->bank = (a->addr >> (it->shift & 15)) & it->bank_mask;
-    else
-        a->bank = (a->addr >> (it->shift & 15)) % banks;
-    int64_t g = it->wdt, ar = it->adt, dd = it->ddt, t;
-    if (it->radix1) {
-        t = (int64_t)q;
-    } else {
-        g += (int64_t)(q % (uint64_t)it->wn);
-        q /= (uint64_t)it->wn;
-        ar += (int64_t)(q % (uint64_t)it->an);
-        q /= (uint64_t)it->an;
-        dd += (int64_t)(q % (uint64_t)it->dn);
-        t = (int64_t)(q / (uint64_t)it->dn);
-    }
+    a->store = (flags & PACK_FLAG_STORE) != 0, a->sync = (flags & PACK_FLAG_SYNC) != 0;
+    a->value = (unsigned)value, a->addr = (unsigned)addr;
+    unsigned from_addr = a->addr >> (it->shift & 15);
+    a->bank = it->shift == TL_NONE ? (unsigned)bank
+              : it->bank_mask       ? from_addr & it->bank_mask
+                                    : from_addr % it->banks;
     bool known = it->base != TL_NONE;
     a->request = known ? it->base + it->scale * t : TL_NONE;
     known = known && !it->null_a;
-    a->arrive = known ? it->base + it->scale * (t + ar) : TL_NONE;
+    a->arrive = known ? it->base + it->scale * (t + arrive) : TL_NONE;
     known = known && !it->null_w;
-    a->grant = known ? it->base + it->scale * (t + ar + g) : TL_NONE;
+    a->grant = known ? it->base + it->scale * (t + arrive + wait) : TL_NONE;
     known = known && !it->null_d;
-    a->done = known ? it->base + it->scale * (t + ar + g + dd) : TL_NONE;
+    a->done = known ? it->base + it->scale * (t + arrive + wait + done) : TL_NONE;
 }
 
 int exp_acc_next(exp_acc_iter_t *it, exp_access_t *a, diag_t *d)

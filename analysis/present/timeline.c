@@ -101,12 +101,12 @@ static void lanes_add_span(lanes_t *l, unsigned lane, int64_t a, int64_t b)
     l->spans[lane][l->n[lane]++] = (span_t){a, b, 1};
 }
 
-void tl_spread(double *row, unsigned cols, double col_ps, double ca, double cb)
+void tl_spread(double *row, unsigned cols, double col_ps, double ca, double cb, double w)
 {
     unsigned c1 = cb >= cols ? cols - 1 : (unsigned)cb;
     for (unsigned c = (unsigned)ca; c <= c1; c++) {
         double lo = ca > c ? ca : c, hi = cb < c + 1 ? cb : c + 1;
-        row[c] += hi > lo ? (hi - lo) * col_ps : 0;
+        row[c] += hi > lo ? w * (hi - lo) * col_ps : 0;
     }
 }
 
@@ -118,7 +118,7 @@ static void lanes_add(lanes_t *l, unsigned lane, int64_t a, int64_t b)
         return;
     l->total[lane] += (double)(b - a);
     double ca = (double)(a - l->t0) / l->col_ps, cb = (double)(b - l->t0) / l->col_ps;
-    tl_spread(l->busy + (size_t)lane * l->cols, l->cols, l->col_ps, ca, cb);
+    tl_spread(l->busy + (size_t)lane * l->cols, l->cols, l->col_ps, ca, cb, 1.0);
     if (l->exact)
         lanes_add_span(l, lane, a, b);
 }

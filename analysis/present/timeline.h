@@ -21,10 +21,11 @@ typedef struct tl_svg_opts {
 int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *opts, FILE *out, diag_t *diag);
 
 /* Spreads the busy interval [ca, cb) — in columns of col_ps picoseconds
- * from the window's start, 0 <= ca < cb — over row[0..cols): each column
- * gets the picoseconds of it that the interval covers (the last column takes
- * what lies past the end). The timeline's lanes and the viewer's columns
- * (analysis/view/vw_lanes.c) both draw busy time with it. */
-void tl_spread(double *row, unsigned cols, double col_ps, double ca, double cb);
+ * from the window's start, 0 <= ca < cb — over row[0..cols), weighted by w:
+ * each column gets w times the picoseconds of it that the interval covers
+ * (the last column takes what lies past the end). The timeline's lanes
+ * (w = 1) and the viewer's columns (analysis/view/vw_cols.c: issues weighted
+ * by the eligible warps, too) both draw busy time with it. */
+void tl_spread(double *row, unsigned cols, double col_ps, double ca, double cb, double w);
 
 #endif

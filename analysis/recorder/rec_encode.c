@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/recorder/rec_int.h"
+#include "analysis/store/evpack.h"
 #include "analysis/store/pack.h"
 
 static const char digits2[] = "00010203040506070809101112131415161718192021222324"
@@ -120,22 +121,32 @@ static inline char *put_u64_fast(char *o, uint64_t v)
 #define put_u64_fast put_u64
 #endif
 
+/* The place values of a pack row's digits (store/pack.h's PACK_DIGITS)
+ * as locals pl_DIGIT and pl_t, over the row's radices as locals rx_COLUMN. */
+#define ENC_COL(A, c) rx_##c
+#define ENC_PLACE(A, digit, radix, offset, place) const uint64_t pl_##digit = (place);
+
 static char *put_radix(const rec_pack_row_t *r, const rec_times_t *times, const uint64_t *low,
                        char *o)
 {
     bool bank = r->bank_shift < 0;
-    uint64_t done_n = r->done_n, arrive_n = r->arrive_n, wait_n = r->wait_n;
-    uint32_t done0 = (uint32_t)r->done_dt, arrive0 = (uint32_t)r->arrive_dt;
-    uint32_t wait0 = (uint32_t)r->wait_dt;
+    const uint64_t rx_bank_n = bank ? r->banks : 1, rx_wait_n = r->wait_n;
+    const uint64_t rx_arrive_n = r->arrive_n, rx_done_n = r->done_n;
+    PACK_DIGITS(ENC_PLACE, ENC_COL, )
+    const uint64_t pl_t = PACK_T_PLACE(ENC_COL, );
+    (void)pl_flags, (void)pl_value, (void)pl_addr; /* in low[], by REC_LOW */
+    /* the offsets' share, taken once: q = Σ (digit - offset) * place */
+    uint64_t off = (uint64_t)(uint32_t)r->done_dt * pl_done +
+                   (uint64_t)(uint32_t)r->arrive_dt * pl_arrive +
+                   (uint64_t)(uint32_t)r->wait_dt * pl_wait;
     *o++ = '[';
     for (uint32_t i = 0; i < r->n; i++) {
         const rec_times_t *e = &times[i];
-        uint64_t q = (uint64_t)e->t * done_n + (e->d - done0);
-        q = q * arrive_n + (e->a - arrive0);
-        q = q * wait_n + (e->g - wait0);
+        uint64_t q = (uint64_t)e->t * pl_t + (uint64_t)e->d * pl_done +
+                     (uint64_t)e->a * pl_arrive + (uint64_t)e->g * pl_wait - off;
         if (bank)
-            q = q * r->banks + (low[i] >> 32);
-        o = put_u64_fast(o, q * PACK_BANK_UNIT + (uint32_t)low[i]);
+            q += (low[i] >> 32) * pl_bank;
+        o = put_u64_fast(o, q + (uint32_t)low[i]);
         *o++ = ',';
     }
     o[-1] = ']';
@@ -151,24 +162,30 @@ size_t rec_encode_pack(const rec_pack_row_t *row, const rec_times_t *times, cons
 size_t rec_encode_one(unsigned banks, unsigned bank, unsigned addr, unsigned value,
                       unsigned flags, char *out)
 {
+    /* a pack of one access: its times are in the row, their radices 1 */
+    const uint64_t rx_bank_n = banks, rx_wait_n = 1, rx_arrive_n = 1;
+    PACK_DIGITS(ENC_PLACE, ENC_COL, )
+    (void)pl_wait, (void)pl_arrive, (void)pl_done;
     char *o = out;
     *o++ = '[';
-    uint64_t q = (uint64_t)(bank % banks) * PACK_ADDR_N + addr % PACK_ADDR_N;
-    o = put_u64(o, (q * PACK_VALUE_N + value % PACK_VALUE_N) * PACK_FLAGS_N + flags % PACK_FLAGS_N);
+    o = put_u64(o, flags % PACK_FLAGS_N * pl_flags + value % PACK_VALUE_N * pl_value +
+                       addr % PACK_ADDR_N * pl_addr + bank % banks * pl_bank);
     *o++ = ']';
     return (size_t)(o - out);
 }
 
 size_t rec_encode_events(const rec_evpack_t *p, char *out)
 {
-    uint64_t prio_n = (uint64_t)(p->prio_max - p->prio_min) + 1;
-    uint64_t names_n = (uint64_t)p->name_max + 1;
+    const uint64_t rx_prio_n = (uint64_t)(p->prio_max - p->prio_min) + 1;
+    const uint64_t rx_names_n = (uint64_t)p->name_max + 1;
+    EVPACK_DIGITS(ENC_PLACE, ENC_COL, )
+    const uint64_t pl_t = EVPACK_T_PLACE(ENC_COL, );
     char *o = out;
     *o++ = '[';
     for (uint32_t i = 0; i < p->n; i++) {
         const rec_ev_raw_t *e = &p->raw[i];
-        o = put_u64_fast(o, ((uint64_t)e->t * prio_n + (uint64_t)(e->prio - p->prio_min)) *
-                                    names_n + e->name);
+        o = put_u64_fast(o, (uint64_t)e->t * pl_t + (uint64_t)(e->prio - p->prio_min) * pl_prio +
+                                e->name * pl_name_id);
         *o++ = ',';
     }
     o[-1] = ']';

@@ -21,6 +21,7 @@
 #include "analysis/recorder/rec.h"
 #include "analysis/store/pack.h"
 #include "analysis/store/schema.h"
+#include "analysis/store/sipack.h"
 #include "model/gpu_trace.h"
 #include "model/tm.h"
 
@@ -190,7 +191,7 @@ typedef struct rec_evpack {
  * units from the first entry's, so that the pack's base, its earliest
  * time, is known only when it closes; a field flagged in `durations` is a
  * span of ps, kept in scale_ps units like the times. */
-#define REC_RP_FIELDS 9
+#define REC_RP_FIELDS SIPACK_FIELDS_MAX
 
 typedef struct rec_rp_raw {
     int32_t t;                /* (time - first_ps) / scale_ps */

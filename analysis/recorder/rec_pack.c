@@ -180,8 +180,11 @@ static bool plan_radix(const rec_writer_t *w, rec_pack_t *p)
     r->wait_n = hi[2] - lo[2] + 1;
     r->done_dt = lo[3];
     r->done_n = hi[3] - lo[3] + 1;
-    const uint64_t radix[] = {PACK_BANK_UNIT, r->bank_shift < 0 ? r->banks : 1, r->wait_n,
-                              r->arrive_n, r->done_n};
+    const uint64_t rx_bank_n = r->bank_shift < 0 ? r->banks : 1, rx_wait_n = r->wait_n;
+    const uint64_t rx_arrive_n = r->arrive_n, rx_done_n = r->done_n;
+#define PLAN_COL(A, c) rx_##c
+#define PLAN_RADIX(A, digit, radix, offset, place) (radix),
+    const uint64_t radix[] = {PACK_DIGITS(PLAN_RADIX, PLAN_COL, )}; /* t's place, with t */
     uint64_t m = 1;
     for (unsigned i = 0; i < sizeof radix / sizeof radix[0]; i++) {
         if (m > (uint64_t)INT64_MAX / radix[i])

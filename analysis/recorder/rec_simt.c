@@ -99,29 +99,29 @@ static void open_pack(rec_rpack_t *p, sim_time_t time, const uint64_t f[REC_RP_F
     memcpy(p->hi, f, sizeof p->hi);
 }
 
-/* The place values: unit[k] of field k, unit[fields] of t. */
-static void units(const rec_rpack_t *p, uint64_t unit[REC_RP_FIELDS + 1])
+/* The radices r[k] of the fields and their place values: unit[k] of field
+ * k, unit[fields] of t (sipack.h). */
+static void units(const rec_rpack_t *p, uint64_t r[REC_RP_FIELDS],
+                  uint64_t unit[REC_RP_FIELDS + 1])
 {
-    uint64_t u = 1;
-    for (unsigned k = p->fields; k-- > 0;) {
-        unit[k] = u;
-        u *= p->hi[k] - p->lo[k] + 1;
-    }
-    unit[p->fields] = u;
+    for (unsigned k = 0; k < p->fields; k++)
+        r[k] = p->hi[k] - p->lo[k] + 1;
+    sipack_units(p->fields, r, unit);
 }
 
 static bool close_pack(rec_writer_t *w, rec_rpack_t *p)
 {
     uint64_t unit[REC_RP_FIELDS + 1];
-    units(p, unit);
+    uint64_t r[REC_RP_FIELDS];
+    units(p, r, unit);
+    bool full = p->fields == SIPACK_FIELDS_MAX; /* both kinds: a loop the compiler unrolls */
     char *o = w->text;
     *o++ = '[';
     for (uint32_t i = 0; i < p->n; i++) {
         const rec_rp_raw_t *e = &p->raw[i];
-        uint64_t q = (uint64_t)(uint32_t)(e->t - p->tmin) * unit[p->fields];
-        for (unsigned k = 0; k < p->fields; k++)
-            q += (e->f[k] - p->lo[k]) * unit[k];
-        o = rec_put_u64(o, q);
+        uint64_t t = (uint32_t)(e->t - p->tmin);
+        o = rec_put_u64(o, full ? sipack_encode(SIPACK_FIELDS_MAX, r, t, e->f, p->lo)
+                                : sipack_encode(p->fields, r, t, e->f, p->lo));
         *o++ = ',';
     }
     o[-1] = ']';
@@ -166,7 +166,7 @@ static bool put(rec_writer_t *w, rec_rpack_t *p, sim_time_t time, uint64_t f[REC
     return ok;
 }
 
-/* Issue fields: frame, slot, op, ord, depth, eligible, active, mask, lanes. */
+/* An issue's fields (sipack.h's SIPACK_ISSUE_FIELDS). */
 bool rec_simt_issue_put(rec_writer_t *w, const gpu_tr_simt_issue_t *i)
 {
     bool ok = true;
@@ -174,21 +174,26 @@ bool rec_simt_issue_put(rec_writer_t *w, const gpu_tr_simt_issue_t *i)
         ok = rec_writer_put_op(w, i->op, isa_mnemonic((isa_op_t)i->op));
         w->sip.op_seen[i->op] = true;
     }
-    uint64_t f[REC_RP_FIELDS] = {i->frame, i->slot,  i->op,   i->order,
-                                 i->depth, i->eligible, i->active, i->mask,
-                                 (uint64_t)__builtin_popcount(i->active)};
+    uint64_t f[REC_RP_FIELDS] = {
+        [SIPACK_I_frame] = i->frame,       [SIPACK_I_slot] = i->slot,
+        [SIPACK_I_op] = i->op,             [SIPACK_I_ord] = i->order,
+        [SIPACK_I_depth] = i->depth,       [SIPACK_I_eligible] = i->eligible,
+        [SIPACK_I_active] = i->active,     [SIPACK_I_mask] = i->mask,
+        [SIPACK_I_lanes] = (uint64_t)__builtin_popcount(i->active)};
     return put(w, &w->sip.issue, i->time_ps, f) && ok;
 }
 
-/* ld/st fields: frame, slot, op (0 ld, 1 st), lanes, active, requests,
- * replays, banks, latency (done_ps - issue_ps: a duration); the time is
- * issue_ps. The model's done_ps is never before issue_ps. */
+/* A ld/st's fields (SIPACK_MEM_FIELDS): op 0 ld, 1 st; latency done_ps -
+ * issue_ps, a duration; the time is issue_ps. The model's done_ps is never
+ * before issue_ps. */
 bool rec_simt_mem_put(rec_writer_t *w, const gpu_tr_simt_mem_t *m)
 {
-    uint64_t f[REC_RP_FIELDS] = {m->frame, m->slot, m->is_store != 0,
-                                 m->lanes, (uint64_t)__builtin_popcount(m->lanes),
-                                 m->requests, m->replays, m->banks,
-                                 m->done_ps - m->issue_ps};
+    uint64_t f[REC_RP_FIELDS] = {
+        [SIPACK_M_frame] = m->frame,       [SIPACK_M_slot] = m->slot,
+        [SIPACK_M_op] = m->is_store != 0,  [SIPACK_M_lanes] = m->lanes,
+        [SIPACK_M_active] = (uint64_t)__builtin_popcount(m->lanes),
+        [SIPACK_M_requests] = m->requests, [SIPACK_M_replays] = m->replays,
+        [SIPACK_M_banks] = m->banks,       [SIPACK_M_latency] = m->done_ps - m->issue_ps};
     return put(w, &w->sip.mem, m->issue_ps, f);
 }
 
@@ -214,9 +219,10 @@ static int reset(rec_rpack_t *p, rec_table_t table, unsigned fields, unsigned du
 int rec_simt_reset(rec_writer_t *w)
 {
     memset(w->sip.op_seen, 0, sizeof w->sip.op_seen);
-    int rc = reset(&w->sip.issue, REC_T_SIMT_ISSUE_PACKS, 9, 0, "writing the SIMT issue port");
-    return rc == TESS_OK ? reset(&w->sip.mem, REC_T_SIMT_MEM_PACKS, 9, 1u << 8,
-                                 "writing the SIMT ld/st")
+    int rc = reset(&w->sip.issue, REC_T_SIMT_ISSUE_PACKS, SIPACK_ISSUE_N, 0,
+                   "writing the SIMT issue port");
+    return rc == TESS_OK ? reset(&w->sip.mem, REC_T_SIMT_MEM_PACKS, SIPACK_MEM_N,
+                                 1u << SIPACK_M_latency, "writing the SIMT ld/st")
                          : rc;
 }
 

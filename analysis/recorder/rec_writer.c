@@ -71,8 +71,9 @@ enum { SIP_run_id = 1, DB_SIMT_ISSUE_PACKS(SIP, DB_NONE) };
 enum { SMP_run_id = 1, DB_SIMT_MEM_PACKS(SMP, DB_NONE) };
 /* The SIMT packs' rows share their layout but for the fields' names
  * (store/sipack.h): rec_writer_put_rpack binds either by these numbers. */
-_Static_assert((int)SIP_frame0 == (int)SMP_frame0 && (int)SIP_data == (int)SMP_data,
+_Static_assert((int)SIP_t_unit == (int)SMP_t_unit && (int)SIP_data == (int)SMP_data,
                "the SIMT packs' columns");
+enum { SIP_FIELD0 = SIP_t_unit + 1 }; /* the first field's f0; f_n, f_unit follow */
 enum { SON_run_id = 1, DB_SIMT_OP_NAMES(SON, DB_NONE) };
 enum { SL_run_id = 1, DB_SLOT_COUNTS(SL, DB_NONE) };
 enum { SWT_run_id = 1, DB_SIMT_WAITS(SWT, DB_NONE) };
@@ -324,10 +325,10 @@ bool rec_writer_put_rpack(rec_writer_t *w, const rec_rpack_t *p, sim_time_t base
     rc |= sqlite3_bind_int64(st, SIP_scale_ps, (sqlite3_int64)p->scale_ps);
     rc |= sqlite3_bind_int64(st, SIP_t_unit, (sqlite3_int64)unit[p->fields]);
     for (unsigned k = 0; k < p->fields; k++) { /* f0, f_n, f_unit of each field */
-        rc |= bind_u64(st, SIP_frame0 + 3 * (int)k, p->lo[k]);
-        rc |= sqlite3_bind_int64(st, SIP_frame_n + 3 * (int)k,
+        rc |= bind_u64(st, SIP_FIELD0 + 3 * (int)k, p->lo[k]);
+        rc |= sqlite3_bind_int64(st, SIP_FIELD0 + 1 + 3 * (int)k,
                                  (sqlite3_int64)(p->hi[k] - p->lo[k] + 1));
-        rc |= sqlite3_bind_int64(st, SIP_frame_unit + 3 * (int)k, (sqlite3_int64)unit[k]);
+        rc |= sqlite3_bind_int64(st, SIP_FIELD0 + 2 + 3 * (int)k, (sqlite3_int64)unit[k]);
     }
     rc |= sqlite3_bind_text(st, SIP_data, data, (int)len, SQLITE_STATIC);
     return step(w, st, rc, p->what);

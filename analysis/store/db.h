@@ -15,13 +15,19 @@
 
 #define DB_APP_ID 0x54455353      /* PRAGMA application_id: "TESS" */
 
+/* The two statuses that SQL text selects on, as literals (the list below
+ * names them by these): WHERE status = " DB_SQL_TEXT(DB_STATUS_OK_NAME) ". */
+#define DB_STATUS_RUNNING_NAME "running"
+#define DB_STATUS_OK_NAME "ok"
+#define DB_SQL_TEXT(literal) "'" literal "'"
+
 /* The values of runs.status, one list (docs/SCHEMA.md): X(ID, "name",
  * "meaning"). The run API decides them (api/tessera.c), the recorder writes
  * them (analysis/recorder/rec.c), readers select on them, and the Python
  * binding gets them in its generated module (cmake/gen-pycodes.c). */
 #define DB_STATUSES(X)                                                                      \
-    X(RUNNING, "running", "the run is under way, or its process was killed")               \
-    X(OK, "ok", "every frame finished")                                                     \
+    X(RUNNING, DB_STATUS_RUNNING_NAME, "the run is under way, or its process was killed")  \
+    X(OK, DB_STATUS_OK_NAME, "every frame finished")                                        \
     X(WATCHDOG, "watchdog", "a task exceeded core.budget (D12)")                           \
     X(INTERRUPTED, "interrupted", "SIGINT, SIGTERM or tessera_stop")                       \
     X(TIME_LIMIT, "time_limit", "sim.time_limit reached")                                  \

@@ -22,4 +22,15 @@
 #define EVPACK_MAX 4096           /* events per pack at most */
 #define EVPACK_BITS 24            /* t and name ids of a shared pack below 2^this */
 
+/* The digits of q, least significant first, as store/pack.h's PACK_DIGITS:
+ * X(A, digit, radix, offset, place) over the pack's columns R(A, column);
+ * t is q / EVPACK_T_PLACE. The one description of the layout, in its order:
+ * the recorder's encoder (recorder/rec_encode.c) and the events view
+ * (views.c) are made from it, tests/test_packs.c checks that they agree.
+ * Changing it changes the data: bump DB_SCHEMA_VERSION with a migration. */
+#define EVPACK_DIGITS(X, R, A)                                                   \
+    X(A, name_id, R(A, names_n), 0, 1)                                           \
+    X(A, prio, R(A, prio_n), R(A, prio0), R(A, names_n))
+#define EVPACK_T_PLACE(R, A) (R(A, names_n) * R(A, prio_n))
+
 #endif

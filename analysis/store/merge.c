@@ -329,6 +329,8 @@ static int report_skipped(merge_t *m, const char *shard, diag_t *diag)
  * finished since the output got them in progress ('running' there, not in
  * the shard), which replace that copy under its run_id. The shard's other
  * runs are skipped: each is reported to m->skip with the reason. */
+#define RUNNING DB_SQL_TEXT(DB_STATUS_RUNNING_NAME)
+#define OK DB_SQL_TEXT(DB_STATUS_OK_NAME)
 static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *diag)
 {
     static const char sql[] =
@@ -341,19 +343,19 @@ static int map_runs(merge_t *m, const char *shard, merge_result_t *res, diag_t *
         "  WHERE uid NOT IN (SELECT uid FROM temp.merge_seen) GROUP BY uid);"
         "INSERT INTO temp.merge_map SELECT f.old_id, s.run_id, f.uid, f.status, 1"
         " FROM temp.merge_fp AS f JOIN temp.merge_seen AS s USING (uid)"
-        " WHERE s.status = 'running' AND f.status <> 'running'"
+        " WHERE s.status = " RUNNING " AND f.status <> " RUNNING
         "  AND f.old_id = (SELECT max(old_id) FROM temp.merge_fp AS g"
-        "   WHERE g.uid = f.uid AND g.status <> 'running');";
+        "   WHERE g.uid = f.uid AND g.status <> " RUNNING ");";
     int64_t all = 0, added = 0, running = 0, first = 0, replaced = 0, ok = 0;
     int rc = db_exec(m->db, shard, sql, diag);
     if (rc != TESS_OK)
         return rc;
     if (query_int(m->db, "SELECT count(*) FROM temp.merge_fp", &all) ||
         query_int(m->db, "SELECT count(*) FROM temp.merge_map", &added) ||
-        query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE status = 'running'",
+        query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE status = " RUNNING,
                   &running) ||
         query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE replaces", &replaced) ||
-        query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE status = 'ok'", &ok) ||
+        query_int(m->db, "SELECT count(*) FROM temp.merge_map WHERE status = " OK, &ok) ||
         query_int(m->db, "SELECT coalesce(min(new_id), 0) FROM temp.merge_map WHERE NOT replaces",
                   &first))
         return db_fail(m->db, shard, "mapping runs", diag);

@@ -32,4 +32,38 @@ _Static_assert(PACK_BANK_UNIT == PACK_ADDR_UNIT * PACK_ADDR_N, "pack layout");
 #define PACK_SQL_(x) #x
 #define PACK_SQL(x) PACK_SQL_(x)  /* a constant above as SQL text: PACK_SQL(PACK_ADDR_N) */
 
+/* The digits of q, least significant first: X(A, digit, radix, offset,
+ * place), the digit's radix, the offset added to it and its place value as
+ * expressions over the constants above and the pack's columns R(A, column)
+ * — bank_n the bank digit's radix, B when bank_shift is NULL, else 1 (the
+ * readers compute it); t, the request, is q / PACK_T_PLACE. The one
+ * description of the layout, in its order: the recorder's encoder
+ * (recorder/rec_encode.c, REC_LOW in rec_int.h), the views (views.c) and
+ * the C reader (present/run_acc.c) are made from it, and tests/test_packs.c
+ * checks that they agree. Changing it changes the data: bump
+ * DB_SCHEMA_VERSION with a migration. */
+#define PACK_DIGITS(X, R, A)                                                     \
+    X(A, flags, PACK_FLAGS_N, 0, 1)                                              \
+    X(A, value, PACK_VALUE_N, 0, PACK_FLAGS_N)                                   \
+    X(A, addr, PACK_ADDR_N, 0, PACK_ADDR_UNIT)                                   \
+    X(A, bank, R(A, bank_n), 0, PACK_BANK_UNIT)                                  \
+    X(A, wait, R(A, wait_n), R(A, wait_dt), PACK_BANK_UNIT * R(A, bank_n))       \
+    X(A, arrive, R(A, arrive_n), R(A, arrive_dt),                                \
+      PACK_BANK_UNIT * R(A, bank_n) * R(A, wait_n))                              \
+    X(A, done, R(A, done_n), R(A, done_dt),                                      \
+      PACK_BANK_UNIT * R(A, bank_n) * R(A, wait_n) * R(A, arrive_n))
+#define PACK_T_PLACE(R, A)                                                       \
+    (PACK_BANK_UNIT * R(A, bank_n) * R(A, wait_n) * R(A, arrive_n) * R(A, done_n))
+
+/* The flags digit: is_store | sync << 1. */
+#define PACK_FLAG_STORE 1
+#define PACK_FLAG_SYNC 2
+
+/* A column R(A, c) as SQL text: the column itself (the SQL that decodes
+ * names the pack's columns so, bank_n among them), and a digit decoded in
+ * SQL from q: offset + q / place % radix. */
+#define PACK_SQL_COL(A, c) c
+#define PACK_SQL_DIGIT(A, digit, radix, offset, place)                           \
+    " " PACK_SQL((offset) + A / (place) % (radix)) " AS " #digit ","
+
 #endif

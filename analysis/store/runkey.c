@@ -107,7 +107,7 @@ static int read_keys(sqlite3 *db, const char *path, runkey_set_t *set, diag_t *d
     int rc = runkey_register(db);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, "SELECT DISTINCT " RUNKEY_EXPR " FROM runs"
-                                " WHERE status = 'ok'", -1, &st, NULL);
+                                " WHERE status = " DB_SQL_TEXT(DB_STATUS_OK_NAME), -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         rc = SQLITE_OK;
         runkey_t *k = tess_grow(set->keys, &cap, set->n, sizeof *k, 64);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/store/db.h"
 #include "analysis/store/runkey.h"
 #include "analysis/store/schema.h"
 #include "analysis/store/tables.h"
@@ -42,7 +43,7 @@ static const char tables_sql[] = DB_TABLES(CREATE_TABLE);
  * races table. */
 static const char migrate_v3[] =
     "ALTER TABLE runs ADD COLUMN stop_ps INTEGER;"
-    "UPDATE runs SET stop_ps = end_ps WHERE status = 'ok';"
+    "UPDATE runs SET stop_ps = end_ps WHERE status = " DB_SQL_TEXT(DB_STATUS_OK_NAME) ";"
     "CREATE TEMP TABLE params_v2 AS SELECT * FROM main.params;"
     "DROP TABLE main.params;"
     CREATE_TABLE(params, DB_PARAMS, DB_RUN_FK)
@@ -79,6 +80,9 @@ static const char migrate_v9[] =
  * one issue (every radix 1: its values are the packs' field minima), its
  * mnemonic an entry of its run's dictionary. */
 #define MIGRATED_FIELD(f) ", " f ", 1, 1"
+#define MIGRATED_ISSUE(A, f, show) MIGRATED_FIELD(MIGRATED_I_##show(f))
+#define MIGRATED_I_PLAIN(f) "s." #f
+#define MIGRATED_I_OPNAME(f) "coalesce(o.id, 0)"
 static const char migrate_v10[] =
     CREATE_TABLE(simt_issue_packs, DB_SIMT_ISSUE_PACKS, DB_RUN_FK)
     CREATE_TABLE(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)
@@ -86,10 +90,7 @@ static const char migrate_v10[] =
     " SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY op), op"
     " FROM (SELECT DISTINCT run_id, op FROM main.simt_issue WHERE op IS NOT NULL);"
     "INSERT INTO simt_issue_packs(run_id" DB_SIMT_ISSUE_PACKS(DB_COL_NAME, DB_NONE) ")"
-    " SELECT s.run_id, 1, s.time_ps, 1, 1" MIGRATED_FIELD("s.frame") MIGRATED_FIELD("s.slot")
-    MIGRATED_FIELD("coalesce(o.id, 0)") MIGRATED_FIELD("s.ord") MIGRATED_FIELD("s.depth")
-    MIGRATED_FIELD("s.eligible") MIGRATED_FIELD("s.active") MIGRATED_FIELD("s.mask")
-    MIGRATED_FIELD("s.lanes") ", '[0]'"
+    " SELECT s.run_id, 1, s.time_ps, 1, 1" SIPACK_ISSUE_FIELDS(MIGRATED_ISSUE, ) ", '[0]'"
     " FROM main.simt_issue AS s"
     " LEFT JOIN simt_op_names AS o ON o.run_id = s.run_id AND o.name = s.op;"
     "DROP TABLE main.simt_issue;";
@@ -99,13 +100,14 @@ static const char migrate_v10[] =
  * Each old row becomes a pack of one ld/st (every radix 1, scale_ps 1: its
  * values are the pack's field minima, its latency done_ps - issue_ps), in
  * the table's order. */
+#define MIGRATED_MEM(A, f, show) MIGRATED_FIELD(MIGRATED_M_##show(f))
+#define MIGRATED_M_PLAIN(f) #f
+#define MIGRATED_M_LDST(f) "CASE op WHEN 'st' THEN 1 ELSE 0 END"
+#define MIGRATED_M_LATENCY(f) "done_ps - issue_ps"
 static const char migrate_v11[] =
     CREATE_TABLE(simt_mem_packs, DB_SIMT_MEM_PACKS, DB_RUN_FK)
     "INSERT INTO simt_mem_packs(run_id" DB_SIMT_MEM_PACKS(DB_COL_NAME, DB_NONE) ")"
-    " SELECT run_id, 1, issue_ps, 1, 1" MIGRATED_FIELD("frame") MIGRATED_FIELD("slot")
-    MIGRATED_FIELD("CASE op WHEN 'st' THEN 1 ELSE 0 END") MIGRATED_FIELD("lanes")
-    MIGRATED_FIELD("active") MIGRATED_FIELD("requests") MIGRATED_FIELD("replays")
-    MIGRATED_FIELD("banks") MIGRATED_FIELD("done_ps - issue_ps") ", '[0]'"
+    " SELECT run_id, 1, issue_ps, 1, 1" SIPACK_MEM_FIELDS(MIGRATED_MEM, ) ", '[0]'"
     " FROM main.simt_mem ORDER BY rowid;"
     "DROP TABLE main.simt_mem;";
 
@@ -170,7 +172,8 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migr
  * (unqualified names find TEMP objects first). */
 static const char compat_v3[] =
     "CREATE TEMP VIEW IF NOT EXISTS runs AS"
-    " SELECT *, CASE WHEN status = 'ok' THEN end_ps END AS stop_ps FROM main.runs;"
+    " SELECT *, CASE WHEN status = " DB_SQL_TEXT(DB_STATUS_OK_NAME) " THEN end_ps END AS stop_ps"
+    " FROM main.runs;"
     "CREATE TEMP VIEW IF NOT EXISTS params AS"
     " SELECT run_id, key, " TYPED_VALUE("value") " AS value FROM main.params;"
     "CREATE TEMP VIEW IF NOT EXISTS races AS SELECT 0 AS run_id" DB_RACES(COMPAT_COL, COMPAT_COL)

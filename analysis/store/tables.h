@@ -9,6 +9,8 @@
 #ifndef TESSERA_TABLES_H
 #define TESSERA_TABLES_H
 
+#include "analysis/store/sipack.h"
+
 #define DB_RUN_FK "INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE"
 
 #define DB_RUNS(C, G)                                                            \
@@ -118,28 +120,23 @@
 
 /* The issued warp instructions, packed (version 10; the layout:
  * store/sipack.h): the simt_issue view expands them (its columns are
- * DB_SIMT_ISSUE's). Each field f of an issue has its pack's smallest value
+ * DB_SIMT_ISSUE's). Each field f of an issue (SIPACK_ISSUE_FIELDS) has its pack's smallest value
  * f0, radix f_n and place value f_unit; simt_op_names is the run's
  * dictionary of mnemonics. */
 #define DB_SI_FIELD(C, f) C(f##0, "INTEGER") C(f##_n, "INTEGER NOT NULL") C(f##_unit, "INTEGER NOT NULL")
+#define DB_SI_FIELD_X(C, f, show) DB_SI_FIELD(C, f) /* over sipack.h's lists */
 /* The columns of a SIMT pack table around its FIELDS (sipack.h). */
 #define DB_SIMT_PACK(C, FIELDS)                                                  \
     C(n, "INTEGER NOT NULL") C(base_ps, "INTEGER") C(scale_ps, "INTEGER NOT NULL") \
     C(t_unit, "INTEGER NOT NULL") FIELDS C(data, "TEXT NOT NULL")
-#define DB_SIMT_ISSUE_PACKS(C, G)                                                \
-    DB_SIMT_PACK(C, DB_SI_FIELD(C, frame) DB_SI_FIELD(C, slot) DB_SI_FIELD(C, op) \
-                 DB_SI_FIELD(C, ord) DB_SI_FIELD(C, depth) DB_SI_FIELD(C, eligible) \
-                 DB_SI_FIELD(C, active) DB_SI_FIELD(C, mask) DB_SI_FIELD(C, lanes))
+#define DB_SIMT_ISSUE_PACKS(C, G) DB_SIMT_PACK(C, SIPACK_ISSUE_FIELDS(DB_SI_FIELD_X, C))
 
 /* The warp ld/st, packed (version 11) in the same layout (store/sipack.h):
  * the simt_mem view expands them (its columns are DB_SIMT_MEM's). The time
  * digit is issue_ps; op is 0 (ld) or 1 (st), latency is done_ps - issue_ps
  * in units of scale_ps. The leading columns and data are those of
  * simt_issue_packs, in the same places (the writer binds both alike). */
-#define DB_SIMT_MEM_PACKS(C, G)                                                  \
-    DB_SIMT_PACK(C, DB_SI_FIELD(C, frame) DB_SI_FIELD(C, slot) DB_SI_FIELD(C, op) \
-                 DB_SI_FIELD(C, lanes) DB_SI_FIELD(C, active) DB_SI_FIELD(C, requests) \
-                 DB_SI_FIELD(C, replays) DB_SI_FIELD(C, banks) DB_SI_FIELD(C, latency))
+#define DB_SIMT_MEM_PACKS(C, G) DB_SIMT_PACK(C, SIPACK_MEM_FIELDS(DB_SI_FIELD_X, C))
 
 #define DB_SIMT_OP_NAMES(C, G) C(id, "INTEGER NOT NULL") C(name, "TEXT NOT NULL")
 

@@ -11,8 +11,12 @@
 #include <stddef.h>
 
 #include "analysis/store/views.h"
+#include "tessera_names.h" /* generated from model/gpu_trace.h (cmake/gen-names.c) */
+#include "analysis/store/db.h"
+#include "analysis/store/evpack.h"
 #include "analysis/store/pack.h"
 #include "analysis/store/runkey.h"
+#include "analysis/store/sipack.h"
 
 /* The packs with their run's bank count, one indexed lookup per pack (the
  * radix of the bank digit; runs recorded before sm.banks have 16). */
@@ -21,61 +25,71 @@
     " AND nbk.key = 'sm.banks'"
 #define PACK_NB "coalesce(CAST(nbk.value AS INTEGER), " PACK_SQL(PACK_BANK_N) ")"
 
-/* sm_accesses: one row per access of the packs, decoded with integer
- * arithmetic (the layout: pack.h). A single SELECT, not a UNION: SQLite then
- * computes only the columns a query uses (a compound view computes every
- * column of every row). */
+/* The columns of an access pack that its digits refer to (PACK_DIGITS'
+ * R), bank_n among them, beside the pack's own. */
+#define PACK_COLS                                                                \
+    "p.base_ps AS base_ps, p.scale_ps AS scale_ps, p.bank_shift AS bank_shift,"  \
+    " p.arrive_dt AS arrive_dt, p.arrive_n AS arrive_n, p.wait_dt AS wait_dt,"   \
+    " p.wait_n AS wait_n, p.done_dt AS done_dt, p.done_n AS done_n,"             \
+    " " PACK_NB " AS nb, CASE WHEN p.bank_shift IS NULL THEN " PACK_NB          \
+    " ELSE 1 END AS bank_n"
+
+/* sm_accesses: one row per access of the packs, its digits decoded with
+ * integer arithmetic as pack.h's PACK_DIGITS say. A single SELECT, not a
+ * UNION: SQLite then computes only the columns a query uses (a compound
+ * view computes every column of every row). */
 #define SM_ACCESSES                                                              \
     "SELECT run_id, frame, core, idx,"                                           \
-    "  CASE q % 2 WHEN 0 THEN 'ld' ELSE 'st' END AS op, q / 2 % 2 AS sync,"      \
-    "  q / " PACK_SQL(PACK_ADDR_UNIT) " % " PACK_SQL(PACK_ADDR_N) " AS addr,"   \
-    "  CASE WHEN bank_shift IS NULL THEN r % nb"                                 \
-    "   ELSE ((q / " PACK_SQL(PACK_ADDR_UNIT) " % " PACK_SQL(PACK_ADDR_N)        \
-    ") >> bank_shift) % nb END AS bank,"                                         \
-    "  q / " PACK_SQL(PACK_FLAGS_N) " % " PACK_SQL(PACK_VALUE_N) " AS value,"   \
+    "  CASE flags % 2 WHEN 0 THEN 'ld' ELSE 'st' END AS op, flags / 2 % 2 AS sync," \
+    "  addr, CASE WHEN bank_shift IS NULL THEN bank"                             \
+    "   ELSE (addr >> bank_shift) % nb END AS bank, value,"                      \
     "  base_ps + scale_ps * t AS request_ps,"                                    \
-    "  base_ps + scale_ps * (t + a) AS arrive_ps,"                               \
-    "  base_ps + scale_ps * (t + a + g) AS grant_ps,"                            \
-    "  base_ps + scale_ps * (t + a + g + d) AS done_ps,"                         \
-    "  scale_ps * g AS wait_ps"                                                  \
-    " FROM (SELECT *, wait_dt + rg % wait_n AS g,"                               \
-    "   arrive_dt + rg / wait_n % arrive_n AS a,"                                \
-    "   done_dt + rg / wait_n / arrive_n % done_n AS d,"                         \
-    "   rg / wait_n / arrive_n / done_n AS t"                                    \
+    "  base_ps + scale_ps * (t + arrive) AS arrive_ps,"                          \
+    "  base_ps + scale_ps * (t + arrive + wait) AS grant_ps,"                    \
+    "  base_ps + scale_ps * (t + arrive + wait + done) AS done_ps,"              \
+    "  scale_ps * wait AS wait_ps"                                               \
+    " FROM (SELECT *," PACK_DIGITS(PACK_SQL_DIGIT, PACK_SQL_COL, q)              \
+    "  q / " PACK_SQL(PACK_T_PLACE(PACK_SQL_COL, )) " AS t"                      \
     "  FROM (SELECT p.run_id AS run_id, p.frame AS frame, p.core AS core,"       \
-    "    p.idx0 + j.key AS idx, j.value AS q, p.base_ps AS base_ps, p.scale_ps AS scale_ps," \
-    "    p.bank_shift AS bank_shift, p.arrive_dt AS arrive_dt, p.arrive_n AS arrive_n," \
-    "    p.wait_dt AS wait_dt, p.wait_n AS wait_n, p.done_dt AS done_dt, p.done_n AS done_n," \
-    "    " PACK_NB " AS nb, j.value / " PACK_SQL(PACK_BANK_UNIT) " AS r,"       \
-    "    j.value / " PACK_SQL(PACK_BANK_UNIT) " / CASE WHEN p.bank_shift IS NULL" \
-    " THEN " PACK_NB " ELSE 1 END AS rg"                                         \
+    "    p.idx0 + j.key AS idx, j.value AS q, " PACK_COLS                        \
     "   FROM " PACK_FROM ", json_each(p.data) AS j))"
 
-/* events: the kernel's event log, one row per event of the packs (the
- * layout: evpack.h), its name from the run's dictionary (none: NULL). One
- * SELECT, as sm_accesses. */
+/* events: the kernel's event log, one row per event of the packs, its
+ * digits decoded as evpack.h's EVPACK_DIGITS say, its name from the run's
+ * dictionary (none: NULL). One SELECT, as sm_accesses. */
+#define EV_COL(A, c) p.c
+#define EV_SQL(A, radix, offset, place) PACK_SQL((offset) + A / (place) % (radix))
+#define EV_DIGIT(A, digit, radix, offset, place) EV_##digit(EV_SQL(A, radix, offset, place))
+#define EV_name_id(x)
+#define EV_prio(x) " " x " AS prio,"
+#define EV_NAME_ID(A, digit, radix, offset, place) EV_ID_##digit(EV_SQL(A, radix, offset, place))
+#define EV_ID_name_id(x) " " x
+#define EV_ID_prio(x)
 #define EVENTS                                                                   \
     "SELECT p.run_id AS run_id, p.seq0 + j.key AS seq,"                          \
-    " p.base_ps + p.scale_ps * (j.value / p.names_n / p.prio_n) AS time_ps,"     \
-    " p.prio0 + j.value / p.names_n % p.prio_n AS prio, nm.name AS name"         \
+    " p.base_ps + p.scale_ps * (" PACK_SQL(j.value / EVPACK_T_PLACE(EV_COL, )) ") AS time_ps," \
+    EVPACK_DIGITS(EV_DIGIT, EV_COL, j.value) " nm.name AS name"                 \
     " FROM event_packs AS p JOIN json_each(p.data) AS j"                         \
     " LEFT JOIN event_names AS nm ON nm.run_id = p.run_id"                       \
-    " AND nm.id = j.value % p.names_n"
+    " AND nm.id =" EVPACK_DIGITS(EV_NAME_ID, EV_COL, j.value)
 
-/* simt_issue: the SIMT issue port, one row per issue of the packs (the
- * layout: sipack.h), its mnemonic from the run's dictionary. One SELECT, as
- * sm_accesses. */
-#define SI_FIELD(f) " p." #f "0 + j.value / p." #f "_unit % p." #f "_n"
+/* simt_issue and simt_mem: the SIMT issue port and the warp ld/st, one row
+ * per entry of the packs, a column per field of sipack.h's lists as its
+ * SHOW says (an issue's mnemonic from the run's dictionary; a ld/st's
+ * latency as issue_ps, the time, and done_ps). One SELECT, as sm_accesses. */
+#define SI_TIME_PS " p.base_ps + p.scale_ps *" SIPACK_SQL_T
+#define SI_COL(A, f, show) SI_COL_##show(f)
+#define SI_COL_PLAIN(f) "," SIPACK_SQL_FIELD(f) " AS " #f
+#define SI_COL_OPNAME(f) ", o.name AS " #f
+#define SI_COL_LDST(f) ", CASE" SIPACK_SQL_FIELD(f) " WHEN 0 THEN 'ld' ELSE 'st' END AS " #f
+#define SI_COL_LATENCY(f) "," SI_TIME_PS " AS issue_ps,"                         \
+    " p.base_ps + p.scale_ps * (j.value / p.t_unit +" SIPACK_SQL_FIELD(f) ") AS done_ps"
 #define SIMT_ISSUE                                                               \
-    "SELECT p.run_id AS run_id,"                                                 \
-    " p.base_ps + p.scale_ps * (j.value / p.t_unit) AS time_ps,"                 \
-    SI_FIELD(frame) " AS frame," SI_FIELD(slot) " AS slot, o.name AS op,"        \
-    SI_FIELD(ord) " AS ord," SI_FIELD(depth) " AS depth,"                        \
-    SI_FIELD(eligible) " AS eligible," SI_FIELD(active) " AS active,"            \
-    SI_FIELD(mask) " AS mask," SI_FIELD(lanes) " AS lanes"                       \
+    "SELECT p.run_id AS run_id," SI_TIME_PS " AS time_ps"                        \
+    SIPACK_ISSUE_FIELDS(SI_COL, )                                                \
     " FROM simt_issue_packs AS p JOIN json_each(p.data) AS j"                    \
     " LEFT JOIN simt_op_names AS o ON o.run_id = p.run_id"                       \
-    " AND o.id =" SI_FIELD(op)
+    " AND o.id =" SIPACK_SQL_FIELD(op)
 
 /* simt_issue of run ?1 in the window [?2, ?3): the view's SELECT over the
  * packs that can hold such issues only. Packs are in issue order, each from
@@ -90,16 +104,8 @@
 
 const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 
-/* simt_mem: the SIMT unit's warp ld/st, one row per entry of the packs (the
- * same layout: sipack.h); t is issue_ps, done_ps is latency units later. */
-#define SIMT_MEM_ISSUE_PS "p.base_ps + p.scale_ps * (j.value / p.t_unit"
 #define SIMT_MEM                                                                 \
-    "SELECT p.run_id AS run_id," SI_FIELD(frame) " AS frame," SI_FIELD(slot) " AS slot," \
-    " CASE" SI_FIELD(op) " WHEN 0 THEN 'ld' ELSE 'st' END AS op,"               \
-    SI_FIELD(lanes) " AS lanes," SI_FIELD(active) " AS active,"                  \
-    SI_FIELD(requests) " AS requests," SI_FIELD(replays) " AS replays,"          \
-    SI_FIELD(banks) " AS banks, " SIMT_MEM_ISSUE_PS ") AS issue_ps,"             \
-    " " SIMT_MEM_ISSUE_PS " +" SI_FIELD(latency) ") AS done_ps"                  \
+    "SELECT p.run_id AS run_id" SIPACK_MEM_FIELDS(SI_COL, )                      \
     " FROM simt_mem_packs AS p JOIN json_each(p.data) AS j"
 
 /* ps → cycles of the run's clock: an integer when exact (always, with the
@@ -198,32 +204,33 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  count(DISTINCT s.frame) AS frames, sum(s.to_ps - s.from_ps) AS total_ps,"  \
     "  max(s.to_ps - s.from_ps) AS max_ps, r.period_ps AS period_ps"             \
     "  FROM stalls AS s JOIN runs AS r USING (run_id)"                           \
-    "  WHERE s.reason <> 'decode' GROUP BY s.run_id, s.reason)"
+    "  WHERE s.reason <> " GEN_STALL_DECODE " GROUP BY s.run_id, s.reason)"
 
-/* The waiting of one reason within a frame's stall rows. */
-#define WAIT(reason) \
-    "coalesce(sum(CASE s.reason WHEN '" reason "' THEN s.to_ps - s.from_ps END), 0)" \
-    " AS " reason "_ps"
+/* Per reason a frame waits for (the TS's stall reasons but decode, from
+ * model/gpu_trace.h's list through the generated tessera_names.h): its
+ * waiting within a frame's stall rows, that in ps and in cycles. */
+#define WAIT(name, literal)                                                      \
+    " coalesce(sum(CASE s.reason WHEN " literal " THEN s.to_ps - s.from_ps END), 0)" \
+    " AS " #name "_ps,"
+#define WAIT_PS(name, literal) " " #name "_ps,"
+#define WAIT_CYCLES(name, literal) ", " CYC(#name "_ps") " AS " #name "_cycles"
 
 /* One frame per row: its waiting (issue - decode end) and the same time
  * attributed to the reasons it waited for. */
 #define FRAME_STALLS                                                             \
     "SELECT run_id, frame, kind, grp, fence, decode_ps, issue_ps, waiting_ps,"   \
-    " mask_ps, acq_ps, rel_ps, bus_ps, order_ps, attributed_ps,"                 \
+    GEN_STALL_WAITS(WAIT_PS) " attributed_ps,"                                   \
     " waiting_ps - attributed_ps AS unattributed_ps,"                            \
-    " " CYC("waiting_ps") " AS waiting_cycles, " CYC("mask_ps") " AS mask_cycles," \
-    " " CYC("acq_ps") " AS acq_cycles, " CYC("rel_ps") " AS rel_cycles,"         \
-    " " CYC("bus_ps") " AS bus_cycles, " CYC("order_ps") " AS order_cycles"      \
+    " " CYC("waiting_ps") " AS waiting_cycles" GEN_STALL_WAITS(WAIT_CYCLES)      \
     " FROM (SELECT f.run_id AS run_id, f.frame AS frame, f.kind AS kind,"        \
     "  f.grp AS grp, f.fence AS fence, f.decode_ps AS decode_ps,"                \
     "  f.issue_ps AS issue_ps, f.issue_ps - f.decode_ps AS waiting_ps,"          \
-    "  " WAIT("mask") ", " WAIT("acq") ", " WAIT("rel") ", " WAIT("bus") ","     \
-    "  " WAIT("order") ","                                                       \
+    GEN_STALL_WAITS(WAIT)                                                        \
     "  coalesce(sum(s.to_ps - s.from_ps), 0) AS attributed_ps,"                  \
     "  r.period_ps AS period_ps"                                                 \
     "  FROM frames AS f JOIN runs AS r USING (run_id)"                           \
     "  LEFT JOIN stalls AS s ON s.run_id = f.run_id AND s.frame = f.frame"       \
-    "   AND s.reason <> 'decode'"                                                \
+    "   AND s.reason <> " GEN_STALL_DECODE                                       \
     "  GROUP BY f.run_id, f.frame)"
 
 /* The step function "cores busy" (from a core task's start to its finish,
@@ -319,14 +326,20 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  WINDOW w AS (PARTITION BY run_id))"                                       \
     " WHERE rn = 1"
 
-/* Access latency = done_ps - request_ps = scale_ps * (a + g + d), read from
- * the packs directly (see sm_access_packs): a pack whose three radices are
- * 1 holds accesses of one latency and needs no unpacking; the others are
- * counted per distinct latency inside the pack (a small in-memory sort),
- * and the per-pack counts are then added up. Sorting every access of a
- * 12 M-access run instead takes ~20 times longer. */
-#define PACK_X "(j.value / " PACK_SQL(PACK_BANK_UNIT) " / CASE WHEN p.bank_shift IS NULL"      \
-               " THEN " PACK_NB " ELSE 1 END)"
+/* Access latency = done_ps - request_ps = scale_ps * (arrive + wait + done),
+ * read from the packs directly (see sm_access_packs): a pack whose three
+ * radices are 1 holds accesses of one latency and needs no unpacking; the
+ * others are counted per distinct latency inside the pack (a small
+ * in-memory sort), and the per-pack counts are then added up. Sorting every
+ * access of a 12 M-access run instead takes ~20 times longer. */
+#define PACK_LAT_DIGIT(A, digit, radix, offset, place) PACK_LAT_##digit(radix, place)
+#define PACK_LAT_flags(radix, place)
+#define PACK_LAT_value(radix, place)
+#define PACK_LAT_addr(radix, place)
+#define PACK_LAT_bank(radix, place)
+#define PACK_LAT_wait(radix, place) " + " PACK_SQL(q / (place) % (radix))
+#define PACK_LAT_arrive PACK_LAT_wait
+#define PACK_LAT_done PACK_LAT_wait
 #define SM_LATENCY_HISTOGRAM                                                     \
     "SELECT p.run_id AS run_id, e.value ->> 0 AS latency_ps,"                    \
     " sum(e.value ->> 1) AS accesses"                                            \
@@ -335,10 +348,10 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  THEN json_array(json_array("                                              \
     "   p.scale_ps * (p.arrive_dt + p.wait_dt + p.done_dt), p.n))"               \
     "  ELSE (SELECT json_group_array(json_array(lat, n)) FROM"                    \
-    "   (SELECT p.scale_ps * (p.arrive_dt + p.wait_dt + p.done_dt"               \
-    "     + x % p.wait_n + x / p.wait_n % p.arrive_n"                            \
-    "     + x / p.wait_n / p.arrive_n % p.done_n) AS lat, count(*) AS n"         \
-    "    FROM (SELECT " PACK_X " AS x FROM json_each(p.data) AS j) GROUP BY 1)) END)" \
+    "   (SELECT scale_ps * (arrive_dt + wait_dt + done_dt"                       \
+    PACK_DIGITS(PACK_LAT_DIGIT, PACK_SQL_COL, q) ") AS lat, count(*) AS n"        \
+    "    FROM (SELECT j.value AS q, " PACK_COLS " FROM json_each(p.data) AS j)"   \
+    "    GROUP BY 1)) END)"                                                      \
     "  AS e"                                                                     \
     " WHERE e.value ->> 0 IS NOT NULL GROUP BY p.run_id, e.value ->> 0"
 
@@ -414,21 +427,21 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " FROM (" SIMT_PIVOT ")"
 
 /* Per SIMT run and reason: the warps' resident cycles spent stalled, and
- * their share of all resident cycles (issued cycles are the rest). */
-#define STALL_OF(e, r)                                                           \
-    "CASE " r " WHEN 'memory' THEN " e ".stall_memory_cycles"                    \
-    " WHEN 'execute' THEN " e ".stall_execute_cycles WHEN 'issue' THEN " e       \
-    ".stall_issue_cycles WHEN 'fetch' THEN " e ".stall_fetch_cycles"             \
-    " WHEN 'collector' THEN " e ".stall_collector_cycles"                        \
-    " ELSE " e ".stall_barrier_cycles END"
+ * their share of all resident cycles (issued cycles are the rest). The
+ * reasons are model/gpu_trace.h's list (generated into tessera_names.h),
+ * each with its column stall_NAME_cycles: the cycles of reason r of
+ * simt_efficiency's row e, and the reasons as rows (a first SELECT of none
+ * names the column). */
+#define STALL_WHEN(name, literal) " WHEN " literal " THEN e.stall_" #name "_cycles"
+#define STALL_OF(r) "CASE " r GEN_SIMT_STALLS(STALL_WHEN) " END"
+#define STALL_ROW(name, literal) " UNION ALL SELECT " literal
 #define SIMT_STALLS                                                              \
     "SELECT e.run_id AS run_id, s.reason AS reason,"                             \
-    " " STALL_OF("e", "s.reason") " AS cycles,"                                  \
-    " " RATIO(STALL_OF("e", "s.reason"), "e.resident_cycles") " AS share"         \
-    " FROM simt_efficiency AS e, (SELECT 'memory' AS reason UNION ALL"           \
-    "  SELECT 'execute' UNION ALL SELECT 'issue' UNION ALL SELECT 'fetch'"       \
-    "  UNION ALL SELECT 'collector' UNION ALL SELECT 'barrier') AS s"             \
-    " WHERE s.reason <> 'barrier' OR e.stall_barrier_cycles IS NOT NULL"
+    " " STALL_OF("s.reason") " AS cycles,"                                       \
+    " " RATIO(STALL_OF("s.reason"), "e.resident_cycles") " AS share"              \
+    " FROM simt_efficiency AS e,"                                                \
+    " (SELECT NULL AS reason WHERE 0" GEN_SIMT_STALLS(STALL_ROW) ") AS s"         \
+    " WHERE s.reason <> " GEN_SIMT_STALL_BARRIER " OR e.stall_barrier_cycles IS NOT NULL"
 
 /* The slot profile (slot_counts): per run, frame, core (NULL: the SIMT unit)
  * and slot, the instruction, its counts and the cycles charged to it —
@@ -497,9 +510,10 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 /* One row per point of a study — the runs that share a run key (runkey.h:
  * program, data, effective configuration, version) — with an 'ok' run: the
  * latest of them, and how many runs and 'ok' runs the point has. */
+#define OK DB_SQL_TEXT(DB_STATUS_OK_NAME)
 #define LATEST_OK_RUNS                                                           \
-    "SELECT max(CASE WHEN status = 'ok' THEN run_id END) AS run_id,"             \
-    " count(CASE WHEN status = 'ok' THEN 1 END) AS ok_runs, count(*) AS runs"   \
+    "SELECT max(CASE WHEN status = " OK " THEN run_id END) AS run_id,"           \
+    " count(CASE WHEN status = " OK " THEN 1 END) AS ok_runs, count(*) AS runs" \
     " FROM runs GROUP BY " RUNKEY_COLUMNS " HAVING ok_runs > 0"
 
 #define REC_VIEWS(V)                                                             \

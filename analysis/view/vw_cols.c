@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "analysis/present/timeline.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -72,12 +73,8 @@ void cols_add_w(cols_t *c, unsigned lane, int64_t a, int64_t b, double w)
     double *row = cols_row(c, lane);
     if (c->unit > 0)
         return units_add(c, row, a - c->t0, b - c->t0, w);
-    double ca = (double)(a - c->t0) / c->col_ps, cb = (double)(b - c->t0) / c->col_ps;
-    unsigned c1 = cb >= c->n ? c->n - 1 : (unsigned)cb;
-    for (unsigned k = (unsigned)ca; k <= c1; k++) {
-        double lo = ca > k ? ca : k, hi = cb < k + 1 ? cb : k + 1;
-        row[k] += hi > lo ? w * (hi - lo) * c->col_ps : 0;
-    }
+    tl_spread(row, c->n, c->col_ps, (double)(a - c->t0) / c->col_ps,
+              (double)(b - c->t0) / c->col_ps, w);
 }
 
 json_t *cols_json(const cols_t *c, unsigned first, unsigned n)

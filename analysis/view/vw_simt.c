@@ -13,32 +13,28 @@
 #include <string.h>
 
 #include "analysis/present/slots.h"
+#include "analysis/store/sipack.h"
 #include "analysis/view/vw_lanes.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
 /* --- the packs, decoded --------------------------------------------------------------- */
 
-/* The fields of each table's entries in their order (sipack.h). */
-#define ISSUE_FIELDS(X) X(frame) X(slot) X(op) X(ord) X(depth) X(eligible) X(active) X(mask) X(lanes)
-#define MEM_FIELDS(X) X(frame) X(slot) X(op) X(lanes) X(active) X(requests) X(replays) X(banks) \
-    X(latency)
-#define I_(f) I_##f,
-#define M_(f) M_##f,
-enum { ISSUE_FIELDS(I_) SP_FIELDS };
-enum { MEM_FIELDS(M_) M_N };
-_Static_assert((int)SP_FIELDS == (int)M_N, "both pack tables have nine fields");
+/* The fields of each table's entries in their order: sipack.h's lists. */
+#define SP_FIELDS SIPACK_FIELDS_MAX
+_Static_assert(SIPACK_ISSUE_N == SP_FIELDS && SIPACK_MEM_N == SP_FIELDS,
+               "both pack tables have nine fields");
 
 /* A table's packs of run ?1 with rowids in [?2, ?3], in rowid order (the
  * order they were recorded): rowid, base_ps, scale_ps, t_unit, each field's
  * f0, f_n, f_unit, data. */
-#define SP_COLS(f) ", " #f "0, " #f "_n, " #f "_unit"
+#define SP_COLS(A, f, show) ", " #f "0, " #f "_n, " #f "_unit"
 #define SP_SQL(table, FIELDS)                                                    \
-    "SELECT rowid, base_ps, scale_ps, t_unit" FIELDS(SP_COLS) ", data FROM " table \
+    "SELECT rowid, base_ps, scale_ps, t_unit" FIELDS(SP_COLS, ) ", data FROM " table \
     " WHERE +run_id = ?1 AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid"
 enum { T_ISSUE, T_MEM };
-static const char *const sp_sql[2] = {SP_SQL("simt_issue_packs", ISSUE_FIELDS),
-                                      SP_SQL("simt_mem_packs", MEM_FIELDS)};
+static const char *const sp_sql[2] = {SP_SQL("simt_issue_packs", SIPACK_ISSUE_FIELDS),
+                                      SP_SQL("simt_mem_packs", SIPACK_MEM_FIELDS)};
 static const char *const sp_table[2] = {"simt_issue_packs", "simt_mem_packs"};
 enum { C_ROWID, C_BASE, C_SCALE, C_TUNIT, C_F0, C_DATA = C_F0 + 3 * SP_FIELDS };
 
@@ -131,11 +127,11 @@ static int sp_next(sp_iter_t *it, sp_entry_t *e, diag_t *d)
         it->p = p;
         e->rowid = it->rowid, e->scale = it->scale;
         e->time = it->null_base ? TL_NONE
-                                : it->base + it->scale * (int64_t)(q / (uint64_t)it->t_unit);
+                                : it->base + it->scale * (int64_t)sipack_t(q, (uint64_t)it->t_unit);
         for (int f = 0; f < SP_FIELDS; f++)
             e->v[f] = it->null_f[f] ? TL_NONE
-                                    : it->f0[f] + (int64_t)(q / (uint64_t)it->fu[f] %
-                                                            (uint64_t)it->fn[f]);
+                                    : sipack_field(q, it->f0[f], (uint64_t)it->fn[f],
+                                                   (uint64_t)it->fu[f]);
         return 1;
     }
 }
@@ -239,25 +235,25 @@ static slot_acc_t *slot_of(fold_t *f, int64_t frame, int64_t slot)
 
 static void slot_issue(fold_t *f, const sp_entry_t *e)
 {
-    slot_acc_t *a = slot_of(f, e->v[I_frame], e->v[I_slot]);
+    slot_acc_t *a = slot_of(f, e->v[SIPACK_I_frame], e->v[SIPACK_I_slot]);
     if (!a)
         return;
-    a->op = a->op < 0 ? e->v[I_op] : a->op;
+    a->op = a->op < 0 ? e->v[SIPACK_I_op] : a->op;
     a->issues++;
-    if (e->v[I_lanes] != TL_NONE)
-        a->lanes_sum += e->v[I_lanes], a->lanes_n++;
+    if (e->v[SIPACK_I_lanes] != TL_NONE)
+        a->lanes_sum += e->v[SIPACK_I_lanes], a->lanes_n++;
 }
 
 static void slot_mem(fold_t *f, const sp_entry_t *e)
 {
-    slot_acc_t *a = slot_of(f, e->v[M_frame], e->v[M_slot]);
+    slot_acc_t *a = slot_of(f, e->v[SIPACK_M_frame], e->v[SIPACK_M_slot]);
     if (!a)
         return;
-    a->mem++, a->ld += e->v[M_op] == 0;
-    if (e->time != TL_NONE && e->v[M_latency] != TL_NONE)
-        a->lat_sum += e->scale * e->v[M_latency], a->lat_n++;
-    if (e->v[M_replays] != TL_NONE)
-        a->rep_sum += e->v[M_replays], a->rep_n++;
+    a->mem++, a->ld += e->v[SIPACK_M_op] == 0;
+    if (e->time != TL_NONE && e->v[SIPACK_M_latency] != TL_NONE)
+        a->lat_sum += e->scale * e->v[SIPACK_M_latency], a->lat_n++;
+    if (e->v[SIPACK_M_replays] != TL_NONE)
+        a->rep_sum += e->v[SIPACK_M_replays], a->rep_n++;
 }
 
 static unsigned col_of(const cols_t *c, int64_t t)
@@ -275,25 +271,26 @@ static void fold_issue(fold_t *f, const sp_entry_t *e)
     if (t == TL_NONE || t < c->t0 || t >= c->t1)
         return;
     cols_add(c, W_ISSUED, t, t + f->period);
-    if (e->v[I_ord] == 0 && e->v[I_eligible] > 0)
-        cols_add_w(c, W_ELIGIBLE, t, t + f->period, (double)e->v[I_eligible]);
-    int64_t ord = e->v[I_ord];
+    if (e->v[SIPACK_I_ord] == 0 && e->v[SIPACK_I_eligible] > 0)
+        cols_add_w(c, W_ELIGIBLE, t, t + f->period, (double)e->v[SIPACK_I_eligible]);
+    int64_t ord = e->v[SIPACK_I_ord];
     unsigned slot = ord < 0 ? 0 : ord >= (int64_t)f->slots ? f->slots - 1 : (unsigned)ord;
     size_t at = (size_t)slot * c->n + col_of(c, t);
-    f->count[at]++, f->frame[at] = (int)e->v[I_frame];
+    f->count[at]++, f->frame[at] = (int)e->v[SIPACK_I_frame];
     if (f->detail && ++f->kept > VW_DETAIL_MAX) {
         json_decref(f->detail), f->detail = NULL;
     } else if (f->detail) {
-        int64_t op = e->v[I_op];
-        const char *name = tl_slot_text(f->prof, (unsigned)or0(e->v[I_frame]),
-                                        (unsigned)or0(e->v[I_slot]));
+        const int64_t *v = e->v;
+        int64_t op = v[SIPACK_I_op];
+        const char *name = tl_slot_text(f->prof, (unsigned)or0(v[SIPACK_I_frame]),
+                                        (unsigned)or0(v[SIPACK_I_slot]));
         if (!name) /* no profile: the mnemonic */
             name = op >= 0 && (uint64_t)op < f->n_ops && f->ops[op] ? f->ops[op] : "?";
-        json_array_append_new(f->detail, json_pack("[IIIsIIIII]", (json_int_t)t,
-                                                   or0(e->v[I_frame]), or0(e->v[I_slot]), name,
-                                                   or0(ord), or0(e->v[I_active]),
-                                                   or0(e->v[I_mask]), or0(e->v[I_eligible]),
-                                                   or0(e->v[I_depth])));
+        json_array_append_new(f->detail,
+                              json_pack("[IIIsIIIII]", (json_int_t)t, or0(v[SIPACK_I_frame]),
+                                        or0(v[SIPACK_I_slot]), name, or0(ord),
+                                        or0(v[SIPACK_I_active]), or0(v[SIPACK_I_mask]),
+                                        or0(v[SIPACK_I_eligible]), or0(v[SIPACK_I_depth])));
     }
 }
 
@@ -301,13 +298,13 @@ static void fold_issue(fold_t *f, const sp_entry_t *e)
  * with its warp's until fold_merge. */
 static int fold_mem(fold_t *f, const sp_entry_t *e)
 {
-    if (e->time == TL_NONE || e->v[M_frame] == TL_NONE)
+    if (e->time == TL_NONE || e->v[SIPACK_M_frame] == TL_NONE)
         return TESS_OK;
-    int64_t a = e->time, b = e->v[M_latency] == TL_NONE ? f->end
-                                                        : a + e->scale * e->v[M_latency];
+    int64_t a = e->time, b = e->v[SIPACK_M_latency] == TL_NONE ? f->end
+                                                        : a + e->scale * e->v[SIPACK_M_latency];
     if (a >= f->warp.t1 || b <= f->warp.t0)
         return TESS_OK;
-    unsigned w = (unsigned)e->v[M_frame] % FRAMES;
+    unsigned w = (unsigned)e->v[SIPACK_M_frame] % FRAMES;
     if (!tl_grow((void **)&f->mem[w], &f->cap_mem[w], f->n_mem[w], sizeof *f->mem[w]))
         return TESS_ENOMEM;
     f->mem[w][f->n_mem[w]++] = (ivl_t){a, b};
@@ -467,8 +464,10 @@ static int pass(tl_run_t *run, int table, fold_t *f, vw_simt_sum_t *s, const ato
             table == T_ISSUE ? slot_issue(f, &e) : slot_mem(f, &e);
             continue;
         }
-        int64_t b = table == T_ISSUE ? e.time + f->period
-                    : e.v[M_latency] == TL_NONE ? f->end : e.time + e.scale * e.v[M_latency];
+        int64_t lat = e.v[SIPACK_M_latency];
+        int64_t b = table == T_ISSUE    ? e.time + f->period
+                    : lat == TL_NONE ? f->end
+                                     : e.time + e.scale * lat;
         if (table == T_ISSUE)
             slot_issue(f, &e);
         else
@@ -661,12 +660,14 @@ static int decode_views(tl_run_t *run, fold_t *f, diag_t *d)
     int step = SQLITE_DONE;
     while (st && (step = sqlite3_step(st)) == SQLITE_ROW) {
         sp_entry_t e = {.time = sqlite3_column_int64(st, 0)};
-        static const int field[] = {I_frame, I_slot, I_ord, I_eligible, I_active, I_mask, I_depth};
+        static const int field[] = {SIPACK_I_frame,  SIPACK_I_slot, SIPACK_I_ord,
+                                    SIPACK_I_eligible, SIPACK_I_active, SIPACK_I_mask,
+                                    SIPACK_I_depth};
         for (int k = 0; k < 7; k++)
             e.v[field[k]] = tl_col_time(st, k + 1);
         const unsigned char *op = sqlite3_column_text(st, 8);
         char *one[1] = {(char *)(op ? op : (const unsigned char *)"?")};
-        e.v[I_op] = 0, f->ops = one, f->n_ops = 1;
+        e.v[SIPACK_I_op] = 0, f->ops = one, f->n_ops = 1;
         fold_issue(f, &e);
         f->ops = NULL, f->n_ops = 0;
     }
@@ -682,8 +683,8 @@ static int decode_views(tl_run_t *run, fold_t *f, diag_t *d)
     while (rc == TESS_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t done = tl_col_time(st, 2);
         sp_entry_t e = {.time = sqlite3_column_int64(st, 1), .scale = 1};
-        e.v[M_frame] = sqlite3_column_int64(st, 0);
-        e.v[M_latency] = done == TL_NONE ? TL_NONE : done - e.time;
+        e.v[SIPACK_M_frame] = sqlite3_column_int64(st, 0);
+        e.v[SIPACK_M_latency] = done == TL_NONE ? TL_NONE : done - e.time;
         rc = fold_mem(f, &e);
     }
     sqlite3_finalize(st);
