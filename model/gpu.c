@@ -251,8 +251,11 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
 {
     g->ivl[0] = intervals, g->ivl[1] = window;
     for (int i = 0; i < 2; i++)
-        if (g->ivl[i])
+        if (g->ivl[i]) {
             g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
+            g->ivl[i]->simt = g->simt != NULL;
+            g->ivl[i]->groups = g->simt && g->desc.simt_reconvergence == GPU_RECONV_BARRIER;
+        }
     for (unsigned c = 0; c < GPU_CORES; c++)
         g->cores[c].one_by_one |= intervals || window;
     if (g->simt)

@@ -86,10 +86,11 @@ struct gpu {
 /* slots.c: a core's task ended (complete) or is still running at the end of
  * the run: its cycles and instructions are charged to its slots. */
 void gpu_slots_core(struct gpu *g, const core_t *c, bool complete);
-/* slots.c: a warp of `frame` was closed out: its per-slot counts (issued
- * warp and lane instructions, stall cycles by reason) are added. */
-void gpu_slots_warp(struct gpu *g, unsigned frame, const uint64_t issued[ISA_SLOTS],
-                    const uint64_t lanes[ISA_SLOTS],
+/* slots.c: a warp of `frame` (nlanes lanes) was closed out: its per-slot
+ * counts (issued warp instructions, the lanes not active in them, stall
+ * cycles by reason) are added. */
+void gpu_slots_warp(struct gpu *g, unsigned frame, unsigned nlanes,
+                    const uint64_t issued[ISA_SLOTS], const uint64_t idle[ISA_SLOTS],
                     const uint64_t stall[ISA_SLOTS][GPU_SIMT_STALLS]);
 /* slots.c: reports the profile (GPU_TR_SLOT), end of run. */
 void gpu_slots_report(struct gpu *g);

@@ -28,6 +28,9 @@ typedef enum ivl_field {
     IVL_CORE_WAIT,            /* ps blocked on SM accesses (coreN.sm_wait_ps) */
     IVL_BANK_BUSY,            /* ps a bank served accesses (bankN.busy_ps) */
     IVL_BANK_CONFLICTS,       /* accesses granted after waiting (bankN.conflicts) */
+    IVL_SIMT_ISSUED,          /* unit 0: warp instructions issued (simt.warp_instructions) */
+    IVL_SIMT_STALL,           /* unit = gpu_simt_stall_t: ps warps stalled for that reason
+                                 (simt.stall_<reason>_cycles × the period) */
     IVL_FIELDS
 } ivl_field_t;
 
@@ -48,6 +51,9 @@ typedef struct ivl {
     ivl_bucket_t *last;       /* private: the interval ivl_add counted in last (NULL: none) */
     sim_time_t last_from, last_end; /* private: its bounds */
     unsigned banks;           /* ro: the run's banks (sm.banks), set by gpu_set_intervals */
+    bool simt;                /* ro: core.model = simt: the SIMT fields are counted */
+    bool groups;              /* ro: and simt.reconvergence = barrier: the barrier reason
+                                 is one of them (S14) */
 } ivl_t;
 
 /* Intervals of `len` ps from 0 on (every one counted; at most

@@ -64,15 +64,15 @@ void gpu_slots_core(gpu_t *g, const core_t *c, bool complete)
     p[at].execute_ps += busy - charged;
 }
 
-void gpu_slots_warp(gpu_t *g, unsigned frame, const uint64_t issued[ISA_SLOTS],
-                    const uint64_t lanes[ISA_SLOTS],
+void gpu_slots_warp(gpu_t *g, unsigned frame, unsigned nlanes,
+                    const uint64_t issued[ISA_SLOTS], const uint64_t idle[ISA_SLOTS],
                     const uint64_t stall[ISA_SLOTS][GPU_SIMT_STALLS])
 {
     gpu_tr_slot_t *p = g->slots[0][frame];
     for (unsigned s = 0; s < ISA_SLOTS; s++) {
         p[s].tasks++;
         p[s].instructions += issued[s];
-        p[s].lane_instructions += lanes[s];
+        p[s].lane_instructions += issued[s] * nlanes - idle[s];
         p[s].issued_cycles += issued[s];
         for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
             p[s].stall_cycles[k] += stall[s][k];

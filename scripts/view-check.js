@@ -176,6 +176,17 @@ async function hoverAndClick(page, db, run, what) {
   const tip = await page.$eval('#tip', e => [getComputedStyle(e).display, e.textContent]);
   check(tip[0] === 'block' && tip[1].includes(`task F${task.frame} on core ${task.core}`),
         `${what}: hovering a bar shows its task`, tip);
+  if (sql(db, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'slot_profile'")[0].n > 0) {
+    // it names the hottest instruction of the frame on this core (or of the warp): a slot
+    // with the most cycles, and its text
+    const rows = sql(db, `SELECT slot, text, cycles FROM slot_profile WHERE run_id = ${run}
+      AND frame = ${task.frame} AND (core = ${task.core} OR core IS NULL)`);
+    const m = /hottest +slot (\d+) (.*): ([\d,.]+) of/.exec(tip[1]);
+    const max = Math.max(...rows.map(r => r.cycles));
+    const row = m && rows.find(r => r.slot === Number(m[1]));
+    check(row && row.text === m[2] && row.cycles === max,
+          `${what}: the bar names the hottest instruction (${max} cycles)`, [tip[1], rows]);
+  }
   await page.mouse.down();
   await page.mouse.up();
   await settled(page);
@@ -336,6 +347,13 @@ async function simtBenchPage(page) {
   const total = w ? w.cycles.reduce((a, v) => a + v, 0) : 0;
   check(w && w.source === 'summary' && Math.abs(total - resident) <= 1e-3 * resident,
         `bench.s SIMT whole run: from the summary, ${resident} warp-cycles drawn`, w);
+  // level mem: no issue record, so the states are 'memory' and 'other', drawn in the colours
+  // the legend gives them (not those of 'issued' and 'issue')
+  const legend = await page.$$eval('.legend span', s => s.map(e => e.textContent));
+  check(w && same(w.states.slice(0, 2), ['memory', 'other']) &&
+        same(w.colours.slice(0, 2), ['#c62828', '#90a4ae']) &&
+        legend.some(t => /ld\/st outstanding/.test(t)) && !legend.some(t => /eligible, not chosen/.test(t)),
+        'bench.s SIMT (level mem): warp states memory and other, in their legend\'s colours', [w, legend]);
   const steps = [];
   for (let k = 0; k < 8; k++) {
     const t0 = Date.now();

@@ -12,14 +12,24 @@
 #include "events/base/err.h"
 #include "tests/testutil.h"
 
-/* Units whose intervals do not sum to their counters, in run `run`. */
+/* Units whose intervals do not sum to their counters, in run `run`: cores
+ * and banks; the SIMT unit's issue port (its warp instructions) and each
+ * stall reason (ps = simt.stall_<reason>_cycles x the period). */
 static int64_t mismatches(const char *db, int run)
 {
-    char sql[2048];
+    char sql[3072];
     snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM (SELECT unit, sum(busy_ps) AS b, sum(instructions) AS n,"
+             "SELECT (SELECT count(*) FROM (SELECT unit, sum(busy_ps) AS b, sum(instructions) AS n"
+             " FROM intervals WHERE run_id = %d AND kind = 'interval' AND unit GLOB 'simt*'"
+             " GROUP BY unit) AS i WHERE (i.unit = 'simt' AND n IS NOT (SELECT value FROM"
+             " counters WHERE run_id = %d AND component = 'simt' AND name = 'warp_instructions'))"
+             " OR (i.unit <> 'simt' AND b IS NOT (SELECT c.value * r.period_ps FROM counters AS c"
+             " JOIN runs AS r USING (run_id) WHERE c.run_id = %d AND c.component = 'simt'"
+             " AND c.name = 'stall_' || substr(i.unit, 6) || '_cycles'))) +"
+             " (SELECT count(*) FROM (SELECT unit, sum(busy_ps) AS b, sum(instructions) AS n,"
              " sum(sm_wait_ps) AS w, sum(conflicts) AS k FROM intervals"
-             " WHERE run_id = %d AND kind = 'interval' GROUP BY unit) AS i WHERE"
+             " WHERE run_id = %d AND kind = 'interval' AND unit NOT GLOB 'simt*' GROUP BY unit)"
+             " AS i WHERE"
              " b IS NOT (SELECT value FROM counters AS c WHERE c.run_id = %d"
              "  AND c.component = i.unit AND c.name = 'busy_ps')"
              " OR (i.unit GLOB 'core*' AND (n IS NOT (SELECT value FROM counters AS c"
@@ -27,8 +37,8 @@ static int64_t mismatches(const char *db, int run)
              "  OR w IS NOT (SELECT value FROM counters AS c WHERE c.run_id = %d"
              "  AND c.component = i.unit AND c.name = 'sm_wait_ps')))"
              " OR (i.unit GLOB 'bank*' AND k IS NOT (SELECT value FROM counters AS c"
-             "  WHERE c.run_id = %d AND c.component = i.unit AND c.name = 'conflicts'))",
-             run, run, run, run, run);
+             "  WHERE c.run_id = %d AND c.component = i.unit AND c.name = 'conflicts')))",
+             run, run, run, run, run, run, run, run);
     return test_db_int(db, sql);
 }
 
@@ -57,7 +67,15 @@ static bool check_example(const char *name, const char *model, const char *suffi
     if (bad != 0)
         fprintf(stderr, "%s %s: %lld units do not sum\n", name, model, (long long)bad);
     CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT unit) FROM intervals"), 32);
+    /* + 'simt' and its 5 stall reasons, 6 with barriers */
+    bool simt = strstr(model, "simt") != NULL, groups = strstr(model, "barrier") != NULL;
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT unit) FROM intervals"),
+                    groups ? 39 : simt ? 38 : 32);
+    if (simt) /* issued + stalled cycles = the warps' resident cycles, interval by interval */
+        CU_ASSERT_EQUAL(test_db_int(db, "SELECT sum(resident_cycles) = (SELECT value FROM counters"
+                                        " WHERE run_id = 2 AND component = 'simt' AND name ="
+                                        " 'resident_cycles') FROM utilization_over_time WHERE"
+                                        " run_id = 2 AND kind = 'interval'"), 1);
     /* the intervals tile the run: 0, L, 2L, … up to its end */
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT max(to_ps) = (SELECT stop_ps FROM runs WHERE"
                                     " run_id = 2) FROM intervals"), 1);
@@ -87,6 +105,12 @@ static void test_intervals_sum_to_the_counters_on_every_example(void)
         CU_ASSERT_TRUE(check_example(e->d_name, "", ".db"));
         checked++;
         simt += check_example(e->d_name, "-s core.model=simt", ".simt.db");
+        /* the pipeline: fetch and collector stalls in the intervals too */
+        check_example(e->d_name, "-s core.model=simt -s simt.ibuffer=2 -s simt.collectors=2"
+                                 " -s simt.rf_banks=2 -s simt.issue_width=2", ".pipe.db");
+        /* thread groups (S14): the barrier reason too */
+        check_example(e->d_name, "-s core.model=simt -s simt.reconvergence=barrier"
+                                 " -s simt.collectors=2 -s simt.lsu_width=4", ".bar.db");
     }
     closedir(dir);
     CU_ASSERT_TRUE(checked >= 15);
@@ -104,7 +128,9 @@ static void test_intervals_sum_to_the_counters_on_every_example(void)
  * cycle (busy in intervals 8 and 9); the answers arrive at 10 and 11
  * (sm.resp), so lane 0 waits on the SM in intervals 7-9 and lane 1 in 7-10.
  * The ld completes with its slowest lane at 11 (S3): ready issues at 11 and
- * both lanes finish at 12 (core.ready), busy in every interval 6-11. */
+ * both lanes finish at 12 (core.ready), busy in every interval 6-11. The
+ * issue port: a warp instruction in intervals 6, 7 and 11; in 8-10 the warp
+ * waits for the ld (memory: 1000 ps each), resident 6 cycles in all. */
 static void test_simt_intervals_by_hand(void)
 {
     const char *src = ".group cores=0x3\n set_const r8, 1\n ld [r0, r8], r1\n ready\n";
@@ -124,7 +150,21 @@ static void test_simt_intervals_by_hand(void)
                            "core0:6:1000:1:0:- core0:7:1000:1:1000:- core0:8:1000:0:1000:- "
                            "core0:9:1000:0:1000:- core0:10:1000:0:0:- core0:11:1000:1:0:- "
                            "core1:6:1000:1:0:- core1:7:1000:1:1000:- core1:8:1000:0:1000:- "
-                           "core1:9:1000:0:1000:- core1:10:1000:0:1000:- core1:11:1000:1:0:-");
+                           "core1:9:1000:0:1000:- core1:10:1000:0:1000:- core1:11:1000:1:0:- "
+                           "simt.memory:8:1000:-:-:- simt.memory:9:1000:-:-:- "
+                           "simt.memory:10:1000:-:-:-");
+    free(rows);
+    rows = test_db_text(db, "SELECT group_concat(idx || ':' || instructions, ' ') FROM (SELECT *"
+                            " FROM intervals WHERE unit = 'simt' AND instructions > 0 ORDER BY idx)");
+    CU_ASSERT_STRING_EQUAL(rows ? rows : "", "6:1 7:1 11:1");
+    free(rows);
+    /* the view: the port busy in 6, 7, 11 (issue_width 1), the warp stalled
+       for memory all of 8-10 */
+    rows = test_db_text(db, "SELECT group_concat(idx || ':' || issue_utilization || ':' ||"
+                            " stall_memory_share || ':' || resident_cycles, ' ') FROM (SELECT *"
+                            " FROM utilization_over_time WHERE idx BETWEEN 6 AND 11 ORDER BY idx)");
+    CU_ASSERT_STRING_EQUAL(rows ? rows : "", "6:1.0:0.0:1 7:1.0:0.0:1 8:0.0:1.0:1 9:0.0:1.0:1 "
+                                             "10:0.0:1.0:1 11:1.0:0.0:1");
     free(rows);
 }
 

@@ -491,15 +491,29 @@ static int read_intervals(sqlite3 *db, plot_t *p, diag_t *d)
     if (p->opts.run_id == 0 &&
         db_query_int(db, "SELECT coalesce(max(run_id), 0) FROM runs", &p->opts.run_id) != SQLITE_OK)
         return db_fail(db, p->db_path, "reading runs", d);
-    static const char *const series[] = {"core_busy_share", "sm_wait_share", "bank_busy_share"};
-    static const char *const names[] = {"cores busy", "cores waiting on the SM", "banks busy"};
-    for (int k = 0; k < 3; k++) {
-        char sql[320];
+    /* a SIMT run's also: the issue port, and where the warps' resident
+       time went (the series that are NULL for a MIMD run have no points) */
+    static const char *const series[] = {
+        "core_busy_share", "sm_wait_share", "bank_busy_share", "issue_utilization",
+        "stall_memory_share", "stall_execute_share", "stall_issue_share", "stall_fetch_share",
+        "stall_collector_share", "stall_barrier_share"};
+    static const char *const names[] = {
+        "cores busy", "cores waiting on the SM", "banks busy", "SIMT issue port busy",
+        "warps stalled: memory", "warps stalled: execute", "warps stalled: issue",
+        "warps stalled: fetch", "warps stalled: collector", "warps stalled: barrier"};
+    for (int k = 0; k < (int)(sizeof series / sizeof series[0]); k++) {
+        /* a stall reason that never happened in the run: no line */
+        char only[160] = "";
+        if (k >= 4)
+            snprintf(only, sizeof only, " AND EXISTS (SELECT 1 FROM intervals AS i WHERE"
+                     " i.run_id = %lld AND i.unit = 'simt.%.*s' AND i.busy_ps > 0)",
+                     (long long)p->opts.run_id, (int)(strlen(series[k]) - 12), series[k] + 6);
+        char sql[600];
         snprintf(sql, sizeof sql,
                  "SELECT from_cycles, '%d %s', %s, to_cycles - from_cycles FROM"
                  " utilization_over_time WHERE run_id = %lld AND kind = 'interval'"
-                 " AND to_ps > from_ps ORDER BY idx",
-                 k, names[k], series[k], (long long)p->opts.run_id);
+                 " AND to_ps > from_ps AND %s IS NOT NULL%s ORDER BY idx",
+                 k, names[k], series[k], (long long)p->opts.run_id, series[k], only);
         sqlite3_stmt *st = NULL;
         int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL), err = TESS_OK;
         while (rc == SQLITE_OK && err == TESS_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -731,7 +745,8 @@ static void put_intervals(const plot_t *p, const char *format, const char *outpu
                " utilization_over_time)\n", (long long)p->opts.run_id, p->db_path);
     put_terminal(format, output, f);
     fprintf(f, "set encoding utf8\nset title 'run %lld: utilisation per interval of %lld cycles'"
-               " noenhanced\nset xlabel 'cycle'\nset ylabel 'share of the 16 units'\n"
+               " noenhanced\nset xlabel 'cycle'\nset ylabel 'share (cores, banks: of the units;"
+               " warps: of their resident time)'\n"
                "set grid\nset yrange [0:1.05]\nset key outside right top\n",
             (long long)p->opts.run_id, (long long)p->interval_cycles);
     unsigned series = 0;

@@ -287,7 +287,30 @@ static int insert_races(rec_t *rec, race_det_t *races, diag_t *diag)
 #define IV(name, type) IV_##name,
 enum { IV_run_id = 1, DB_INTERVALS(IV, DB_NONE) };
 
-/* One row of the intervals table: unit u (0-15 cores, 16-31 banks) of interval i. */
+/* The SIMT unit's rows of an interval (ivl_t.simt), after the banks':
+ * 'simt' (its warp instructions) and one per stall reason, 'simt.memory' …
+ * (busy_ps: the warps' ps stalled for it). */
+/* (the barrier reason, last, only under simt.reconvergence = barrier: as
+ * its counter) */
+_Static_assert(GPU_SIMT_STALL_BARRIER == GPU_SIMT_STALLS - 1, "the barrier reason is last");
+#define SIMT_IVL_ROWS(iv) (1 + ((iv)->groups ? GPU_SIMT_STALLS : GPU_SIMT_STALL_BARRIER))
+
+static int simt_interval_row(rec_t *rec, sqlite3_stmt *st, const ivl_bucket_t *b, unsigned k,
+                             diag_t *diag)
+{
+    char unit[32];
+    snprintf(unit, sizeof unit, k ? "simt.%s" : "simt", gpu_simt_stall_name(k - 1));
+    int x = sqlite3_bind_text(st, IV_unit, unit, -1, SQLITE_TRANSIENT);
+    x |= k ? sqlite3_bind_int64(st, IV_busy_ps, (sqlite3_int64)b->v[IVL_SIMT_STALL][k - 1])
+           : sqlite3_bind_null(st, IV_busy_ps);
+    x |= k ? sqlite3_bind_null(st, IV_instructions)
+           : sqlite3_bind_int64(st, IV_instructions, (sqlite3_int64)b->v[IVL_SIMT_ISSUED][0]);
+    x |= sqlite3_bind_null(st, IV_sm_wait_ps) | sqlite3_bind_null(st, IV_conflicts);
+    return step_done(rec, st, x, "recording the intervals", diag);
+}
+
+/* One row of the intervals table: unit u (0-15 cores, 16-31 banks, then the
+ * SIMT unit's rows) of interval i. */
 static int interval_row(rec_t *rec, sqlite3_stmt *st, const ivl_t *iv, const char *kind,
                         size_t i, unsigned u, sim_time_t stop, diag_t *diag)
 {
@@ -297,11 +320,15 @@ static int interval_row(rec_t *rec, sqlite3_stmt *st, const ivl_t *iv, const cha
     snprintf(unit, sizeof unit, "%s%u", core ? "core" : "bank", k);
     static const ivl_bucket_t zero;
     const ivl_bucket_t *b = i < iv->n ? &iv->b[i] : &zero;
+    bool simt = !core && k >= iv->banks;
     int x = sqlite3_bind_int64(st, IV_run_id, rec->run_id);
     x |= sqlite3_bind_text(st, IV_kind, kind, -1, SQLITE_STATIC);
     x |= sqlite3_bind_int64(st, IV_idx, (sqlite3_int64)i);
     x |= sqlite3_bind_int64(st, IV_from_ps, (sqlite3_int64)ivl_from(iv, i));
     x |= sqlite3_bind_int64(st, IV_to_ps, (sqlite3_int64)ivl_to(iv, i, stop));
+    if (simt)
+        return x ? step_done(rec, st, x, "recording the intervals", diag)
+                 : simt_interval_row(rec, st, b, k - iv->banks, diag);
     x |= sqlite3_bind_text(st, IV_unit, unit, -1, SQLITE_TRANSIENT);
     x |= sqlite3_bind_int64(st, IV_busy_ps,
                             (sqlite3_int64)b->v[core ? IVL_CORE_BUSY : IVL_BANK_BUSY][k]);
@@ -338,7 +365,8 @@ static int insert_intervals(rec_t *rec, const ivl_t *iv, const char *kind, sim_t
     if (rc == TESS_OK)
         rc = prepare(rec, DB_INSERT_SQL(intervals, DB_INTERVALS), &st, diag);
     for (size_t i = 0; rc == TESS_OK && i < n; i++)
-        for (unsigned u = 0; rc == TESS_OK && u < GPU_CORES + iv->banks; u++)
+        for (unsigned u = 0; rc == TESS_OK && u < GPU_CORES + iv->banks +
+                                                  (iv->simt ? SIMT_IVL_ROWS(iv) : 0); u++)
             rc = interval_row(rec, st, iv, kind, i, u, stop, diag);
     sqlite3_finalize(st);
     if (rc == TESS_OK)

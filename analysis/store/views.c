@@ -489,23 +489,46 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 
 /* The analysis views, in dependency order: V(name, select). */
 /* Utilisation over time from the intervals table: one row per run, kind and
- * interval; shares are of 16 units x the interval's length. */
+ * interval; shares are of 16 units x the interval's length. A SIMT run's
+ * rows (units 'simt', 'simt.<reason>') add the issue port's utilisation
+ * (warp instructions / (cycles x simt.issue_width)) and the warps' stall
+ * cycles by reason, with their share of the warps' resident cycles (issued
+ * + stalled); NULL for a MIMD run. */
 #define SHARE16(x) "1.0 * (" x ") / (16 * (to_ps - from_ps))"
+/* per SIMT stall reason (tessera_names.h's list): its ps from the unit
+ * 'simt.<reason>' (NULL: none, e.g. barrier under the stack), then in
+ * cycles and as a share, and its part of the resident time */
+#define IVL_STALL(name, literal)                                                 \
+    "  sum(CASE WHEN i.unit = 'simt." #name "' THEN i.busy_ps END) AS stall_" #name "_ps,"
+#define IVL_STALL_OUT(name, literal)                                             \
+    " " CYC("stall_" #name "_ps") " AS stall_" #name "_cycles,"                   \
+    " " RATIO("stall_" #name "_ps", "resident_ps") " AS stall_" #name "_share,"
+#define IVL_RESIDENT(name, literal) " + coalesce(stall_" #name "_ps, 0)"
 #define UTILIZATION_OVER_TIME                                                    \
     "SELECT run_id, kind, idx, from_ps, to_ps, " CYC("from_ps") " AS from_cycles," \
     " " CYC("to_ps") " AS to_cycles, instructions, conflicts,"                    \
     " " SHARE16("core_busy_ps") " AS core_busy_share,"                           \
     " " SHARE16("sm_wait_ps") " AS sm_wait_share,"                               \
-    " 1.0 * bank_busy_ps / (banks * (to_ps - from_ps)) AS bank_busy_share"       \
-    " FROM (SELECT i.run_id AS run_id, i.kind AS kind, i.idx AS idx,"            \
+    " 1.0 * bank_busy_ps / (banks * (to_ps - from_ps)) AS bank_busy_share,"      \
+    " warp_instructions, " RATIO("warp_instructions * period_ps", "(to_ps - from_ps) * issue_width") \
+    " AS issue_utilization," GEN_SIMT_STALLS(IVL_STALL_OUT)                       \
+    " " CYC("resident_ps") " AS resident_cycles"                                 \
+    " FROM (SELECT *, warp_instructions * period_ps"                             \
+    GEN_SIMT_STALLS(IVL_RESIDENT) " AS resident_ps"                               \
+    "  FROM (SELECT i.run_id AS run_id, i.kind AS kind, i.idx AS idx,"           \
     "  min(i.from_ps) AS from_ps, max(i.to_ps) AS to_ps, r.period_ps AS period_ps," \
     "  sum(CASE WHEN i.unit GLOB 'core*' THEN i.busy_ps END) AS core_busy_ps,"   \
-    "  sum(i.instructions) AS instructions, sum(i.sm_wait_ps) AS sm_wait_ps,"    \
+    "  sum(CASE WHEN i.unit GLOB 'core*' THEN i.instructions END) AS instructions," \
+    "  sum(i.sm_wait_ps) AS sm_wait_ps,"                                         \
     "  sum(CASE WHEN i.unit GLOB 'bank*' THEN i.busy_ps END) AS bank_busy_ps,"   \
     "  sum(i.conflicts) AS conflicts,"                                           \
-    "  count(CASE WHEN i.unit GLOB 'bank*' THEN 1 END) AS banks"                 \
+    "  count(CASE WHEN i.unit GLOB 'bank*' THEN 1 END) AS banks,"                \
+    "  sum(CASE WHEN i.unit = 'simt' THEN i.instructions END) AS warp_instructions," \
+    GEN_SIMT_STALLS(IVL_STALL)                                                   \
+    "  (SELECT coalesce(CAST(p.value AS INTEGER), 1) FROM params AS p"           \
+    "   WHERE p.run_id = i.run_id AND p.key = 'simt.issue_width') AS issue_width" \
     "  FROM intervals AS i JOIN runs AS r USING (run_id)"                        \
-    "  GROUP BY i.run_id, i.kind, i.idx)"
+    "  GROUP BY i.run_id, i.kind, i.idx))"
 
 /* One row per point of a study — the runs that share a run key (runkey.h:
  * program, data, effective configuration, version) — with an 'ok' run: the

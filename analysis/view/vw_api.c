@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/present/report.h"
+#include "analysis/present/slots.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -204,18 +205,43 @@ static json_t *stalls_json(tl_run_t *run)
     return a;
 }
 
-/* Does the connection see a view or table of this name (issue 21's
- * slot_profile: shown when the file has it)? */
-static bool has_relation(tl_run_t *run, const char *name)
+/* Per task (as in tasks_json), the slot profile's hottest instruction of
+ * its frame on its core — a SIMT run: of its warp — over every task of the
+ * frame, as tessera timeline's task bars name it (slots.h): [slot, text,
+ * cycles, total cycles, on the SIMT unit], or null (no profile). NULL with
+ * diag on failure. */
+static json_t *hot_json(tl_run_t *run, diag_t *d)
+{
+    tl_slots_t *s = tl_slots_load(run, d);
+    if (!s)
+        return NULL;
+    unsigned n;
+    const tl_task_t *t = tl_run_tasks(run, &n);
+    json_t *a = json_array();
+    for (unsigned k = 0; a && k < n; k++, t++) {
+        const tl_hot_t *h = tl_slot_hot(s, t->frame, TL_SLOT_SIMT);
+        bool warp = h != NULL;
+        h = h ? h : tl_slot_hot(s, t->frame, t->core);
+        const char *text = h ? tl_slot_text(s, t->frame, (unsigned)h->slot) : NULL;
+        json_array_append_new(a, text ? json_pack("[isffb]", h->slot, text, h->cycles, h->total,
+                                                  warp)
+                                      : json_null());
+    }
+    tess_free(s);
+    if (!a)
+        diag_fail(d, TESS_ENOMEM, "out of memory");
+    return a;
+}
+
+/* Does the file itself have a view or table of this name (not one of the
+ * TEMP views db_open_read makes for an older file: issue 21's slot_profile
+ * is shown when the file recorded it)? */
+static bool file_has(tl_run_t *run, const char *name)
 {
     char sql[200];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE name = '%s'"
-                              " UNION ALL SELECT count(*) FROM sqlite_temp_master WHERE name = '%s'",
-             name, name);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM main.sqlite_master WHERE name = '%s'", name);
     sqlite3_stmt *st = tl_run_prepare(run, sql, NULL);
-    bool yes = false;
-    while (st && sqlite3_step(st) == SQLITE_ROW)
-        yes = yes || sqlite3_column_int(st, 0) > 0;
+    bool yes = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
     sqlite3_finalize(st);
     return yes;
 }
@@ -239,7 +265,7 @@ static json_t *run_info_json(tl_run_t *run, diag_t *d)
                      (json_int_t)i->rec_from_ps, "rec_to_ps", (json_int_t)i->rec_to_ps,
                      "banks", (int)i->banks, "cores", TL_CORES, "issue_slots", (int)slots,
                      "simt", simt, "ordinals", i->ordinals, "slot_profile",
-                     has_relation(run, "slot_profile"));
+                     file_has(run, "slot_profile"));
 }
 
 /* Opens run `id` of the database: NULL after replying 404 / 500. */
@@ -271,18 +297,19 @@ static void api_run(const vw_ctx_t *ctx, tl_run_t *run, vw_reply_t *r)
     st = info ? tl_run_prepare(run, "SELECT * FROM simt_warps WHERE run_id = ?1 ORDER BY frame",
                                &d) : NULL;
     json_t *warps = st ? rows_json(run, st, "reading simt_warps", &d) : NULL;
+    json_t *hot = warps ? hot_json(run, &d) : NULL;
     int64_t id = i->run_id;
-    json_t *figures = warps ? compare_rows(ctx->db, &id, 1, &d) : NULL;
+    json_t *figures = hot ? compare_rows(ctx->db, &id, 1, &d) : NULL;
     if (!figures) {
-        json_decref(info), json_decref(params), json_decref(warps);
+        json_decref(info), json_decref(params), json_decref(warps), json_decref(hot);
         return reply_diag(r, &d);
     }
-    json_t *o = json_pack("{s:o,s:O,s:o,s:o,s:[ssssssssss],s:o,s:o,s:o}", "run", info,
+    json_t *o = json_pack("{s:o,s:O,s:o,s:o,s:[ssssssssss],s:o,s:o,s:o,s:o}", "run", info,
                           "figures", json_array_get(figures, 0), "params", params, "frames",
                           frames_json(run), "task_fields", "frame", "core", "start_ps",
                           "finish_ps", "ready_ps", "instructions", "sm_ops", "sm_wait_ps",
-                          "sm_conflict_ps", "complete", "tasks", tasks_json(run), "stalls",
-                          stalls_json(run), "warps", warps);
+                          "sm_conflict_ps", "complete", "tasks", tasks_json(run), "hot", hot,
+                          "stalls", stalls_json(run), "warps", warps);
     json_decref(figures);
     reply_json(r, 200, o);
 }
@@ -373,7 +400,7 @@ static json_t *task_accesses(tl_run_t *run, int frame, int core, int64_t t0, int
  * per warp, which every lane of the warp shows), in slot order. */
 static json_t *slot_profile(tl_run_t *run, int frame, int core, diag_t *d)
 {
-    if (!has_relation(run, "slot_profile"))
+    if (!file_has(run, "slot_profile"))
         return json_null();
     bool has_core = false, has_frame = false;
     sqlite3_stmt *st = tl_run_prepare(run, "SELECT name FROM pragma_table_info('slot_profile')",

@@ -336,7 +336,7 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
     const uint64_t slice = SIMT_SLICE - *k, room = u->budget - 1 - w->rec.warp_instructions;
     const uint64_t limit = slice < room ? slice : room;
     sim_time_t alu_done = w->alu_done, acct_ps = w->acct_ps, done, at;
-    unsigned reason = w->acct_reason, slot = w->acct_slot;
+    unsigned reason = w->acct_reason, slot = w->acct_slot; /* slot: the last issued, after */
     uint64_t n = 0; /* instructions issued */
     bool general = false; /* the next decision is decide_one's */
     for (;;) {
@@ -344,9 +344,7 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
         isa_decoded_t d = w->code[pc];
         /* issue: as issue() for a non-memory instruction of every lane */
         n++;
-        w->slot_issued[pc]++;
-        w->slot_lanes[pc] += w->nlanes;
-        w->last_pc = (uint8_t)pc;
+        w->slot_issued[pc]++; /* every lane: no idle lanes */
         done = now + u->op_lat_ps[d.op];
         alu_done = simt_tmax(alu_done, done);
         if (d.op == ISA_BNZ) {
@@ -359,12 +357,12 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
             simt_stack_advance(&w->st, pc + 1);
         }
         /* settle_warp, issued: account(now), then the next decision */
-        if (now > acct_ps) {
+        if (now > acct_ps) { /* the wait to issue pc */
             uint64_t c = simt_cycles_in(u, now - acct_ps);
             w->rec.stall_cycles[reason] += c;
-            w->slot_stall[slot][reason] += c;
+            w->slot_stall[pc][reason] += c;
         }
-        slot = simt_has_next(w) ? simt_stack_top(&w->st)->pc : pc;
+        slot = pc;
         sim_time_t cycle = now + period;
         acct_ps = cycle;
         at = simt_has_next(w) ? simt_tmax(done, cycle) : NEVER;
@@ -399,7 +397,8 @@ static __attribute__((noinline, flatten)) sim_time_t run_alu(simt_t *u, simt_war
     w->prev_done = done;
     w->acct_ps = acct_ps;
     w->acct_reason = (uint8_t)reason;
-    w->acct_slot = (uint8_t)slot;
+    w->last_pc = (uint8_t)slot; /* the last one issued */
+    w->acct_slot = simt_wait_slot(w);
     if (!general)
         return at;
     ++*k; /* issue_cb's next turn: nothing to close out, w is alone (no lane left) */

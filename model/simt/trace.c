@@ -50,10 +50,18 @@ __attribute__((noinline, cold)) void simt_trace_issue(simt_t *u, simt_warp_t *w,
 }
 
 /* Interval statistics (record.interval, the window): each active lane
- * started one instruction at `now`, as a core counts its own (coreN.instructions). */
+ * started one instruction at `now`, as a core counts its own (coreN.instructions),
+ * and the issue port one warp instruction. */
 __attribute__((noinline, cold)) void simt_ivl_lanes(struct gpu *g, uint16_t active, sim_time_t now)
 {
     for (uint16_t m = active; m; m &= m - 1)
         gpu_ivl_add(g, IVL_CORE_INSTR, (unsigned)__builtin_ctz(m), now, 1);
+    gpu_ivl_add(g, IVL_SIMT_ISSUED, 0, now, 1); /* the warp instruction (the issue port) */
+}
+
+__attribute__((noinline, cold)) void simt_ivl_stall(struct gpu *g, unsigned reason,
+                                                     sim_time_t from, sim_time_t to)
+{
+    gpu_ivl_span(g, IVL_SIMT_STALL, reason, from, to);
 }
 

@@ -129,8 +129,9 @@ typedef struct simt_warp {
     sim_time_t acct_ps;       /* cycles before it are counted (acct_reason, acct_slot: above,
                                  with the small fields) */
     uint8_t last_pc;          /* the slot it issued last */
-    uint64_t slot_issued[ISA_SLOTS], slot_lanes[ISA_SLOTS]; /* warp and lane instructions
-                                                              by slot */
+    uint64_t slot_issued[ISA_SLOTS]; /* warp instructions by slot */
+    uint64_t slot_idle[ISA_SLOTS];   /* by slot: Σ lanes of the warp not active in them
+                                        (lane instructions = issued × nlanes - idle) */
     uint64_t slot_stall[ISA_SLOTS][GPU_SIMT_STALLS]; /* stall cycles by slot and reason */
     gpu_tr_simt_warp_t rec;   /* the counts, reported at close-out */
 } simt_warp_t;
@@ -237,13 +238,19 @@ static inline uint64_t simt_cycles_in(const simt_t *u, sim_time_t ps)
     return ps / u->period;
 }
 
-/* Counts the cycles [acct_ps, to) with the reason and slot set for them. */
+/* trace.c: interval statistics: a warp stalled for `reason` during [from, to). */
+void simt_ivl_stall(struct gpu *g, unsigned reason, sim_time_t from, sim_time_t to);
+
+/* Counts the cycles [acct_ps, to) with the reason and slot set for them
+ * (and, with interval statistics, their span). */
 static inline void simt_account(simt_t *u, simt_warp_t *w, sim_time_t to)
 {
     if (to > w->acct_ps) {
         uint64_t n = simt_cycles_in(u, to - w->acct_ps);
         w->rec.stall_cycles[w->acct_reason] += n;
         w->slot_stall[w->acct_slot][w->acct_reason] += n;
+        if (__builtin_expect(u->ivl, 0))
+            simt_ivl_stall(u->gpu, w->acct_reason, w->acct_ps, to);
     }
     w->acct_ps = simt_tmax(w->acct_ps, to);
 }
@@ -261,7 +268,7 @@ static inline uint8_t simt_wait_slot(const simt_warp_t *w)
 static inline void simt_count_slot(simt_warp_t *w, unsigned pc, unsigned lanes)
 {
     w->slot_issued[pc]++;
-    w->slot_lanes[pc] += lanes;
+    w->slot_idle[pc] += w->nlanes - lanes;
     w->last_pc = (uint8_t)pc;
 }
 
@@ -404,7 +411,8 @@ void simt_trace_insn(simt_t *u, const simt_warp_t *w, unsigned pc, uint16_t acti
 /* trace.c: the issue trace's record of an issue. */
 void simt_trace_issue(simt_t *u, simt_warp_t *w, unsigned pc, uint16_t active, unsigned order,
                       unsigned eligible, sim_time_t now);
-/* trace.c: interval statistics: each active lane started one instruction at `now`. */
+/* trace.c: interval statistics: each active lane started one instruction at
+ * `now` (and the port issued one warp instruction). */
 void simt_ivl_lanes(struct gpu *g, uint16_t active, sim_time_t now);
 
 /* policy.c: the simt.scheduler plugin orders the n eligible warps of `now`

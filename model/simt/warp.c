@@ -58,7 +58,7 @@ static void trace_warp(simt_t *u, simt_warp_t *w, bool complete)
     if (u->gpu->trace & GPU_TRACE_WARPS)
         sim_trace(u->sim, GPU_TR_SIMT_WARP, r);
     if (u->gpu->trace & GPU_TRACE_SLOTS)
-        gpu_slots_warp(u->gpu, w->frame, w->slot_issued, w->slot_lanes,
+        gpu_slots_warp(u->gpu, w->frame, w->nlanes, w->slot_issued, w->slot_idle,
                        (const uint64_t(*)[GPU_SIMT_STALLS])w->slot_stall);
 }
 

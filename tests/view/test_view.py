@@ -248,6 +248,29 @@ class ViewTest(unittest.TestCase):
             self.db, "SELECT value FROM params WHERE run_id = 2 AND key = 'sm.bank'")[0][0])
         self.assertFalse(d["run"]["simt"])
 
+    def test_task_hottest_instruction(self):
+        """Each task names the slot profile's hottest instruction of its frame on
+        its core (a SIMT run: of its warp, core NULL) over every task of the
+        frame — the most cycles, of all of them — as tessera timeline's task
+        bars do; a run at level summary has no profile, so no task names one."""
+        named = 0
+        for run_id, simt in ((2, False), (7, False), (5, True), (8, True)):
+            _, d = self.srv.api(f"/api/run/{run_id}")
+            self.assertEqual(len(d["hot"]), len(d["tasks"]))
+            for t, h in zip(d["tasks"], d["hot"]):
+                rows = sql(self.db, "SELECT slot, text, cycles FROM slot_profile WHERE run_id = ?"
+                                    " AND frame = ? AND core IS ?", run_id, t[0],
+                           None if simt else t[1])
+                slot, text, cycles, total, warp = h
+                self.assertEqual(warp, simt)
+                self.assertEqual(cycles, max(r[2] for r in rows))
+                self.assertAlmostEqual(total, sum(r[2] for r in rows))
+                self.assertIn((slot, text, cycles), rows)
+                named += 1
+        self.assertGreater(named, 8)
+        _, d = self.srv.api("/api/run/6")
+        self.assertEqual(d["hot"], [None] * len(d["tasks"]))
+
     def window_accesses(self, run, c0, c1, period=1000):
         return sorted(sql(self.db, "SELECT frame, core, idx, addr, bank, value, request_ps,"
                                    " arrive_ps, grant_ps, done_ps FROM sm_accesses WHERE run_id = ?"
@@ -763,6 +786,12 @@ class FilesTest(unittest.TestCase):
             self.assertEqual([r["run_id"] for r in got["/api/runs"][1]["runs"]], [1, 2], v)
             self.assertEqual(got["/api/compare/1/2"][1]["runs"][0]["end_cycles"],
                              want["/api/compare/1/2"][1]["runs"][0]["end_cycles"], v)
+            # the slot profile: in files of version 14 on (older ones have none to show;
+            # the current file's is shown)
+            for run_id in (1, 2):
+                prof = got[f"/api/run/{run_id}/task/1/0"][1]["slot_profile"]
+                self.assertTrue(prof is None if v < 14 else len(prof) > 0, (v, run_id))
+                self.assertTrue(want[f"/api/run/{run_id}/task/1/0"][1]["slot_profile"])
             os.remove(old)
 
     def test_sigint_during_requests(self):

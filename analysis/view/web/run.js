@@ -68,9 +68,13 @@ TS.legend = function (info, params) {
     item('#c0392b', 'core waiting on the SM (request to answer)'),
     item('#1f4e79', 'bank busy (grant to free); shaded by share per pixel when many'),
     item('#6a3d9a', 'control frame taking effect'));
-  if (info.simt)
+  if (info.simt && info.level === 'events')
     l.append(item('#2e7d32', 'warps issued'), item('#f9a825', 'eligible, not chosen'),
              item('#c62828', 'waiting, ld/st outstanding'), item('#90a4ae', 'waiting, other'));
+  else if (info.simt) // no issue record below level events
+    l.append(item('#c62828', 'warps with a ld/st outstanding'),
+             item('#90a4ae', 'warps resident, none outstanding (issuing or waiting: the issues ' +
+               'are recorded at level events)'));
   if (info.issue_slots)
     l.append(TS.el('span', { text: 'issue port: a warp\'s issue in its frame\'s colour, ' +
       'underlined when diverged' + ((params || {})['simt.reconvergence'] === 'barrier'

@@ -224,7 +224,7 @@ TS.Timeline = class {
     this.label(g, r, `core ${r.core}`);
     const barH = 12, stripY = r.y + barH + 1;
     if (r.core === 0) this.drawn.tasks = [];
-    for (const t of this.run.tasks) {
+    for (const [k, t] of this.run.tasks.entries()) {
       if (t[1] !== r.core || t[2] < 0) continue;
       const end = this.taskEnd(t);
       if (!this.inView(t[2], end)) continue;
@@ -237,11 +237,17 @@ TS.Timeline = class {
         g.fillStyle = '#222';
         g.fillText(label, hit.x + 2, r.y + 10);
       }
+      // the slot profile's hottest instruction of the frame on this core (a SIMT run: of its
+      // warp), over every task of the frame, as tessera timeline's task tooltips name it
+      const h = this.run.hot && this.run.hot[k];
       this.hits.push({ ...hit, task: t, lines: [`task F${t[0]} on core ${t[1]}`,
         `start        ${this.cyc(t[2])}`, `READY sent   ${this.cyc(t[3])}`,
         `READY at TS  ${this.cyc(t[4])}`, `instructions ${TS.fmt(t[5])}`,
         `SM accesses  ${TS.fmt(t[6])}`, `SM wait      ${TS.fmt(t[7] / this.period)} cycles`,
-        `conflicts    ${TS.fmt(t[8] / this.period)} cycles`, '(click: its accesses)'] });
+        `conflicts    ${TS.fmt(t[8] / this.period)} cycles`].concat(h ? [
+        `hottest      slot ${h[0]} ${h[1]}: ${TS.fmt(h[2])} of ${TS.fmt(h[3])} cycles`,
+        `             (every task of F${t[0]} ${h[4] ? 'on the SIMT unit' : 'on this core'})`] : [],
+        ['(click: its accesses and slot profile)']) });
     }
     if (!l || !l.waits) return;
     if (l.detail) {
@@ -365,21 +371,25 @@ TS.Timeline = class {
     g.fillStyle = '#f4f4f4';
     g.fillRect(this.x0, r.y, this.cols, r.h - 3);
     if (!l || !l.warps) return;
-    const colours = ['#2e7d32', '#f9a825', '#c62828', '#90a4ae'];
+    // by the state's name: below level events the answer has only 'memory' and 'other'
+    // (no issue record: resident warps with or without a ld/st outstanding)
+    const colours = { issued: '#2e7d32', issue: '#f9a825', memory: '#c62828', execute: '#90a4ae',
+                      other: '#90a4ae' };
     const cols = l.warps.cols, n = cols[0].length;
     let max = 1;
     for (let c = 0; c < n; c++) max = Math.max(max, cols.reduce((s, st) => s + st[c], 0));
     const scale = (r.h - 3) / max;
     // what is drawn, for the browser test: each state's warp-cycles in all
     const cycles = cols.map(st => st.reduce((a, v) => a + v, 0) * l.warps.col_ps / this.period);
-    this.drawn.warps = { states: l.warps.states, max, source: l.warps.source, cycles };
+    this.drawn.warps = { states: l.warps.states, max, source: l.warps.source, cycles,
+                         colours: l.warps.states.map(st => colours[st] || null) };
     for (let c = 0; c < n; c++) {
       let y = r.y + r.h - 3;
       const [x, w] = this.colX(l.warps, c);
       for (let s = 0; s < cols.length; s++) {
         const h = cols[s][c] * scale;
         if (h <= 0) continue;
-        g.fillStyle = colours[s];
+        g.fillStyle = colours[l.warps.states[s]] || '#90a4ae';
         g.fillRect(x, y - h, w, h);
         y -= h;
       }
