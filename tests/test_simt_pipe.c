@@ -114,6 +114,51 @@ static void test_e4_two_warps_one_fetch_port(void)
     h_free(r);
 }
 
+/* A fetch cancelled by a pop (S11), simt.ibuffer = 2, fetch width 2,
+ * fetch_latency 2. r2 = id: lanes 1-3 take the bnz at 2 (to 5), lane 0 runs
+ * 3, 4 (its bnz always taken, to 7); r = 7 (the ready). 6: the I-buffer is
+ * empty; fetch 0, 1 (arrive 8): fetch stalls 6, 7. 8: issue 0; fetch 2 (one
+ * free entry, arrives 10). 9: issue 1 (nothing to fetch: 2 in flight).
+ * 10: issue the bnz (fetch stops after it), completes 11: diverged, the
+ * taken entry (3 lanes) on top, next slot 5; fetch 5, 6 (arrive 13): stalls
+ * 11, 12. 13: issue 5; fetch 7 (arrives 15). 14: issue 6 — the top entry's
+ * next slot becomes 7 = r: popped, the next slot is 3, and the fetched
+ * sequence (the fetch of 7 in flight) does not begin with it: the fetch is
+ * cancelled and the warp is fetch-ready at once: fetch 3, 4 at 14 (arrive
+ * 16; 7 never enters). 15: fetch stall. 16, 17: issue 3, 4 (bnz, completes
+ * 18: pop to the reconvergence entry, next slot 7); fetch 7 at 18 (arrives
+ * 20): stalls 18, 19. 20: ready, lanes finish 21, the task completes 22.
+ * Resident 6..21 = 15: issued 8, fetch 7. */
+static const char POP_CANCELS[] = ".group cores=0x000f fence=no\n"
+                                  "  set_const r2, id\n"   /* 0 */
+                                  "  set_const r8, 1\n"    /* 1 */
+                                  "  bnz odd, r2\n"        /* 2: lanes 1-3 jump */
+                                  "  add r8, r8, r9\n"     /* 3: lane 0 */
+                                  "  bnz join, r8\n"       /* 4: lane 0, taken */
+                                  "odd:\n"
+                                  "  add r1, r1, r10\n"    /* 5: lanes 1-3 */
+                                  "  add r1, r1, r11\n"    /* 6 */
+                                  "join:\n"
+                                  "  ready\n";             /* 7 */
+
+static void test_fetch_cancelled_by_a_pop(void)
+{
+    gpu_desc_t d = simt();
+    d.simt_ibuffer = 2;
+    d.simt_fetch_latency = 2;
+    h_run_t *r = run(POP_CANCELS, &d);
+    unsigned at[16], want[] = {8, 9, 10, 13, 14, 16, 17, 20};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 16), 8);
+    CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(22));
+    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(w->resident_cycles, 15);
+    CU_ASSERT_EQUAL(w->stall_cycles[FET], 7);
+    CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
+    h_free(r);
+}
+
 /* SIMT-SPEC E1: divergence on lane parity. */
 static const char E1_SRC[] = ".group cores=0x000f fence=no\n"
                              "  set_const r1, id\n"    /* 0 */
@@ -161,6 +206,65 @@ static void test_e5_register_bank_conflict(void)
     d.simt_rf_banks = 8;
     r = run(E5, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(11));
+    h_free(r);
+}
+
+/* A bank conflict between two instructions issued in one cycle (S12,
+ * issue_width 2, collectors 2, rf_banks 4). Warp A (lanes 0-3, w = 0):
+ * set_const at 6 (done 7), mul at 7 (done 9, S3), add at 9 (done 10), then
+ * `add r8, r8, r10` at 10. Warp B (lanes 4-7, w = 4) becomes resident at 10
+ * (its code transfer follows A's, T4) and issues the same add at 10: both in
+ * one cycle, each in its own collector. r8 lies in bank (8 + 0) mod 4 = 0
+ * for A and (8 + 4) mod 4 = 0 for B: one bank, one read a cycle, the first
+ * to the instruction the scheduler chose first. rr: the last issuing cycle
+ * (9) chose A, so B comes first at 10 — B reads at 10, dispatches at 10,
+ * completes at 11; A reads at 11, dispatches at 11, completes at 12. B's
+ * ready issues at 11, its lanes finish at 12, frame 3 completes at 13; A's
+ * ready at 12 (S3), lanes finish at 13, frame 1 completes at 14. A resident
+ * 6..13: issued 6, 7, 9, 10, 12; execute 8 (the mul) and 11 (its add, in
+ * its collector until 11: S3, scoreboard off). `oldest` chooses A first:
+ * A reads at 10 (ready at 11, complete at 13), B at 11 (ready at 12,
+ * complete at 14). rf_banks = 8 puts B's r8 in bank 4: both read at 10, both
+ * frames complete at 13. */
+static const char BANK2[] = ".group cores=0x000f fence=no\n"
+                            "  set_const r9, 1\n"   /* 0 */
+                            "  mul r9, r9, r9\n"    /* 1 */
+                            "  add r9, r9, r9\n"    /* 2 */
+                            "  add r8, r8, r10\n"   /* 3: reads r8 */
+                            "  ready\n"             /* 4 */
+                            ".group cores=0x00f0 fence=no\n"
+                            "  add r8, r8, r10\n"   /* 0: reads r8 */
+                            "  ready\n";            /* 1 */
+
+static void test_bank_conflict_two_issues_one_cycle(void)
+{
+    gpu_desc_t d = simt();
+    d.simt_issue_width = 2;
+    d.simt_collectors = 2;
+    d.simt_rf_banks = 4;
+    h_run_t *r = run(BANK2, &d);
+    unsigned at[8], want_a[] = {6, 7, 9, 10, 12}, want_b[] = {10, 11};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
+    CU_ASSERT_EQUAL(memcmp(at, want_a, sizeof want_a), 0);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 8), 2);
+    CU_ASSERT_EQUAL(memcmp(at, want_b, sizeof want_b), 0);
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(13));
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(14));
+    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(w->resident_cycles, 7);
+    CU_ASSERT_EQUAL(w->stall_cycles[EXE], 2);
+    h_free(r);
+    d.simt_scheduler = SIMT_SCHED_OLDEST;
+    r = run(BANK2, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(13));
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(14));
+    h_free(r);
+    d.simt_scheduler = SIMT_SCHED_RR;
+    d.simt_rf_banks = 8;
+    r = run(BANK2, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(13));
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(13));
     h_free(r);
 }
 
@@ -390,7 +494,9 @@ static void test_pipeline_keys_checked(void)
 static const test_case_t cases[] = {
     TEST(test_e4_front_end),
     TEST(test_e4_two_warps_one_fetch_port),
+    TEST(test_fetch_cancelled_by_a_pop),
     TEST(test_e5_register_bank_conflict),
+    TEST(test_bank_conflict_two_issues_one_cycle),
     TEST(test_e6_narrow_sfu),
     TEST(test_ld_passes_two_banks),
     TEST(test_collector_starved),

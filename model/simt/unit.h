@@ -400,6 +400,9 @@ void simt_grp_counts(const simt_t *u, const simt_warp_t *w, uint32_t *max_groups
                      uint32_t *barriers /* OUT */);
 /* groups.c: the groups warp w holds now. */
 unsigned simt_grp_groups(const simt_t *u, const simt_warp_t *w);
+/* groups.c: warp w closes out before its end (the run stopped): the waits
+ * at a barrier still open are reported (GPU_TR_SIMT_WAIT, to_ps NEVER). */
+void simt_grp_close(simt_t *u, const simt_warp_t *w);
 /* groups.c: lane's group waits at a convergence barrier. */
 bool simt_grp_waits_at_barrier(const simt_t *u, unsigned lane);
 
