@@ -1,12 +1,15 @@
 /* cfg_keys.c — the table of configuration keys: for each key its field in
  * cfg_t, its type and bounds, its default and its documentation. The single
- * source for defaults, parsing, printing and docs/CONFIG.md. Invariant:
- * sections are contiguous, every default parses, and its canonical text is
- * the default as written here (tests/test_config.c checks both). */
+ * source for defaults, parsing, printing and docs/CONFIG.md; the model's keys
+ * take their defaults and bounds from the model's table (model/gpu_keys.h).
+ * Invariant: sections are contiguous, every default parses, and its
+ * canonical text is the default as written (tests/test_config.c checks
+ * both, and that the model and this table mean the same by each bound). */
 #include <stdio.h>
 #include <string.h>
 
 #include "config/cfg_int.h"
+#include "model/gpu_keys.h"
 #include "model/simt/simt.h"
 #include "events/base/err.h"
 
@@ -19,10 +22,39 @@
 #define LAT(f, lo) .type = CFG_T_LAT, .off = offsetof(cfg_t, f), .min = (lo), .max = LAT_MAX_CYCLES
 #define ENUM(f, nm, vl) .type = CFG_T_ENUM, .off = offsetof(cfg_t, f), .size = FIELD_SIZE(f), \
                         .names = (nm), .vals = (vl)
-#define POLICY(f, nm, pt) .type = CFG_T_POLICY, .off = offsetof(cfg_t, f), \
-                          .size = FIELD_SIZE(f), .names = (nm), .point = (pt)
 #define BOOL(f) .type = CFG_T_BOOL, .off = offsetof(cfg_t, f), .size = FIELD_SIZE(f)
 #define DOC(d, u, v, text) .info.def = d, .info.unit = u, .info.values = v, .info.doc = text
+
+/* The keys of the model's settings take their default and bounds from its
+ * table (model/gpu_keys.h): MODEL(GPU_KEY_X) gives the key, its field, type,
+ * bounds, default and, for numbers and latencies, the values documented;
+ * the entry adds the unit and documentation (UNIT_DOC), or the values too
+ * (VALUES_DOC) for the enumerations and the keys shown otherwise. Numbers are
+ * shown as the table writes them (its macros expanded first: M_*). */
+#define MODEL(ROW) ROW(M_NUMBER, M_LATENCY, M_ENUM, M_BOOL)
+#define M_NUMBER(f, sec, nm, dv, lo, hi) M_NUMBER_(f, sec, nm, dv, lo, hi)
+#define M_NUMBER_(f, sec, nm, dv, lo, hi)                                                  \
+    KEY(sec, nm), UINT(gpu.f, lo, hi), .info.def = #dv, .info.values = #lo ".." #hi
+#define M_LATENCY(f, sec, nm, dv, lo) M_LATENCY_(f, sec, nm, dv, lo)
+#define M_LATENCY_(f, sec, nm, dv, lo)                                                     \
+    KEY(sec, nm), LAT(gpu.f, lo), .info.def = #dv, .info.values = "latency >= " #lo
+#define M_ENUM(f, sec, nm, nms, dv) KEY(sec, nm), ENUM(gpu.f, nms, NULL), .info.def = #dv
+#define M_BOOL(f, sec, nm, dv)                                                             \
+    KEY(sec, nm), BOOL(gpu.f), .info.def = #dv, .info.values = BOOL_VALUES
+/* a policy point (sm.arbiter, sm.bank_map, simt.scheduler): an enumeration or a plugin */
+#define MODEL_POLICY(ROW, pt) ROW(M_NUMBER, M_LATENCY, M_POLICY, M_BOOL), .point = (pt)
+#define M_POLICY(f, sec, nm, nms, dv)                                                      \
+    KEY(sec, nm), .type = CFG_T_POLICY, .off = offsetof(cfg_t, gpu.f),                       \
+        .size = FIELD_SIZE(gpu.f), .names = (nms), .info.def = #dv
+/* a number shown as its own list of values (sm.banks) or text (sim.seed) */
+#define MODEL_SHOWN(ROW, AS) ROW(AS, M_LATENCY, M_ENUM, M_BOOL)
+#define M_BANKS(f, sec, nm, dv, lo, hi) M_BANKS_(f, sec, nm, dv)
+#define M_BANKS_(f, sec, nm, dv) KEY(sec, nm), ENUM(gpu.f, bank_names, bank_vals), .info.def = #dv
+#define M_UINT(f, sec, nm, dv, lo, hi) M_UINT_(f, sec, nm, dv, lo, hi)
+#define M_UINT_(f, sec, nm, dv, lo, hi) KEY(sec, nm), UINT(gpu.f, lo, hi), .info.def = #dv
+#define UNIT_DOC(u, text) .info.unit = u, .info.doc = text
+#define VALUES_DOC(u, v, text) .info.unit = u, .info.values = v, .info.doc = text
+#define BOOL_VALUES "on, off (also true/false, yes/no, 1/0)"
 /* Where a key applies (cfg.h, "keys that apply"): the machines (default: mimd
  * and simt), what else it needs, and whether runs differing in it alone may
  * be averaged. */
@@ -44,139 +76,136 @@ static const char *const bank_names[] = {"1", "2", "4", "8", "16", "32", "64", N
 static const int bank_vals[] = {1, 2, 4, 8, 16, 32, 64};
 _Static_assert(SM_BANKS_MAX == 64, "bank_names lists the powers of two up to SM_BANKS_MAX");
 
-#define LAT0 "latency >= 0"
 #define PLUGIN_DOC                                                                           \
     " plugin:PATH: a policy of your own, a shared object built against "                     \
     "api/tessera_policy.h (docs/STUDY-POLICIES.md); its parameters are plugin.NAME.KEY."
-#define LAT1 "latency >= 1"
 
 static const cfg_key_t keys[] = {
-    {KEY("clock", "period_ps"), UINT(gpu.period_ps, 1, 1000000000),
-     DOC("1000", "ps", "1..1000000000",
+    {MODEL(GPU_KEY_PERIOD_PS),
+     UNIT_DOC("ps",
          "Length of one GPU clock cycle; every latency is a number of these cycles "
          "(1000 ps = 1 GHz).")},
 
-    {KEY("ts", "decode"), LAT(gpu.ts_decode, 0),
-     DOC("1", "cycles", LAT0, "T1: time the TS takes to decode one frame (CF or IF).")},
-    {KEY("ts", "xfer"), LAT(gpu.ts_xfer, 0),
-     DOC("4", "cycles", LAT0,
+    {MODEL(GPU_KEY_TS_DECODE),
+     UNIT_DOC("cycles", "T1: time the TS takes to decode one frame (CF or IF).")},
+    {MODEL(GPU_KEY_TS_XFER),
+     UNIT_DOC("cycles",
          "T4: time the shared code bus is busy broadcasting one IF to the cores of its group "
          "(32 bytes over an 8-byte bus).")},
-    {KEY("ts", "ready"), LAT(gpu.ts_ready, 0),
-     DOC("1", "cycles", LAT0, "T5: time a core's READY takes to reach the TS.")},
-    {KEY("ts", "policy"), ENUM(gpu.policy, gpu_policy_names, NULL),
-     DOC("inorder", "", XENUM_JOIN(GPU_POLICIES), "D5: issue policy." GPU_POLICIES(XENUM_DOC))},
-    {KEY("ts", "window"), UINT(gpu.window, 1, 64),
-     DOC("8", "frames", "1..64",
+    {MODEL(GPU_KEY_TS_READY),
+     UNIT_DOC("cycles", "T5: time a core's READY takes to reach the TS.")},
+    {MODEL(GPU_KEY_POLICY),
+     VALUES_DOC("", XENUM_JOIN(GPU_POLICIES), "D5: issue policy." GPU_POLICIES(XENUM_DOC))},
+    {MODEL(GPU_KEY_WINDOW),
+     UNIT_DOC("frames",
          "How many frames the lookahead policy considers from the oldest unissued one; "
          "ignored (and not recorded) by inorder."), NEEDS(LOOKAHEAD)},
 
-    {KEY("core", "alu"), LAT(gpu.core_alu, 1),
-     DOC("1", "cycles", LAT1,
+    {MODEL(GPU_KEY_CORE_ALU),
+     UNIT_DOC("cycles",
          "T6: latency of nop, add, sub, cmpge, rshft, lshft, and, or, xor and set_const.")},
-    {KEY("core", "mul"), LAT(gpu.core_mul, 1), DOC("2", "cycles", LAT1, "T6: latency of mul.")},
-    {KEY("core", "div"), LAT(gpu.core_div, 1), DOC("8", "cycles", LAT1, "T6: latency of div.")},
-    {KEY("core", "branch"), LAT(gpu.core_branch, 1),
-     DOC("1", "cycles", LAT1, "T6: latency of bnz, taken or not.")},
-    {KEY("core", "ready"), LAT(gpu.core_ready, 1),
-     DOC("1", "cycles", LAT1,
+    {MODEL(GPU_KEY_CORE_MUL), UNIT_DOC("cycles", "T6: latency of mul.")},
+    {MODEL(GPU_KEY_CORE_DIV), UNIT_DOC("cycles", "T6: latency of div.")},
+    {MODEL(GPU_KEY_CORE_BRANCH), UNIT_DOC("cycles", "T6: latency of bnz, taken or not.")},
+    {MODEL(GPU_KEY_CORE_READY),
+     UNIT_DOC("cycles",
          "T6: latency of the ready instruction (before READY leaves the core).")},
-    {KEY("core", "budget"), UINT(gpu.budget, 1, 1099511627776ULL),
-     DOC("67108864", "instructions", "1..1099511627776",
+    {MODEL(GPU_KEY_BUDGET),
+     UNIT_DOC("instructions",
          "D12 watchdog: instructions one core may execute in one task (ready included); "
          "a task that would exceed it stops the run with status watchdog.")},
-    {KEY("core", "timing"), ENUM(gpu.timing, gpu_timing_names, NULL),
-     DOC("decoupled", "", XENUM_JOIN(GPU_TIMINGS),
+    {MODEL(GPU_KEY_TIMING),
+     VALUES_DOC("", XENUM_JOIN(GPU_TIMINGS),
          "How the cores are simulated." GPU_TIMINGS(XENUM_DOC) " Every mode gives the same "
          "timestamps."), REPLICATE},
-    {KEY("core", "model"), ENUM(gpu.model, gpu_model_names, NULL),
-     DOC("mimd", "", XENUM_JOIN(GPU_MODELS),
+    {MODEL(GPU_KEY_MODEL),
+     VALUES_DOC("", XENUM_JOIN(GPU_MODELS),
          "What executes the tasks." GPU_MODELS(XENUM_DOC) " The simt.* keys apply only to "
          "simt.")},
 
-    {KEY("sm", "req"), LAT(gpu.sm_req, 0),
-     DOC("1", "cycles", LAT0, "T7: time a ld/st request takes from the core to its bank.")},
-    {KEY("sm", "bank"), LAT(gpu.sm_bank, 1),
-     DOC("1", "cycles", LAT1, "T7: time a granted request holds its bank.")},
-    {KEY("sm", "resp"), LAT(gpu.sm_resp, 0),
-     DOC("1", "cycles", LAT0,
+    {MODEL(GPU_KEY_SM_REQ),
+     UNIT_DOC("cycles", "T7: time a ld/st request takes from the core to its bank.")},
+    {MODEL(GPU_KEY_SM_BANK),
+     UNIT_DOC("cycles", "T7: time a granted request holds its bank.")},
+    {MODEL(GPU_KEY_SM_RESP),
+     UNIT_DOC("cycles",
          "T7: time the answer (data for ld, acknowledge for st) takes to reach the core "
          "after the bank is done.")},
-    {KEY("sm", "arbiter"), POLICY(gpu.arbiter, gpu_arbiter_names, GPU_POINT_ARBITER),
-     DOC("fixed", "", (&(GPU_ARBITERS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
+    {MODEL_POLICY(GPU_KEY_ARBITER, GPU_POINT_ARBITER),
+     VALUES_DOC("", (&(GPU_ARBITERS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
          "T8: which waiting request a free bank grants." GPU_ARBITERS(XENUM_DOC) PLUGIN_DOC)},
-    {KEY("sm", "bank_map"), POLICY(gpu.bank_map, gpu_bank_map_names, GPU_POINT_BANK_MAP),
-     DOC("high", "", (&(GPU_BANK_MAPS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
+    {MODEL_POLICY(GPU_KEY_BANK_MAP, GPU_POINT_BANK_MAP),
+     VALUES_DOC("", (&(GPU_BANK_MAPS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
          "How a byte address picks its bank, with k = log2(sm.banks)." GPU_BANK_MAPS(XENUM_DOC)
          PLUGIN_DOC), ALSO_ISS},
-    {KEY("sm", "banks"), ENUM(gpu.banks, bank_names, bank_vals),
-     DOC("16", "banks", "1, 2, 4, 8, 16, 32, 64",
+    {MODEL_SHOWN(GPU_KEY_BANKS, M_BANKS),
+     VALUES_DOC("banks", "1, 2, 4, 8, 16, 32, 64",
          "D13: how many banks the 4096 bytes are split into, each of 4096 / sm.banks bytes "
          "and serving one access at a time (T8)."), ALSO_ISS},
-    {KEY("sm", "atomics"), BOOL(gpu.atomics),
-     DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
+    {MODEL(GPU_KEY_ATOMICS),
+     UNIT_DOC("",
          "D16 extension: ld_sync/st_sync (bits [7:6] = 01 of the high-address register) lock "
          "a byte from a core's ld_sync to its st_sync. off: bits [7:4] of the high-address "
          "register are ignored.")},
 
-    {KEY("simt", "scheduler"), POLICY(gpu.simt_scheduler, simt_sched_names, GPU_POINT_SCHEDULER),
-     DOC("rr", "", (&(SIMT_SCHEDS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
+    {MODEL_POLICY(GPU_KEY_SIMT_SCHEDULER, GPU_POINT_SCHEDULER),
+     VALUES_DOC("", (&(SIMT_SCHEDS(XENUM_SEP_NAME) ", plugin:PATH")[2]),
          "S6: which eligible warps issue." SIMT_SCHEDS(XENUM_DOC) PLUGIN_DOC " Only with "
          "core.model = simt: a mimd run ignores it and does not record it."), ONLY_SIMT},
-    {KEY("simt", "issue_width"), UINT(gpu.simt_issue_width, 1, 16),
-     DOC("1", "warps", "1..16",
+    {MODEL(GPU_KEY_SIMT_ISSUE_WIDTH),
+     UNIT_DOC("warps",
          "S5: warp instructions issued per cycle, each from a different warp. Only with "
          "core.model = simt."), ONLY_SIMT},
-    {KEY("simt", "scoreboard"), BOOL(gpu.simt_scoreboard),
-     DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
+    {MODEL(GPU_KEY_SIMT_SCOREBOARD),
+     UNIT_DOC("",
          "S4: off: a warp issues its next instruction when the previous one has completed; "
          "on: in program order, one per cycle, as soon as its registers have no incomplete "
          "writer (one ld/st in flight per warp). Only with core.model = simt."), ONLY_SIMT},
-    {KEY("simt", "broadcast"), BOOL(gpu.simt_broadcast),
-     DOC("off", "", "on, off (also true/false, yes/no, 1/0)",
+    {MODEL(GPU_KEY_SIMT_BROADCAST),
+     UNIT_DOC("",
          "S8: on: the lanes of one ld that read the same byte share one bank access (st and "
          "ld_sync never merge). Only with core.model = simt."), ONLY_SIMT},
-    {KEY("simt", "ibuffer"), UINT(gpu.simt_ibuffer, 0, 8),
-     DOC("0", "entries", "0..8",
+    {MODEL(GPU_KEY_SIMT_IBUFFER),
+     UNIT_DOC("entries",
          "S11: I-buffer entries per warp; a warp issues only the instruction at the head of "
          "its I-buffer, filled by one fetch port shared round-robin by the warps. 0: an "
          "ideal front end. Only with core.model = simt."), ONLY_SIMT},
-    {KEY("simt", "fetch_width"), UINT(gpu.simt_fetch_width, 1, 4),
-     DOC("2", "slots", "1..4",
+    {MODEL(GPU_KEY_SIMT_FETCH_WIDTH),
+     UNIT_DOC("slots",
          "S11: consecutive slots one fetch brings (never past a bnz, a ready or slot 15). "
          "Only with simt.ibuffer >= 1."), ONLY_SIMT, NEEDS(IBUFFER)},
-    {KEY("simt", "fetch_latency"), UINT(gpu.simt_fetch_latency, 1, 8),
-     DOC("1", "cycles", "1..8",
+    {MODEL(GPU_KEY_SIMT_FETCH_LATENCY),
+     UNIT_DOC("cycles",
          "S11: cycles from a fetch to its slots in the I-buffer. Only with simt.ibuffer >= 1."), ONLY_SIMT, NEEDS(IBUFFER)},
-    {KEY("simt", "collectors"), UINT(gpu.simt_collectors, 0, 16),
-     DOC("0", "units", "0..16",
+    {MODEL(GPU_KEY_SIMT_COLLECTORS),
+     UNIT_DOC("units",
          "S12: operand collector units; an instruction needs a free one to issue and is "
          "dispatched when its source registers have been read from the register-file banks. "
          "0: operands are read at issue at no cost. Only with core.model = simt."), ONLY_SIMT},
-    {KEY("simt", "rf_banks"), UINT(gpu.simt_rf_banks, 1, 16),
-     DOC("4", "banks", "1..16",
+    {MODEL(GPU_KEY_SIMT_RF_BANKS),
+     UNIT_DOC("banks",
          "S12: register-file banks feeding the collectors, each serving one read per cycle; "
          "register r of a warp whose lowest lane is w lies in bank (r + w) mod rf_banks. "
          "Only with simt.collectors >= 1."), ONLY_SIMT, NEEDS(COLLECTORS)},
-    {KEY("simt", "sp_width"), UINT(gpu.simt_sp_width, 1, 16),
-     DOC("16", "lanes", "1..16",
+    {MODEL(GPU_KEY_SIMT_SP_WIDTH),
+     UNIT_DOC("lanes",
          "S13: lanes the SP units (every instruction but mul, div, ld, st) serve per cycle: "
          "an instruction of n active lanes takes ceil(n / sp_width) passes. Only with "
          "core.model = simt."), ONLY_SIMT},
-    {KEY("simt", "sfu_width"), UINT(gpu.simt_sfu_width, 1, 16),
-     DOC("16", "lanes", "1..16",
+    {MODEL(GPU_KEY_SIMT_SFU_WIDTH),
+     UNIT_DOC("lanes",
          "S13: lanes the SFU units (mul, div) serve per cycle. Only with core.model = simt."), ONLY_SIMT},
-    {KEY("simt", "lsu_width"), UINT(gpu.simt_lsu_width, 1, 16),
-     DOC("16", "lanes", "1..16",
+    {MODEL(GPU_KEY_SIMT_LSU_WIDTH),
+     UNIT_DOC("lanes",
          "S13: lanes the LSU units (ld, st) serve per cycle; pass j sends the requests of "
          "active lanes j*lsu_width ... in lane order. Only with core.model = simt."), ONLY_SIMT},
-    {KEY("simt", "reconvergence"), ENUM(gpu.simt_reconvergence, gpu_reconv_names, NULL),
-     DOC("stack", "", XENUM_JOIN(GPU_RECONVS),
+    {MODEL(GPU_KEY_SIMT_RECONVERGENCE),
+     VALUES_DOC("", XENUM_JOIN(GPU_RECONVS),
          "How a divergent warp reconverges." GPU_RECONVS(XENUM_DOC) " barrier cannot be "
          "combined with simt.ibuffer >= 1 (S14). Only with core.model = simt."), ONLY_SIMT},
 
-    {KEY("sim", "seed"), UINT(gpu.seed, 0, UINT64_MAX),
-     DOC("1", "", "0..18446744073709551615, decimal or 0x hex",
+    {MODEL_SHOWN(GPU_KEY_SEED, M_UINT),
+     VALUES_DOC("", "0..18446744073709551615, decimal or 0x hex",
          "Seed of every random stream (the random arbiter, latency distributions, policy "
          "plugins). The same seed gives the same run on every host. A run with nothing "
          "random does not record it."), NEEDS(RANDOM), REPLICATE},

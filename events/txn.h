@@ -16,7 +16,11 @@ struct port;
 typedef struct txn {
     sim_event_t ev;           /* private: delivery while in flight on a port */
     const struct port *port;  /* private: the port it travels on */
-    struct txn *next_free;    /* private: pool free list */
+    union {
+        struct txn *next_free; /* private: pool free list (while free) */
+        struct txn *next_held; /* while live: free for the component holding it to chain
+                                  it (the SM's waiting requests); NULL from txn_alloc */
+    };
     uint32_t magic;           /* private: live/free marker for the debug check */
     uint16_t kind;            /* rw: what it is (the model's enum) */
     uint16_t src;             /* rw: sending component id */

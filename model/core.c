@@ -12,6 +12,7 @@
 #include "events/base/err.h"
 #include "model/gpu_impl.h"
 #include "model/isa_ops.h"
+#include "model/sm.h" /* sm_on_request: the usual receiver of the requests (link_send_usual) */
 
 /* A decoupled core hands control back to the event loop after this many
  * instructions without an outside interaction, so that signals, wall-clock
@@ -70,8 +71,6 @@ int core_init(core_t *c, struct gpu *g, unsigned id)
     for (unsigned k = 0; k < ISA_CLASS_COUNT && c->lat_fixed; k++)
         c->lat_ps[k] = gpu_cycles(g, c->lat[k]->lo);
     c->slice = core_slice(gpu_cycles(g, LAT_MAX_CYCLES));
-    for (unsigned k = 0; k < ISA_CLASS_LOCAL; k++)
-        g->core_lat_max = c->lat_ps[k] > g->core_lat_max ? c->lat_ps[k] : g->core_lat_max;
     c->fast_budget = fast_budget(c, d);
     c->run.code = c->code;
     c->run.lat = c->lat_ps;
@@ -251,16 +250,24 @@ void core_bound(core_t *c)
 /* How many instructions from run.t (<= the horizon) a bounded core may run
  * at once: one when each must be looked at (stepped, drawn latencies,
  * traced, interval statistics), else as many as surely start by the horizon
- * (each takes at most gpu.core_lat_max before the next; ld/st and the task's
- * end stop the run anyway), at least one. */
+ * (each takes at most the longest core-local latency before the next; ld/st
+ * and the task's end stop the run anyway), at least one. */
 static uint64_t chunk(const core_t *c)
 {
     const struct gpu *g = c->gpu;
     if (c->stepped || !c->lat_fixed || c->itrace || g->ivl[0] || g->ivl[1])
         return 1;
-    if (g->horizon == SIM_TIME_NEVER || g->core_lat_max == 0)
+    if (g->horizon == SIM_TIME_NEVER)
         return UINT64_MAX;
-    return (g->horizon - c->run.t) / g->core_lat_max + 1;
+    /* the longest fixed latency of a core-local class, found here rather than
+       kept in core_t: a longer core_t costs the hot paths' indexing of the
+       cores, and a bounded run's chunks are not hot */
+    sim_time_t longest = 0;
+    for (unsigned k = 0; k < ISA_CLASS_LOCAL; k++)
+        longest = c->lat_ps[k] > longest ? c->lat_ps[k] : longest;
+    if (longest == 0)
+        return UINT64_MAX;
+    return (g->horizon - c->run.t) / longest + 1;
 }
 
 /* advance_one_by_one's look at the horizon, for a core near its budget or
@@ -508,7 +515,7 @@ void core_task_reported(core_t *c, sim_time_t ready_ps)
 
 void core_report_partial(core_t *c)
 {
-    if (c->busy && (c->gpu->trace & GPU_TRACE_SLOTS) && !c->gpu->simt)
+    if (c->busy && (c->gpu->trace & GPU_TRACE_SLOTS) && c->gpu->desc.model != GPU_MODEL_SIMT)
         gpu_slots_core(c->gpu, c, false);
     if (c->tasks == 0 || c->reported || !(c->gpu->trace & GPU_TRACE_TASKS))
         return;

@@ -9,8 +9,31 @@
 
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "model/core.h"
+#include "model/engine.h"
 #include "model/gpu_impl.h"
+#include "model/gpu_keys.h"
+#include "model/policy.h"
 #include "model/simt/simt.h"
+#include "model/sm.h"
+#include "model/ts.h"
+
+/* The machine: what every block shares (struct gpu, first, so that a gpu_t
+ * is the machine to this file) and the blocks, by value (chips-style),
+ * which only this file sees: it builds them and wires them to each other. */
+typedef struct machine {
+    struct gpu g;
+    sim_event_t stop_ev;      /* the watchdog's stop, after everything of its picosecond */
+    engine_t engine;          /* what runs the tasks (the cores, or the SIMT unit) */
+    ts_t ts;
+    sm_t sm;
+    core_t cores[GPU_CORES];  /* reached only through `engine` and the wiring */
+    struct simt *simt;        /* core.model = simt: the engine issuing for the lanes; else NULL */
+    policy_run_t policy[GPU_POINT_COUNT]; /* the plugins' runs (impl NULL: built in) */
+} machine_t;
+
+/* The machine of `g` (every gpu_t is one: gpu_create makes them). */
+#define M(g) ((machine_t *)(g))
 
 const char *const gpu_policy_names[] = {GPU_POLICIES(XENUM_NAME)[GPU_POLICY_COUNT] = NULL};
 const char *const gpu_arbiter_names[] = {GPU_ARBITERS(XENUM_NAME)[GPU_ARB_COUNT] = NULL};
@@ -19,41 +42,34 @@ const char *const gpu_timing_names[] = {GPU_TIMINGS(XENUM_NAME)[GPU_TIMING_COUNT
 const char *const gpu_model_names[] = {GPU_MODELS(XENUM_NAME)[GPU_MODEL_COUNT] = NULL};
 const char *const gpu_reconv_names[] = {GPU_RECONVS(XENUM_NAME)[GPU_RECONV_COUNT] = NULL};
 
+/* The index of `name` among the NULL-terminated `names` (a default of
+ * gpu_keys.h: always there, which test_config checks through the
+ * configuration's table). */
+static uint8_t name_index(const char *const *names, const char *name)
+{
+    uint8_t i = 0;
+    while (names[i] && strcmp(names[i], name))
+        i++;
+    return i;
+}
+
+#define GPU_BOOL_off false
+#define GPU_BOOL_on true
+/* the literals of gpu_keys.h that stand for a named constant */
+_Static_assert(67108864 == ARCH_DEFAULT_BUDGET, "core.budget's default is D12's");
+
 void gpu_desc_default(gpu_desc_t *d)
 {
     memset(d, 0, sizeof *d);
-    d->period_ps = 1000;
-    d->ts_decode = lat_fixed(1);
-    d->ts_xfer = lat_fixed(4);
-    d->ts_ready = lat_fixed(1);
-    d->policy = GPU_POLICY_INORDER;
-    d->window = 8;
-    d->core_alu = lat_fixed(1);
-    d->core_mul = lat_fixed(2);
-    d->core_div = lat_fixed(8);
-    d->core_branch = lat_fixed(1);
-    d->core_ready = lat_fixed(1);
-    d->budget = ARCH_DEFAULT_BUDGET;
-    d->timing = GPU_TIMING_DECOUPLED;
-    d->sm_req = lat_fixed(1);
-    d->sm_bank = lat_fixed(1);
-    d->sm_resp = lat_fixed(1);
-    d->arbiter = GPU_ARB_FIXED;
-    d->bank_map = GPU_MAP_HIGH;
-    d->banks = SM_BANKS_DEFAULT;
-    d->atomics = false;
-    d->seed = 1;
-    d->model = GPU_MODEL_MIMD;
-    d->simt_scheduler = SIMT_SCHED_RR;
-    d->simt_issue_width = 1;
-    d->simt_scoreboard = false;
-    d->simt_broadcast = false;
-    d->simt_ibuffer = 0;
-    d->simt_fetch_width = 2;
-    d->simt_fetch_latency = 1;
-    d->simt_collectors = 0;
-    d->simt_rf_banks = 4;
-    d->simt_sp_width = d->simt_sfu_width = d->simt_lsu_width = GPU_CORES;
+#define DEF_NUMBER(f, sec, nm, def, lo, hi) d->f = def;
+#define DEF_LATENCY(f, sec, nm, def, lo) d->f = lat_fixed(def);
+#define DEF_ENUM(f, sec, nm, names, def) d->f = name_index(names, #def);
+#define DEF_BOOL(f, sec, nm, def) d->f = GPU_BOOL_##def;
+    GPU_KEYS(DEF_NUMBER, DEF_LATENCY, DEF_ENUM, DEF_BOOL)
+#undef DEF_NUMBER
+#undef DEF_LATENCY
+#undef DEF_ENUM
+#undef DEF_BOOL
     d->simt_pipeline = false;
 }
 
@@ -63,6 +79,33 @@ static int check_min(const lat_t *l, uint32_t min, const char *key, diag_t *diag
         return diag_fail(diag, TESS_EINPUT, "%s: the latency can be %u cycles, below the minimum %u",
                          key, lat_min(l), min);
     return TESS_OK;
+}
+
+static int check_range(uint64_t v, uint64_t lo, uint64_t hi, const char *key, diag_t *diag)
+{
+    if (v < lo || v > hi)
+        return diag_fail(diag, TESS_EINPUT, "%s: %llu is not in %llu..%llu", key,
+                         (unsigned long long)v, (unsigned long long)lo, (unsigned long long)hi);
+    return TESS_OK;
+}
+
+/* An enumerated field is one of `names` ("core.model: 5 is not one of mimd,
+ * simt (0..1)"). */
+static int check_enum(unsigned v, const char *const *names, const char *key, diag_t *diag)
+{
+    unsigned n = 0;
+    while (names[n])
+        n++;
+    if (v < n)
+        return TESS_OK;
+    char list[256];
+    size_t at = 0;
+    list[0] = 0;
+    for (unsigned i = 0; i < n && at < sizeof list; i++) {
+        int w = snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", names[i]);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    return diag_fail(diag, TESS_EINPUT, "%s: %u is not one of %s (0..%u)", key, v, list, n - 1);
 }
 
 /* S14: barrier mode's limit, with core.model = simt: S11's front end
@@ -81,55 +124,26 @@ static int simt_barrier_check(const gpu_desc_t *d, diag_t *diag)
 
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
 {
-    if (d->period_ps < 1)
-        return diag_fail(diag, TESS_EINPUT, "clock.period_ps: must be at least 1 ps");
-    /* T6: every core-local class takes at least a cycle (its key is core.NAME) */
-#define CHECK_CORE(P, id, name, field)                                                      \
-    if (P##id < ISA_CLASS_LOCAL && check_min(&d->field, 1, "core." name, diag))             \
+    /* every key's bounds from gpu_keys.h (T6: a core-local class takes at
+       least a cycle, T7: a grant holds its bank at least one) */
+#define CHECK_NUMBER(f, sec, nm, def, lo, hi)                                               \
+    if (check_range(d->f, lo, hi, sec "." nm, diag))                                          \
         return TESS_EINPUT;
-    ISA_CLASSES(CHECK_CORE)
-#undef CHECK_CORE
-    if (check_min(&d->sm_bank, 1, "sm.bank", diag))
+#define CHECK_LATENCY(f, sec, nm, def, lo)                                                  \
+    if (check_min(&d->f, lo, sec "." nm, diag))                                              \
         return TESS_EINPUT;
-    if (d->window < 1 || d->window > TM_FRAMES)
-        return diag_fail(diag, TESS_EINPUT, "ts.window: %u is not in 1..64", d->window);
-    if (d->budget < 1)
-        return diag_fail(diag, TESS_EINPUT, "core.budget: must be at least 1 instruction");
-    if (d->policy >= GPU_POLICY_COUNT || d->arbiter >= GPU_ARB_COUNT ||
-        d->bank_map >= GPU_MAP_COUNT || d->timing >= GPU_TIMING_COUNT)
-        return diag_fail(diag, TESS_EINPUT, "an enumerated setting is out of range");
-    if (d->model >= GPU_MODEL_COUNT)
-        return diag_fail(diag, TESS_EINPUT, "core.model: %u is not one of %s (0..%u)", d->model,
-                         XENUM_JOIN(GPU_MODELS), GPU_MODEL_COUNT - 1);
-    if (d->simt_scheduler >= SIMT_SCHED_COUNT)
-        return diag_fail(diag, TESS_EINPUT, "simt.scheduler: %u is not one of %s (0..%u)",
-                         d->simt_scheduler, XENUM_JOIN(SIMT_SCHEDS), SIMT_SCHED_COUNT - 1);
-    if (d->banks < 1 || d->banks > SM_BANKS_MAX || (d->banks & (d->banks - 1)))
+#define CHECK_ENUM(f, sec, nm, names, def)                                                  \
+    if (check_enum(d->f, names, sec "." nm, diag))                                           \
+        return TESS_EINPUT;
+#define CHECK_BOOL(f, sec, nm, def)
+    GPU_KEYS(CHECK_NUMBER, CHECK_LATENCY, CHECK_ENUM, CHECK_BOOL)
+#undef CHECK_NUMBER
+#undef CHECK_LATENCY
+#undef CHECK_ENUM
+#undef CHECK_BOOL
+    if (d->banks & (d->banks - 1))
         return diag_fail(diag, TESS_EINPUT, "sm.banks: %u is not a power of two in 1..%u",
                          d->banks, SM_BANKS_MAX);
-    if (d->simt_issue_width < 1 || d->simt_issue_width > GPU_CORES)
-        return diag_fail(diag, TESS_EINPUT, "simt.issue_width: %u is not in 1..16",
-                         d->simt_issue_width);
-    const struct {
-        const char *key;
-        unsigned value, lo, hi;
-    } ranges[] = {
-        {"simt.ibuffer", d->simt_ibuffer, 0, SIMT_IBUFFER_MAX},
-        {"simt.fetch_width", d->simt_fetch_width, 1, SIMT_FETCH_MAX},
-        {"simt.fetch_latency", d->simt_fetch_latency, 1, 8},
-        {"simt.collectors", d->simt_collectors, 0, GPU_CORES},
-        {"simt.rf_banks", d->simt_rf_banks, 1, 16},
-        {"simt.sp_width", d->simt_sp_width, 1, GPU_CORES},
-        {"simt.sfu_width", d->simt_sfu_width, 1, GPU_CORES},
-        {"simt.lsu_width", d->simt_lsu_width, 1, GPU_CORES},
-    };
-    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
-        if (ranges[i].value < ranges[i].lo || ranges[i].value > ranges[i].hi)
-            return diag_fail(diag, TESS_EINPUT, "%s: %u is not in %u..%u", ranges[i].key,
-                             ranges[i].value, ranges[i].lo, ranges[i].hi);
-    if (d->simt_reconvergence >= GPU_RECONV_COUNT)
-        return diag_fail(diag, TESS_EINPUT, "simt.reconvergence: %u is not one of %s (0..%u)",
-                         d->simt_reconvergence, XENUM_JOIN(GPU_RECONVS), GPU_RECONV_COUNT - 1);
     if (d->model == GPU_MODEL_SIMT && d->simt_reconvergence == GPU_RECONV_BARRIER)
         return simt_barrier_check(d, diag);
     return TESS_OK;
@@ -147,23 +161,23 @@ int gpu_desc_check(const gpu_desc_t *d, diag_t *diag)
 static void wire_answers(gpu_t *g)
 {
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        if (g->simt)
-            sm_attach(&g->sm, c, simt_answer_receiver(g->simt), g->simt);
+        if (M(g)->simt)
+            sm_attach(&M(g)->sm, c, simt_answer_receiver(M(g)->simt), M(g)->simt);
         else
-            sm_attach(&g->sm, c, core_answer_receiver(&g->cores[c]), &g->cores[c]);
+            sm_attach(&M(g)->sm, c, core_answer_receiver(&M(g)->cores[c]), &M(g)->cores[c]);
     }
 }
 
 static void wire(gpu_t *g)
 {
-    cores_engine(&g->engine, g->cores);
-    if (g->simt)
-        simt_engine(&g->engine, g->simt);
-    ts_attach(&g->ts, &g->engine);
-    if (g->simt)
-        simt_wire(g->simt, sm_on_request, &g->sm, &g->sm);
+    cores_engine(&M(g)->engine, M(g)->cores);
+    if (M(g)->simt)
+        simt_engine(&M(g)->engine, M(g)->simt);
+    ts_attach(&M(g)->ts, &M(g)->engine);
+    if (M(g)->simt)
+        simt_wire(M(g)->simt, sm_on_request, &M(g)->sm, &M(g)->sm);
     for (unsigned c = 0; c < GPU_CORES; c++)
-        core_wire(&g->cores[c], ts_on_ready, &g->ts, sm_on_request, &g->sm);
+        core_wire(&M(g)->cores[c], ts_on_ready, &M(g)->ts, sm_on_request, &M(g)->sm);
     wire_answers(g);
 }
 
@@ -173,7 +187,7 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
 {
     if (gpu_desc_check(desc, diag) != TESS_OK)
         return NULL;
-    gpu_t *g = tess_calloc(1, sizeof *g);
+    gpu_t *g = tess_calloc(1, sizeof(machine_t));
     if (!g) {
         diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
         return NULL;
@@ -182,7 +196,7 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
     g->desc = *desc;
     g->prog = *prog;
     g->horizon = g->stop_at = g->watch_at = SIM_TIME_NEVER;
-    sim_event_init(&g->stop_ev, stop_cb, g, GPU_PRIO_STOP, "gpu.stop");
+    sim_event_init(&M(g)->stop_ev, stop_cb, g, GPU_PRIO_STOP, "gpu.stop");
     if (txn_pool_init(&g->pool, sim, 4 * GPU_CORES) != TESS_OK ||
         sim_reserve(sim, 8 * GPU_CORES) != TESS_OK) {
         diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
@@ -190,21 +204,22 @@ gpu_t *gpu_create(sim_t *sim, const gpu_desc_t *desc, const program_t *prog, dia
         return NULL;
     }
     for (unsigned p = 0; p < GPU_POINT_COUNT; p++) {
-        if (policy_open(&g->policy[p], g, &g->desc.policies, p, diag) != TESS_OK) {
+        if (policy_open(&M(g)->policy[p], g, &g->desc.policies, p, diag) != TESS_OK) {
             gpu_destroy(g);
             return NULL;
         }
     }
-    ts_init(&g->ts, g, &g->prog.tm);
-    sm_init(&g->sm, g, g->prog.sm);
+    ts_init(&M(g)->ts, g, &g->prog.tm);
+    sm_init(&M(g)->sm, g, g->prog.sm, &M(g)->policy[GPU_POINT_ARBITER],
+            &M(g)->policy[GPU_POINT_BANK_MAP]);
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        if (core_init(&g->cores[c], g, c) != TESS_OK) {
+        if (core_init(&M(g)->cores[c], g, c) != TESS_OK) {
             diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
             gpu_destroy(g);
             return NULL;
         }
     }
-    if (desc->model == GPU_MODEL_SIMT && !(g->simt = simt_create(g))) {
+    if (desc->model == GPU_MODEL_SIMT && !(M(g)->simt = simt_create(g, M(g)->cores, &M(g)->policy[GPU_POINT_SCHEDULER]))) {
         diag_fail(diag, TESS_ENOMEM, "out of memory creating the GPU model");
         gpu_destroy(g);
         return NULL;
@@ -217,9 +232,9 @@ void gpu_destroy(gpu_t *g)
 {
     if (!g)
         return;
-    simt_destroy(g->simt);
+    simt_destroy(M(g)->simt);
     for (unsigned p = 0; p < GPU_POINT_COUNT; p++)
-        policy_close(&g->policy[p]);
+        policy_close(&M(g)->policy[p]);
     txn_pool_fini(&g->pool);
     tess_free(g);
 }
@@ -227,14 +242,14 @@ void gpu_destroy(gpu_t *g)
 /* The SM looks at each grant only when someone wants it. */
 static void sm_observed(gpu_t *g)
 {
-    sm_set_observed(&g->sm, (g->trace & GPU_TRACE_ACCESSES) || g->ivl[0] || g->ivl[1]);
+    sm_set_observed(&M(g)->sm, (g->trace & GPU_TRACE_ACCESSES) || g->ivl[0] || g->ivl[1]);
 }
 
 void gpu_set_trace(gpu_t *g, unsigned mask)
 {
     g->trace = mask;
     for (unsigned c = 0; c < GPU_CORES; c++)
-        g->cores[c].profiled = (mask & GPU_TRACE_SLOTS) && !g->simt;
+        M(g)->cores[c].profiled = (mask & GPU_TRACE_SLOTS) && !M(g)->simt;
     sm_observed(g);
 }
 
@@ -242,7 +257,7 @@ void gpu_set_access_sink(gpu_t *g, gpu_access_sink_t *sink) { g->access_sink = s
 
 void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
 {
-    g->engine.ops->itrace(g->engine.self, fn, user);
+    M(g)->engine.ops->itrace(M(g)->engine.self, fn, user);
     wire_answers(g); /* a traced core answers through its traced receiver */
 }
 void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
@@ -253,13 +268,13 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
     for (int i = 0; i < 2; i++)
         if (g->ivl[i]) {
             g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
-            g->ivl[i]->simt = g->simt != NULL;
-            g->ivl[i]->groups = g->simt && g->desc.simt_reconvergence == GPU_RECONV_BARRIER;
+            g->ivl[i]->simt = M(g)->simt != NULL;
+            g->ivl[i]->groups = M(g)->simt && g->desc.simt_reconvergence == GPU_RECONV_BARRIER;
         }
     for (unsigned c = 0; c < GPU_CORES; c++)
-        g->cores[c].one_by_one |= intervals || window;
-    if (g->simt)
-        simt_set_intervals(g->simt, intervals || window);
+        M(g)->cores[c].one_by_one |= intervals || window;
+    if (M(g)->simt)
+        simt_set_intervals(M(g)->simt, intervals || window);
     wire_answers(g);
     sm_observed(g);
 }
@@ -270,11 +285,11 @@ static void ivl_running(gpu_t *g)
     if (!g->ivl[0] && !g->ivl[1])
         return;
     for (unsigned c = 0; c < GPU_CORES; c++)
-        if (g->cores[c].busy)
-            gpu_ivl_span(g, IVL_CORE_BUSY, c, g->cores[c].task_start, sim_now(g->sim));
+        if (M(g)->cores[c].busy)
+            gpu_ivl_span(g, IVL_CORE_BUSY, c, M(g)->cores[c].task_start, sim_now(g->sim));
 }
 
-void gpu_start(gpu_t *g) { ts_start(&g->ts); }
+void gpu_start(gpu_t *g) { ts_start(&M(g)->ts); }
 
 /* horizon = min(stop_at, watch_at); the components are bounded once it is
  * finite (and stay so). */
@@ -284,11 +299,11 @@ static void set_horizon(gpu_t *g)
     if (g->horizon == SIM_TIME_NEVER || g->bounded)
         return;
     g->bounded = true;
-    sm_bound(&g->sm);
-    g->engine.ops->bound(g->engine.self);
+    sm_bound(&M(g)->sm);
+    M(g)->engine.ops->bound(M(g)->engine.self);
 }
 
-void gpu_bound_answers(gpu_t *g) { sm_bound(&g->sm); }
+void gpu_bound_answers(gpu_t *g) { sm_bound(&M(g)->sm); }
 
 void gpu_set_horizon(gpu_t *g, sim_time_t horizon)
 {
@@ -315,7 +330,7 @@ static sim_time_t watchdog_bound(const gpu_t *g)
     sim_time_t now = sim_now(g->sim), p = g->desc.period_ps;
     sim_time_t at = sat_add(now, sat_mul(g->desc.budget, p));
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        const core_t *k = &g->cores[c];
+        const core_t *k = &M(g)->cores[c];
         if (!k->busy)
             continue;
         sim_time_t from = k->run.t > now ? k->run.t : now;
@@ -341,19 +356,26 @@ static void stop_cb(sim_t *sim, sim_event_t *ev)
 
 sim_time_t gpu_stop_point(gpu_t *g)
 {
-    sim_time_t at = g->engine.ops->frontier(g->engine.self), now = sim_now(g->sim);
+    sim_time_t at = M(g)->engine.ops->frontier(M(g)->engine.self), now = sim_now(g->sim);
     at = at > now ? at : now;
     at = at < g->horizon ? at : g->horizon;
     gpu_set_horizon(g, at);
     return at;
 }
 
+sim_time_t gpu_last_ready(const struct gpu *g) { return ts_last_ready(&M(g)->ts); }
+
+void gpu_out_of_memory(struct gpu *g, const char *what)
+{
+    snprintf(g->errmsg, sizeof g->errmsg, "out of memory: %s", what);
+    sim_stop(g->sim, SIM_END_ERROR);
+}
+
 txn_t *gpu_txn(struct gpu *g, unsigned kind)
 {
     txn_t *t = txn_alloc(&g->pool);
     if (!t) {
-        snprintf(g->errmsg, sizeof g->errmsg, "out of memory: no transaction available");
-        sim_stop(g->sim, SIM_END_ERROR);
+        gpu_out_of_memory(g, "no transaction available");
         return NULL;
     }
     t->kind = (uint16_t)kind;
@@ -369,40 +391,37 @@ void gpu_watchdog(struct gpu *g, unsigned core, unsigned frame, unsigned ip)
              "watchdog: frame %u, core %u, IP %u: task exceeded its budget of %llu "
              "instructions (D12)",
              frame, core, ip, (unsigned long long)g->desc.budget);
-    if (g->simt) {
+    if (M(g)->simt) {
         sim_stop(g->sim, SIM_END_STOPPED);
         return;
     }
     gpu_set_horizon(g, sim_now(g->sim)); /* the rest of this picosecond, nothing after */
-    sim_schedule(g->sim, &g->stop_ev, sim_now(g->sim));
+    sim_schedule(g->sim, &M(g)->stop_ev, sim_now(g->sim));
 }
 
 /* Names what holds up a run whose queue emptied with work left. */
 static void describe_stuck(gpu_t *g)
 {
-    for (unsigned b = 0; b < g->sm.nbanks; b++) {
-        const bank_t *bk = &g->sm.banks[b];
-        if (!bk->pending)
-            continue;
-        unsigned c = (unsigned)__builtin_ctz(bk->pending);
-        if (g->simt && simt_describe_deadlock(g->simt, c, (unsigned)bk->lock_core, b,
-                                              bk->lock_addr, g->errmsg, sizeof g->errmsg))
+    sm_waiter_t w;
+    if (sm_first_waiter(&M(g)->sm, &w)) {
+        if (M(g)->simt && simt_describe_deadlock(M(g)->simt, w.requester, (unsigned)w.lock_owner,
+                                              w.bank, w.lock_addr, g->errmsg, sizeof g->errmsg))
             return;
         snprintf(g->errmsg, sizeof g->errmsg,
                  "deadlock: core %u (frame %u) waits for bank %u, locked by core %d at "
                  "address 0x%03x (D16: a ld_sync without its st_sync?)",
-                 c, bk->req[c]->frame, b, bk->lock_core, bk->lock_addr);
+                 w.requester, w.frame, w.bank, w.lock_owner, w.lock_addr);
         return;
     }
     snprintf(g->errmsg, sizeof g->errmsg,
-             "deadlock: %u of %u frames finished and no event is left", g->ts.done, g->ts.n);
+             "deadlock: %u of %u frames finished and no event is left", M(g)->ts.done, M(g)->ts.n);
 }
 
 gpu_outcome_t gpu_outcome(const gpu_t *g)
 {
     if (g->outcome == GPU_WATCHDOG || g->outcome == GPU_STUCK || g->outcome == GPU_POLICY_ERROR)
         return (gpu_outcome_t)g->outcome;
-    if (ts_finished(&g->ts))
+    if (ts_finished(&M(g)->ts))
         return GPU_DONE;
     if (sim_pending(g->sim) == 0) {
         describe_stuck((gpu_t *)g);
@@ -417,23 +436,22 @@ const char *gpu_errmsg(const gpu_t *g) { return g->errmsg; }
 void gpu_stats(const gpu_t *g, gpu_stats_t *s)
 {
     memset(s, 0, sizeof *s);
-    s->end_ps = g->ts.last_ready;
+    s->end_ps = M(g)->ts.last_ready;
     s->now_ps = sim_now(g->sim);
-    s->frames = g->ts.done;
-    s->tasks = g->ts.tasks_issued;
-    g->engine.ops->stats(g->engine.self, s);
-    for (unsigned b = 0; b < g->sm.nbanks; b++) {
-        const bank_t *bk = &g->sm.banks[b];
-        s->sm_accesses += bk->accesses;
-        s->sm_conflicts += bk->conflicts;
-        s->sm_conflict_ps += bk->wait_ps;
-    }
+    s->frames = M(g)->ts.done;
+    s->tasks = M(g)->ts.tasks_issued;
+    M(g)->engine.ops->stats(M(g)->engine.self, s);
+    sm_totals_t sm;
+    sm_get_totals(&M(g)->sm, &sm);
+    s->sm_accesses = sm.accesses;
+    s->sm_conflicts = sm.conflicts;
+    s->sm_conflict_ps = sm.conflict_ps;
 }
 
 void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 {
-    g->engine.ops->regs(g->engine.self, out);
-    memcpy(out->sm, g->sm.mem, SM_BYTES);
+    M(g)->engine.ops->regs(M(g)->engine.self, out);
+    memcpy(out->sm, sm_bytes(&M(g)->sm), SM_BYTES);
 }
 
 /* --- end-of-run counters -------------------------------------------------- */
@@ -441,21 +459,6 @@ void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 static void counter(gpu_t *g, const char *component, const char *name, uint64_t value)
 {
     gpu_counter(g->sim, component, name, value);
-}
-
-static void bank_counters(gpu_t *g)
-{
-    for (unsigned b = 0; b < g->sm.nbanks; b++) {
-        const bank_t *bk = &g->sm.banks[b];
-        char name[16];
-        snprintf(name, sizeof name, "bank%u", b);
-        counter(g, name, "accesses", bk->accesses);
-        counter(g, name, "conflicts", bk->conflicts);
-        counter(g, name, "wait_ps", bk->wait_ps);
-        counter(g, name, "max_wait_ps", bk->max_wait_ps);
-        counter(g, name, "busy_ps", bk->busy_ps);
-        counter(g, name, "lock_acquires", bk->lock_acquires);
-    }
 }
 
 static void totals(gpu_t *g)
@@ -470,12 +473,12 @@ static void totals(gpu_t *g)
     counter(g, "gpu", "conflicts", s.sm_conflicts);
     counter(g, "gpu", "conflict_ps", s.sm_conflict_ps);
     counter(g, "gpu", "div_by_zero", s.div_by_zero);
-    counter(g, "ts", "tasks_issued", g->ts.tasks_issued);
-    counter(g, "ts", "bus_busy_ps", g->ts.bus_busy_ps);
+    counter(g, "ts", "tasks_issued", M(g)->ts.tasks_issued);
+    counter(g, "ts", "bus_busy_ps", M(g)->ts.bus_busy_ps);
     for (unsigned r = 0; r < GPU_STALL_REASONS; r++) {
         char name[32];
         snprintf(name, sizeof name, "stall_%s_ps", gpu_stall_name(r));
-        counter(g, "ts", name, g->ts.stall_ps[r]);
+        counter(g, "ts", name, M(g)->ts.stall_ps[r]);
     }
 }
 
@@ -492,28 +495,24 @@ static void stuck_at_last_event(gpu_t *g)
      * unit's answers may all be taken already, and the engine's frontier
      * lie past the stop */
     if (sim_stop_reason(g->sim) != SIM_END_NONE || sim_pending(g->sim) != 0 ||
-        ts_finished(&g->ts))
+        ts_finished(&M(g)->ts))
         return;
-    sim_time_t last = g->engine.ops->frontier(g->engine.self);
-    for (unsigned b = 0; b < g->sm.nbanks; b++)
-        for (uint16_t m = g->sm.banks[b].pending; m; m &= m - 1) {
-            sim_time_t a = g->sm.banks[b].arrive[__builtin_ctz(m)];
-            last = a > last ? a : last;
-        }
-    sim_advance(g->sim, last);
+    sim_time_t last = M(g)->engine.ops->frontier(M(g)->engine.self);
+    sim_time_t arrived = sm_last_arrival(&M(g)->sm);
+    sim_advance(g->sim, arrived > last ? arrived : last);
 }
 
 void gpu_finish(gpu_t *g)
 {
     stuck_at_last_event(g);
     ivl_running(g);
-    ts_report_partial(&g->ts);
-    g->engine.ops->report_partial(g->engine.self);
+    ts_report_partial(&M(g)->ts);
+    M(g)->engine.ops->report_partial(M(g)->engine.self);
     if (!sim_tracing(g->sim))
         return;
     totals(g);
-    g->engine.ops->counters(g->engine.self);
-    bank_counters(g);
+    M(g)->engine.ops->counters(M(g)->engine.self);
+    sm_counters(&M(g)->sm);
     if (g->trace & GPU_TRACE_SLOTS)
         gpu_slots_report(g);
 }

@@ -138,15 +138,16 @@ static inline unsigned gpu_bank_of(unsigned map, unsigned banks, unsigned addr)
     return (addr >> (12 - k)) & mask;
 }
 
-/* Fills `d` with the reference timing model of spec §6. */
+/* Fills `d` with the reference timing model of spec §6 (the defaults of
+ * model/gpu_keys.h, the one table of them). */
 void gpu_desc_default(gpu_desc_t *d);
 
-/* Checks the bounds the model relies on (core latencies >= 1 cycle, bank
- * occupancy >= 1 cycle, window 1..64, period >= 1 ps, banks a power of two
- * up to SM_BANKS_MAX, simt.issue_width 1..16, the pipeline's simt.* keys in
- * their ranges of SIMT-SPEC, enumerations in range); the
- * message names the configuration key. The simt.* fields are checked
- * whatever core.model is (a MIMD run ignores them). */
+/* Checks the bounds the model relies on, those of model/gpu_keys.h (core
+ * latencies >= 1 cycle, bank occupancy >= 1 cycle, window 1..64, period >= 1
+ * ps, simt.issue_width 1..16, the pipeline's simt.* keys in their ranges of
+ * SIMT-SPEC, enumerations in range), banks a power of two, and S14's
+ * combinations; the message names the configuration key. The simt.* fields
+ * are checked whatever core.model is (a MIMD run ignores them). */
 int gpu_desc_check(const gpu_desc_t *d, diag_t *diag);
 
 typedef struct gpu gpu_t;

@@ -1,20 +1,21 @@
-/* gpu_impl.h — the machine the components share: struct gpu embeds the TS,
- * the 16 cores and the SM by value (chips-style), and the same-time order of
- * their events. Private to model/; users see gpu.h. */
+/* gpu_impl.h — what the model's blocks truly share: struct gpu holds the
+ * clock (the kernel, the description, the run's horizon and outcome), the
+ * counters' and records' sinks, and the transaction pool; plus the
+ * same-time order of their events and the transactions they trade. The
+ * blocks themselves (the TS, the cores, the SM, the SIMT unit, the plugins'
+ * runs) live in the machine that gpu.c builds and wires, which no block
+ * sees: a block reaches another only through the links and functions the
+ * wiring gives it. Private to model/; users see gpu.h. */
 #ifndef TESSERA_GPU_IMPL_H
 #define TESSERA_GPU_IMPL_H
 
 #include "events/sim.h"
 #include "events/txn.h"
-#include "model/core.h"
-#include "model/engine.h"
 #include "model/gpu.h"
 #include "model/gpu_trace.h"
 #include "model/ivl.h"
-#include "model/policy.h"
+#include "model/program.h"
 #include "model/race.h"
-#include "model/sm.h"
-#include "model/ts.h"
 
 /* For the hot paths' functions (the SM's grant, the core's run): GCC's
  * basic-block vectoriser packs neighbouring counters and fields into SSE
@@ -66,18 +67,9 @@ struct gpu {
     sim_time_t watch_at;      /* rw: no core's watchdog (D12) can fire before it (gpu_watch),
                                  or NEVER while no core is near its budget */
     bool bounded;             /* the components run under a horizon (answers as events…) */
-    sim_time_t core_lat_max;  /* ro: the longest fixed latency of a core-local class, in ps
-                                 (a bounded core's chunks; 0 when drawn) */
-    sim_event_t stop_ev;      /* the watchdog's stop, after everything of its picosecond */
     uint8_t outcome;          /* gpu_outcome_t once decided */
     char errmsg[320];         /* why WATCHDOG, STUCK or POLICY_ERROR */
     txn_pool_t pool;          /* every transaction in flight */
-    engine_t engine;          /* what runs the tasks (wired by gpu.c: the cores) */
-    ts_t ts;
-    sm_t sm;
-    core_t cores[GPU_CORES];  /* reached only through `engine` and the wiring */
-    struct simt *simt;        /* core.model = simt: the engine issuing for the lanes; else NULL */
-    policy_run_t policy[GPU_POINT_COUNT]; /* the plugins' runs (impl NULL: built in) */
     /* the slot profile (GPU_TRACE_SLOTS, slots.c): by core (MIMD; the SIMT unit's
        in [0]), frame and slot, summed over the run's tasks */
     gpu_tr_slot_t slots[GPU_CORES][TM_FRAMES][ISA_SLOTS];
@@ -85,7 +77,8 @@ struct gpu {
 
 /* slots.c: a core's task ended (complete) or is still running at the end of
  * the run: its cycles and instructions are charged to its slots. */
-void gpu_slots_core(struct gpu *g, const core_t *c, bool complete);
+struct core;
+void gpu_slots_core(struct gpu *g, const struct core *c, bool complete);
 /* slots.c: a warp of `frame` (nlanes lanes) was closed out: its per-slot
  * counts (issued warp instructions, the lanes not active in them, stall
  * cycles by reason) are added. */
@@ -136,6 +129,12 @@ static inline void gpu_counter(sim_t *sim, const char *component, const char *na
     gpu_tr_counter_t r = {component, name, value};
     sim_trace(sim, GPU_TR_COUNTER, &r);
 }
+
+/* When the last READY reached the TS so far (the run's end once it is done). */
+sim_time_t gpu_last_ready(const struct gpu *g);
+
+/* The run stops with an error: out of memory for `what`. */
+void gpu_out_of_memory(struct gpu *g, const char *what);
 
 /* A transaction from the pool; on exhaustion the run stops with an error
  * and NULL is returned. */

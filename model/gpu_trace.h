@@ -23,6 +23,8 @@ enum gpu_trace_kind {
     GPU_TR_SIMT_MEM,               /* gpu_tr_simt_mem_t: one warp ld/st, when it completes */
     GPU_TR_SIMT_ISSUE,             /* gpu_tr_simt_issue_t: one warp instruction, at issue */
     GPU_TR_SLOT,                   /* gpu_tr_slot_t: one slot's profile, at the end of the run */
+    GPU_TR_SIMT_WAIT,              /* gpu_tr_simt_wait_t: a thread group's wait at a
+                                      convergence barrier, when it ends (S14) */
 };
 
 /* gpu_set_trace() bits */
@@ -32,7 +34,8 @@ enum gpu_trace_kind {
 #define GPU_TRACE_WARPS 0x8u    /* GPU_TR_SIMT_WARP and GPU_TR_SIMT_MEM (core.model = simt) */
 #define GPU_TRACE_ISSUE 0x10u   /* GPU_TR_SIMT_ISSUE: one record per issued warp instruction,
                                    enough to draw the issue port (which warp issued in
-                                   each cycle) and divergence (its active mask) */
+                                   each cycle) and divergence (its active mask); and
+                                   GPU_TR_SIMT_WAIT under simt.reconvergence = barrier */
 #define GPU_TRACE_SLOTS 0x20u   /* GPU_TR_SLOT: the slot profile, reported by gpu_finish */
 
 typedef struct gpu_tr_frame {
@@ -211,6 +214,20 @@ typedef struct gpu_tr_slot {
     sim_time_t sm_wait_ps;    /* MIMD */
 } gpu_tr_slot_t;
 #define GPU_SLOT_SIMT 0xffu
+
+/* One thread group's wait at a convergence barrier (simt.reconvergence =
+ * barrier, S14; only with GPU_TRACE_ISSUE), reported when the barrier
+ * completes: from the moment the group's next slot became the barrier's
+ * wait point (it may still have had instructions in flight) to the
+ * barrier's completion, when the groups join. A wait still open when the
+ * run ends is reported then, with to_ps = SIM_TIME_NEVER. */
+typedef struct gpu_tr_simt_wait {
+    uint8_t frame;            /* the warp */
+    uint8_t slot;             /* the wait point r: the bnz's immediate post-dominator */
+    uint16_t lanes;           /* the waiting group's lanes */
+    sim_time_t from_ps;       /* it began waiting */
+    sim_time_t to_ps;         /* the barrier completed (SIM_TIME_NEVER: never) */
+} gpu_tr_simt_wait_t;
 
 /* End-of-run counters of a SIMT run (component "simt", GPU_TR_COUNTER):
  * warps, warp_instructions, lane_instructions, lane_slots (Σ warp

@@ -8,6 +8,7 @@
  * goes). Invariant: Σ over a core's slots of execute_ps + sm_wait_ps is its
  * busy time, Σ sm_wait_ps its SM wait; Σ over a frame's SIMT slots of
  * issued and stall cycles are its warps'. */
+#include "model/core.h"
 #include "model/gpu_impl.h"
 
 /* Σ n[]. */
@@ -90,7 +91,7 @@ static bool charged(const gpu_tr_slot_t *p)
 
 void gpu_slots_report(gpu_t *g)
 {
-    unsigned units = g->simt ? 1 : GPU_CORES;
+    unsigned units = g->desc.model == GPU_MODEL_SIMT ? 1 : GPU_CORES;
     for (unsigned f = 0; f < TM_FRAMES; f++)
         for (unsigned c = 0; c < units; c++)
             for (unsigned s = 0; s < ISA_SLOTS; s++) {
@@ -98,9 +99,9 @@ void gpu_slots_report(gpu_t *g)
                 if (!charged(p))
                     continue;
                 p->frame = (uint8_t)f;
-                p->core = g->simt ? GPU_SLOT_SIMT : (uint8_t)c;
+                p->core = g->desc.model == GPU_MODEL_SIMT ? GPU_SLOT_SIMT : (uint8_t)c;
                 p->slot = (uint8_t)s;
-                p->groups = g->simt && g->desc.simt_reconvergence == GPU_RECONV_BARRIER;
+                p->groups = g->desc.model == GPU_MODEL_SIMT && g->desc.simt_reconvergence == GPU_RECONV_BARRIER;
                 p->word = g->prog.tm.code[f][s];
                 sim_trace(g->sim, GPU_TR_SLOT, p);
             }

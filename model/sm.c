@@ -1,6 +1,8 @@
 /* sm.c — the Shared Memory banks (D13, D14, D16, T7, T8). Each bank keeps the
- * requests posted to it (at most one per core, cores block on their access)
- * and the earliest moment it can serve one of them; at that moment it lets
+ * requests posted to it (each requester's earliest in req[], any later ones
+ * of the same requester behind it in sm->more[]: a core blocks on its access, a
+ * block in front of the SM need not) and the earliest moment it can serve
+ * one of them; at that moment it lets
  * the arbiter choose among the requests that have arrived, performs the
  * access (it takes effect at the grant), and answers the core. Requests that
  * arrive at the instant the bank frees compete with those already waiting,
@@ -26,7 +28,7 @@ static void grant_plugin_cb(sim_t *sim, sim_event_t *ev);
  * (policy.h): an answer out of range ends the run (bank 0 stands in). */
 static void map_by_plugin(sm_t *sm, struct gpu *g)
 {
-    policy_run_t *p = &g->policy[GPU_POINT_BANK_MAP];
+    policy_run_t *p = sm->map_run;
     for (unsigned a = 0; a < SM_BYTES; a++) {
         p->fail[0] = 0;
         unsigned bank = p->impl->bank_of(p->state, a, sm->nbanks);
@@ -41,20 +43,23 @@ static void map_by_plugin(sm_t *sm, struct gpu *g)
     }
 }
 
-void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
+void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES], policy_run_t *arbiter,
+             policy_run_t *bank_map)
 {
     memset(sm, 0, sizeof *sm);
     sm->gpu = g;
     sm->sim = g->sim;
+    sm->arb_run = arbiter;
+    sm->map_run = bank_map;
     sm->stepped = gpu_stepped(&g->desc);
     sm->atomics = g->desc.atomics;
     sm->nbanks = g->desc.banks;
-    if (g->policy[GPU_POINT_BANK_MAP].impl)
+    if (bank_map->impl)
         map_by_plugin(sm, g);
     else
         for (unsigned a = 0; a < SM_BYTES; a++)
             sm->bank_of[a] = (uint8_t)gpu_bank_of(g->desc.bank_map, g->desc.banks, a);
-    sm->arbiter = g->policy[GPU_POINT_ARBITER].impl ? SM_ARB_PLUGIN : g->desc.arbiter;
+    sm->arbiter = arbiter->impl ? SM_ARB_PLUGIN : g->desc.arbiter;
     memcpy(sm->mem, initial, SM_BYTES);
     sm->lat_fixed = lat_is_fixed(&g->desc.sm_bank) && lat_is_fixed(&g->desc.sm_resp);
     sm->bank_ps = gpu_cycles(g, g->desc.sm_bank.lo);
@@ -79,7 +84,7 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES])
 void sm_set_observed(sm_t *sm, bool on)
 {
     sm->observed = on;
-    sm->plain = !sm->atomics && sm->lat_fixed && !on;
+    sm->plain = !sm->atomics && sm->lat_fixed && !on && !sm->held;
 }
 
 unsigned sm_bank_of(const sm_t *sm, unsigned addr) { return sm->bank_of[addr % SM_BYTES]; }
@@ -172,13 +177,56 @@ void sm_bound(sm_t *sm)
         sm->answer[id].direct = false;
 }
 
-void sm_on_request(void *self, txn_t *t)
+/* Requester c's request `t` comes while c has one posted at bank `id`: the
+ * later of the two (by arrival, then by posting) waits in sm->more[id], kept
+ * in arrival order. Normally that is `t`; one that arrives before the posted
+ * one (decoupled timing with a drawn sm.req: posted later, due earlier)
+ * takes its place, and the displaced one goes before every waiting request
+ * of its arrival (it was posted before them). True when `t` is to be the
+ * posted one (the caller goes on as for a first request), false when it
+ * waits. */
+static inline bool wait_behind(sm_t *sm, unsigned id, txn_t *t)
 {
-    sm_t *sm = self;
-    assert(t->addr < SM_BYTES);
-    unsigned id = sm->bank_of[t->addr];
+    const bank_t *b = &sm->banks[id];
+    unsigned c = t->core;
+    bool first = t->t_arrived < b->arrive[c];
+    txn_t *w = first ? b->req[c] : t;
+    sim_time_t a = first ? b->arrive[c] : t->t_arrived;
+    txn_t **at = &sm->more[id];
+    while (*at && (first ? (*at)->t_arrived < a : (*at)->t_arrived <= a))
+        at = &(*at)->next_held;
+    w->next_held = *at;
+    *at = w;
+    sm->held++;
+    sm->plain = false; /* the grants look for the waiting requests (serve_as) */
+    return first;
+}
+
+/* After a grant to requester c at bank `id`: c's next waiting request, if
+ * any, becomes its posted one (the first of c's in sm->more[id]). */
+static __attribute__((noinline, cold)) void post_next(sm_t *sm, unsigned id, unsigned c)
+{
     bank_t *b = &sm->banks[id];
-    assert(!(b->pending & (1u << t->core)));
+    txn_t **at = &sm->more[id];
+    while (*at && (*at)->core != c)
+        at = &(*at)->next_held;
+    txn_t *t = *at;
+    if (!t)
+        return; /* others wait, none of c's */
+    *at = t->next_held;
+    t->next_held = NULL;
+    if (!--sm->held)
+        sm_set_observed(sm, sm->observed); /* plain again, unless for something else */
+    b->req[c] = t;
+    b->arrive[c] = t->t_arrived;
+    b->pending |= (uint16_t)(1u << c);
+    b->min_arrive = t->t_arrived < b->min_arrive ? t->t_arrived : b->min_arrive;
+}
+
+/* Posts `t` as its requester's request at bank `id` (it has none there). */
+static inline __attribute__((always_inline)) void post(sm_t *sm, unsigned id, txn_t *t)
+{
+    bank_t *b = &sm->banks[id];
     b->req[t->core] = t;
     b->arrive[t->core] = t->t_arrived;
     b->pending |= (uint16_t)(1u << t->core);
@@ -196,6 +244,33 @@ void sm_on_request(void *self, txn_t *t)
         sm->posted_min = at < sm->posted_min ? at : sm->posted_min;
     else if (!sim_event_pending(&sm->grant_ev) || sm->grant_ev.time > at)
         sim_schedule(sm->sim, &sm->grant_ev, at);
+}
+
+/* A request whose requester has one posted at its bank already. */
+static __attribute__((noinline, cold)) void post_behind(sm_t *sm, unsigned id, txn_t *t)
+{
+    if (wait_behind(sm, id, t))
+        post(sm, id, t); /* it arrives first: posted in the other's place */
+}
+
+void sm_on_request(void *self, txn_t *t)
+{
+    sm_t *sm = self;
+    assert(t->addr < SM_BYTES && t->core < GPU_CORES);
+    unsigned id = sm->bank_of[t->addr];
+    assert(!(sm->banks[id].pending & (1u << t->core)) && "one in flight: sm_on_request_queued");
+    post(sm, id, t);
+}
+
+void sm_on_request_queued(void *self, txn_t *t)
+{
+    sm_t *sm = self;
+    assert(t->addr < SM_BYTES && t->core < GPU_CORES);
+    unsigned id = sm->bank_of[t->addr];
+    if (sm->banks[id].pending & (1u << t->core))
+        post_behind(sm, id, t);
+    else
+        post(sm, id, t);
 }
 
 /* The index of the k-th set bit of m (k from 0). */
@@ -225,7 +300,7 @@ static __attribute__((noinline, cold)) unsigned arbitrate_plugin(bank_t *b, uint
                                                                   sim_time_t now)
 {
     struct gpu *g = b->sm->gpu;
-    policy_run_t *p = &g->policy[GPU_POINT_ARBITER];
+    policy_run_t *p = b->sm->arb_run;
     tessera_arb_request_t req[GPU_CORES];
     unsigned n = 0;
     uint16_t arrived = 0;
@@ -435,6 +510,8 @@ static inline __attribute__((always_inline)) void serve_as(sm_t *sm, bank_t *b, 
         count_wait(b, wait);
     if (!plain && sm->observed)
         observe(b, t, now, service, wait);
+    if (!plain && sm->held) /* before the answer: the requester may post again within it */
+        post_next(sm, b->id, t->core);
 }
 
 /* serve_as, written out once for the plain SM (sm->plain: no atomics, fixed
@@ -521,3 +598,62 @@ static GPU_NO_SLP void grant_cb(sim_t *sim, sim_event_t *ev) { grant_loop(sim, e
 
 /* The SM event when sm.arbiter is a plugin. */
 static void grant_plugin_cb(sim_t *sim, sim_event_t *ev) { grant_loop(sim, ev, true); }
+
+/* --- what the machine reads of the SM ------------------------------------- */
+
+void sm_get_totals(const sm_t *sm, sm_totals_t *out)
+{
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; i < sm->nbanks; i++) {
+        const bank_t *b = &sm->banks[i];
+        out->accesses += b->accesses;
+        out->conflicts += b->conflicts;
+        out->conflict_ps += b->wait_ps;
+    }
+}
+
+void sm_counters(const sm_t *sm)
+{
+    for (unsigned i = 0; i < sm->nbanks; i++) {
+        const bank_t *b = &sm->banks[i];
+        char name[16];
+        snprintf(name, sizeof name, "bank%u", i);
+        gpu_counter(sm->sim, name, "accesses", b->accesses);
+        gpu_counter(sm->sim, name, "conflicts", b->conflicts);
+        gpu_counter(sm->sim, name, "wait_ps", b->wait_ps);
+        gpu_counter(sm->sim, name, "max_wait_ps", b->max_wait_ps);
+        gpu_counter(sm->sim, name, "busy_ps", b->busy_ps);
+        gpu_counter(sm->sim, name, "lock_acquires", b->lock_acquires);
+    }
+}
+
+const uint8_t *sm_bytes(const sm_t *sm) { return sm->mem; }
+
+sim_time_t sm_last_arrival(const sm_t *sm)
+{
+    sim_time_t last = 0;
+    for (unsigned i = 0; i < sm->nbanks; i++) {
+        const bank_t *b = &sm->banks[i];
+        for (uint16_t m = b->pending; m; m &= m - 1) {
+            sim_time_t a = b->arrive[__builtin_ctz(m)];
+            last = a > last ? a : last;
+        }
+        for (const txn_t *t = sm->more[i]; t; t = t->next_held) /* no earlier than its req[] */
+            last = t->t_arrived > last ? t->t_arrived : last;
+    }
+    return last;
+}
+
+bool sm_first_waiter(const sm_t *sm, sm_waiter_t *out)
+{
+    for (unsigned i = 0; i < sm->nbanks; i++) {
+        const bank_t *b = &sm->banks[i];
+        if (!b->pending)
+            continue;
+        unsigned c = (unsigned)__builtin_ctz(b->pending);
+        *out = (sm_waiter_t){.bank = i, .requester = c, .frame = b->req[c]->frame,
+                             .lock_addr = b->lock_addr, .lock_owner = b->lock_core};
+        return true;
+    }
+    return false;
+}

@@ -76,6 +76,10 @@ static void hook(void *user, unsigned kind, const void *rec)
         r->slots = grow(r->slots, &r->cap_slots, r->n_slots + 1, sizeof *r->slots);
         r->slots[r->n_slots++] = *(const gpu_tr_slot_t *)rec;
         break;
+    case GPU_TR_SIMT_WAIT:
+        r->waits = grow(r->waits, &r->cap_waits, r->n_waits + 1, sizeof *r->waits);
+        r->waits[r->n_waits++] = *(const gpu_tr_simt_wait_t *)rec;
+        break;
     case GPU_TR_COUNTER: {
         const gpu_tr_counter_t *c = rec;
         unsigned core;
@@ -89,7 +93,12 @@ static void hook(void *user, unsigned kind, const void *rec)
                 r->core_instructions[core] = c->value;
         }
         if (!strcmp(c->component, "simt") && r->n_simt_counters < 32) {
-            r->simt_counter_name[r->n_simt_counters] = c->name; /* static strings */
+            /* the name lives only as long as the call (unit.c builds the stall
+               counters' names in a buffer of its own): copied, never kept */
+            char *name = r->simt_counter_name[r->n_simt_counters];
+            size_t len = strlen(c->name);
+            CU_ASSERT_FATAL(len < sizeof r->simt_counter_name[0]);
+            memcpy(name, c->name, len + 1);
             r->simt_counter[r->n_simt_counters++] = c->value;
         }
         break;
@@ -222,6 +231,7 @@ void h_free(h_run_t *r)
     free(r->mems);
     free(r->issues);
     free(r->slots);
+    free(r->waits);
     free(r);
 }
 
@@ -295,7 +305,8 @@ static bool same_simt(const h_run_t *a, const h_run_t *b)
 {
     if (!a->simt || !b->simt)
         return true; /* MIMD against SIMT (or MIMD): only the shared records compare */
-    if (a->n_warps != b->n_warps || a->n_issues != b->n_issues || a->n_mems != b->n_mems) {
+    if (a->n_warps != b->n_warps || a->n_issues != b->n_issues || a->n_mems != b->n_mems ||
+        a->n_waits != b->n_waits) {
         fprintf(stderr, "SIMT record counts differ\n");
         return false;
     }
@@ -329,6 +340,14 @@ static bool same_simt(const h_run_t *a, const h_run_t *b)
             x->active != y->active || x->order != y->order || x->eligible != y->eligible ||
             x->depth != y->depth) {
             fprintf(stderr, "issue record %zu differs\n", i);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < a->n_waits; i++) {
+        const gpu_tr_simt_wait_t *x = &a->waits[i], *y = &b->waits[i];
+        if (x->frame != y->frame || x->slot != y->slot || x->lanes != y->lanes ||
+            x->from_ps != y->from_ps || x->to_ps != y->to_ps) {
+            fprintf(stderr, "barrier wait record %zu differs\n", i);
             return false;
         }
     }

@@ -36,8 +36,11 @@ typedef struct h_run {
     size_t n_mems, cap_mems;
     gpu_tr_simt_issue_t *issues;           /* SIMT: in issue order */
     size_t n_issues, cap_issues;
+    gpu_tr_simt_wait_t *waits;             /* SIMT barrier mode: as reported */
+    size_t n_waits, cap_waits;
     uint64_t simt_counter[32];             /* SIMT: "simt" counters in report order */
-    const char *simt_counter_name[32];
+    char simt_counter_name[32][48];        /* copied: the model builds some in a stack
+                                              buffer (stall_REASON_cycles) */
     size_t n_simt_counters;
     gpu_tr_slot_t *slots;                  /* the slot profile, in report order */
     size_t n_slots, cap_slots;

@@ -11,6 +11,8 @@
 #include "config/cfg.h"
 #include "events/base/err.h"
 #include "model/gpu.h"
+#include "model/gpu_keys.h"
+#include "model/simt/simt.h"
 #include "model/simt/sched.h"
 #include "model/xenum.h"
 #include "tests/testutil.h"
@@ -158,9 +160,69 @@ static void test_defaults_equal_spec_section_6(void)
     CU_ASSERT_EQUAL(c.sim.progress, CFG_PROGRESS_AUTO);
 }
 
-/* The model's own defaults (gpu_desc_default) are the same §6 values, and
- * the model accepts every value the configuration accepts. */
-static void test_defaults_agree_with_the_model(void)
+/* Writes `v` into a field of `size` bytes (a gpu_desc_t number). */
+static void set_field(void *field, size_t size, uint64_t v)
+{
+    if (size == 1)
+        *(uint8_t *)field = (uint8_t)v;
+    else if (size == 8)
+        *(uint64_t *)field = v;
+    else
+        CU_FAIL("a field size set_field does not know");
+}
+
+/* A number or latency key of the model at its bounds lo..hi (from the
+ * table): the configuration accepts both and the model too; one past either
+ * (when there is such a value) is refused by both — the configuration by its
+ * key table, the model by gpu_desc_check, each naming the key. */
+static void check_bounds(const char *key, uint64_t lo, uint64_t hi, uint64_t type_max,
+                         void (*set)(gpu_desc_t *d, uint64_t v))
+{
+    diag_t d = {0};
+    uint64_t ends[2] = {lo, hi};
+    for (int i = 0; i < 2; i++) {
+        char arg[96];
+        cfg_t c = defaults();
+        snprintf(arg, sizeof arg, "%s=%llu", key, (unsigned long long)ends[i]);
+        CU_ASSERT_EQUAL(cfg_set(&c, arg, &d), TESS_OK);
+        CU_ASSERT_EQUAL(gpu_desc_check(&c.gpu, &d), TESS_OK);
+        gpu_desc_t m;
+        gpu_desc_default(&m);
+        set(&m, ends[i]);
+        CU_ASSERT_EQUAL(gpu_desc_check(&m, &d), TESS_OK);
+        bool past = i == 0 ? lo > 0 : hi < type_max;
+        if (!past)
+            continue;
+        uint64_t v = i == 0 ? lo - 1 : hi + 1;
+        c = defaults();
+        snprintf(arg, sizeof arg, "%s=%llu", key, (unsigned long long)v);
+        CU_ASSERT_EQUAL(cfg_set(&c, arg, &d), TESS_EINPUT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, key));
+        gpu_desc_default(&m);
+        set(&m, v);
+        d = (diag_t){0};
+        CU_ASSERT_EQUAL(gpu_desc_check(&m, &d), TESS_EINPUT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, key));
+        if (!strstr(d.msg, key))
+            fprintf(stderr, "\n  %s: the model says '%s'\n", arg, d.msg);
+    }
+}
+
+/* The model's settings, their defaults and bounds, have one home: the table
+ * of model/gpu_keys.h, from which gpu_desc_default, gpu_desc_check and the
+ * configuration's key table are derived. What can still differ is the
+ * derivation: the configuration's default is the table's text parsed (it
+ * must give gpu_desc_default's value), and each bound must mean the same to
+ * both (check_bounds, over every number and latency of the table). */
+#define SETTER_NUMBER(f, sec, nm, dv, lo, hi)                                                \
+    static void set_##f(gpu_desc_t *d, uint64_t v) { set_field(&d->f, sizeof d->f, v); }
+#define SETTER_LATENCY(f, sec, nm, dv, lo)                                                   \
+    static void set_##f(gpu_desc_t *d, uint64_t v) { d->f = lat_fixed((uint32_t)v); }
+#define NO_ENUM(f, sec, nm, names, dv)
+#define NO_BOOL(f, sec, nm, dv)
+GPU_KEYS(SETTER_NUMBER, SETTER_LATENCY, NO_ENUM, NO_BOOL)
+
+static void test_model_keys_from_one_table(void)
 {
     cfg_t c = defaults(), m = defaults();
     gpu_desc_default(&m.gpu);
@@ -177,18 +239,15 @@ static void test_defaults_agree_with_the_model(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "simt.ibuffer"));
     c.gpu.simt_reconvergence = GPU_RECONV_STACK;
     CU_ASSERT_EQUAL(gpu_desc_check(&c.gpu, &d), TESS_OK);
-    static const char *const extremes[] = {
-        "ts.window=1", "ts.window=64", "core.budget=1", "core.budget=1099511627776",
-        "clock.period_ps=1", "clock.period_ps=1000000000", "core.alu=choice:1,1000000",
-        "sm.bank=uniform:1..1000000", "ts.decode=0", "sm.req=0", "sm.resp=0", NULL,
-    };
-    for (const char *const *e = extremes; *e; e++) {
-        c = defaults();
-        CU_ASSERT_EQUAL(cfg_set(&c, *e, &d), TESS_OK);
-        CU_ASSERT_EQUAL(gpu_desc_check(&c.gpu, &d), TESS_OK);
-    }
-    if (d.code)
-        fprintf(stderr, "\n  %s\n", d.msg);
+    unsigned n = 0;
+#define BOUNDS_NUMBER(f, sec, nm, dv, lo, hi)                                                \
+    check_bounds(sec "." nm, lo, hi, sizeof m.gpu.f == 1 ? UINT8_MAX : UINT64_MAX, set_##f);  \
+    n++;
+#define BOUNDS_LATENCY(f, sec, nm, dv, lo)                                                   \
+    check_bounds(sec "." nm, lo, LAT_MAX_CYCLES, LAT_MAX_CYCLES, set_##f);                    \
+    n++;
+    GPU_KEYS(BOUNDS_NUMBER, BOUNDS_LATENCY, NO_ENUM, NO_BOOL)
+    CU_ASSERT_EQUAL(n, 25); /* 14 numbers, 11 latencies */
 }
 
 static void test_key_table_is_consistent(void)
@@ -1099,7 +1158,7 @@ static void test_docs_config_md_is_generated(void)
 
 static const test_case_t cases[] = {
     TEST(test_defaults_equal_spec_section_6),
-    TEST(test_defaults_agree_with_the_model),
+    TEST(test_model_keys_from_one_table),
     TEST(test_key_table_is_consistent),
     TEST(test_foreach_visits_every_key_in_table_order),
     TEST(test_file_sets_keys),

@@ -214,6 +214,17 @@ static void test_e3_schedulers(void)
     CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[MEM] + h_warp(r, 3)->stall_cycles[EXE], 0);
     CU_ASSERT_EQUAL(h_warp(r, 1)->warp_instructions, 11);
     CU_ASSERT_EQUAL(h_warp(r, 3)->warp_instructions, 7);
+    /* the unit's stall counters, each by its own name, are the warps' sums
+       (the names are built in a buffer of the unit's: the harness copies them) */
+    for (unsigned k = 0; k < GPU_SIMT_STALLS; k++) {
+        if (k == GPU_SIMT_STALL_BARRIER)
+            continue; /* barrier runs only */
+        char name[48];
+        snprintf(name, sizeof name, "stall_%s_cycles", gpu_simt_stall_name(k));
+        CU_ASSERT_EQUAL(h_simt_counter(r, name),
+                        h_warp(r, 1)->stall_cycles[k] + h_warp(r, 3)->stall_cycles[k]);
+    }
+    CU_ASSERT_EQUAL(h_simt_counter(r, "stall_issue_cycles"), 6 + 7); /* B's 6, A's 10-22 */
     h_free(r);
     for (unsigned s = SIMT_SCHED_GTO; s <= SIMT_SCHED_OLDEST; s++) {
         d = simt(s, false);

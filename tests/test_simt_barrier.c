@@ -94,6 +94,26 @@ static void assert_issues(const h_run_t *r, unsigned f, const unsigned (*want)[3
     }
 }
 
+/* Asserts the barrier waits reported (GPU_TR_SIMT_WAIT, any order): frame,
+ * slot, lanes, from and to in cycles (to = -1: still open). */
+static void assert_waits(const h_run_t *r, const int (*want)[5], unsigned n)
+{
+    CU_ASSERT_EQUAL(r->n_waits, n);
+    for (unsigned i = 0; i < n; i++) {
+        bool found = false;
+        for (size_t k = 0; k < r->n_waits && !found; k++) {
+            const gpu_tr_simt_wait_t *x = &r->waits[k];
+            found = x->frame == want[i][0] && x->slot == want[i][1] && x->lanes == want[i][2] &&
+                    x->from_ps == C(want[i][3]) &&
+                    (want[i][4] < 0 ? x->to_ps == SIM_TIME_NEVER : x->to_ps == C(want[i][4]));
+        }
+        CU_ASSERT(found);
+        if (!found)
+            fprintf(stderr, "no wait: frame %d slot %d lanes 0x%x cycles %d-%d\n", want[i][0],
+                    want[i][1], want[i][2], want[i][3], want[i][4]);
+    }
+}
+
 /* --- E7 ----------------------------------------------------------------------- */
 
 static const char *E7 = ".group cores=0x000f fence=no\n"
@@ -121,7 +141,10 @@ static const char *E7 = ".group cores=0x000f fence=no\n"
  * completes 15: the barrier is complete, ready at 15 for all four, the
  * lanes finish at 16, the task completes at 17. Resident 10: 9 issued, 1
  * memory (13). One barrier created, at most two groups; per-lane counts as
- * on the MIMD machine (7 each), 28 lane instructions. */
+ * on the MIMD machine (7 each), 28 lane instructions. The waits at the
+ * barrier (slot 8): {1,3} from 12 (its slot 7 issued: its next slot is 8)
+ * to 15, {0,2} from 15 (its bnz completes: it moves to 8, the last to
+ * arrive) to 15. */
 static void test_e7(void)
 {
     gpu_desc_t d = simt(false);
@@ -159,6 +182,8 @@ static void test_e7(void)
     CU_ASSERT_EQUAL(w->barriers, 1);
     CU_ASSERT_EQUAL(h_simt_counter(r, "barriers"), 1);
     CU_ASSERT_EQUAL(h_simt_counter(r, "max_groups"), 2);
+    static const int waits[][5] = {{1, 8, 0xa, 12, 15}, {1, 8, 0x5, 15, 15}};
+    assert_waits(r, waits, 2);
     h_free(r);
 }
 
@@ -251,6 +276,79 @@ static void test_e8_recorded(void)
     }
 }
 
+/* E7's barrier waits recorded at level events (simt_waits, schema 15) and
+ * drawn: the SVG timeline's lanes 1, 3 wait at the barrier in cycles
+ * 12-15 (lanes 0, 2 wait no time: nothing drawn), its issue port colours
+ * the diverged issues by thread group; the Perfetto trace has a track per
+ * group (by lowest lane) and the lanes' waits. Stack and lower levels:
+ * no row. A run stopped at 13 (sim.time_limit) records {1,3}'s wait as
+ * open (to_ps NULL). */
+static void test_waits_recorded(void)
+{
+    const char *path = test_tmp_path("e7.s");
+    CU_ASSERT_EQUAL_FATAL(test_write_file(path, E7, strlen(E7)), 0);
+    char db[256], svg[256], json[256]; /* (test_tmp_path's buffer is reused) */
+    snprintf(db, sizeof db, "%s", test_tmp_path("e7.db"));
+    snprintf(svg, sizeof svg, "%s", test_tmp_path("e7.svg"));
+    snprintf(json, sizeof json, "%s", test_tmp_path("e7.json"));
+    char args[2048];
+    uint8_t *text = NULL;
+    size_t len;
+    remove(db);
+    static const char *const runs[] = {"-s simt.reconvergence=barrier -s record.level=events",
+                                       "-s simt.reconvergence=barrier",
+                                       "-s record.level=events",
+                                       "-s simt.reconvergence=barrier -s record.level=events"
+                                       " -s sim.time_limit=13"};
+    for (unsigned i = 0; i < 4; i++) {
+        snprintf(args, sizeof args, "run %s --db %s --quiet -s core.model=simt %s", path, db,
+                 runs[i]);
+        CU_ASSERT_EQUAL(test_run_tessera(args, NULL), i == 3 ? 4 : 0);
+    }
+    /* stopped at 13: {1,3} waits since 12, still waiting (to_ps NULL) */
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM simt_waits WHERE run_id = 4 AND"
+                                    " lanes = 10 AND from_ps = 12000 AND to_ps IS NULL"),
+                    1);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM simt_waits WHERE run_id < 4"), 2);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM simt_waits WHERE run_id = 1 AND"
+                                    " frame = 1 AND slot = 8 AND ((lanes = 10 AND from_ps ="
+                                    " 12000) OR (lanes = 5 AND from_ps = 15000))"
+                                    " AND to_ps = 15000"),
+                    2);
+    snprintf(args, sizeof args, "timeline %s --run 1 -o %s", db, svg);
+    CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
+    text = test_read_file(svg, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr((const char *)text, "barrier wait, lane 1: cycles 12\xe2\x80\x93" "15"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr((const char *)text, "barrier wait, lane 3: cycles 12\xe2\x80\x93" "15"));
+    CU_ASSERT_PTR_NULL(text && strstr((const char *)text, "barrier wait, lane 0"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr((const char *)text, "lanes 0x000a of 0x000f (thread group, 1 of 2)"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr((const char *)text, "thread group (colour of its lowest lane)"));
+    free(text);
+    text = NULL;
+    snprintf(args, sizeof args, "timeline %s --run 3 -o %s", db, svg); /* the stack */
+    CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
+    text = test_read_file(svg, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NULL(text && strstr((const char *)text, "barrier"));
+    free(text);
+    text = NULL;
+    snprintf(args, sizeof args, "export %s --run 1 --perfetto %s", db, json);
+    char *out = NULL;
+    int rc = test_run_tessera(args, &out);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc)
+        fprintf(stderr, "%s\n", out ? out : "");
+    free(out);
+    text = test_read_file(json, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr((const char *)text, "\"lane 1 at a barrier\""));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr((const char *)text, "\"F1 waits at slot 8\""));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr((const char *)text, "\"F1 group @lane 1\""));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr((const char *)text, "\"F1 group @lane 0\""));
+    free(text);
+}
+
 /* --- hand-computed cases ---------------------------------------------------------- */
 
 /* Nested divergence with two barriers at one slot (lanes 0-3, r2 = id & 1,
@@ -272,7 +370,10 @@ static void test_e8_recorded(void)
  * completed by 15: ready at 15, the lanes finish at 16, the task completes
  * at 17. No stall cycle (10 issues, resident 10), 3 groups at most (12-14),
  * 2 barriers. Stack: slot 6 at 12 (lane 0 on top), 7 at 13, the mul at 14
- * (completes 16), ready at 16: completion at 18. MIMD: 16. */
+ * (completes 16), ready at 16: completion at 18. MIMD: 16.
+ * Waits (slot 9): at B2 {1} from 12 and {0} from 15 (the last to arrive),
+ * both to 15; at B1 {2,3} from 12 (its mul issued) and the joined {0,1}
+ * from 15, both to 15. */
 static void test_two_barriers_at_one_slot(void)
 {
     const char *src = ".group cores=0xf\n set_const r1, id\n set_const r9, 1\n and r1, r9, r2\n"
@@ -294,9 +395,13 @@ static void test_two_barriers_at_one_slot(void)
     CU_ASSERT_EQUAL(w->resident_cycles, 10);
     CU_ASSERT_EQUAL(w->max_groups, 3);
     CU_ASSERT_EQUAL(w->barriers, 2);
+    static const int waits[][5] = {
+        {1, 9, 0x2, 12, 15}, {1, 9, 0x1, 15, 15}, {1, 9, 0xc, 12, 15}, {1, 9, 0x3, 15, 15}};
+    assert_waits(r, waits, 4);
     h_free(r);
     d = simt(false);
     r = run(src, &d);
+    CU_ASSERT_EQUAL(r->n_waits, 0); /* the stack has no barrier */
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
     h_free(r);
     d = mimd();
@@ -730,6 +835,7 @@ static const test_case_t cases[] = {
 
 static const test_case_t once[] = {
     TEST(test_e8_recorded),
+    TEST(test_waits_recorded),
     TEST(test_key),
     TEST_END,
 };

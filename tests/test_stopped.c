@@ -102,7 +102,7 @@ static bool modes_agree(const char *src, const char **sets, unsigned n, const ch
  * interval statistics, the SIMT unit's options. Returns the count. */
 static unsigned variant(const char **sets, unsigned i)
 {
-    static const char *const simt[][8] = {
+    static const char *const simt[][9] = {
         {"simt.scheduler=rr", "simt.scoreboard=off", "simt.broadcast=off", "simt.issue_width=1"},
         {"simt.scheduler=gto", "simt.scoreboard=on", "simt.broadcast=on", "simt.issue_width=2"},
         {"simt.scheduler=oldest", "simt.scoreboard=off", "simt.broadcast=on",
@@ -116,12 +116,17 @@ static unsigned variant(const char **sets, unsigned i)
         {"simt.scheduler=gto", "simt.scoreboard=on", "simt.reconvergence=barrier",
          "simt.issue_width=2"},
         {"simt.scheduler=rr", "simt.broadcast=on", "simt.reconvergence=barrier"},
+        /* thread groups through collectors and narrow units (S12, S13 per group), and
+           their barrier waits recorded (simt_waits, level events) */
+        {"simt.scheduler=oldest", "simt.scoreboard=on", "simt.reconvergence=barrier",
+         "simt.collectors=2", "simt.rf_banks=3", "simt.sp_width=4", "simt.lsu_width=2",
+         "simt.issue_width=2", "record.level=events"},
     };
     unsigned n = 0;
     sets[n++] = i % 2 ? "core.model=simt" : "core.model=mimd";
     if (i % 2)
-        for (unsigned k = 0; k < 8 && simt[i / 2 % 7][k]; k++)
-            sets[n++] = simt[i / 2 % 7][k];
+        for (unsigned k = 0; k < 9 && simt[i / 2 % 8][k]; k++)
+            sets[n++] = simt[i / 2 % 8][k];
     if (i % 3 == 0) {
         sets[n++] = "sm.bank=uniform:1..4";
         sets[n++] = "sm.req=choice:1,1,5";

@@ -517,14 +517,14 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
-/* Turns a current file into one of version `to` (1 to 13) as those
+/* Turns a current file into one of version `to` (1 to 14) as those
  * versions wrote it: no views (version 6 had all but latest_ok_runs; a
  * reader or a migration gives a file every view either way); below 11 the
  * SIMT ld/st, below 10 the SIMT issue port and below 9 the event log tables
  * of one row each (their rows those of the simt_mem, simt_issue and events
- * views); below 14 no slot_counts and no simt_warps.stall_fetch_cycles,
- * stall_collector_cycles; below 13 no thread-group columns in simt_warps;
- * below 12 no runs.uid; below 6 no SIMT tables; below 5 no intervals; below 3
+ * views); below 15 no simt_waits; below 14 no slot_counts and no
+ * simt_warps.stall_fetch_cycles, stall_collector_cycles; below 13 no thread-group columns in
+ * simt_warps; below 12 no runs.uid; below 6 no SIMT tables; below 5 no intervals; below 3
  * also no races table,
  * no runs.stop_ps, params values TEXT. */
 static void downgrade(const char *db, int to)
@@ -535,6 +535,14 @@ static void downgrade(const char *db, int to)
         char sql[128];
         snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
         CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_waits", NULL, NULL, NULL), SQLITE_OK);
+    if (to == 14) {
+        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
+                                        " DROP VIEW simt_mem; PRAGMA user_version = 14",
+                                     NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(h);
+        return;
     }
     CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE slot_counts;"
                                     " ALTER TABLE simt_warps DROP COLUMN stall_fetch_cycles;"

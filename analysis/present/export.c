@@ -141,7 +141,7 @@ static void acc_merge_end(acc_merge_t *m)
 /* --- Perfetto / Chrome trace-event JSON ------------------------------------------- */
 
 enum { TID_TS = 1, TID_BUS = 2, TID_STALLS = 3, TID_CORE = 100, TID_BANK = 200, TID_ISSUE = 400,
-       MAX_LANES = 64 };
+       TID_BARRIER = 300, TID_GROUP = 1000, MAX_LANES = 64 };
 
 typedef struct pend {         /* an access whose bank slice waits to be written */
     exp_access_t a;
@@ -159,6 +159,10 @@ typedef struct json {
     pend_t *pend;             /* bank slices not written yet: a heap by grant */
     unsigned n_pend, cap_pend;
     uint64_t seq;             /* accesses taken so far (ties in the heap) */
+    bool groups;              /* simt.reconvergence = barrier: thread groups' tracks */
+    uint16_t group_track[TL_MAX_FRAMES]; /* per warp (frame): the group tracks declared,
+                                            by lowest lane */
+    uint16_t barrier_track;   /* the lanes' barrier tracks declared */
 } json_t;
 
 /* Picoseconds as the format's microseconds, exactly: 6000 → 0.006000. */
@@ -454,12 +458,94 @@ static void json_tail(json_t *j, const exp_stats_t *st)
             (unsigned long long)st->accesses_total, (unsigned long long)st->cut_ps);
 }
 
+/* Under simt.reconvergence = barrier: the issue on its thread group's track,
+ * a sub-row of its warp per lowest lane ("F1 group @lane 2": a warp's groups
+ * have disjoint lanes, so two never share one at a time), named after its
+ * mnemonic, with its lanes. */
+static void group_slice(json_t *j, unsigned frame, const tl_frame_t *f, const char *op,
+                        unsigned active, int64_t t)
+{
+    if (!active || frame >= TL_MAX_FRAMES)
+        return;
+    unsigned lane = (unsigned)__builtin_ctz(active), tid = TID_GROUP + frame * TL_CORES + lane;
+    char name[48], args[64];
+    if (!(j->group_track[frame] >> lane & 1)) {
+        j->group_track[frame] |= (uint16_t)(1u << lane);
+        snprintf(name, sizeof name, "%s group @lane %u", f ? f->label : "F?", lane);
+        meta(j, tid, "thread_name", name, tid);
+    }
+    snprintf(args, sizeof args, "\"frame\":%u,\"lanes\":\"%04x\"", frame, active);
+    slice(j, tid, op, "group", t, t + (int64_t)j->info->period_ps, args);
+}
+
+/* Every issue of the window on its group's track, in time order (a track's
+ * slices are written in time order; the issue ports are written slot by
+ * slot). */
+static int json_groups(json_t *j, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_issue_window(j->run, "time_ps, frame, op, active", "time_ps, ord",
+                                           j->w.t0, j->w.t1, d);
+    if (!st)
+        return d && d->code ? d->code : TESS_EDB;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        unsigned frame = (unsigned)sqlite3_column_int(st, 1);
+        const unsigned char *op = sqlite3_column_text(st, 2);
+        group_slice(j, frame, tl_run_frame(j->run, frame), op ? (const char *)op : "?",
+                    (unsigned)sqlite3_column_int(st, 3), sqlite3_column_int64(st, 0));
+    }
+    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(j->run, "reading simt_issue", d);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The waits of thread groups at convergence barriers (simt_waits, S14): on
+ * a track per lane ("lane 3 at a barrier", beside the cores), a slice per
+ * wait of the lane's group ("F1 waits at slot 8"), to the window's end when
+ * the run ended first. A lane waits at one barrier at a time. */
+static int json_waits(json_t *j, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(j->run,
+                                      "SELECT frame, slot, lanes, from_ps, to_ps FROM simt_waits"
+                                      " WHERE run_id = ?1 AND from_ps < ?3"
+                                      " AND (to_ps IS NULL OR to_ps > ?2) ORDER BY from_ps, frame",
+                                      d);
+    if (!st)
+        return TESS_EDB;
+    sqlite3_bind_int64(st, 2, j->w.t0);
+    sqlite3_bind_int64(st, 3, j->w.t1);
+    int step;
+    char name[48], args[128];
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        unsigned frame = (unsigned)sqlite3_column_int(st, 0), slot = (unsigned)sqlite3_column_int(st, 1);
+        unsigned lanes = (unsigned)sqlite3_column_int(st, 2) & 0xffffu;
+        int64_t a = sqlite3_column_int64(st, 3), b = tl_col_time(st, 4);
+        const tl_frame_t *f = tl_run_frame(j->run, frame);
+        snprintf(args, sizeof args, "\"frame\":%u,\"slot\":%u,\"group\":\"%04x\",\"complete\":%s",
+                 frame, slot, lanes, b == TL_NONE ? "false" : "true");
+        for (unsigned m = lanes; m; m &= m - 1) {
+            unsigned lane = (unsigned)__builtin_ctz(m);
+            if (!(j->barrier_track >> lane & 1)) {
+                j->barrier_track |= (uint16_t)(1u << lane);
+                snprintf(name, sizeof name, "lane %u at a barrier", lane);
+                meta(j, TID_BARRIER + lane, "thread_name", name, TID_CORE + TL_CORES + lane);
+            }
+            snprintf(name, sizeof name, "%s waits at slot %u", f ? f->label : "F?", slot);
+            slice(j, TID_BARRIER + lane, name, "barrier", a, b == TL_NONE ? FOREVER : b, args);
+        }
+    }
+    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(j->run, "reading simt_waits", d);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* The SIMT unit's issue port (simt_issue, core.model = simt at level
  * events): a track per issue slot of a cycle ("issue port", "issue port 2",
  * … with simt.issue_width > 1), a one-cycle slice per issued warp
  * instruction named after its warp and mnemonic ("F1 add"), category
  * "diverged" when it issued inside a divergence (SIMT stack depth > 1, its
- * active lanes fewer than the warp's), else "issue". */
+ * active lanes fewer than the warp's; under simt.reconvergence = barrier
+ * depth counts the warp's thread groups), else "issue". */
 static int json_issue(json_t *j, diag_t *d)
 {
     sqlite3_stmt *st = tl_run_issue_window(
@@ -508,7 +594,13 @@ int exp_perfetto_write(tl_run_t *run, const exp_opts_t *o, FILE *out, exp_stats_
     json_stalls(&j, true);
     json_tasks(&j);
     if (j.info->level >= REC_EVENTS)
+        rc = tl_run_thread_groups(run, &j.groups, d);
+    if (rc == TESS_OK && j.groups)
+        rc = json_waits(&j, d);
+    if (rc == TESS_OK && j.info->level >= REC_EVENTS)
         rc = json_issue(&j, d);
+    if (rc == TESS_OK && j.groups)
+        rc = json_groups(&j, d);
     if (rc == TESS_OK && j.w.acc)
         rc = json_accesses(&j, st, d);
     if (rc == TESS_OK)

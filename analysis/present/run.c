@@ -80,6 +80,19 @@ sqlite3_stmt *tl_run_prepare(tl_run_t *r, const char *sql, diag_t *d)
     return st;
 }
 
+int tl_run_thread_groups(tl_run_t *r, bool *groups, diag_t *d)
+{
+    *groups = false;
+    sqlite3_stmt *st = tl_run_prepare(r, "SELECT count(*) FROM params WHERE run_id = ?1 AND"
+                                         " key = 'simt.reconvergence' AND value = 'barrier'", d);
+    if (!st)
+        return TESS_EDB;
+    int step = sqlite3_step(st);
+    *groups = step == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? TESS_OK : tl_run_fail(r, "reading params", d);
+}
+
 sqlite3_stmt *tl_run_issue_window(tl_run_t *r, const char *cols, const char *order, int64_t t0,
                                   int64_t t1, diag_t *d)
 {

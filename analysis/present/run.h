@@ -99,6 +99,11 @@ int tl_run_need_tasks(const tl_run_t *run, diag_t *diag);
  * 1 to 16), 0 when the run has no issue records. TESS_EDB on failure. */
 int tl_run_issue_slots(tl_run_t *run, unsigned *slots /* OUT */, diag_t *diag);
 
+/* *groups = the run is a SIMT run under simt.reconvergence = barrier (S14:
+ * simt_issue.depth counts its warps' thread groups, simt_waits holds their
+ * waits at convergence barriers). TESS_EDB on failure. */
+int tl_run_thread_groups(tl_run_t *run, bool *groups /* OUT */, diag_t *diag);
+
 /* For the pictures and traces: the run's read-only connection as a prepared
  * statement with the run id bound to ?1 (NULL with TESS_EDB in diag), the
  * error of that connection as TESS_EDB in diag, a nullable time column, and

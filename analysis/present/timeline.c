@@ -34,6 +34,13 @@ static const char *const palette[] = {"#8fb8de", "#f4b183", "#a9d18e", "#f19c99"
 #define WAIT_COLOUR "#c0392b"
 #define BANK_COLOUR "#1f4e79"
 #define CF_COLOUR "#6a3d9a"
+#define BARRIER_COLOUR "#e08a00"
+/* Thread groups (simt.reconvergence = barrier): a group's colour is its
+ * lowest lane's, so a warp's groups (disjoint lanes) never share one (no
+ * red, no orange: the SM's and the barrier's strips). */
+static const char *const group_palette[16] = {
+    "#1f77b4", "#9467bd", "#2ca02c", "#8c564b", "#e377c2", "#bcbd22", "#17becf", "#7f7f7f",
+    "#393b79", "#637939", "#8c6d31", "#7b4173", "#3182bd", "#31a354", "#756bb1", "#636363"};
 
 /* Busy time of a set of lanes per pixel column, and the exact busy intervals
  * (merged) for as long as there are few enough to draw one by one. */
@@ -150,10 +157,13 @@ typedef struct svg {
     unsigned width, height, legend_rows;
     double y_cf, y_bus, y_issue, y_core, y_bank, y_axis, y_legend;
     bool have_issue;          /* a SIMT run at level events: the issue port row */
+    bool have_groups;         /* … under simt.reconvergence = barrier: thread groups' colours
+                                 on the port, barrier waits on the cores' rows */
     unsigned issue_slots;     /* its issue slots per cycle (simt.issue_width): one strip each */
     double slot_h;            /* a strip's height, px */
     unsigned banks, bank_h;   /* bank lanes and their height (thinner beyond 16) */
     lanes_t wait, bank;       /* per core: waiting on the SM; per bank: busy */
+    lanes_t barrier;          /* per core (lane): waiting at a convergence barrier */
     uint64_t accesses;        /* accesses drawn */
     int8_t cf_row[TL_MAX_FRAMES]; /* per frame of tl_run_frames(): its CF label's row, or -1 */
     unsigned cf_rows;         /* label rows used (at least 1) */
@@ -180,6 +190,8 @@ static const char *const legend_items[][2] = {
     {"bank", "bank busy (darker = larger share of the pixel)"},
     {"bus", "code bus: IF transfer to its cores"},
     {"cf", "CFk (fence): a control frame took effect"},
+    {"group", "diverged issue's thread group (colour of its lowest lane)"},
+    {"barrier", "lane's group waiting at a convergence barrier (S14)"},
 };
 #define N_LEGEND (sizeof legend_items / sizeof legend_items[0])
 
@@ -204,6 +216,30 @@ static void layout(svg_t *s, unsigned width)
     s->y_legend = s->y_axis + AXIS_H;
     s->legend_rows = write_legend(s, false);
     s->height = (unsigned)(s->y_legend + s->legend_rows * LEGEND_ROW_H + 8);
+}
+
+/* Folds the window's waits at convergence barriers into the lanes' barrier
+ * rows (a wait still open when the run ended lasts to the window's end). */
+static int collect_waits(svg_t *s, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(s->run,
+                                      "SELECT lanes, from_ps, to_ps FROM simt_waits"
+                                      " WHERE run_id = ?1 AND from_ps < ?3"
+                                      " AND (to_ps IS NULL OR to_ps > ?2)", d);
+    if (!st)
+        return TESS_EDB;
+    sqlite3_bind_int64(st, 2, s->t0);
+    sqlite3_bind_int64(st, 3, s->t1);
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        unsigned lanes = (unsigned)sqlite3_column_int(st, 0);
+        int64_t a = sqlite3_column_int64(st, 1), b = tl_col_time(st, 2);
+        for (unsigned m = lanes & 0xffffu; m; m &= m - 1)
+            lanes_add(&s->barrier, (unsigned)__builtin_ctz(m), a, b == TL_NONE ? s->t1 : b);
+    }
+    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(s->run, "reading simt_waits", d);
+    sqlite3_finalize(st);
+    return rc;
 }
 
 /* Folds every access of the window into the wait and bank lanes. */
@@ -504,6 +540,8 @@ static unsigned write_cores(svg_t *s)
         }
         if (s->have_acc)
             write_lane(s, &s->wait, c, yb + BAR_H - WAIT_H, WAIT_H, WAIT_COLOUR, "core");
+        if (s->have_groups)
+            write_lane(s, &s->barrier, c, yb, WAIT_H, BARRIER_COLOUR, "barrier wait, lane");
         for (unsigned j = first; j < i; j++)
             if (in_window(s, tasks[j].start, task_end(s, &tasks[j])))
                 write_task_label(s, &tasks[j], yb);
@@ -542,11 +580,13 @@ static void write_bus(svg_t *s)
 /* The SIMT issue port (core.model = simt, level events): which warp issued
  * in each cycle and issue slot (simt.issue_width strips, slot 0 on top), a
  * one-cycle cell in its task's colour; a divergent issue (active lanes fewer
- * than the warp's) is drawn pale with a dark lower edge. Empty: no warp
- * issued in that slot. */
+ * than the warp's) is drawn pale with a dark lower edge — under
+ * simt.reconvergence = barrier an edge in its thread group's colour (its
+ * lowest lane's). Empty: no warp issued in that slot. */
 static int write_issue(svg_t *s, diag_t *d)
 {
-    sqlite3_stmt *st = tl_run_issue_window(s->run, "time_ps, frame, op, active, mask, ord, slot",
+    sqlite3_stmt *st = tl_run_issue_window(s->run,
+                                           "time_ps, frame, op, active, mask, ord, slot, depth",
                                            "time_ps, ord", s->t0, s->t1, d);
     if (!st)
         return d && d->code ? d->code : TESS_EDB;
@@ -567,9 +607,11 @@ static int write_issue(svg_t *s, diag_t *d)
         bool diverged = active != mask;
         double xa = X(s, t), w = X(s, t + p) - xa, y = s->y_issue + 2 + ord * s->slot_h;
         double h = s->issue_slots > 1 ? s->slot_h - 1 : s->slot_h;
-        char port[24] = "";
+        char port[24] = "", how[48] = " (diverged)";
         if (s->issue_slots > 1)
             snprintf(port, sizeof port, " (issue %u)", ord);
+        if (s->have_groups) /* depth: the warp's thread groups */
+            snprintf(how, sizeof how, " (thread group, 1 of %d)", sqlite3_column_int(st, 7));
         unsigned pc = (unsigned)sqlite3_column_int(st, 6);
         const char *text = tl_slot_text(s->slots, (unsigned)sqlite3_column_int(st, 1), pc);
         fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.10g\" fill=\"%s\""
@@ -578,10 +620,12 @@ static int write_issue(svg_t *s, diag_t *d)
                 diverged ? "0.45" : "1", cycles(s, t), port, fr ? fr->label : "F?", pc);
         esc_xml(f, text ? text : op ? (const char *)op : "?");
         fprintf(f, ", lanes 0x%04x of 0x%04x%s</title></rect>\n", active, mask,
-                diverged ? " (diverged)" : "");
+                diverged ? how : "");
+        double edge = s->have_groups && h >= 6 ? 3 : 2;
         if (diverged)
-            fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"2\" fill=\"#333\"/>\n",
-                    xa, y + h - 2, w < 0.5 ? 0.5 : w);
+            fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%g\" fill=\"%s\"/>\n",
+                    xa, y + h - edge, w < 0.5 ? 0.5 : w, edge,
+                    s->have_groups && active ? group_palette[__builtin_ctz(active) & 15] : "#333");
         if (h >= 10 && w >= text_w(fr ? fr->label : "F?", 8) + 2)
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"8\">%s"
                        "</text>\n", xa + w / 2, y + h / 2.0 + 3, fr ? fr->label : "F?");
@@ -592,11 +636,13 @@ static int write_issue(svg_t *s, diag_t *d)
     return rc;
 }
 
-/* Is there an issue port to draw, and of how many slots? */
+/* Is there an issue port to draw, and of how many slots? Of thread groups? */
 static int probe_issue(svg_t *s, diag_t *d)
 {
     int rc = tl_run_issue_slots(s->run, &s->issue_slots, d);
     s->have_issue = s->issue_slots > 0;
+    if (rc == TESS_OK && s->have_issue)
+        rc = tl_run_thread_groups(s->run, &s->have_groups, d);
     return rc;
 }
 
@@ -726,6 +772,13 @@ static void legend_swatch(svg_t *s, const char *kind, double x, double y)
     else if (!strcmp(kind, "bank"))
         fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"9\" fill=\"%s\""
                    " fill-opacity=\"0.7\"/>", x, y - 8, BANK_COLOUR);
+    else if (!strcmp(kind, "group"))
+        for (unsigned k = 0; k < 4; k++)
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"4\" height=\"4\" fill=\"%s\"/>",
+                    x + 4 * k, y - 6, group_palette[k]);
+    else if (!strcmp(kind, "barrier"))
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"%d\" fill=\"%s\"/>", x,
+                y - 2 - WAIT_H, WAIT_H, BARRIER_COLOUR);
     else if (!strcmp(kind, "bus"))
         fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"9\" fill=\"%s\""
                    " stroke=\"#555\" stroke-width=\"0.6\"/>", x, y - 8, palette[1]);
@@ -750,6 +803,9 @@ static unsigned write_legend(svg_t *s, bool write)
     if (write)
         fputs("<g class=\"legend\">\n", s->out);
     for (unsigned i = 0; i < N_LEGEND; i++) {
+        if (!s->have_groups && (!strcmp(legend_items[i][0], "group") ||
+                                !strcmp(legend_items[i][0], "barrier")))
+            continue; /* thread groups only */
         const char *text = legend_text(s, i);
         double w = 22 + text_w(text, 10) + 18;
         if (x > 10 && x + w > s->width - 10)
@@ -784,10 +840,13 @@ int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *o, FILE *out, diag_t *d)
     layout(&s, width);
     unsigned cols = (unsigned)ceil(s.pw);
     if (lanes_init(&s.wait, TL_CORES, cols, s.t0, s.t1) ||
-        lanes_init(&s.bank, s.info->banks, cols, s.t0, s.t1))
+        lanes_init(&s.bank, s.info->banks, cols, s.t0, s.t1) ||
+        lanes_init(&s.barrier, TL_CORES, cols, s.t0, s.t1))
         rc = diag_fail(d, TESS_ENOMEM, "out of memory");
     if (rc == TESS_OK && s.have_acc)
         rc = collect_accesses(&s, d);
+    if (rc == TESS_OK && s.have_groups)
+        rc = collect_waits(&s, d);
     if (rc == TESS_OK) {
         write_head(&s);
         write_backgrounds(&s);
@@ -805,6 +864,7 @@ int tl_svg_write(tl_run_t *run, const tl_svg_opts_t *o, FILE *out, diag_t *d)
     lanes_free(&s.wait);
     lanes_free(&s.bank);
     tess_free(s.slots);
+    lanes_free(&s.barrier);
     if (rc == TESS_OK && ferror(out))
         rc = diag_fail(d, TESS_EIO, "writing the SVG: %s", strerror(errno));
     return rc;

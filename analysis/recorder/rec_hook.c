@@ -251,7 +251,7 @@ static void on_event(rec_t *rec, const sim_trace_event_t *e)
 }
 
 /* SIMT records (docs/SCHEMA.md): warps at level tasks, warp ld/st at mem,
- * issued warp instructions at events. */
+ * issued warp instructions and barrier waits at events. */
 static void on_simt_warp(rec_t *rec, const gpu_tr_simt_warp_t *w)
 {
     if (rec->opts.level < REC_TASKS || !rec_keep(rec, w->start_ps, w->end_ps))
@@ -280,6 +280,14 @@ static void on_slot(rec_t *rec, const gpu_tr_slot_t *sl)
     if (rec->opts.level < REC_TASKS)
         return;
     add_row(rec, REC_ROW_SLOT, 0)->u.slot = *sl;
+}
+
+static void on_simt_wait(rec_t *rec, const gpu_tr_simt_wait_t *x)
+{
+    if (rec->opts.level < REC_EVENTS ||
+        !rec_keep(rec, x->from_ps, x->to_ps == SIM_TIME_NEVER ? x->from_ps : x->to_ps))
+        return;
+    add_row(rec, REC_ROW_SIMT_WAIT, 0)->u.wait = *x;
 }
 
 /* Every record but an SM access. */
@@ -312,6 +320,9 @@ static __attribute__((noinline)) void hook_other(rec_t *rec, unsigned kind, cons
         break;
     case GPU_TR_SLOT:
         on_slot(rec, record);
+        break;
+    case GPU_TR_SIMT_WAIT:
+        on_simt_wait(rec, record);
         break;
     default:
         break;

@@ -51,6 +51,7 @@ typedef enum rec_row_kind {
     REC_ROW_SIMT_MEM,         /* u.smem → simt_mem_packs (rec_simt.c) */
     REC_ROW_SIMT_ISSUE,       /* u.issue → simt_issue_packs (rec_simt.c) */
     REC_ROW_SLOT,             /* u.slot → slot_counts */
+    REC_ROW_SIMT_WAIT,        /* u.wait → simt_waits */
 } rec_row_kind_t;
 
 /* A row handed to the writer. Strings live in the batch's text arena. */
@@ -70,6 +71,7 @@ typedef struct rec_row {
         gpu_tr_simt_mem_t smem;
         gpu_tr_simt_issue_t issue;
         gpu_tr_slot_t slot;
+        gpu_tr_simt_wait_t wait;
     } u;
 } rec_row_t;
 

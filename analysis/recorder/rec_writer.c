@@ -57,6 +57,7 @@ static int bind_text(sqlite3_stmt *st, int i, const rec_batch_t *b, uint32_t off
 #define SMP(name, type) SMP_##name,
 #define SON(name, type) SON_##name,
 #define SL(name, type) SL_##name,
+#define SWT(name, type) SWT_##name,
 enum { P_RUN_ID = 1 }; /* run_id: parameter 1 of every INSERT (DB_INSERT_SQL) */
 enum { FR_run_id = 1, DB_FRAMES(FR, DB_NONE) };
 enum { ST_run_id = 1, DB_STALLS(ST, DB_NONE) };
@@ -75,6 +76,7 @@ _Static_assert((int)SIP_t_unit == (int)SMP_t_unit && (int)SIP_data == (int)SMP_d
 enum { SIP_FIELD0 = SIP_t_unit + 1 }; /* the first field's f0; f_n, f_unit follow */
 enum { SON_run_id = 1, DB_SIMT_OP_NAMES(SON, DB_NONE) };
 enum { SL_run_id = 1, DB_SLOT_COUNTS(SL, DB_NONE) };
+enum { SWT_run_id = 1, DB_SIMT_WAITS(SWT, DB_NONE) };
 
 static int bind_frame(sqlite3_stmt *st, const gpu_tr_frame_t *f)
 {
@@ -218,6 +220,16 @@ static int bind_slot(sqlite3_stmt *st, const gpu_tr_slot_t *s)
     return rc;
 }
 
+static int bind_simt_wait(sqlite3_stmt *st, const gpu_tr_simt_wait_t *x)
+{
+    int rc = sqlite3_bind_int(st, SWT_frame, x->frame);
+    rc |= sqlite3_bind_int(st, SWT_slot, x->slot);
+    rc |= sqlite3_bind_int(st, SWT_lanes, x->lanes);
+    rc |= bind_time(st, SWT_from_ps, x->from_ps);
+    rc |= bind_time(st, SWT_to_ps, x->to_ps);
+    return rc;
+}
+
 /* The bindings of a row bound for a table (not REC_ROW_TASK_END,
  * REC_ROW_SIMT_ISSUE or REC_ROW_SIMT_MEM, which only packers take). */
 static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row)
@@ -233,6 +245,8 @@ static int bind_row(sqlite3_stmt *st, const rec_batch_t *b, const rec_row_t *row
         return bind_simt_warp(st, &row->u.warp);
     case REC_ROW_SLOT:
         return bind_slot(st, &row->u.slot);
+    case REC_ROW_SIMT_WAIT:
+        return bind_simt_wait(st, &row->u.wait);
     case REC_ROW_COUNTER:
         return bind_text(st, CO_component, b, row->text_off, row->text_len) |
                sqlite3_bind_text(st, CO_name, b->text + row->text2_off, -1, SQLITE_STATIC) |
@@ -248,6 +262,7 @@ static const uint8_t table_of[] = {
     [REC_ROW_TASK] = REC_T_TASKS,   [REC_ROW_COUNTER] = REC_T_COUNTERS,
     [REC_ROW_EVENT_NAME] = REC_T_EVENT_NAMES, [REC_ROW_SIMT_WARP] = REC_T_SIMT_WARPS,
     [REC_ROW_SLOT] = REC_T_SLOT_COUNTS,
+    [REC_ROW_SIMT_WAIT] = REC_T_SIMT_WAITS,
 };
 
 /* --- writing a batch ---------------------------------------------------- */

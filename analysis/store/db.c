@@ -174,7 +174,8 @@ static const struct added {
                 {"simt_warps", "max_groups", 13}, {"simt_warps", "barriers", 13},
                 {"simt_warps", "stall_barrier_cycles", 13},
                 {"simt_warps", "stall_fetch_cycles", 14},
-                {"simt_warps", "stall_collector_cycles", 14}, {"slot_counts", NULL, 14}};
+                {"simt_warps", "stall_collector_cycles", 14}, {"slot_counts", NULL, 14},
+                {"simt_waits", NULL, 15}};
 
 static bool not_yet(const char *table, const char *col, int64_t version)
 {

@@ -43,7 +43,7 @@ typedef enum db_status { DB_STATUSES(DB_STATUS_ENUM) DB_STATUS_COUNT } db_status
 
 /* runs.status's text of a status. */
 extern const char *const db_status_names[DB_STATUS_COUNT];
-#define DB_SCHEMA_VERSION 14      /* PRAGMA user_version written by this code */
+#define DB_SCHEMA_VERSION 15      /* PRAGMA user_version written by this code */
 
 /* How long a connection waits for another's lock before giving up: a
  * writer holds it for one batch (milliseconds) or one schema creation; a

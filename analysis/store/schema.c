@@ -140,6 +140,10 @@ static const char migrate_v14[] =
     "UPDATE simt_warps SET stall_fetch_cycles = 0, stall_collector_cycles = 0;"
     CREATE_TABLE(slot_counts, DB_SLOT_COUNTS, DB_RUN_FK);
 
+/* Version 15: the thread groups' waits at convergence barriers (S14), at
+ * level events. Older runs have none. */
+static const char migrate_v15[] = CREATE_TABLE(simt_waits, DB_SIMT_WAITS, DB_RUN_FK);
+
 /* migrations[v] changes the tables of a version-v file into those of
  * version v + 1 (NULL: the tables did not change). The views are not
  * migrated: after any migration every view is dropped and re-created from
@@ -151,7 +155,7 @@ static const char migrate_v14[] =
  * version 9 the packed event log; version 10 the packed SIMT issue port;
  * version 11 the packed SIMT ld/st; version 12 runs.uid; version 13 the
  * thread groups of simt_warps; version 14 the slot profile and simt_warps'
- * pipeline stalls. */
+ * pipeline stalls; version 15 simt_waits. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
                                                            [5] = migrate_v6, [6] = NULL,
@@ -160,7 +164,8 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migr
                                                            [10] = migrate_v11,
                                                            [11] = migrate_v12,
                                                            [12] = migrate_v13,
-                                                           [13] = migrate_v14};
+                                                           [13] = migrate_v14,
+                                                           [14] = migrate_v15};
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names
@@ -190,6 +195,11 @@ static const char compat_v6[] =
 static const char compat_v14[] =
     "CREATE TEMP VIEW IF NOT EXISTS slot_counts AS SELECT 0 AS run_id"
     DB_SLOT_COUNTS(COMPAT_COL, COMPAT_COL) " WHERE 0;";
+
+/* … before version 15, no barrier waits. */
+static const char compat_v15[] =
+    "CREATE TEMP VIEW IF NOT EXISTS simt_waits AS SELECT 0 AS run_id"
+    DB_SIMT_WAITS(COMPAT_COL, COMPAT_COL) " WHERE 0;";
 
 /* simt_warps' columns added after version 6, and what a file without them
  * reads: no thread groups before version 13 (NULL: the stack's), no
@@ -268,7 +278,8 @@ static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS simt_mem_packs_run ON simt_mem_packs(run_id, base_ps);"
     "CREATE INDEX IF NOT EXISTS simt_issue_packs_run ON simt_issue_packs(run_id, base_ps);"
     "CREATE INDEX IF NOT EXISTS simt_op_names_run ON simt_op_names(run_id, id);"
-    "CREATE INDEX IF NOT EXISTS slot_counts_run ON slot_counts(run_id, frame, core, slot);";
+    "CREATE INDEX IF NOT EXISTS slot_counts_run ON slot_counts(run_id, frame, core, slot);"
+    "CREATE INDEX IF NOT EXISTS simt_waits_run ON simt_waits(run_id, frame, from_ps);";
 
 static const char *const insert_sql[REC_TABLES] = {
     [REC_T_FRAMES] = DB_INSERT_SQL(frames, DB_FRAMES),
@@ -283,6 +294,7 @@ static const char *const insert_sql[REC_TABLES] = {
     [REC_T_SIMT_ISSUE_PACKS] = DB_INSERT_SQL(simt_issue_packs, DB_SIMT_ISSUE_PACKS),
     [REC_T_SIMT_OP_NAMES] = DB_INSERT_SQL(simt_op_names, DB_SIMT_OP_NAMES),
     [REC_T_SLOT_COUNTS] = DB_INSERT_SQL(slot_counts, DB_SLOT_COUNTS),
+    [REC_T_SIMT_WAITS] = DB_INSERT_SQL(simt_waits, DB_SIMT_WAITS),
 };
 
 const char *schema_insert(rec_table_t table) { return insert_sql[table]; }
@@ -435,6 +447,9 @@ int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *di
         rc = db_exec(db, path, compat_v14, diag);
     if (rc == TESS_OK && version >= 6 && version < 14)
         rc = compat_warps(db, path, diag);
+    /* (likewise) */
+    if (rc == TESS_OK && version < 15 && !is_table(db, "simt_waits"))
+        rc = db_exec(db, path, compat_v15, diag);
     return rc == TESS_OK ? each_view(db, path, "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s",
                                      true, diag)
                          : rc;

@@ -23,6 +23,7 @@ typedef enum rec_table {
     REC_T_SIMT_ISSUE_PACKS,
     REC_T_SIMT_OP_NAMES,
     REC_T_SLOT_COUNTS,
+    REC_T_SIMT_WAITS,
     REC_TABLES
 } rec_table_t;
 

@@ -154,6 +154,14 @@
     C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")        \
     C(stall_barrier_cycles, "INTEGER") C(execute_ps, "INTEGER") C(sm_wait_ps, "INTEGER")
 
+/* A thread group's wait at a convergence barrier (version 15; simt.
+ * reconvergence = barrier, level events; gpu_tr_simt_wait_t): the warp, the
+ * wait point's slot, the group's lanes, from when its next slot was the
+ * wait point to the barrier's completion (NULL: the run ended first). */
+#define DB_SIMT_WAITS(C, G)                                                      \
+    C(frame, "INTEGER NOT NULL") C(slot, "INTEGER NOT NULL") C(lanes, "INTEGER NOT NULL") \
+    C(from_ps, "INTEGER NOT NULL") C(to_ps, "INTEGER")
+
 /* Every table, in creation order: X(name, LIST, run_id's type). */
 #define DB_TABLES(X)                                                             \
     X(runs, DB_RUNS, "INTEGER PRIMARY KEY")                                      \
@@ -171,7 +179,8 @@
     X(simt_mem_packs, DB_SIMT_MEM_PACKS, DB_RUN_FK)                              \
     X(simt_issue_packs, DB_SIMT_ISSUE_PACKS, DB_RUN_FK)                          \
     X(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)                                \
-    X(slot_counts, DB_SLOT_COUNTS, DB_RUN_FK)
+    X(slot_counts, DB_SLOT_COUNTS, DB_RUN_FK)                                    \
+    X(simt_waits, DB_SIMT_WAITS, DB_RUN_FK)
 
 /* Helpers for the lists: nothing; a column's name as text; "?" for it. */
 #define DB_NONE(name, type)

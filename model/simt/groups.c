@@ -39,6 +39,7 @@ typedef struct grp {
     uint16_t bnz_taken;       /* the lanes that take it */
     uint32_t id;              /* new at every split and join (the choice rule) */
     sim_time_t bnz_at;        /* its completion (pc == NO_SLOT) */
+    sim_time_t since;         /* its next slot is pc since then (a wait's start) */
 } grp_t;
 
 typedef struct barrier {
@@ -120,7 +121,7 @@ void simt_grp_start(simt_t *u, simt_warp_t *w, sim_time_t now)
     bwarp_t *b = bw_of(u, w);
     memset(b, 0, sizeof *b);
     b->ng = 1;
-    b->g[0] = (grp_t){.mask = w->mask, .pc = 0, .id = 1};
+    b->g[0] = (grp_t){.mask = w->mask, .pc = 0, .id = 1, .since = now};
     b->next_id = 2;
     b->max_groups = 1;
     for (unsigned l = 0; l < ISA_LANES; l++)
@@ -142,10 +143,11 @@ unsigned simt_grp_groups(const simt_t *u, const simt_warp_t *w)
 
 /* --- groups and barriers ------------------------------------------------------ */
 
-static void add_group(bwarp_t *b, uint16_t mask, unsigned pc)
+static void add_group(bwarp_t *b, uint16_t mask, unsigned pc, sim_time_t since)
 {
     assert(b->ng < ISA_LANES && mask);
-    b->g[b->ng++] = (grp_t){.mask = mask, .pc = (uint8_t)pc, .id = b->next_id++};
+    b->g[b->ng++] =
+        (grp_t){.mask = mask, .pc = (uint8_t)pc, .id = b->next_id++, .since = since};
     if (b->ng > b->max_groups)
         b->max_groups = b->ng;
 }
@@ -170,10 +172,22 @@ static int waits_at(const bwarp_t *b, const grp_t *g)
     return -1;
 }
 
+/* The issue trace's record of group g's wait at the barrier of slot r,
+ * ending at `to` (NEVER: the run ended first). */
+static void trace_wait(simt_t *u, const simt_warp_t *w, const grp_t *g, unsigned r,
+                       sim_time_t to)
+{
+    if (!(u->gpu->trace & GPU_TRACE_ISSUE))
+        return;
+    gpu_tr_simt_wait_t x = {.frame = w->frame, .slot = (uint8_t)r, .lanes = g->mask,
+                            .from_ps = g->since, .to_ps = to};
+    sim_trace(u->sim, GPU_TR_SIMT_WAIT, &x);
+}
+
 /* Joins the groups of every barrier all of whose lanes wait at it, the
  * innermost first, until none is complete (a joined group may wait at once
  * at the next barrier of the same slot). Barriers without lanes go. */
-static void complete_barriers(bwarp_t *b)
+static void complete_barriers(simt_t *u, const simt_warp_t *w, bwarp_t *b, sim_time_t now)
 {
     for (int i = b->nb - 1; i >= 0; i--) {
         barrier_t *x = &b->b[i];
@@ -188,26 +202,29 @@ static void complete_barriers(bwarp_t *b)
         drop_barrier(b, (unsigned)i);
         if (mask) {
             for (unsigned k = b->ng; k-- > 0;)
-                if (b->g[k].mask & mask)
+                if (b->g[k].mask & mask) {
+                    trace_wait(u, w, &b->g[k], r, now);
                     drop_group(b, k);
-            add_group(b, mask, r);
+                }
+            add_group(b, mask, r, now);
         }
         i = b->nb; /* again, from the innermost */
     }
 }
 
-static void regroup(bwarp_t *b, sim_time_t now);
+static void regroup(simt_t *u, const simt_warp_t *w, bwarp_t *b, sim_time_t now);
 
 /* Lanes leave the warp: out of every group and barrier (which may complete
  * a barrier). */
-static void lanes_out(bwarp_t *b, uint16_t lanes, sim_time_t now)
+static void lanes_out(simt_t *u, const simt_warp_t *w, bwarp_t *b, uint16_t lanes,
+                      sim_time_t now)
 {
     for (unsigned k = b->ng; k-- > 0;)
         if (!(b->g[k].mask &= (uint16_t)~lanes))
             drop_group(b, k);
     for (unsigned i = 0; i < b->nb; i++)
         b->b[i].mask &= (uint16_t)~lanes;
-    regroup(b, now);
+    regroup(u, w, b, now);
 }
 
 /* When leaving lanes finish (S7, S14): when the instruction they leave with
@@ -260,15 +277,17 @@ static void leave_check(simt_t *u, simt_warp_t *w, bwarp_t *b)
 /* --- what completed by `now` ----------------------------------------------------- */
 
 /* A bnz completed: S14's divergence (or S7's uniform effect). */
-static void bnz_completes(const simt_warp_t *w, bwarp_t *b, unsigned k, sim_time_t now)
+static void bnz_completes(simt_t *u, const simt_warp_t *w, bwarp_t *b, unsigned k,
+                          sim_time_t now)
 {
     grp_t *g = &b->g[k];
     unsigned p = g->bnz_p, target = w->code[p].b, fall = p + 1; /* 16 = EXIT */
     uint16_t taken = g->bnz_taken & g->mask, not_taken = (uint16_t)(g->mask & ~taken);
     if (!taken || !not_taken || target == fall) { /* uniform: the next slot only */
         g->pc = (uint8_t)(taken ? target : fall);
+        g->since = now;
         if (g->pc == SIMT_EXIT) /* (they finish as the bnz issued said) */
-            lanes_out(b, g->mask, now);
+            lanes_out(u, w, b, g->mask, now);
         return;
     }
     unsigned r = w->ipdom[p];
@@ -279,11 +298,11 @@ static void bnz_completes(const simt_warp_t *w, bwarp_t *b, unsigned k, sim_time
         b->b[b->nb++] = (barrier_t){.r = (uint8_t)r, .mask = mask};
         b->barriers++;
     }
-    add_group(b, taken, target);
+    add_group(b, taken, target, now);
     if (fall == SIMT_EXIT)
-        lanes_out(b, not_taken, now);
+        lanes_out(u, w, b, not_taken, now);
     else
-        add_group(b, not_taken, fall);
+        add_group(b, not_taken, fall, now);
 }
 
 /* S14 atomics: the lanes of an ld_sync whose answers have arrived by `now`
@@ -302,15 +321,15 @@ static void sync_splits(bwarp_t *b, sim_time_t now)
             continue;
         uint16_t out = (uint16_t)(b->g[k].mask & ~waiting);
         b->g[k].mask = waiting;
-        add_group(b, out, b->g[k].pc);
+        add_group(b, out, b->g[k].pc, b->g[k].since);
     }
 }
 
 /* After a change of groups at `now`: joins, then ld_sync splits (a split
  * keeps both parts where they wait, so no join follows from it). */
-static void regroup(bwarp_t *b, sim_time_t now)
+static void regroup(simt_t *u, const simt_warp_t *w, bwarp_t *b, sim_time_t now)
 {
-    complete_barriers(b);
+    complete_barriers(u, w, b, now);
     sync_splits(b, now);
 }
 
@@ -320,13 +339,13 @@ static void catch_up(simt_t *u, simt_warp_t *w, bwarp_t *b, sim_time_t now)
 {
     for (unsigned k = 0; k < b->ng;) { /* (a completion may reorder the groups) */
         if (b->g[k].pc == NO_SLOT && b->g[k].bnz_at <= now) {
-            bnz_completes(w, b, k, now);
+            bnz_completes(u, w, b, k, now);
             k = 0;
         } else {
             k++;
         }
     }
-    regroup(b, now);
+    regroup(u, w, b, now);
 }
 
 /* --- S3/S4 per group ------------------------------------------------------------- */
@@ -594,11 +613,12 @@ static bool issue(simt_t *u, simt_warp_t *w, bwarp_t *b, unsigned k, unsigned or
         if (pipe)
             hold(u, b, g, pc, active, d, o, now);
         g->pc = (uint8_t)next;
+        g->since = now;
         if (next == SIMT_EXIT) { /* T6: they finish with the answer */
-            lanes_out(b, active, now);
+            lanes_out(u, w, b, active, now);
             lanes_finish(u, w, b, active);
         } else {
-            regroup(b, now);
+            regroup(u, w, b, now);
         }
         return true;
     }
@@ -620,11 +640,12 @@ static bool issue(simt_t *u, simt_warp_t *w, bwarp_t *b, unsigned k, unsigned or
         if (next == SIMT_EXIT && (active & ~taken)) /* S7: they leave when it completes */
             lanes_finish(u, w, b, (uint16_t)(active & ~taken));
     } else if (d.op == ISA_READY || next == SIMT_EXIT) {
-        lanes_out(b, active, now);
+        lanes_out(u, w, b, active, now);
         lanes_finish(u, w, b, active);
     } else {
         g->pc = (uint8_t)next;
-        regroup(b, now);
+        g->since = now;
+        regroup(u, w, b, now);
     }
     return true;
 }
@@ -938,6 +959,16 @@ void simt_grp_answer(simt_t *u, txn_t *t)
     leave_check(u, w, b);
     if (o->per_lane || !o->wait)
         simt_wake(u, t->t_done);
+}
+
+void simt_grp_close(simt_t *u, const simt_warp_t *w)
+{
+    bwarp_t *b = bw_of(u, w);
+    for (unsigned k = 0; k < b->ng; k++) {
+        int i = waits_at(b, &b->g[k]);
+        if (i >= 0)
+            trace_wait(u, w, &b->g[k], b->b[i].r, NEVER);
+    }
 }
 
 bool simt_grp_waits_at_barrier(const simt_t *u, unsigned lane)

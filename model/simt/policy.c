@@ -52,8 +52,7 @@ static unsigned last_slots(const simt_t *u, uint8_t *out)
 void simt_order_by_plugin(simt_t *u, sim_time_t now, uint16_t eligible, const uint64_t *age,
                           unsigned n, uint8_t *order)
 {
-    struct gpu *g = u->gpu;
-    policy_run_t *p = &g->policy[GPU_POINT_SCHEDULER];
+    policy_run_t *p = u->sched_run;
     tessera_warp_t warp[SIMT_WARPS_MAX], waiting[SIMT_WARPS_MAX];
     uint8_t last[SIMT_WARPS_MAX];
     unsigned ne = 0, nw = 0;
@@ -81,7 +80,7 @@ void simt_order_by_plugin(simt_t *u, sim_time_t now, uint16_t eligible, const ui
     else
         snprintf(what, sizeof what, "the order of the %u eligible warps is not a permutation of "
                  "0..%u (the oldest stand in)", n, n - 1);
-    gpu_policy_error(g, p, "schedule", cycle, p->fail[0] ? p->fail : what);
+    gpu_policy_error(u->gpu, p, "schedule", cycle, p->fail[0] ? p->fail : what);
     simt_last_t none = {0};
     simt_sched_order(SIMT_SCHED_OLDEST, age, n, &none, order);
 }

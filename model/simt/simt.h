@@ -36,10 +36,14 @@ typedef struct simt simt_t;
 typedef enum simt_sched { SIMT_SCHEDS(XENUM_ID) SIMT_SCHED_COUNT } simt_sched_t;
 extern const char *const simt_sched_names[SIMT_SCHED_COUNT + 1];
 
-/* Builds the unit for `gpu`, whose cores (initialised) hold the lanes'
- * state. Returns NULL when out of memory (nothing is left allocated).
- * simt_destroy(NULL) does nothing. */
-simt_t *simt_create(struct gpu *gpu);
+/* Builds the unit for `gpu`; `cores` (initialised) hold the lanes' state
+ * (reached through core.h's lane functions), `sched` is simt.scheduler's
+ * plugin run (policy.h; impl NULL: a built-in scheduler). Returns NULL when
+ * out of memory (nothing is left allocated). simt_destroy(NULL) does
+ * nothing. */
+struct core;
+struct policy_run;
+simt_t *simt_create(struct gpu *gpu, struct core *cores, struct policy_run *sched);
 void simt_destroy(simt_t *u);
 
 /* Makes `e` the unit as the machine's execution engine (engine.h): task

@@ -65,7 +65,7 @@ void simt_nearing_budget(simt_t *u, const simt_warp_t *w)
     }
 }
 
-simt_t *simt_create(struct gpu *g)
+simt_t *simt_create(struct gpu *g, core_t *cores, policy_run_t *sched)
 {
     const gpu_desc_t *d = &g->desc;
     simt_t *u = tess_calloc(1, sizeof *u);
@@ -73,12 +73,13 @@ simt_t *simt_create(struct gpu *g)
         return NULL;
     u->gpu = g;
     u->sim = g->sim;
-    u->cores = g->cores;
+    u->cores = cores;
+    u->sched_run = sched;
     u->scoreboard = d->simt_scoreboard;
     u->broadcast = d->simt_broadcast;
     u->atomics = d->atomics;
     u->sched = d->simt_scheduler;
-    u->sched_plugin = g->policy[GPU_POINT_SCHEDULER].impl != NULL;
+    u->sched_plugin = sched->impl != NULL;
     u->width = d->simt_issue_width;
     u->budget = d->budget;
     u->watch_from = watch_from(d);
@@ -194,7 +195,7 @@ static void simt_counters(void *self)
     sync_counts(u);
     u->lanes.ops->counters(u->lanes.self);
     const gpu_tr_simt_warp_t *t = &u->total;
-    uint64_t cycles = ts_last_ready(&u->gpu->ts) / u->period;
+    uint64_t cycles = gpu_last_ready(u->gpu) / u->period;
     counter(u, "warps", u->warps);
     counter(u, "warp_instructions", t->warp_instructions);
     counter(u, "lane_instructions", t->lane_instructions);

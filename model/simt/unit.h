@@ -143,6 +143,7 @@ struct simt {
     bool stepped, scoreboard, broadcast, atomics, lat_fixed; /* ro: configuration */
     uint8_t sched, width;     /* ro: simt.scheduler, simt.issue_width */
     bool sched_plugin;        /* ro: simt.scheduler is a plugin (policy.c), sched ignored */
+    struct policy_run *sched_run; /* ro: simt.scheduler's plugin run (impl NULL: built in) */
     uint64_t budget;          /* ro: D12/S10 per lane per task */
     sim_time_t period;        /* ro: one cycle in ps */
     unsigned period_shift;    /* ro: period = odd << period_shift (cycles_in) */
@@ -399,6 +400,9 @@ void simt_grp_counts(const simt_t *u, const simt_warp_t *w, uint32_t *max_groups
                      uint32_t *barriers /* OUT */);
 /* groups.c: the groups warp w holds now. */
 unsigned simt_grp_groups(const simt_t *u, const simt_warp_t *w);
+/* groups.c: warp w closes out before its end (the run stopped): the waits
+ * at a barrier still open are reported (GPU_TR_SIMT_WAIT, to_ps NEVER). */
+void simt_grp_close(simt_t *u, const simt_warp_t *w);
 /* groups.c: lane's group waits at a convergence barrier. */
 bool simt_grp_waits_at_barrier(const simt_t *u, unsigned lane);
 

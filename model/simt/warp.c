@@ -111,6 +111,8 @@ void simt_close_partial(simt_t *u, simt_warp_t *w, sim_time_t now)
         return;
     }
     simt_account(u, w, now);
+    if (u->bar)
+        simt_grp_close(u, w);
     trace_warp(u, w, false);
     add_totals(u, &w->rec, w);
     retire(u, w);

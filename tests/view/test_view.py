@@ -105,7 +105,8 @@ def op_names_only(x):
 
 def downgrade(db, to):
     """The file as schema version `to` wrote it (tests/test_views.c's
-    downgrade, for the viewer): no views but sm_accesses; below 14 no slot
+    downgrade, for the viewer): no views but sm_accesses; below 15 no
+    simt_waits; below 14 no slot
     profile (slot_counts) and no simt_warps.stall_fetch_cycles,
     stall_collector_cycles; below 13 no thread-group columns in simt_warps;
     below 12 no runs.uid; below 11 simt_mem a table of rows, below 10
@@ -127,9 +128,13 @@ def downgrade(db, to):
     for v, t, name in ((11, "sm", "simt_mem"), (10, "si", "simt_issue"), (9, "ev", "events")):
         if to < v:
             h.execute(f"CREATE TEMP TABLE {t} AS SELECT * FROM {name}")
+    # version 14's views are the current ones (15 added a table only): a file of
+    # 14 keeps them, as that version wrote them
     for (v,) in list(h.execute("SELECT name FROM sqlite_master WHERE type = 'view'"
-                               " AND name <> 'sm_accesses'")):
+                               " AND name <> 'sm_accesses'") if to < 14 else []):
         h.execute(f"DROP VIEW {v}")
+    if to < 15 and has("simt_waits"):
+        h.execute("DROP TABLE simt_waits")
     if to < 14:
         if has("slot_counts"):
             h.execute("DROP TABLE slot_counts")
