@@ -22,7 +22,7 @@ int main(int argc, char **argv)
                " * by cmake/gen-names.c: do not edit. */\n"
                "#ifndef TESSERA_NAMES_H\n#define TESSERA_NAMES_H\n\n");
     /* each reason alone, GEN_STALL_ID and GEN_SIMT_STALL_ID */
-#define ONE(P, id, name, doc) fprintf(f, "#define GEN_%s%s \"'%s'\"\n", #P + 4, #id, name);
+#define ONE(P, id, name, doc) fprintf(f, "#define GEN_%s%s \"'%s'\"\n", &#P[4], #id, name);
     GPU_STALLS(ONE)
     GPU_SIMT_STALL_LIST(ONE)
     /* the TS's reasons a frame waits for (stalls.reason); decode is not one
