@@ -74,7 +74,7 @@ void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now)
 {
     simt_held_t *h = &w->held;
     unsigned kind = simt_unit_kind(h->d.op), k = u->unit_width[kind];
-    unsigned passes = ((unsigned)__builtin_popcount(h->active) + k - 1) / k;
+    unsigned passes = (simt_lanes_in(w, h->active) + k - 1) / k;
     sim_time_t start = simt_take_unit(u, kind, passes, now);
     h->busy = false;
     if (u->collectors)

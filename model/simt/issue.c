@@ -64,10 +64,11 @@ bool simt_count_issue(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, u
         simt_trace_issue(u, w, pc, active, order, eligible, now);
     if (u->ivl)
         simt_ivl_lanes(u->gpu, active, now);
+    unsigned lanes = simt_lanes_in(w, active);
     w->rec.warp_instructions++;
-    simt_count_slot(w, pc, (unsigned)__builtin_popcount(active));
+    simt_count_slot(w, pc, lanes);
     simt_near(u, w);
-    w->rec.lane_instructions += (unsigned)__builtin_popcount(active);
+    w->rec.lane_instructions += lanes;
     if (active == w->mask)
         w->uniform_n++;
     else
@@ -425,7 +426,7 @@ void simt_issue_cb(sim_t *sim, sim_event_t *ev)
 {
     simt_t *u = ev->data;
     sim_time_t now = sim_now(sim);
-    bool plain = plain_issue(u);
+    bool plain = !u->pipe && plain_issue(u);
     for (unsigned k = 0;; k++) {
         u->last_eval = now;
         for (uint16_t m = u->drained; m; m &= m - 1) {

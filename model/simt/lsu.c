@@ -262,9 +262,23 @@ void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
     uint16_t send = mem_begin(u, w, active, pc, d, now); /* S12: every pass uses the values
                                                             read now */
     const isa_mem_lanes_t *ops = &w->mem_ops;
-    unsigned banks;
-    w->mem_replays = (uint8_t)simt_bank_replays(u->sm, send, ops->addr, &banks);
-    w->mem_requests = (uint8_t)__builtin_popcount(send);
+    const sm_t *sm = u->sm;
+    unsigned requests = 0, banks;
+    uint64_t seen = 0, twice = 0; /* banks touched; touched more than once */
+    for (uint16_t m = send; m; m &= m - 1) {
+        uint64_t bit = UINT64_C(1) << sm_bank_of(sm, ops->addr[__builtin_ctz(m)]);
+        twice |= seen & bit;
+        seen |= bit;
+        requests++;
+    }
+    /* S8: replays = the most requests to one bank, less one (as simt_issue_mem) */
+    if (!twice) /* every request to its own bank */
+        banks = requests, w->mem_replays = 0;
+    else if (!(seen & (seen - 1))) /* all to one bank */
+        banks = 1, w->mem_replays = (uint8_t)(requests - 1);
+    else
+        w->mem_replays = (uint8_t)simt_bank_replays(sm, send, ops->addr, &banks);
+    w->mem_requests = (uint8_t)requests;
     w->mem_banks = (uint8_t)banks;
     w->rec.requests += w->mem_requests;
     w->rec.replays += w->mem_replays;
@@ -272,13 +286,18 @@ void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
 
 void simt_lsu_pass(simt_t *u, simt_warp_t *w, sim_time_t now)
 {
-    unsigned k = u->unit_width[SIMT_LSU], lo = w->pass_j * k, i = 0;
-    uint16_t chunk = 0; /* active lanes number lo … lo + k - 1, in lane order */
-    for (uint16_t m = w->mem_lanes; m; m &= m - 1, i++)
-        if (i >= lo && i < lo + k)
-            chunk |= (uint16_t)(m & -m);
+    unsigned k = u->unit_width[SIMT_LSU], lo = w->pass_j * k;
+    uint16_t rest = w->mem_lanes; /* active lanes number lo … lo + k - 1, in lane order */
+    for (unsigned i = 0; i < lo && rest; i++)
+        rest &= (uint16_t)(rest - 1); /* the earlier passes' lanes */
+    uint16_t chunk = rest;
+    for (unsigned i = 0; i < k && rest; i++)
+        rest &= (uint16_t)(rest - 1);
+    chunk &= (uint16_t)~rest; /* (rest: the later passes' lanes) */
     const isa_mem_lanes_t *ops = &w->mem_ops;
     uint16_t flags = w->mem_store ? GPU_TXN_STORE : 0;
+    bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
+    sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
     for (uint16_t m = chunk & w->mem_send; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         simt_port_t *p = &u->port[l];
@@ -287,7 +306,7 @@ void simt_lsu_pass(simt_t *u, simt_warp_t *w, sim_time_t now)
         t->flags = (uint16_t)(flags | (ops->sync >> l & 1 ? GPU_TXN_SYNC : 0));
         t->data = ops->value[l];
         t->t_created = t->t_sent = now;
-        p->arrive = now + simt_latency(u, ISA_CLASS_LD);
+        p->arrive = fixed ? arrive : now + simt_latency(u, ISA_CLASS_LD);
         link_send(&p->mem, t, p->arrive); /* to the SM, in the machine's timing mode */
     }
     w->pass_j++;

@@ -264,6 +264,14 @@ static inline uint8_t simt_wait_slot(const simt_warp_t *w)
     return simt_has_next(w) ? (uint8_t)simt_stack_top(&w->st)->pc : w->last_pc;
 }
 
+/* The lanes of w in `lanes` (a subset of its mask): nlanes for all of
+ * them, the usual case, without a popcount (a libgcc call on the host's
+ * baseline ISA). */
+static inline unsigned simt_lanes_in(const simt_warp_t *w, uint16_t lanes)
+{
+    return lanes == w->mask ? w->nlanes : (unsigned)__builtin_popcount(lanes);
+}
+
 /* An instruction of slot pc issued for `lanes` lanes: the slot profile's
  * counts. */
 static inline void simt_count_slot(simt_warp_t *w, unsigned pc, unsigned lanes)
