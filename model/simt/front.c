@@ -4,8 +4,8 @@
  * brings up to simt.fetch_width consecutive slots, never past a bnz, a
  * `ready` or slot 15, which enter the I-buffer simt.fetch_latency cycles
  * later. Invariant: a warp's fetched sequence (its I-buffer, then its fetch
- * in flight) is empty or begins with the warp's next slot (simt_front_check
- * drops it otherwise). */
+ * in flight) is consecutive slots, empty or beginning with the warp's next
+ * slot (simt_front_check drops it otherwise). */
 #include "model/simt/unit.h"
 
 /* Fetch stops after slot p (S11): it holds a bnz or a `ready`, or is slot 15. */
@@ -20,8 +20,10 @@ void simt_front_arrive(simt_t *u, sim_time_t now)
         simt_warp_t *w = &u->w[__builtin_ctz(m)];
         if (w->fetch_at > now)
             continue;
-        for (unsigned i = 0; i < w->fetch_n; i++)
-            w->ib[w->ib_n++] = w->fetch_slots[i];
+        assert(!w->ib_n || w->fetch_first == w->ib_head + w->ib_n);
+        if (!w->ib_n)
+            w->ib_head = w->fetch_first;
+        w->ib_n = (uint8_t)(w->ib_n + w->fetch_n);
         w->fetch_n = 0;
         w->fetch_at = NEVER;
     }
@@ -32,7 +34,7 @@ void simt_front_arrive(simt_t *u, sim_time_t now)
 static int fetch_slot(const simt_warp_t *w, sim_time_t now)
 {
     if (w->ib_n) {
-        unsigned last = w->ib[w->ib_n - 1];
+        unsigned last = w->ib_head + w->ib_n - 1u;
         return stops_after(w, last) ? -1 : (int)last + 1;
     }
     if (!simt_has_next(w) || w->bnz_done > now)
@@ -59,9 +61,10 @@ static void fetch(simt_t *u, simt_warp_t *w, unsigned s, sim_time_t now)
 {
     unsigned room = u->ibuffer - w->ib_n;
     unsigned n = room < u->fetch_width ? room : u->fetch_width;
+    w->fetch_first = (uint8_t)s;
     w->fetch_n = 0;
     for (unsigned p = s; w->fetch_n < n; p++) {
-        w->fetch_slots[w->fetch_n++] = (uint8_t)p;
+        w->fetch_n++;
         if (stops_after(w, p))
             break;
     }
@@ -94,7 +97,7 @@ void simt_front_fetch(simt_t *u, sim_time_t now)
 
 void simt_front_check(simt_warp_t *w)
 {
-    int first = w->ib_n ? w->ib[0] : w->fetch_n ? w->fetch_slots[0] : -1;
+    int first = w->ib_n ? w->ib_head : w->fetch_n ? w->fetch_first : -1;
     if (first < 0)
         return;
     if (simt_has_next(w) && simt_stack_top(&w->st)->pc == (unsigned)first)

@@ -11,8 +11,6 @@
  * answer (ld/st). */
 #include "model/simt/unit.h"
 
-#include <string.h>
-
 /* What keeps w from issuing at `now` before the scheduler is asked: a stall
  * reason, or GPU_SIMT_STALLS when S3/S4/S11 allow its next instruction and
  * no instruction of its own waits in a collector. */
@@ -39,9 +37,9 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     if (!simt_count_issue(u, w, active, pc, order, eligible, now))
         return false;
     w->next_ok = now + u->period;
-    if (u->ibuffer) { /* the head leaves the I-buffer (a whole-array move: no call) */
+    if (u->ibuffer) { /* the head leaves the I-buffer */
+        w->ib_head++;
         w->ib_n--;
-        memmove(w->ib, w->ib + 1, sizeof w->ib - 1);
     }
     simt_held_t *h = &w->held;
     *h = (simt_held_t){.busy = true, .mem = simt_is_mem(d.op), .pc = (uint8_t)pc,

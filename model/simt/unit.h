@@ -116,9 +116,9 @@ typedef struct simt_warp {
     sim_time_t mem_issue, mem_max;
     isa_mem_lanes_t mem_ops;  /* its active lanes' addresses, store bytes and sync marks */
     /* the pipeline (S11–S13, simt_t.pipe only) */
-    uint8_t ib[SIMT_IBUFFER_MAX]; /* S11: the I-buffer's slots, ib[0] the head */
-    uint8_t ib_n;
-    uint8_t fetch_slots[SIMT_FETCH_MAX], fetch_n; /* the fetch in flight */
+    uint8_t ib_head, ib_n;    /* S11: the I-buffer holds slots ib_head … ib_head + ib_n - 1
+                                 (a fetch brings consecutive slots, front.c) */
+    uint8_t fetch_first, fetch_n; /* the fetch in flight: slots fetch_first … + fetch_n - 1 */
     sim_time_t fetch_at;      /* its arrival; NEVER: no fetch in flight */
     simt_held_t held;         /* S12: the instruction between issue and dispatch */
     uint16_t mem_send;        /* the ld/st's lanes that send a request (S8) */
