@@ -23,17 +23,20 @@ void simt_collect(simt_t *u, sim_time_t now)
         held[j] = w;
     }
     uint32_t banks_used = 0;
-    for (unsigned i = 0; i < n; i++) {
-        simt_warp_t *w = held[i];
-        for (uint16_t r = w->held.reads; r; r &= r - 1) {
-            unsigned reg = (unsigned)__builtin_ctz(r);
-            uint32_t bank = 1u << ((reg + w->rf_base) % u->rf_banks);
-            if (banks_used & bank)
-                continue;
-            banks_used |= bank;
-            w->held.reads &= (uint16_t)~(1u << reg);
-        }
-        if (!w->held.reads)
-            simt_dispatch(u, w, now); /* in issue order: S13 takes units in dispatch order */
+    for (unsigned i = 0; i < n; i++) /* in issue order: S13 takes units in dispatch order */
+        simt_collect_warp(u, held[i], &banks_used, now);
+}
+
+void simt_collect_warp(simt_t *u, simt_warp_t *w, uint32_t *banks_used, sim_time_t now)
+{
+    for (uint16_t r = w->held.reads; r; r &= r - 1) {
+        unsigned reg = (unsigned)__builtin_ctz(r);
+        uint32_t bank = 1u << ((reg + w->rf_base) % u->rf_banks);
+        if (*banks_used & bank)
+            continue;
+        *banks_used |= bank;
+        w->held.reads &= (uint16_t)~(1u << reg);
     }
+    if (!w->held.reads)
+        simt_dispatch(u, w, now);
 }

@@ -14,19 +14,22 @@ static bool stops_after(const simt_warp_t *w, unsigned p)
     return p == ISA_SLOTS - 1 || w->code[p].op == ISA_BNZ || w->code[p].op == ISA_READY;
 }
 
+void simt_front_arrive_warp(simt_warp_t *w, sim_time_t now)
+{
+    if (w->fetch_at > now)
+        return;
+    assert(!w->ib_n || w->fetch_first == w->ib_head + w->ib_n);
+    if (!w->ib_n)
+        w->ib_head = w->fetch_first;
+    w->ib_n = (uint8_t)(w->ib_n + w->fetch_n);
+    w->fetch_n = 0;
+    w->fetch_at = NEVER;
+}
+
 void simt_front_arrive(simt_t *u, sim_time_t now)
 {
-    for (uint16_t m = u->live; m; m &= m - 1) {
-        simt_warp_t *w = &u->w[__builtin_ctz(m)];
-        if (w->fetch_at > now)
-            continue;
-        assert(!w->ib_n || w->fetch_first == w->ib_head + w->ib_n);
-        if (!w->ib_n)
-            w->ib_head = w->fetch_first;
-        w->ib_n = (uint8_t)(w->ib_n + w->fetch_n);
-        w->fetch_n = 0;
-        w->fetch_at = NEVER;
-    }
+    for (uint16_t m = u->live; m; m &= m - 1)
+        simt_front_arrive_warp(&u->w[__builtin_ctz(m)], now);
 }
 
 /* The warp's fetch slot at `now`, or -1 when it is unknown (S11). Called
@@ -93,6 +96,13 @@ void simt_front_fetch(simt_t *u, sim_time_t now)
         fetch(u, after, (unsigned)after_s, now);
     else if (first)
         fetch(u, first, (unsigned)first_s, now);
+}
+
+void simt_front_fetch_warp(simt_t *u, simt_warp_t *w, sim_time_t now)
+{
+    int s = fetch_ready(u, w, now); /* the ring's first and next warp, if fetch-ready */
+    if (s >= 0)
+        fetch(u, w, (unsigned)s, now);
 }
 
 void simt_front_check(simt_warp_t *w)

@@ -77,6 +77,20 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     return true;
 }
 
+/* "Counting": w's cycles before `now` are charged, and those from `now` on
+ * get this cycle's reason (GPU_SIMT_STALLS: w issued, and the reason is
+ * that of the cycles after it, unless decided again). */
+static void settle(simt_t *u, simt_warp_t *w, unsigned reason, sim_time_t now)
+{
+    simt_account(u, w, now);
+    w->acct_slot = simt_wait_slot(w);
+    if (reason == GPU_SIMT_STALLS) {
+        w->acct_ps = now + u->period;
+        w->acct_reason = (uint8_t)simt_wait_reason(u, w, w->acct_ps);
+    } else
+        w->acct_reason = (uint8_t)reason;
+}
+
 /* The issue phase of cycle `now` (S5, S6, S12): the scheduler orders the
  * warps that S3/S4/S11 allow; in that order they issue while fewer than
  * issue_width have issued and a collector is free. Every resident warp's
@@ -120,16 +134,9 @@ static bool issue_phase(simt_t *u, sim_time_t now)
         u->last.n = (uint8_t)issued;
         u->issue_cycles++;
     }
-    for (uint16_t m = u->live; m; m &= m - 1) { /* "Counting": this cycle's reason */
-        simt_warp_t *w = &u->w[__builtin_ctz(m)];
-        simt_account(u, w, now);
-        w->acct_slot = simt_wait_slot(w);
-        if (reason[w - u->w] == GPU_SIMT_STALLS) { /* issued: the reason of the cycles
-                                                       after it, unless decided again */
-            w->acct_ps = now + u->period;
-            w->acct_reason = (uint8_t)simt_wait_reason(u, w, w->acct_ps);
-        } else
-            w->acct_reason = reason[w - u->w];
+    for (uint16_t m = u->live; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        settle(u, &u->w[i], reason[i], now);
     }
     return ok;
 }
@@ -186,8 +193,42 @@ static sim_time_t next_decision(const simt_t *u, sim_time_t now)
     return next;
 }
 
+/* simt_pipe_cycle when w is the only resident warp (the usual case when
+ * tasks follow each other on the same lanes): its phases without the
+ * scheduler's order or the sorts of the collectors and the passes, which
+ * one warp does not need. */
+static sim_time_t cycle_alone(simt_t *u, simt_warp_t *w, sim_time_t now)
+{
+    simt_front_arrive_warp(w, now);
+    unsigned reason = blocked(u, w, now);
+    if (reason == GPU_SIMT_STALLS) { /* eligible: the first in any order (S6) */
+        if (u->collectors && u->held_n >= u->collectors) {
+            reason = GPU_SIMT_STALL_COLLECTOR;
+        } else if (!issue(u, w, 0, 1, now)) {
+            settle(u, w, GPU_SIMT_STALL_ISSUE, now); /* the run stopped (S10) */
+            return NEVER;
+        } else {
+            u->last.age[0] = w->age;
+            u->last.n = 1;
+            u->issue_cycles++;
+        }
+    }
+    settle(u, w, reason, now);
+    if (w->held.busy) {
+        uint32_t banks_used = 0;
+        simt_collect_warp(u, w, &banks_used, now);
+    }
+    if (w->pass_at == now)
+        simt_lsu_pass(u, w, now);
+    if (u->ibuffer)
+        simt_front_fetch_warp(u, w, now);
+    return warp_next(u, w, now);
+}
+
 sim_time_t simt_pipe_cycle(simt_t *u, sim_time_t now)
 {
+    if (!(u->live & (u->live - 1)) && u->live)
+        return cycle_alone(u, &u->w[__builtin_ctz(u->live)], now);
     simt_front_arrive(u, now);
     if (!issue_phase(u, now))
         return NEVER;

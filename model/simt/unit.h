@@ -343,10 +343,14 @@ void simt_issue_mem(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, isa
  * dispatch, passes, fetch, in SIMT-SPEC's phase order); returns the next
  * decision's time. */
 sim_time_t simt_pipe_cycle(simt_t *u, sim_time_t now);
-/* front.c (S11): fetches arriving at `now` enter their I-buffers. */
+/* front.c (S11): fetches arriving at `now` enter their I-buffers (of every
+ * resident warp; of w). */
 void simt_front_arrive(simt_t *u, sim_time_t now);
+void simt_front_arrive_warp(simt_warp_t *w, sim_time_t now);
 /* front.c (S11): the fetch port serves one fetch-ready warp at `now`. */
 void simt_front_fetch(simt_t *u, sim_time_t now);
+/* front.c (S11): simt_front_fetch when w is the only resident warp. */
+void simt_front_fetch_warp(simt_t *u, simt_warp_t *w, sim_time_t now);
 /* front.c (S11): w is fetch-ready at `now` (the port may serve it). */
 bool simt_front_ready(const simt_t *u, const simt_warp_t *w, sim_time_t now);
 /* front.c (S11): the warp's next slot may have changed: a fetched sequence that
@@ -355,6 +359,10 @@ void simt_front_check(simt_warp_t *w);
 /* collect.c (S12): the register-file banks serve the held instructions'
  * reads at `now`; those with every read served are dispatched. */
 void simt_collect(simt_t *u, sim_time_t now);
+/* collect.c (S12): w's held instruction reads the registers whose banks are
+ * not in *banks_used (which gains them) at `now`, in register order; it is
+ * dispatched when every read is served. simt_collect calls it in issue order. */
+void simt_collect_warp(simt_t *u, simt_warp_t *w, uint32_t *banks_used, sim_time_t now);
 /* exec.c (S13): the held instruction of w is dispatched at `now`: it takes a
  * unit of its kind; a non-memory one's completion is known from there. */
 void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now);
