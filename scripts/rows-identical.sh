@@ -67,6 +67,12 @@ for arb in fixed rr fifo random; do
     run examples/bench.s -s record.level=tasks -s sm.arbiter=$arb
 done
 run examples/bench.s -s record.level=tasks -s core.model=simt
+# the pipeline as bench_model and docs/PERFORMANCE.md measure it, both timing modes
+pipe="-s core.model=simt -s simt.ibuffer=2 -s simt.collectors=4 -s simt.sp_width=8 \
+    -s simt.sfu_width=4 -s simt.lsu_width=8"
+run mini.s $ev $pipe
+run mini.s $ev $pipe -s core.timing=stepped -s simt.scheduler=gto
+run examples/bench.s -s record.level=tasks $pipe
 run examples/bench.s -s record.level=tasks -s sm.bank_map=interleaved -s sm.banks=4
 
 "$root/scripts/dump-rows.sh" "$db" > "$out"
