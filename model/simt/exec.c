@@ -81,8 +81,7 @@ void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now)
         u->held_n--; /* free for an issue in the next cycle (S12) */
     if (h->mem) {
         w->pass_at = start;
-        w->pass_j = 0;
-        w->passes = (uint8_t)passes;
+        w->pass_lanes = h->active;
         w->mem_seq = h->seq;
         return;
     }

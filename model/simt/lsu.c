@@ -286,16 +286,13 @@ void simt_lsu_prepare(simt_t *u, simt_warp_t *w, uint16_t active, unsigned pc, i
 
 void simt_lsu_pass(simt_t *u, simt_warp_t *w, sim_time_t now)
 {
-    unsigned k = u->unit_width[SIMT_LSU], lo = w->pass_j * k;
-    uint16_t rest = w->mem_lanes; /* active lanes number lo … lo + k - 1, in lane order */
-    for (unsigned i = 0; i < lo && rest; i++)
-        rest &= (uint16_t)(rest - 1); /* the earlier passes' lanes */
-    uint16_t chunk = rest;
-    for (unsigned i = 0; i < k && rest; i++)
+    uint16_t chunk = w->pass_lanes, rest = chunk; /* the next lsu_width lanes */
+    for (unsigned i = 0; i < u->unit_width[SIMT_LSU] && rest; i++)
         rest &= (uint16_t)(rest - 1);
     chunk &= (uint16_t)~rest; /* (rest: the later passes' lanes) */
+    /* locals: each request's call to the SM would make them reloads */
     const isa_mem_lanes_t *ops = &w->mem_ops;
-    uint16_t flags = w->mem_store ? GPU_TXN_STORE : 0;
+    uint16_t flags = w->mem_store ? GPU_TXN_STORE : 0, sync = ops->sync;
     bool fixed = lat_is_fixed(u->lat[ISA_CLASS_LD]);
     sim_time_t arrive = now + u->lat_ps[ISA_CLASS_LD];
     for (uint16_t m = chunk & w->mem_send; m; m &= m - 1) {
@@ -303,12 +300,12 @@ void simt_lsu_pass(simt_t *u, simt_warp_t *w, sim_time_t now)
         simt_port_t *p = &u->port[l];
         txn_t *t = p->req;
         t->addr = ops->addr[l];
-        t->flags = (uint16_t)(flags | (ops->sync >> l & 1 ? GPU_TXN_SYNC : 0));
+        t->flags = (uint16_t)(flags | (sync >> l & 1 ? GPU_TXN_SYNC : 0));
         t->data = ops->value[l];
         t->t_created = t->t_sent = now;
         p->arrive = fixed ? arrive : now + simt_latency(u, ISA_CLASS_LD);
         link_send(&p->mem, t, p->arrive); /* to the SM, in the machine's timing mode */
     }
-    w->pass_j++;
-    w->pass_at = w->pass_j < w->passes ? now + u->period : NEVER;
+    w->pass_lanes = rest;
+    w->pass_at = rest ? now + u->period : NEVER;
 }

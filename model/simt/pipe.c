@@ -41,10 +41,15 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
         w->ib_head++;
         w->ib_n--;
     }
-    simt_held_t *h = &w->held;
-    *h = (simt_held_t){.busy = true, .mem = simt_is_mem(d.op), .pc = (uint8_t)pc,
-                       .active = active, .d = d, .seq = u->seq++,
-                       .reads = u->collectors ? simt_regs_read(d) : 0};
+    simt_held_t *h = &w->held; /* (field by field: cheaper than a compound literal) */
+    h->busy = true;
+    h->mem = simt_is_mem(d.op);
+    h->pc = (uint8_t)pc;
+    h->active = active;
+    h->reads = u->collectors ? simt_regs_read(d) : 0;
+    h->leave = 0;
+    h->d = d;
+    h->seq = u->seq++;
     u->held_n += u->collectors != 0;
     if (h->mem) {
         simt_lsu_prepare(u, w, active, pc, d, now);

@@ -124,7 +124,8 @@ typedef struct simt_warp {
     uint16_t mem_send;        /* the ld/st's lanes that send a request (S8) */
     uint64_t mem_seq;         /* its issue order */
     sim_time_t pass_at;       /* S13: the ld/st's next pass; NEVER: none pending */
-    uint8_t pass_j, passes;   /* that pass's number, and how many */
+    uint16_t pass_lanes;      /* the ld/st's active lanes that its passes still due send
+                                 for, lowest first (S13) */
     /* accounting (SIMT-SPEC "Counting") */
     sim_time_t acct_ps;       /* cycles before it are counted (acct_reason, acct_slot: above,
                                  with the small fields) */
