@@ -24,4 +24,4 @@ default=$(count)
 pipeline=$(count -s simt.ibuffer=2 -s simt.collectors=4 -s simt.sp_width=8 -s simt.sfu_width=4 \
     -s simt.lsu_width=8)
 [ -n "$default" ] && [ -n "$pipeline" ] || { echo "bench_pipe: a run failed" >&2; exit 1; }
-echo "$default $pipeline" | awk '{ printf "default=%d pipeline=%d ratio=%.3f\n", $1, $2, $2 / $1 }'
+echo "$default $pipeline" | awk '{ printf "default=%.0f pipeline=%.0f ratio=%.3f\n", $1, $2, $2 / $1 }'
