@@ -405,3 +405,45 @@ h_run_t *h_run_simt_done(const char *src, const gpu_desc_t *desc)
     h_check_counting(r);
     return r;
 }
+
+gpu_desc_t h_desc(unsigned timing, bool simt)
+{
+    gpu_desc_t d;
+    gpu_desc_default(&d);
+    d.timing = (uint8_t)timing;
+    if (simt)
+        d.model = GPU_MODEL_SIMT;
+    return d;
+}
+
+void h_assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t finish,
+                   uint64_t instructions)
+{
+    const gpu_tr_core_task_t *t = h_task(r, frame, lane);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(t->finish_ps, finish);
+    CU_ASSERT_EQUAL(t->ready_ps, finish + 1000);
+    CU_ASSERT_EQUAL(t->instructions, instructions);
+    if (t->finish_ps != finish)
+        fprintf(stderr, "lane %u finishes at %llu, not %llu\n", lane,
+                (unsigned long long)t->finish_ps / 1000, (unsigned long long)finish / 1000);
+}
+
+unsigned h_issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot, unsigned *lanes,
+                  unsigned max)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < r->n_issues && n < max; i++) {
+        const gpu_tr_simt_issue_t *x = &r->issues[i];
+        if (x->frame != f)
+            continue;
+        if (at)
+            at[n] = (unsigned)(x->time_ps / 1000);
+        if (slot)
+            slot[n] = x->slot;
+        if (lanes)
+            lanes[n] = x->active;
+        n++;
+    }
+    return n;
+}

@@ -66,6 +66,22 @@ void h_check_counting(const h_run_t *r);
  * not) and its warps' counting. */
 h_run_t *h_run_simt_done(const char *src, const gpu_desc_t *desc);
 
+/* The §6 defaults with core.timing = timing (GPU_TIMING_*), on the MIMD
+ * cores or (simt) the SIMT unit: where a golden test starts. */
+gpu_desc_t h_desc(unsigned timing, bool simt);
+
+/* Asserts that `lane` (a core, or a SIMT lane) finished its task of `frame`
+ * at `finish` ps, sent READY a cycle (1000 ps) later and executed
+ * `instructions`; prints the finish in cycles when it differs. */
+void h_assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t finish,
+                   uint64_t instructions);
+
+/* Frame f's SIMT issue records in issue order, at most max: their cycles
+ * (at the default clock period), slots and active lanes into at, slot and
+ * lanes (each NULL when not wanted). Returns how many. */
+unsigned h_issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot, unsigned *lanes,
+                  unsigned max);
+
 /* The k-th access of `core` (grant order), or NULL. */
 const gpu_tr_access_t *h_access(const h_run_t *r, unsigned core, unsigned k);
 /* The core-task record of (frame, core), or NULL. */

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analysis/store/views.h"
 #include "events/base/err.h"
 
 static char tmp_dir[512];
@@ -367,6 +368,15 @@ sqlite3_stmt *test_db_prepare(sqlite3 *db, const char *sql)
         fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     return st;
+}
+
+void test_db_drop_views(sqlite3 *h)
+{
+    for (const char *const *v = rec_view_names; *v; v++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
+        CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
 }
 
 const char *test_fresh_path(const char *name, char *buf, size_t size)

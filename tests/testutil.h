@@ -89,6 +89,10 @@ uint64_t test_rand(uint64_t *state);
 sqlite3 *test_db_open(const char *path);
 sqlite3_stmt *test_db_prepare(sqlite3 *db, const char *sql);
 
+/* Drops every view the store makes (rec_view_names) from h, each drop
+ * asserted: how a test makes a file as versions before the views wrote it. */
+void test_db_drop_views(sqlite3 *h);
+
 /* A fresh path `name` in the scratch directory (removed if it exists), in
  * the caller's buffer (test_tmp_path's rotates). */
 const char *test_fresh_path(const char *name, char *buf, size_t size);
