@@ -447,3 +447,31 @@ unsigned h_issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot, un
     }
     return n;
 }
+
+const char *h_example_src(const char *fence0)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf,
+             ".group cores=0x0f0f fence=%s\n set_const r8, 1\n.task\n set_const r8, 2\n"
+             ".task\n set_const r8, 3\n.task\n set_const r8, 4\n"
+             ".group cores=0xf0f0 fence=acq\n set_const r8, 5\n.task\n set_const r8, 6\n",
+             fence0);
+    return buf;
+}
+
+const char H_CONTENTION_SRC[] = ".group cores=0xf\n"
+                                " set_const r2, id\n set_const r10, 1\n set_const r11, 4\n"
+                                " sub r11, r2, r2\n"
+                                "wait:\n sub r2, r10, r2\n bnz wait, r2\n"
+                                " ld [r1, r1], r3\n ld [r1, r1], r3\n ready\n";
+
+void h_grant_order(const h_run_t *r, char order[9])
+{
+    CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
+    CU_ASSERT_EQUAL_FATAL(r->n_accesses, 8);
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(r->accesses[i].grant_ps, (sim_time_t)(13 + 4 * i) * 1000);
+        order[i] = (char)('0' + r->accesses[i].core);
+    }
+    order[8] = 0;
+}

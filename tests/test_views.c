@@ -19,6 +19,7 @@
 #include "analysis/store/views.h"
 #include "events/base/err.h"
 #include "analysis/store/db.h"
+#include "tests/harness.h"
 #include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
@@ -38,66 +39,9 @@ static void record_src(const char *db, const char *name, const char *src, const 
 /* --- reading back ------------------------------------------------------------------ */
 
 
-/* Every row of a query as "v1,v2,…" lines joined by ';' (NULL as "NULL"),
- * in a static buffer. */
-static const char *rows(const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static const char *rows(const char *path, const char *fmt, ...)
-{
-    static char buf[8192];
-    char sql[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
-    va_end(ap);
-    sqlite3 *db = test_db_open(path);
-    sqlite3_stmt *st = test_db_prepare(db, sql);
-    size_t len = 0;
-    buf[0] = 0;
-    for (int r = 0; sqlite3_step(st) == SQLITE_ROW; r++)
-        for (int c = 0; c < sqlite3_column_count(st) && len < sizeof buf; c++) {
-            const unsigned char *t = sqlite3_column_text(st, c);
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
-                                    c ? "," : r ? ";" : "", t ? (const char *)t : "NULL");
-        }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return buf;
-}
-
-/* The integer of a one-value query; -999 for NULL or no row. */
-static long long q_int(const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static long long q_int(const char *path, const char *fmt, ...)
-{
-    char sql[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
-    va_end(ap);
-    sqlite3 *db = test_db_open(path);
-    sqlite3_stmt *st = test_db_prepare(db, sql);
-    long long v = -999;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
-/* The spec's examples 1 and 2 with tasks of two instructions (set_const,
- * ready): a task starting at S sends READY at S+2, which arrives at S+3
- * (tests/test_timing.c holds the full timelines). */
-static const char *example_src(const char *fence0)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf,
-             ".group cores=0x0f0f fence=%s\n set_const r8, 1\n.task\n set_const r8, 2\n"
-             ".task\n set_const r8, 3\n.task\n set_const r8, 4\n"
-             ".group cores=0xf0f0 fence=acq\n set_const r8, 5\n.task\n set_const r8, 6\n",
-             fence0);
-    return buf;
-}
+/* The many queries below, by short names (testutil.h). */
+#define rows test_q_rows
+#define q_int test_q_int
 
 #define TL_COLS "frame, decode_start_ps, decode_ps, issue_ps, start_ps, complete_ps," \
                 " decoding_ps, waiting_ps, transfer_ps, execution_ps, total_ps"
@@ -154,7 +98,7 @@ static void test_task_latency_example1(void)
 {
     char db[512];
     test_fresh_path("ex1.db", db, sizeof db);
-    record_src(db, "ex1.s", example_src("acq"), NULL);
+    record_src(db, "ex1.s", h_example_src("acq"), NULL);
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, decode_start_ps / 1000, decode_ps / 1000, issue_ps / 1000,"
                  " start_ps / 1000, complete_ps / 1000, decoding_cycles, waiting_cycles,"
@@ -193,7 +137,7 @@ static void test_example2_views(void)
 {
     char db[512];
     test_fresh_path("ex2.db", db, sizeof db);
-    record_src(db, "ex2.s", example_src("no"), NULL);
+    record_src(db, "ex2.s", h_example_src("no"), NULL);
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, waiting_cycles, total_cycles FROM task_latency"
                  " WHERE frame >= 6 ORDER BY frame"),
