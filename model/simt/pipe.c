@@ -13,10 +13,15 @@
 
 /* What keeps w from issuing at `now` before the scheduler is asked: a stall
  * reason, or GPU_SIMT_STALLS when S3/S4/S11 allow its next instruction and
- * no instruction of its own waits in a collector. */
+ * no instruction of its own waits in a collector. A `ready` drains (S4 (d)):
+ * an instruction of its own still in a collector has not completed, so the
+ * warp waits for it (execute), not for the collector. A dependent
+ * instruction (S4 (a)) already waits by simt_ready_at: its writer's
+ * completion is not known before dispatch. */
 static unsigned blocked(const simt_t *u, const simt_warp_t *w, sim_time_t now)
 {
-    if (!simt_has_next(w) || simt_ready_at(u, w) > now)
+    if (!simt_has_next(w) || simt_ready_at(u, w) > now
+        || (w->held.busy && simt_next_insn(w).op == ISA_READY))
         return simt_wait_reason(u, w, now);
     if (u->ibuffer && !w->ib_n) /* S11: the head is the next slot when there is one */
         return GPU_SIMT_STALL_FETCH;
