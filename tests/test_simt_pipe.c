@@ -27,6 +27,12 @@ static gpu_desc_t simt(void) { return h_desc(timing_mode, true); }
 
 static h_run_t *run(const char *src, const gpu_desc_t *d) { return h_run_simt_done(src, d); }
 
+/* The issue records' times of frame f, in cycles. */
+static unsigned issues(const h_run_t *r, unsigned f, unsigned *out, unsigned max)
+{
+    return h_issues(r, f, out, NULL, NULL, max);
+}
+
 static const char E4[] = ".group cores=0x000f fence=no\n"
                          "  set_const r8, 2\n"  /* 0 */
                          "  set_const r9, 1\n"  /* 1 */
@@ -55,7 +61,7 @@ static void test_e4_front_end(void)
     r = run(E4, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     unsigned at[16], want[] = {7, 8, 9, 10, 12, 13, 15};
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 7);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 16), 7);
     CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(w);
@@ -171,7 +177,7 @@ static void test_fetch_cancelled_by_a_pop(void)
     d.simt_fetch_latency = 2;
     h_run_t *r = run(POP_CANCELS, &d);
     unsigned at[16], want[] = {8, 9, 10, 13, 14, 16, 17, 20};
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 8);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 16), 8);
     CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(22));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
@@ -205,7 +211,7 @@ static void test_e5_register_bank_conflict(void)
     r = run(E5, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
     unsigned at[8], want[] = {6, 7, 8, 10};
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 8), 4);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 4);
     CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(w);
@@ -301,9 +307,9 @@ static void test_bank_conflict_two_issues_one_cycle(void)
     d.simt_rf_banks = 4;
     h_run_t *r = run(BANK2, &d);
     unsigned at[8], want_a[] = {6, 7, 9, 10, 12}, want_b[] = {10, 11};
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 8), 5);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
     CU_ASSERT_EQUAL(memcmp(at, want_a, sizeof want_a), 0);
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 3, at, NULL, NULL, 8), 2);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 8), 2);
     CU_ASSERT_EQUAL(memcmp(at, want_b, sizeof want_b), 0);
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(13));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(14));
