@@ -47,7 +47,7 @@ for p in examples/*.s; do
     run "$p" $ev -s core.model=simt -s simt.ibuffer=1 -s simt.fetch_latency=3 -s simt.lsu_width=1 \
         -s simt.scoreboard=on -s simt.broadcast=on -s core.timing=stepped -s simt.issue_width=2
     run "$p" $ev -s core.model=simt -s simt.reconvergence=barrier -s simt.scheduler=gto \
-        -s simt.collectors=2 -s simt.sp_width=4 -s sm.atomics=on -s core.timing=stepped
+        -s simt.collectors=2 -s simt.rf_arbiter=rr -s simt.sp_width=4 -s sm.atomics=on -s core.timing=stepped
     run "$p" $ev -s sm.atomics=on -s sm.arbiter=random -s sim.seed=7 \
         -s 'sm.bank=uniform:1..3' -s 'sm.req=choice:1,1,4' -s 'core.alu=geometric:1.5'
 done
@@ -71,7 +71,7 @@ run examples/bench.s -s record.level=tasks -s core.model=simt
 pipe="-s core.model=simt -s simt.ibuffer=2 -s simt.collectors=4 -s simt.sp_width=8 \
     -s simt.sfu_width=4 -s simt.lsu_width=8"
 run mini.s $ev $pipe
-run mini.s $ev $pipe -s core.timing=stepped -s simt.scheduler=gto
+run mini.s $ev $pipe -s core.timing=stepped -s simt.scheduler=gto -s simt.rf_arbiter=rr
 run examples/bench.s -s record.level=tasks $pipe
 run examples/bench.s -s record.level=tasks -s sm.bank_map=interleaved -s sm.banks=4
 

@@ -50,12 +50,12 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     h->busy = true;
     h->mem = simt_is_mem(d.op);
     h->pc = (uint8_t)pc;
+    h->coll = simt_coll_take(u);
     h->active = active;
     h->reads = u->collectors ? simt_regs_read(d) : 0;
     h->leave = 0;
     h->d = d;
     h->seq = u->seq++;
-    u->held_n += u->collectors != 0;
     if (h->mem) {
         simt_lsu_prepare(u, w, active, pc, d, now);
         simt_stack_advance(&w->st, next);
@@ -132,7 +132,7 @@ static bool issue_phase(simt_t *u, sim_time_t now)
         unsigned i = slot[order[j]];
         if (issued >= u->width) {
             reason[i] = GPU_SIMT_STALL_ISSUE;
-        } else if (u->collectors && u->held_n >= u->collectors) {
+        } else if (!simt_coll_free(u)) {
             reason[i] = GPU_SIMT_STALL_COLLECTOR;
         } else if (!ok || !(ok = issue(u, &u->w[i], issued, n, now))) {
             reason[i] = GPU_SIMT_STALL_ISSUE; /* the run stopped (S10) */
@@ -212,7 +212,7 @@ static sim_time_t cycle_alone(simt_t *u, simt_warp_t *w, sim_time_t now)
     simt_front_arrive_warp(w, now);
     unsigned reason = blocked(u, w, now);
     if (reason == GPU_SIMT_STALLS) { /* eligible: the first in any order (S6) */
-        if (u->collectors && u->held_n >= u->collectors) {
+        if (!simt_coll_free(u)) {
             reason = GPU_SIMT_STALL_COLLECTOR;
         } else if (!issue(u, w, 0, 1, now)) {
             settle(u, w, GPU_SIMT_STALL_ISSUE, now); /* the run stopped (S10) */
@@ -224,10 +224,8 @@ static sim_time_t cycle_alone(simt_t *u, simt_warp_t *w, sim_time_t now)
         }
     }
     settle(u, w, reason, now);
-    if (w->held.busy) {
-        uint32_t banks_used = 0;
-        simt_collect_warp(u, w, &banks_used, now);
-    }
+    if (w->held.busy)
+        simt_collect_warp(u, w, now);
     if (w->pass_at == now)
         simt_lsu_pass(u, w, now);
     if (u->ibuffer)
