@@ -50,7 +50,7 @@ typedef struct ivl {
     bool failed;              /* out of memory: the figures are incomplete */
     ivl_bucket_t *last;       /* private: the interval ivl_add counted in last (NULL: none) */
     sim_time_t last_from, last_end; /* private: its bounds */
-    unsigned banks;           /* ro: the run's banks (sm.banks), set by gpu_set_intervals */
+    unsigned banks;           /* ro: the run's banks (sm.banks): ivl_set_units */
     bool simt;                /* ro: core.model = simt: the SIMT fields are counted */
     bool groups;              /* ro: and simt.reconvergence = barrier: the barrier reason
                                  is one of them (S14) */
@@ -62,6 +62,17 @@ void ivl_init_intervals(ivl_t *iv, sim_time_t len);
 /* One interval, the window [from, to) (to = 0: to the end of the run). */
 void ivl_init_window(ivl_t *iv, sim_time_t from, sim_time_t to);
 void ivl_free(ivl_t *iv);
+
+/* What the run counts (the machine tells it when it is attached,
+ * gpu_set_intervals): `banks` banks (sm.banks), the SIMT fields when
+ * `simt` (core.model = simt), the barrier reason among them when `groups`
+ * (simt.reconvergence = barrier, S14). */
+static inline void ivl_set_units(ivl_t *iv, unsigned banks, bool simt, bool groups)
+{
+    iv->banks = banks;
+    iv->simt = simt;
+    iv->groups = groups;
+}
 
 /* Adds the part of [from, to) inside the counted range to `unit`'s `field`,
  * split at interval boundaries. */
