@@ -19,6 +19,8 @@
 #include "analysis/store/views.h"
 #include "events/base/err.h"
 #include "analysis/store/db.h"
+#include "tests/harness.h"
+#include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
 #define C(n) ((long long)(n) * 1000) /* cycles → ps */
@@ -37,66 +39,9 @@ static void record_src(const char *db, const char *name, const char *src, const 
 /* --- reading back ------------------------------------------------------------------ */
 
 
-/* Every row of a query as "v1,v2,…" lines joined by ';' (NULL as "NULL"),
- * in a static buffer. */
-static const char *rows(const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static const char *rows(const char *path, const char *fmt, ...)
-{
-    static char buf[8192];
-    char sql[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
-    va_end(ap);
-    sqlite3 *db = test_db_open(path);
-    sqlite3_stmt *st = test_db_prepare(db, sql);
-    size_t len = 0;
-    buf[0] = 0;
-    for (int r = 0; sqlite3_step(st) == SQLITE_ROW; r++)
-        for (int c = 0; c < sqlite3_column_count(st) && len < sizeof buf; c++) {
-            const unsigned char *t = sqlite3_column_text(st, c);
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
-                                    c ? "," : r ? ";" : "", t ? (const char *)t : "NULL");
-        }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return buf;
-}
-
-/* The integer of a one-value query; -999 for NULL or no row. */
-static long long q_int(const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static long long q_int(const char *path, const char *fmt, ...)
-{
-    char sql[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
-    va_end(ap);
-    sqlite3 *db = test_db_open(path);
-    sqlite3_stmt *st = test_db_prepare(db, sql);
-    long long v = -999;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
-/* The spec's examples 1 and 2 with tasks of two instructions (set_const,
- * ready): a task starting at S sends READY at S+2, which arrives at S+3
- * (tests/test_timing.c holds the full timelines). */
-static const char *example_src(const char *fence0)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf,
-             ".group cores=0x0f0f fence=%s\n set_const r8, 1\n.task\n set_const r8, 2\n"
-             ".task\n set_const r8, 3\n.task\n set_const r8, 4\n"
-             ".group cores=0xf0f0 fence=acq\n set_const r8, 5\n.task\n set_const r8, 6\n",
-             fence0);
-    return buf;
-}
+/* The many queries below, by short names (testutil.h). */
+#define rows test_q_rows
+#define q_int test_q_int
 
 #define TL_COLS "frame, decode_start_ps, decode_ps, issue_ps, start_ps, complete_ps," \
                 " decoding_ps, waiting_ps, transfer_ps, execution_ps, total_ps"
@@ -153,7 +98,7 @@ static void test_task_latency_example1(void)
 {
     char db[512];
     test_fresh_path("ex1.db", db, sizeof db);
-    record_src(db, "ex1.s", example_src("acq"), NULL);
+    record_src(db, "ex1.s", h_example_src("acq"), NULL);
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, decode_start_ps / 1000, decode_ps / 1000, issue_ps / 1000,"
                  " start_ps / 1000, complete_ps / 1000, decoding_cycles, waiting_cycles,"
@@ -192,7 +137,7 @@ static void test_example2_views(void)
 {
     char db[512];
     test_fresh_path("ex2.db", db, sizeof db);
-    record_src(db, "ex2.s", example_src("no"), NULL);
+    record_src(db, "ex2.s", h_example_src("no"), NULL);
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, waiting_cycles, total_cycles FROM task_latency"
                  " WHERE frame >= 6 ORDER BY frame"),
@@ -517,6 +462,12 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
+/* One statement of downgrade() on h, asserted to succeed. */
+static void down(sqlite3 *h, const char *sql)
+{
+    CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
 /* Turns a current file into one of version `to` (1 to 14) as those
  * versions wrote it: no views (version 6 had all but latest_ok_runs; a
  * reader or a migration gives a file every view either way); below 11 the
@@ -526,115 +477,75 @@ static void test_stopped_run_partial_records(void)
  * simt_warps.stall_fetch_cycles, stall_collector_cycles; below 13 no thread-group columns in
  * simt_warps; below 12 no runs.uid; below 6 no SIMT tables; below 5 no intervals; below 3
  * also no races table,
- * no runs.stop_ps, params values TEXT. */
+ * no runs.stop_ps, params values TEXT. Each step down is taken in turn, the
+ * newest first. */
 static void downgrade(const char *db, int to)
 {
     sqlite3 *h = NULL;
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
-    for (const char *const *v = rec_view_names; *v; v++) {
-        char sql[128];
-        snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
-        CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_waits", NULL, NULL, NULL), SQLITE_OK);
-    if (to == 14) {
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
-                                        " DROP VIEW simt_mem; PRAGMA user_version = 14",
-                                     NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE slot_counts;"
-                                    " ALTER TABLE simt_warps DROP COLUMN stall_fetch_cycles;"
-                                    " ALTER TABLE simt_warps DROP COLUMN stall_collector_cycles",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    if (to == 13) {
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
-                                        " DROP VIEW simt_mem; PRAGMA user_version = 13",
-                                     NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "ALTER TABLE simt_warps DROP COLUMN max_groups;"
-                                    " ALTER TABLE simt_warps DROP COLUMN barriers;"
-                                    " ALTER TABLE simt_warps DROP COLUMN stall_barrier_cycles",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    if (to == 12) {
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
-                                        " DROP VIEW simt_mem; PRAGMA user_version = 12",
-                                     NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "ALTER TABLE runs DROP COLUMN uid",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    if (to == 11) {
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
-                                        " DROP VIEW simt_mem; PRAGMA user_version = 11",
-                                     NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE sm AS SELECT * FROM simt_mem;"
-                                    " DROP VIEW simt_mem; DROP TABLE simt_mem_packs;"
-                                    " CREATE TABLE simt_mem(run_id INTEGER NOT NULL REFERENCES"
-                                    " runs ON DELETE CASCADE, frame INTEGER NOT NULL,"
-                                    " slot INTEGER NOT NULL, op TEXT NOT NULL, lanes INTEGER,"
-                                    " active INTEGER, requests INTEGER, replays INTEGER,"
-                                    " banks INTEGER, issue_ps INTEGER, done_ps INTEGER);"
-                                    " INSERT INTO simt_mem SELECT * FROM temp.sm;"
-                                    " CREATE INDEX simt_mem_run ON simt_mem(run_id, frame);",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    if (to >= 10) {
-        char v[128];
-        snprintf(v, sizeof v, "DROP VIEW events; DROP VIEW simt_issue; PRAGMA user_version = %d",
-                 to);
-        CU_ASSERT_EQUAL(sqlite3_exec(h, v, NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE si AS SELECT * FROM simt_issue;"
-                                    " DROP VIEW simt_issue; DROP TABLE simt_issue_packs;"
-                                    " DROP TABLE simt_op_names;"
-                                    " CREATE TABLE simt_issue(run_id INTEGER NOT NULL REFERENCES"
-                                    " runs ON DELETE CASCADE, time_ps INTEGER NOT NULL,"
-                                    " frame INTEGER NOT NULL, slot INTEGER NOT NULL, op TEXT,"
-                                    " ord INTEGER, depth INTEGER, eligible INTEGER,"
-                                    " active INTEGER, mask INTEGER, lanes INTEGER);"
-                                    " INSERT INTO simt_issue SELECT * FROM temp.si;",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    const char *events_v8 =
-        "CREATE TEMP TABLE ev AS SELECT * FROM events; DROP VIEW events;"
-        " DROP TABLE event_packs; DROP TABLE event_names;"
-        " CREATE TABLE events(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
-        " seq INTEGER NOT NULL, time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);"
-        " INSERT INTO events SELECT * FROM temp.ev;"
-        " CREATE INDEX events_run ON events(run_id, seq);";
-    CU_ASSERT_EQUAL(sqlite3_exec(h, to < 9 ? events_v8 : "DROP VIEW events", NULL, NULL, NULL),
-                    SQLITE_OK);
+    test_db_drop_views(h);
+    down(h, "DROP TABLE simt_waits");
+    if (to < 14)
+        down(h, "DROP TABLE slot_counts;"
+                " ALTER TABLE simt_warps DROP COLUMN stall_fetch_cycles;"
+                " ALTER TABLE simt_warps DROP COLUMN stall_collector_cycles");
+    if (to < 13)
+        down(h, "ALTER TABLE simt_warps DROP COLUMN max_groups;"
+                " ALTER TABLE simt_warps DROP COLUMN barriers;"
+                " ALTER TABLE simt_warps DROP COLUMN stall_barrier_cycles");
+    if (to < 12)
+        down(h, "ALTER TABLE runs DROP COLUMN uid");
+    if (to < 11)
+        down(h, "CREATE TEMP TABLE sm AS SELECT * FROM simt_mem;"
+                " DROP VIEW simt_mem; DROP TABLE simt_mem_packs;"
+                " CREATE TABLE simt_mem(run_id INTEGER NOT NULL REFERENCES"
+                " runs ON DELETE CASCADE, frame INTEGER NOT NULL,"
+                " slot INTEGER NOT NULL, op TEXT NOT NULL, lanes INTEGER,"
+                " active INTEGER, requests INTEGER, replays INTEGER,"
+                " banks INTEGER, issue_ps INTEGER, done_ps INTEGER);"
+                " INSERT INTO simt_mem SELECT * FROM temp.sm;"
+                " CREATE INDEX simt_mem_run ON simt_mem(run_id, frame);");
+    if (to < 10)
+        down(h, "CREATE TEMP TABLE si AS SELECT * FROM simt_issue;"
+                " DROP VIEW simt_issue; DROP TABLE simt_issue_packs;"
+                " DROP TABLE simt_op_names;"
+                " CREATE TABLE simt_issue(run_id INTEGER NOT NULL REFERENCES"
+                " runs ON DELETE CASCADE, time_ps INTEGER NOT NULL,"
+                " frame INTEGER NOT NULL, slot INTEGER NOT NULL, op TEXT,"
+                " ord INTEGER, depth INTEGER, eligible INTEGER,"
+                " active INTEGER, mask INTEGER, lanes INTEGER);"
+                " INSERT INTO simt_issue SELECT * FROM temp.si;");
+    if (to < 9)
+        down(h, "CREATE TEMP TABLE ev AS SELECT * FROM events; DROP VIEW events;"
+                " DROP TABLE event_packs; DROP TABLE event_names;"
+                " CREATE TABLE events(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+                " seq INTEGER NOT NULL, time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);"
+                " INSERT INTO events SELECT * FROM temp.ev;"
+                " CREATE INDEX events_run ON events(run_id, seq);");
+    /* the relations still packed in version `to`: no views over their packs */
+    if (to >= 9)
+        down(h, "DROP VIEW events");
+    if (to >= 10)
+        down(h, "DROP VIEW simt_issue");
+    if (to >= 11)
+        down(h, "DROP VIEW simt_mem");
     if (to < 6)
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_warps; DROP TABLE simt_mem;"
-                                        " DROP TABLE simt_issue;", NULL, NULL, NULL), SQLITE_OK);
-    if (to >= 3) {
-        if (to < 5)
-            CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE intervals", NULL, NULL, NULL), SQLITE_OK);
-        char v[64];
-        snprintf(v, sizeof v, "PRAGMA user_version = %d", to);
-        CU_ASSERT_EQUAL(sqlite3_exec(h, v, NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "DROP TABLE races; DROP TABLE intervals; ALTER TABLE runs DROP COLUMN stop_ps;"
-             "CREATE TEMP TABLE p AS SELECT * FROM params; DROP TABLE params;"
-             "CREATE TABLE params(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
-             " key TEXT NOT NULL, value TEXT);"
-             "INSERT INTO params SELECT run_id, key, CAST(value AS TEXT) FROM temp.p;"
-             "PRAGMA user_version = %d;", to);
-    CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+        down(h, "DROP TABLE simt_warps; DROP TABLE simt_mem; DROP TABLE simt_issue;");
+    if (to < 5)
+        down(h, "DROP TABLE intervals");
+    if (to < 3)
+        down(h, "DROP TABLE races; ALTER TABLE runs DROP COLUMN stop_ps;"
+                "CREATE TEMP TABLE p AS SELECT * FROM params; DROP TABLE params;"
+                "CREATE TABLE params(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+                " key TEXT NOT NULL, value TEXT);"
+                "INSERT INTO params SELECT run_id, key, CAST(value AS TEXT) FROM temp.p;");
+    char v[64];
+    snprintf(v, sizeof v, "PRAGMA user_version = %d", to);
+    down(h, v);
     sqlite3_close(h);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM params WHERE typeof(value) <> 'text'"), 0);
+    if (to < 3)
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM params WHERE typeof(value) <> 'text'"),
+                        0);
 }
 
 /* Every database has the views and the current schema version; a file of
@@ -1060,9 +971,6 @@ static void test_schema_doc_queries_run(void)
 
 /* --- SIMT (SIMT-SPEC "Counting", E1 and E3) ----------------------------------------- */
 
-static const char *E1_SRC = ".group cores=0x000f fence=no\n set_const r1, id\n set_const r8, 1\n"
-                            " and r1, r8, r2\n bnz odd, r2\n add r8, r8, r9\n bnz join, r8\n"
-                            "odd:\n mul r1, r1, r10\njoin:\n ready\n";
 static const char *E3_SRC = ".group cores=0x00ff fence=no\n set_const r8, 4\n set_const r9, 1\n"
                             "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n"
                             ".group cores=0xff00 fence=no\n set_const r8, 2\n set_const r9, 1\n"
@@ -1080,7 +988,7 @@ static void test_simt_e1_efficiency(void)
 {
     char db[512];
     test_fresh_path("simt-e1.db", db, sizeof db);
-    record_src(db, "e1.s", E1_SRC, "-s core.model=simt");
+    record_src(db, "e1.s", SIMT_E1, "-s core.model=simt");
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, mask_hex, lanes, warp_instructions, lane_instructions,"
                  " simt_efficiency, lane_utilization, divergent_branches, max_stack_depth,"
@@ -1101,7 +1009,7 @@ static void test_simt_e1_efficiency(void)
      * its mul at 12 (both at 7 then: joined); the joined group waits for the
      * mul until 14 (cycle 13: execute), ready at 14: the same 16 cycles, 2
      * groups at most, 1 barrier, no barrier stall; no stack depth. */
-    record_src(db, "e1.s", E1_SRC, "-s core.model=simt -s simt.reconvergence=barrier");
+    record_src(db, "e1.s", SIMT_E1, "-s core.model=simt -s simt.reconvergence=barrier");
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, max_stack_depth, max_groups, barriers,"
                                     " stall_barrier_cycles, stall_execute_cycles, resident_cycles"
                                     " FROM simt_warp_efficiency ORDER BY run_id"),
