@@ -114,6 +114,57 @@ static void test_e4_two_warps_one_fetch_port(void)
     h_free(r);
 }
 
+/* E3's two warps with simt.ibuffer = 2 and gto (one fetch port; the port
+ * serves fetch-ready warps round-robin in age order, the scheduler issues
+ * the warp that issued last first). A alone: fetch 0, 1 at 6 (fetch stall
+ * at 6), issues 0-3 at 7-10 (fetching 2 at 7, 3 at 8; nothing after the
+ * bnz). B resident at 10: fetch stall, fetch 0, 1 (A's bnz in flight: A's
+ * fetch slot unknown). 11: A's bnz completes (taken; I-buffer empty: fetch
+ * stall), B issues 0; the port goes to A (the first after B in the ring):
+ * 2, 3 arrive at 12. 12-14: both eligible, gto keeps B (it issued last):
+ * B issues 1, 2, 3 (fetching its 2, 3 at 12), A stalls for issue. 15: B's
+ * bnz completes (taken, fetch stall; fetches 2, 3), A issues 2. 16: A
+ * issued last: A's bnz, B stalls for issue. 17: A's bnz completes (taken,
+ * fetch stall, fetches 2, 3), B issues 2; 18: B's bnz (A stalls for
+ * issue). 19: B's bnz completes (not taken, fetch stall, fetches 4), A
+ * issues 2; 20: A's bnz (B stalls for issue); 21: A's bnz completes (taken,
+ * fetch stall, fetches 2, 3), B issues ready: its lanes finish at 22, B
+ * completes at 23. A: 2, 3 at 22, 23; the bnz completes at 24 (not taken,
+ * fetch stall, fetches 4); ready at 25, lanes finish at 26, A completes at
+ * 27. A: resident 6..25 = 20, issued 11, fetch 5 (6, 11, 17, 21, 24),
+ * issue 4 (12, 13, 14, 18). B: resident 10..21 = 12, issued 7, fetch 3
+ * (10, 15, 19), issue 2 (16, 20). Greed finishes B two cycles before rr
+ * does (25) and A one cycle after (26). */
+static void test_e4_two_warps_one_fetch_port_gto(void)
+{
+    const char *src = ".group cores=0x00ff fence=no\n set_const r8, 4\n set_const r9, 1\n"
+                      "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n"
+                      ".group cores=0xff00 fence=no\n set_const r8, 2\n set_const r9, 1\n"
+                      "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n";
+    gpu_desc_t d = simt();
+    d.simt_ibuffer = 2;
+    d.simt_scheduler = SIMT_SCHED_GTO;
+    h_run_t *r = run(src, &d);
+    unsigned at[16], want_a[] = {7, 8, 9, 10, 15, 16, 19, 20, 22, 23, 25},
+                     want_b[] = {11, 12, 13, 14, 17, 18, 21};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 16), 11);
+    CU_ASSERT_EQUAL(memcmp(at, want_a, sizeof want_a), 0);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 16), 7);
+    CU_ASSERT_EQUAL(memcmp(at, want_b, sizeof want_b), 0);
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(23));
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(27));
+    const gpu_tr_simt_warp_t *a = h_warp(r, 1), *b = h_warp(r, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(a->resident_cycles, 20);
+    CU_ASSERT_EQUAL(a->stall_cycles[FET], 5);
+    CU_ASSERT_EQUAL(a->stall_cycles[ISS], 4);
+    CU_ASSERT_EQUAL(b->resident_cycles, 12);
+    CU_ASSERT_EQUAL(b->stall_cycles[FET], 3);
+    CU_ASSERT_EQUAL(b->stall_cycles[ISS], 2);
+    h_free(r);
+}
+
 /* A fetch cancelled by a pop (S11), simt.ibuffer = 2, fetch width 2,
  * fetch_latency 2. r2 = id: lanes 1-3 take the bnz at 2 (to 5), lane 0 runs
  * 3, 4 (its bnz always taken, to 7); r = 7 (the ready). 6: the I-buffer is
@@ -209,6 +260,53 @@ static void test_e5_register_bank_conflict(void)
     h_free(r);
 }
 
+/* A `ready` behind an instruction in its collector (S4 (d), S12, Counting),
+ * E5 with the scoreboard (simt.collectors = 1, rf_banks = 4). At most one
+ * issue a cycle: slots 0, 1 at 6, 7 (no reads: dispatched at once); the add
+ * at 8 (r9 done at 7, r13 at 8), reads r9 at 8 and r13 at 9 (bank 1 both),
+ * dispatches at 9, completes at 10. Cycle 9: the ready must wait for every
+ * earlier instruction (d), and the add has not completed: `execute`, not
+ * `collector` — S4 does not allow the ready, so its own instruction in a
+ * collector is not the reason. Ready at 10, lanes finish at 11, the task
+ * completes at 12; resident 6..10: issued 4, execute 1. With an
+ * independent `set_const r11, 5` between the add and the ready, S4 allows
+ * it at 9 but the add still holds its collector: `collector` at 9; it
+ * issues at 10 (completes at 11), ready at 11 (d), the task completes at
+ * 13; resident 6..11: issued 5, collector 1, execute 0. */
+static void test_ready_drains_an_instruction_in_its_collector(void)
+{
+    static const char INDEPENDENT[] = ".group cores=0x000f fence=no\n"
+                                      "  set_const r9, 3\n"
+                                      "  set_const r13, 4\n"
+                                      "  add r9, r13, r10\n"
+                                      "  set_const r11, 5\n" /* reads nothing, writes r11 */
+                                      "  ready\n";
+    gpu_desc_t d = simt();
+    d.simt_scoreboard = true;
+    d.simt_collectors = 1;
+    h_run_t *r = run(E5, &d);
+    unsigned at[8], want[] = {6, 7, 8, 10}, want2[] = {6, 7, 8, 10, 11};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 4);
+    CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
+    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(w->resident_cycles, 5);
+    CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
+    CU_ASSERT_EQUAL(w->stall_cycles[COL], 0);
+    h_free(r);
+    r = run(INDEPENDENT, &d);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
+    CU_ASSERT_EQUAL(memcmp(at, want2, sizeof want2), 0);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(13));
+    w = h_warp(r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(w->resident_cycles, 6);
+    CU_ASSERT_EQUAL(w->stall_cycles[COL], 1);
+    CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
+    h_free(r);
+}
+
 /* A bank conflict between two instructions issued in one cycle (S12,
  * issue_width 2, collectors 2, rf_banks 4). Warp A (lanes 0-3, w = 0):
  * set_const at 6 (done 7), mul at 7 (done 9, S3), add at 9 (done 10), then
@@ -265,6 +363,74 @@ static void test_bank_conflict_two_issues_one_cycle(void)
     r = run(BANK2, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(13));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(13));
+    h_free(r);
+}
+
+/* simt.rf_arbiter (S12's bank arbitration): two adds issued in one cycle,
+ * each reading two registers, over one register-file bank (rf_banks 1,
+ * issue_width 2, collectors 2). An issuing instruction takes the
+ * lowest-numbered free collector. Warp A (lanes 0-3): set_const at 6 (c0,
+ * no reads, dispatched at 6), mul at 7 (c0, reads r9 at 7, done 9, S3),
+ * add at 9 (c0, reads r9 at 9, done 10), then `add r8, r11, r12` (reads r8,
+ * r11) at 10. Warp B (lanes 4-7) is resident at 10 (T4) and issues the same
+ * add at 10; rr scheduler: the last issuing cycle chose A, so B is first
+ * and takes c0, A takes c1. One bank, one read a cycle:
+ * - oldest: B's r8 at 10, r11 at 11 (dispatched 11, done 12), A's at 12
+ *   and 13 (done 14). Readies at 12 and 14: B's frame completes at 14, A's
+ *   at 16.
+ * - rr: the bank served c0 last (A's reads at 7 and 9), so c1 (A) first:
+ *   A's r8 at 10, B's r8 at 11, A's r11 at 12 (dispatched 12, done 13), B's
+ *   r11 at 13 (done 14). Readies at 13 and 14: A's frame completes at 15,
+ *   B's at 16. A: resident 6..13, issued 5, execute 3 (8, 11, 12); B:
+ *   resident 10..14, issued 2, execute 3 (11, 12, 13). Barrier mode (S14)
+ *   arbitrates the groups' collectors the same way: without divergence each
+ *   warp is one group, and the times are rr's. */
+static const char TWO_READS[] = ".group cores=0x000f fence=no\n"
+                                "  set_const r9, 1\n"   /* 0 */
+                                "  mul r9, r9, r9\n"    /* 1 */
+                                "  add r9, r9, r9\n"    /* 2 */
+                                "  add r8, r11, r12\n"  /* 3: reads r8, r11 */
+                                "  ready\n"             /* 4 */
+                                ".group cores=0x00f0 fence=no\n"
+                                "  add r8, r11, r12\n"  /* 0: reads r8, r11 */
+                                "  ready\n";            /* 1 */
+
+static void test_rf_arbiter_oldest_and_rr(void)
+{
+    gpu_desc_t d = simt();
+    d.simt_issue_width = 2;
+    d.simt_collectors = 2;
+    d.simt_rf_banks = 1;
+    h_run_t *r = run(TWO_READS, &d);
+    unsigned at[8], want_a[] = {6, 7, 9, 10, 14}, want_b[] = {10, 12};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
+    CU_ASSERT_EQUAL(memcmp(at, want_a, sizeof want_a), 0);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 8), 2);
+    CU_ASSERT_EQUAL(memcmp(at, want_b, sizeof want_b), 0);
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(14));
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(16));
+    h_free(r);
+    d.simt_rf_arbiter = SIMT_RF_RR;
+    r = run(TWO_READS, &d);
+    unsigned rr_a[] = {6, 7, 9, 10, 13}, rr_b[] = {10, 14};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
+    CU_ASSERT_EQUAL(memcmp(at, rr_a, sizeof rr_a), 0);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 8), 2);
+    CU_ASSERT_EQUAL(memcmp(at, rr_b, sizeof rr_b), 0);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(15));
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(16));
+    const gpu_tr_simt_warp_t *a = h_warp(r, 1), *b = h_warp(r, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(a->resident_cycles, 8);
+    CU_ASSERT_EQUAL(a->stall_cycles[EXE], 3);
+    CU_ASSERT_EQUAL(b->resident_cycles, 5);
+    CU_ASSERT_EQUAL(b->stall_cycles[EXE], 3);
+    h_free(r);
+    d.simt_reconvergence = GPU_RECONV_BARRIER; /* no divergence: one group a warp, as above */
+    r = run(TWO_READS, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(15));
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(16));
     h_free(r);
 }
 
@@ -494,9 +660,12 @@ static void test_pipeline_keys_checked(void)
 static const test_case_t cases[] = {
     TEST(test_e4_front_end),
     TEST(test_e4_two_warps_one_fetch_port),
+    TEST(test_e4_two_warps_one_fetch_port_gto),
     TEST(test_fetch_cancelled_by_a_pop),
     TEST(test_e5_register_bank_conflict),
+    TEST(test_ready_drains_an_instruction_in_its_collector),
     TEST(test_bank_conflict_two_issues_one_cycle),
+    TEST(test_rf_arbiter_oldest_and_rr),
     TEST(test_e6_narrow_sfu),
     TEST(test_ld_passes_two_banks),
     TEST(test_collector_starved),

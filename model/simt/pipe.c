@@ -13,10 +13,15 @@
 
 /* What keeps w from issuing at `now` before the scheduler is asked: a stall
  * reason, or GPU_SIMT_STALLS when S3/S4/S11 allow its next instruction and
- * no instruction of its own waits in a collector. */
+ * no instruction of its own waits in a collector. A `ready` drains (S4 (d)):
+ * an instruction of its own still in a collector has not completed, so the
+ * warp waits for it (execute), not for the collector. A dependent
+ * instruction (S4 (a)) already waits by simt_ready_at: its writer's
+ * completion is not known before dispatch. */
 static unsigned blocked(const simt_t *u, const simt_warp_t *w, sim_time_t now)
 {
-    if (!simt_has_next(w) || simt_ready_at(u, w) > now)
+    if (!simt_has_next(w) || simt_ready_at(u, w) > now
+        || (w->held.busy && simt_next_insn(w).op == ISA_READY))
         return simt_wait_reason(u, w, now);
     if (u->ibuffer && !w->ib_n) /* S11: the head is the next slot when there is one */
         return GPU_SIMT_STALL_FETCH;
@@ -44,9 +49,8 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     }
     simt_held_t *h = &w->held;
     *h = (simt_held_t){.busy = true, .mem = simt_is_mem(d.op), .pc = (uint8_t)pc,
-                       .active = active, .d = d, .seq = u->seq++,
+                       .active = active, .d = d, .seq = u->seq++, .coll = simt_coll_take(u),
                        .reads = u->collectors ? simt_regs_read(d) : 0};
-    u->held_n += u->collectors != 0;
     if (h->mem) {
         simt_lsu_prepare(u, w, active, pc, d, now);
         simt_stack_advance(&w->st, next);
@@ -109,7 +113,7 @@ static bool issue_phase(simt_t *u, sim_time_t now)
         unsigned i = slot[order[j]];
         if (issued >= u->width) {
             reason[i] = GPU_SIMT_STALL_ISSUE;
-        } else if (u->collectors && u->held_n >= u->collectors) {
+        } else if (!simt_coll_free(u)) {
             reason[i] = GPU_SIMT_STALL_COLLECTOR;
         } else if (!ok || !(ok = issue(u, &u->w[i], issued, n, now))) {
             reason[i] = GPU_SIMT_STALL_ISSUE; /* the run stopped (S10) */
