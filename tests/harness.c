@@ -405,3 +405,73 @@ h_run_t *h_run_simt_done(const char *src, const gpu_desc_t *desc)
     h_check_counting(r);
     return r;
 }
+
+gpu_desc_t h_desc(unsigned timing, bool simt)
+{
+    gpu_desc_t d;
+    gpu_desc_default(&d);
+    d.timing = (uint8_t)timing;
+    if (simt)
+        d.model = GPU_MODEL_SIMT;
+    return d;
+}
+
+void h_assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t finish,
+                   uint64_t instructions)
+{
+    const gpu_tr_core_task_t *t = h_task(r, frame, lane);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(t->finish_ps, finish);
+    CU_ASSERT_EQUAL(t->ready_ps, finish + 1000);
+    CU_ASSERT_EQUAL(t->instructions, instructions);
+    if (t->finish_ps != finish)
+        fprintf(stderr, "lane %u finishes at %llu, not %llu\n", lane,
+                (unsigned long long)t->finish_ps / 1000, (unsigned long long)finish / 1000);
+}
+
+unsigned h_issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot, unsigned *lanes,
+                  unsigned max)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < r->n_issues && n < max; i++) {
+        const gpu_tr_simt_issue_t *x = &r->issues[i];
+        if (x->frame != f)
+            continue;
+        if (at)
+            at[n] = (unsigned)(x->time_ps / 1000);
+        if (slot)
+            slot[n] = x->slot;
+        if (lanes)
+            lanes[n] = x->active;
+        n++;
+    }
+    return n;
+}
+
+const char *h_example_src(const char *fence0)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf,
+             ".group cores=0x0f0f fence=%s\n set_const r8, 1\n.task\n set_const r8, 2\n"
+             ".task\n set_const r8, 3\n.task\n set_const r8, 4\n"
+             ".group cores=0xf0f0 fence=acq\n set_const r8, 5\n.task\n set_const r8, 6\n",
+             fence0);
+    return buf;
+}
+
+const char H_CONTENTION_SRC[] = ".group cores=0xf\n"
+                                " set_const r2, id\n set_const r10, 1\n set_const r11, 4\n"
+                                " sub r11, r2, r2\n"
+                                "wait:\n sub r2, r10, r2\n bnz wait, r2\n"
+                                " ld [r1, r1], r3\n ld [r1, r1], r3\n ready\n";
+
+void h_grant_order(const h_run_t *r, char order[9])
+{
+    CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
+    CU_ASSERT_EQUAL_FATAL(r->n_accesses, 8);
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(r->accesses[i].grant_ps, (sim_time_t)(13 + 4 * i) * 1000);
+        order[i] = (char)('0' + r->accesses[i].core);
+    }
+    order[8] = 0;
+}

@@ -66,6 +66,37 @@ void h_check_counting(const h_run_t *r);
  * not) and its warps' counting. */
 h_run_t *h_run_simt_done(const char *src, const gpu_desc_t *desc);
 
+/* The §6 defaults with core.timing = timing (GPU_TIMING_*), on the MIMD
+ * cores or (simt) the SIMT unit: where a golden test starts. */
+gpu_desc_t h_desc(unsigned timing, bool simt);
+
+/* Asserts that `lane` (a core, or a SIMT lane) finished its task of `frame`
+ * at `finish` ps, sent READY a cycle (1000 ps) later and executed
+ * `instructions`; prints the finish in cycles when it differs. */
+void h_assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t finish,
+                   uint64_t instructions);
+
+/* Frame f's SIMT issue records in issue order, at most max: their cycles
+ * (at the default clock period), slots and active lanes into at, slot and
+ * lanes (each NULL when not wanted). Returns how many. */
+unsigned h_issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot, unsigned *lanes,
+                  unsigned max);
+
+/* The spec's examples 1 and 2 with tasks of two instructions (set_const,
+ * ready: a task starting at S sends READY at S+2), CF0's fence fence0
+ * ("acq": example 1, "no": example 2); tests/test_timing.c holds their
+ * timelines. A static buffer that the next call overwrites. */
+const char *h_example_src(const char *fence0);
+
+/* The contention case of tests/test_timing.c (the reasoning there): four
+ * cores' two ld each to bank 0, the first arriving at 13, 15, 17, 19. */
+extern const char H_CONTENTION_SRC[];
+
+/* Asserts that r, the contention case with sm.bank = 4 cycles, finished
+ * with its 8 grants at cycles 13 + 4k (default clock); the granted cores as
+ * digits in grant order into order, NUL-terminated. */
+void h_grant_order(const h_run_t *r, char order[9]);
+
 /* The k-th access of `core` (grant order), or NULL. */
 const gpu_tr_access_t *h_access(const h_run_t *r, unsigned core, unsigned k);
 /* The core-task record of (frame, core), or NULL. */

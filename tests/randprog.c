@@ -145,3 +145,50 @@ void rp_generate(program_t *p, uint64_t seed, const rp_opts_t *opts)
     tm_encode(tm, p->image);
     snprintf(p->path, sizeof p->path, "random-%llu", (unsigned long long)seed);
 }
+
+/* A random tail after the end marker at frame f, still the end marker (D1). */
+static void random_tail(tm_program_t *p, unsigned f, uint64_t *rs)
+{
+    size_t room = TM_BYTES - f * TM_FRAME_BYTES;
+    if (test_rand(rs) % 2) {
+        for (size_t i = 0, n = test_rand(rs) % room; i < n; i++)
+            p->tail[i] = (uint8_t)test_rand(rs);
+    } else {
+        for (size_t i = 0; test_rand(rs) % 2 && i < 8; i++)
+            p->tail[test_rand(rs) % room] = (uint8_t)test_rand(rs);
+    }
+    p->tail[0] &= 0xc0;          /* IF_Num 0 (any fence) … */
+    p->tail[2] = p->tail[3] = 0; /* … and no cores */
+}
+
+void rp_tm_random(tm_program_t *p, uint64_t *rs, void (*task)(uint16_t *code, uint64_t *rs))
+{
+    memset(p, 0, sizeof *p);
+    unsigned f = 0;
+    while (f < TM_FRAMES && (f == 0 || test_rand(rs) % 5 != 0)) {
+        tm_group_t *g = &p->groups[p->n_groups];
+        unsigned cap = test_rand(rs) % 5 == 0 ? 63 : 4, room = TM_FRAMES - 1 - f;
+        g->cf = (uint8_t)f;
+        g->if_num = (uint8_t)(test_rand(rs) % ((cap < room ? cap : room) + 1));
+        g->fence = (uint8_t)(test_rand(rs) % 3);
+        g->cores = (uint16_t)(test_rand(rs) | (test_rand(rs) % 2 ? 0 : 1u << (test_rand(rs) % 16)));
+        g->cores = g->cores ? g->cores : 0x8000;
+        g->init_vect = test_rand(rs) % 2 ? (uint16_t)test_rand(rs) & g->cores : 0;
+        g->init_vect |= test_rand(rs) % 4 == 0 ? (uint16_t)test_rand(rs) : 0;
+        g->hdr_reserved = test_rand(rs) % 4 == 0 ? (uint8_t)test_rand(rs) : 0;
+        for (unsigned i = 0; i < GPU_CORES; i++)
+            g->init_r0[i] = test_rand(rs) % 3 == 0 ? (uint8_t)test_rand(rs) : 0;
+        for (unsigned i = 0; i < 10 && test_rand(rs) % 4 == 0; i++)
+            g->reserved[test_rand(rs) % 10] = (uint8_t)test_rand(rs);
+        for (unsigned k = f; k <= f + g->if_num; k++)
+            p->group_of[k] = (uint8_t)p->n_groups;
+        for (unsigned k = f + 1; k <= f + g->if_num; k++)
+            task(p->code[k], rs);
+        f += 1u + g->if_num;
+        p->n_groups++;
+    }
+    p->n_frames = f;
+    p->has_end_marker = f < TM_FRAMES;
+    if (f < TM_FRAMES && test_rand(rs) % 2)
+        random_tail(p, f, rs);
+}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "model/program.h"
+#include "model/tm.h"
 
 typedef struct rp_opts {
     bool race_free;      /* every core only touches its own 256 bytes */
@@ -20,5 +21,13 @@ typedef struct rp_opts {
 
 /* Fills `p` (program, initial SM, image) from `seed`. Never fails. */
 void rp_generate(program_t *p, uint64_t seed, const rp_opts_t *opts);
+
+/* A random valid Task Memory structure into p (D1–D3): groups tiling the
+ * frames (now and then one of up to 63 tasks), non-empty masks, fences
+ * 0..2, init vectors, R0 inits, random header and reserved bytes, and after
+ * the end marker a random tail (a prefix of random bytes, or a few
+ * scattered ones); each task's 16 words written by task(code, rs). Draws
+ * from *rs; never fails. */
+void rp_tm_random(tm_program_t *p, uint64_t *rs, void (*task)(uint16_t *code, uint64_t *rs));
 
 #endif

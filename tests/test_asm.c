@@ -11,6 +11,7 @@
 #include "events/base/err.h"
 #include "model/asm.h"
 #include "model/isa.h"
+#include "tests/randprog.h"
 #include "tests/testutil.h"
 
 /* ---- helpers --------------------------------------------------------- */
@@ -103,40 +104,8 @@ static void random_task(uint16_t *code, uint64_t *rs)
     }
 }
 
-/* A random valid program: groups, masks, fences, init values, reserved bytes, tail. */
-static void random_program(tm_program_t *p, uint64_t *rs)
-{
-    memset(p, 0, sizeof *p);
-    unsigned f = 0;
-    while (f < TM_FRAMES && (f == 0 || test_rand(rs) % 5 != 0)) {
-        tm_group_t *g = &p->groups[p->n_groups];
-        unsigned cap = test_rand(rs) % 5 == 0 ? 63 : 4, room = TM_FRAMES - 1 - f;
-        g->cf = (uint8_t)f;
-        g->if_num = (uint8_t)(test_rand(rs) % ((cap < room ? cap : room) + 1));
-        g->fence = (uint8_t)(test_rand(rs) % 3);
-        g->cores = (uint16_t)(test_rand(rs) | (test_rand(rs) % 2 ? 0 : 1u << (test_rand(rs) % 16)));
-        g->cores = g->cores ? g->cores : 0x8000;
-        g->init_vect = test_rand(rs) % 2 ? (uint16_t)test_rand(rs) & g->cores : 0;
-        g->init_vect |= test_rand(rs) % 4 == 0 ? (uint16_t)test_rand(rs) : 0;
-        g->hdr_reserved = test_rand(rs) % 4 == 0 ? (uint8_t)test_rand(rs) : 0;
-        for (unsigned i = 0; i < GPU_CORES; i++)
-            g->init_r0[i] = test_rand(rs) % 3 == 0 ? (uint8_t)test_rand(rs) : 0;
-        for (unsigned i = 0; i < 10 && test_rand(rs) % 4 == 0; i++)
-            g->reserved[test_rand(rs) % 10] = (uint8_t)test_rand(rs);
-        for (unsigned k = f; k <= f + g->if_num; k++)
-            p->group_of[k] = (uint8_t)p->n_groups;
-        for (unsigned k = f + 1; k <= f + g->if_num; k++)
-            random_task(p->code[k], rs);
-        f += 1u + g->if_num;
-        p->n_groups++;
-    }
-    p->n_frames = f;
-    p->has_end_marker = f < TM_FRAMES;
-    for (size_t i = 0; f < TM_FRAMES && test_rand(rs) % 2 && i < 8; i++)
-        p->tail[test_rand(rs) % (TM_BYTES - f * TM_FRAME_BYTES)] = (uint8_t)test_rand(rs);
-    if (f < TM_FRAMES)
-        p->tail[0] &= 0xc0, p->tail[2] = p->tail[3] = 0; /* still the end marker (D1) */
-}
+/* A random valid program (rp_tm_random) of random_task's tasks. */
+static void random_program(tm_program_t *p, uint64_t *rs) { rp_tm_random(p, rs, random_task); }
 
 /* ---- instructions ------------------------------------------------------ */
 

@@ -25,9 +25,6 @@
 #include "analysis/store/db.h"
 #include "tests/testutil.h"
 
-#define STR(x) #x
-#define XSTR(x) STR(x) /* a macro's value as text */
-
 static char *out; /* what the last command printed */
 
 /* Runs `tessera ARGS` (printf-style) under a time limit; its exit code,
@@ -594,7 +591,9 @@ static void make_foreign(const char *path, int version, const char *sql)
 
 static void test_foreign_schema_with_our_id_is_refused_untouched(void)
 {
-    static const struct {
+    char newer[64];
+    snprintf(newer, sizeof newer, "newer than this Tessera's (%d)", DB_SCHEMA_VERSION);
+    const struct {
         const char *name;
         int version;
         const char *sql, *message;
@@ -606,7 +605,7 @@ static void test_foreign_schema_with_our_id_is_refused_untouched(void)
          "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, program TEXT);", "has no column"},
         {"f-v0.db", 0, "CREATE TABLE t(x);", "not one Tessera ever wrote"},
         {"f-newer.db", DB_SCHEMA_VERSION + 1, "CREATE TABLE t(x);",
-         "newer than this Tessera's (" XSTR(DB_SCHEMA_VERSION) ")"},
+         newer},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *db = tmp(cases[i].name);

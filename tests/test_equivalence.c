@@ -57,29 +57,6 @@ static void reference(program_t *p, uint64_t seed, const rp_opts_t *opts, arch_s
     variant(d, i);
 }
 
-static void test_timed_model_matches_iss_on_race_free_programs(void)
-{
-    rp_opts_t opts = {.race_free = true};
-    program_t *p = malloc(sizeof *p);
-    arch_state_t *ref = malloc(sizeof *ref);
-    unsigned mismatches = 0;
-    for (unsigned i = 0; i < DIFF_PROGRAMS; i++) {
-        uint64_t seed = 1000 + i;
-        iss_stats_t st;
-        gpu_desc_t d;
-        reference(p, seed, &opts, ref, &st, &d, i);
-        h_run_t *r = h_run(p, &d);
-        CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
-        CU_ASSERT_EQUAL(r->stats.instructions, st.instructions);
-        CU_ASSERT_EQUAL(r->stats.sm_accesses, st.loads + st.stores);
-        mismatches += !same_arch(&r->arch, ref, seed, "final state");
-        h_free(r);
-    }
-    CU_ASSERT_EQUAL(mismatches, 0);
-    free(p);
-    free(ref);
-}
-
 /* Random latencies exercise the draws of every component. */
 static void jitter(gpu_desc_t *d, unsigned i)
 {
@@ -90,33 +67,6 @@ static void jitter(gpu_desc_t *d, unsigned i)
     d->sm_req.choices[0] = 1, d->sm_req.choices[1] = 1, d->sm_req.choices[2] = 5;
     d->core_alu.kind = LAT_UNIFORM, d->core_alu.lo = 1, d->core_alu.hi = 3;
     d->ts_xfer.kind = LAT_UNIFORM, d->ts_xfer.lo = 0, d->ts_xfer.hi = 6;
-}
-
-static void test_decoupled_timestamps_equal_stepped(void)
-{
-    program_t *p = malloc(sizeof *p);
-    unsigned differing = 0;
-    for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
-        rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
-        rp_generate(p, 5000 + i, &opts);
-        gpu_desc_t d;
-        variant(&d, i);
-        jitter(&d, i);
-        d.timing = GPU_TIMING_DECOUPLED;
-        h_run_t *a = h_run(p, &d);
-        d.timing = GPU_TIMING_STEPPED;
-        h_run_t *b = h_run(p, &d);
-        CU_ASSERT_EQUAL(a->outcome, GPU_DONE);
-        if (!h_same_timeline(a, b) || memcmp(&a->arch, &b->arch, sizeof a->arch) != 0) {
-            fprintf(stderr, "program %u: decoupled and stepped differ\n", 5000 + i);
-            differing++;
-        }
-        CU_ASSERT_TRUE(a->events < b->events || a->stats.instructions == 0);
-        h_free(a);
-        h_free(b);
-    }
-    CU_ASSERT_EQUAL(differing, 0);
-    free(p);
 }
 
 /* --- SIMT (SIMT-SPEC "Counting") ---------------------------------------------- */
@@ -130,6 +80,34 @@ static void simt_variant(gpu_desc_t *d, unsigned i, unsigned k)
     d->simt_scoreboard = (k / 3) & 1;
     d->simt_broadcast = (k / 6) & 1;
     d->simt_issue_width = (uint8_t)(1 + i % 3);
+}
+
+/* A pipeline configuration drawn from i (a small hash, so that every key
+ * varies independently of the others): I-buffer 0..8, fetch width 1..4,
+ * fetch latency 1..3, collectors 0..4 over 1..8 banks, either register-file
+ * arbiter, unit widths 1, 2, 4, 8 or 16 (SIMT-SPEC S11–S13). */
+static void pipe_variant(gpu_desc_t *d, unsigned i)
+{
+    uint32_t h = i * 2654435761u;
+    static const uint8_t widths[] = {1, 2, 4, 8, 16};
+    d->simt_ibuffer = (uint8_t)(h % 9);
+    d->simt_fetch_width = (uint8_t)(1 + (h >> 4) % 4);
+    d->simt_fetch_latency = (uint8_t)(1 + (h >> 6) % 3);
+    d->simt_collectors = (uint8_t)((h >> 8) % 5);
+    d->simt_rf_banks = (uint8_t)(1 + (h >> 11) % 8);
+    d->simt_sp_width = widths[(h >> 14) % 5];
+    d->simt_sfu_width = widths[(h >> 17) % 5];
+    d->simt_lsu_width = widths[(h >> 20) % 5];
+    d->simt_rf_arbiter = (uint8_t)((h >> 23) % SIMT_RF_COUNT);
+    d->simt_pipeline = true; /* also when the draw is all defaults */
+}
+
+/* A pipeline configuration barrier mode accepts (S14: no I-buffer). */
+static void barrier_pipe_variant(gpu_desc_t *d, unsigned i)
+{
+    pipe_variant(d, i);
+    d->simt_ibuffer = 0;
+    d->simt_reconvergence = GPU_RECONV_BARRIER;
 }
 
 /* Every lane executed exactly the instructions its core did on the MIMD
@@ -152,6 +130,8 @@ static bool same_lane_counts(const h_run_t *simt, const h_run_t *mimd, uint64_t 
     return true;
 }
 
+/* Issued + stall cycles = resident cycles for every warp, and every warp
+ * complete (none left waiting at a barrier); true for a MIMD run. */
 static bool warps_add_up(const h_run_t *r)
 {
     for (size_t i = 0; i < r->n_warps; i++) {
@@ -169,29 +149,62 @@ static bool warps_add_up(const h_run_t *r)
     return true;
 }
 
-/* Race-free random programs under core.model = simt, every scheduler ×
- * scoreboard × broadcast: the ISS's final SM and registers, the MIMD run's
- * per-lane instruction counts, and issued + stall cycles = resident cycles. */
-static void test_simt_matches_iss_and_mimd_lane_counts(void)
+/* --- the differential study: the timed model against the ISS ------------------ */
+
+/* One differential study: `programs` race-free random programs, program i
+ * from seed base + i, each run by the ISS and by the MIMD machine under
+ * variant(i), then under `configs` SIMT configurations configure(i, k). */
+typedef struct {
+    const char *what;                                         /* named in messages */
+    uint64_t base;                                            /* program i: seed base + i */
+    unsigned programs;                                        /* how many */
+    unsigned configs;                                         /* SIMT runs per program */
+    void (*configure)(gpu_desc_t *d, unsigned i, unsigned k); /* SIMT run k of program i */
+    bool barrier_too; /* each SIMT run again under simt.reconvergence = barrier */
+} diff_study_t;
+
+/* Asserts that run r completed with the ISS's instruction count (st) and, for
+ * the MIMD run (mimd NULL), its SM access count; false (the difference
+ * printed) when r's final SM and registers are not the ISS's (ref), or, for a
+ * SIMT run, its per-lane counts are not the MIMD run's or its warps' cycles do
+ * not add up. */
+static bool agrees(const h_run_t *r, const iss_stats_t *st, const arch_state_t *ref,
+                   const h_run_t *mimd, uint64_t seed, const char *what)
+{
+    CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
+    CU_ASSERT_EQUAL(r->stats.instructions, st->instructions);
+    if (!mimd) {
+        CU_ASSERT_EQUAL(r->stats.sm_accesses, st->loads + st->stores);
+        return same_arch(&r->arch, ref, seed, what);
+    }
+    return same_arch(&r->arch, ref, seed, what) && same_lane_counts(r, mimd, seed) &&
+           warps_add_up(r);
+}
+
+/* Runs the study s; asserts that no run disagrees. */
+static void differential(const diff_study_t *s)
 {
     rp_opts_t opts = {.race_free = true};
     program_t *p = malloc(sizeof *p);
     arch_state_t *ref = malloc(sizeof *ref);
     unsigned bad = 0;
-    for (unsigned i = 0; i < DIFF_PROGRAMS; i++) {
-        uint64_t seed = 9000 + i;
+    for (unsigned i = 0; i < s->programs; i++) {
+        uint64_t seed = s->base + i;
         iss_stats_t st;
         gpu_desc_t d;
         reference(p, seed, &opts, ref, &st, &d, i);
         h_run_t *m = h_run(p, &d);
-        CU_ASSERT_EQUAL(m->outcome, GPU_DONE);
-        for (unsigned k = 0; k < 12; k++) {
-            simt_variant(&d, i, k);
+        bad += !agrees(m, &st, ref, NULL, seed, "final state");
+        for (unsigned k = 0; k < s->configs; k++) {
+            s->configure(&d, i, k);
             h_run_t *r = h_run(p, &d);
-            CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
-            CU_ASSERT_EQUAL(r->stats.instructions, st.instructions);
-            bad += !same_arch(&r->arch, ref, seed, "SIMT final state") ||
-                   !same_lane_counts(r, m, seed) || !warps_add_up(r);
+            bad += !agrees(r, &st, ref, m, seed, s->what);
+            h_free(r);
+            if (!s->barrier_too)
+                continue;
+            d.simt_reconvergence = GPU_RECONV_BARRIER;
+            r = h_run(p, &d);
+            bad += !agrees(r, &st, ref, m, seed, "SIMT barrier final state");
             h_free(r);
         }
         h_free(m);
@@ -201,26 +214,44 @@ static void test_simt_matches_iss_and_mimd_lane_counts(void)
     free(ref);
 }
 
-/* The SIMT unit's timestamps do not depend on core.timing: random programs
- * (racy ones and random latencies included) give the same records. */
-static void test_simt_decoupled_equals_stepped(void)
+/* --- the pair study: two configurations that must give the same records ------ */
+
+/* One pair study: EQUIV_PROGRAMS random programs (the even ones race-free,
+ * memory weight 20–69), program i from seed base + i, each run under
+ * first(i) and again after second(i) changed it. */
+typedef struct {
+    const char *what;                          /* "<what> differ" when they differ */
+    uint64_t base;                             /* program i: seed base + i */
+    void (*first)(gpu_desc_t *d, unsigned i);  /* the first run's configuration */
+    void (*second)(gpu_desc_t *d, unsigned i); /* what the second run changes */
+    bool must_finish;                          /* assert that the first run completes */
+    void (*also)(const h_run_t *a, const h_run_t *b); /* more assertions, or NULL */
+} pair_study_t;
+
+/* Runs the study s; asserts that every pair gives the same outcome, records
+ * and final state, with warps whose cycles add up in each finished run. */
+static void pairs(const pair_study_t *s)
 {
     program_t *p = malloc(sizeof *p);
     unsigned differing = 0;
     for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
         rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
-        rp_generate(p, 7000 + i, &opts);
+        rp_generate(p, s->base + i, &opts);
         gpu_desc_t d;
-        simt_variant(&d, i, i % 12);
-        jitter(&d, i);
-        d.timing = GPU_TIMING_DECOUPLED;
+        s->first(&d, i);
         h_run_t *a = h_run(p, &d);
-        d.timing = GPU_TIMING_STEPPED;
+        s->second(&d, i);
         h_run_t *b = h_run(p, &d);
-        CU_ASSERT_EQUAL(a->outcome, GPU_DONE);
-        if (!h_same_timeline(a, b) || memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
-            !warps_add_up(a)) {
-            fprintf(stderr, "program %u: SIMT decoupled and stepped differ\n", 7000 + i);
+        if (s->must_finish)
+            CU_ASSERT_EQUAL(a->outcome, GPU_DONE);
+        if (s->also)
+            s->also(a, b);
+        if (a->outcome != b->outcome || !h_same_timeline(a, b) ||
+            memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
+            (a->outcome == GPU_DONE && !warps_add_up(a)) ||
+            (b->outcome == GPU_DONE && !warps_add_up(b))) {
+            fprintf(stderr, "program %llu: %s differ\n", (unsigned long long)(s->base + i),
+                    s->what);
             differing++;
         }
         h_free(a);
@@ -230,26 +261,84 @@ static void test_simt_decoupled_equals_stepped(void)
     free(p);
 }
 
+/* The second run of a timing pair: stepped (the first is decoupled). */
+static void stepped(gpu_desc_t *d, unsigned i)
+{
+    (void)i;
+    d->timing = GPU_TIMING_STEPPED;
+}
+
+/* The second run of a defaults pair: through the pipeline's cycle. */
+static void through_pipeline(gpu_desc_t *d, unsigned i)
+{
+    (void)i;
+    d->simt_pipeline = true;
+}
+
+/* --- MIMD ------------------------------------------------------------------- */
+
+static void test_timed_model_matches_iss_on_race_free_programs(void)
+{
+    differential(&(diff_study_t){.what = "final state", .base = 1000, .programs = DIFF_PROGRAMS});
+}
+
+static void mimd_decoupled(gpu_desc_t *d, unsigned i)
+{
+    variant(d, i);
+    jitter(d, i);
+    d->timing = GPU_TIMING_DECOUPLED;
+}
+
+/* The decoupled mode runs on fewer kernel events than the stepped one. */
+static void fewer_events(const h_run_t *a, const h_run_t *b)
+{
+    CU_ASSERT_TRUE(a->events < b->events || a->stats.instructions == 0);
+}
+
+static void test_decoupled_timestamps_equal_stepped(void)
+{
+    pairs(&(pair_study_t){.what = "decoupled and stepped", .base = 5000, .first = mimd_decoupled,
+                          .second = stepped, .must_finish = true, .also = fewer_events});
+}
+
+/* --- SIMT ------------------------------------------------------------------- */
+
+static void simt_config(gpu_desc_t *d, unsigned i, unsigned k)
+{
+    simt_variant(d, i, k);
+}
+
+/* Race-free random programs under core.model = simt, every scheduler ×
+ * scoreboard × broadcast: the ISS's final SM and registers, the MIMD run's
+ * per-lane instruction counts, and issued + stall cycles = resident cycles. */
+static void test_simt_matches_iss_and_mimd_lane_counts(void)
+{
+    differential(&(diff_study_t){.what = "SIMT final state", .base = 9000,
+                                 .programs = DIFF_PROGRAMS, .configs = 12,
+                                 .configure = simt_config});
+}
+
+static void simt_decoupled(gpu_desc_t *d, unsigned i)
+{
+    simt_variant(d, i, i % 12);
+    jitter(d, i);
+    d->timing = GPU_TIMING_DECOUPLED;
+}
+
+/* The SIMT unit's timestamps do not depend on core.timing: random programs
+ * (racy ones and random latencies included) give the same records. */
+static void test_simt_decoupled_equals_stepped(void)
+{
+    pairs(&(pair_study_t){.what = "SIMT decoupled and stepped", .base = 7000,
+                          .first = simt_decoupled, .second = stepped, .must_finish = true});
+}
+
 /* --- the SIMT pipeline (SIMT-SPEC S11–S13) ---------------------------------- */
 
-/* A pipeline configuration drawn from i (a small hash, so that every key
- * varies independently of the others): I-buffer 0..8, fetch width 1..4,
- * fetch latency 1..3, collectors 0..4 over 1..8 banks, either register-file
- * arbiter, unit widths 1, 2, 4, 8 or 16. */
-static void pipe_variant(gpu_desc_t *d, unsigned i)
+static void pipe_config(gpu_desc_t *d, unsigned i, unsigned k)
 {
-    uint32_t h = i * 2654435761u;
-    static const uint8_t widths[] = {1, 2, 4, 8, 16};
-    d->simt_ibuffer = (uint8_t)(h % 9);
-    d->simt_fetch_width = (uint8_t)(1 + (h >> 4) % 4);
-    d->simt_fetch_latency = (uint8_t)(1 + (h >> 6) % 3);
-    d->simt_collectors = (uint8_t)((h >> 8) % 5);
-    d->simt_rf_banks = (uint8_t)(1 + (h >> 11) % 8);
-    d->simt_sp_width = widths[(h >> 14) % 5];
-    d->simt_sfu_width = widths[(h >> 17) % 5];
-    d->simt_lsu_width = widths[(h >> 20) % 5];
-    d->simt_rf_arbiter = (uint8_t)((h >> 23) % SIMT_RF_COUNT);
-    d->simt_pipeline = true; /* also when the draw is all defaults */
+    simt_variant(d, i, (i + 5 * k) % 12);
+    pipe_variant(d, 4 * i + k);
 }
 
 /* Race-free random programs under random pipeline configurations (and every
@@ -258,32 +347,15 @@ static void pipe_variant(gpu_desc_t *d, unsigned i)
  * cycles per warp (timing never changes results). */
 static void test_simt_pipeline_matches_iss_and_mimd(void)
 {
-    rp_opts_t opts = {.race_free = true};
-    program_t *p = malloc(sizeof *p);
-    arch_state_t *ref = malloc(sizeof *ref);
-    unsigned bad = 0;
-    for (unsigned i = 0; i < DIFF_PROGRAMS / 2; i++) {
-        uint64_t seed = 11000 + i;
-        iss_stats_t st;
-        gpu_desc_t d;
-        reference(p, seed, &opts, ref, &st, &d, i);
-        h_run_t *m = h_run(p, &d);
-        CU_ASSERT_EQUAL(m->outcome, GPU_DONE);
-        for (unsigned k = 0; k < 4; k++) {
-            simt_variant(&d, i, (i + 5 * k) % 12);
-            pipe_variant(&d, 4 * i + k);
-            h_run_t *r = h_run(p, &d);
-            CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
-            CU_ASSERT_EQUAL(r->stats.instructions, st.instructions);
-            bad += !same_arch(&r->arch, ref, seed, "SIMT pipeline final state") ||
-                   !same_lane_counts(r, m, seed) || !warps_add_up(r);
-            h_free(r);
-        }
-        h_free(m);
-    }
-    CU_ASSERT_EQUAL(bad, 0);
-    free(p);
-    free(ref);
+    differential(&(diff_study_t){.what = "SIMT pipeline final state", .base = 11000,
+                                 .programs = DIFF_PROGRAMS / 2, .configs = 4,
+                                 .configure = pipe_config});
+}
+
+static void simt_either_timing(gpu_desc_t *d, unsigned i)
+{
+    simt_variant(d, i, i % 12);
+    d->timing = i % 4 ? GPU_TIMING_DECOUPLED : GPU_TIMING_STEPPED;
 }
 
 /* The pipeline with every S11–S13 key at its default is the machine of
@@ -293,69 +365,38 @@ static void test_simt_pipeline_matches_iss_and_mimd(void)
  * as through S1–S10's issue decision. */
 static void test_simt_pipeline_defaults_are_s1_s10(void)
 {
-    program_t *p = malloc(sizeof *p);
-    unsigned differing = 0;
-    for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
-        rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
-        rp_generate(p, 12000 + i, &opts);
-        gpu_desc_t d;
-        simt_variant(&d, i, i % 12);
-        d.timing = i % 4 ? GPU_TIMING_DECOUPLED : GPU_TIMING_STEPPED;
-        h_run_t *a = h_run(p, &d);
-        d.simt_pipeline = true;
-        h_run_t *b = h_run(p, &d);
-        CU_ASSERT_EQUAL(a->outcome, GPU_DONE);
-        if (!h_same_timeline(a, b) || memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
-            !warps_add_up(b)) {
-            fprintf(stderr, "program %u: the default pipeline differs from S1-S10\n", 12000 + i);
-            differing++;
-        }
-        h_free(a);
-        h_free(b);
-    }
-    CU_ASSERT_EQUAL(differing, 0);
-    free(p);
+    pairs(&(pair_study_t){.what = "the default pipeline and S1-S10", .base = 12000,
+                          .first = simt_either_timing, .second = through_pipeline,
+                          .must_finish = true});
+}
+
+static void pipe_decoupled(gpu_desc_t *d, unsigned i)
+{
+    simt_variant(d, i, i % 12);
+    pipe_variant(d, i);
+    jitter(d, i);
+    d->timing = GPU_TIMING_DECOUPLED;
 }
 
 /* Under random pipeline configurations the unit's timestamps do not depend
  * on core.timing (racy programs and random latencies included). */
 static void test_simt_pipeline_decoupled_equals_stepped(void)
 {
-    program_t *p = malloc(sizeof *p);
-    unsigned differing = 0;
-    for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
-        rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
-        rp_generate(p, 13000 + i, &opts);
-        gpu_desc_t d;
-        simt_variant(&d, i, i % 12);
-        pipe_variant(&d, i);
-        jitter(&d, i);
-        d.timing = GPU_TIMING_DECOUPLED;
-        h_run_t *a = h_run(p, &d);
-        d.timing = GPU_TIMING_STEPPED;
-        h_run_t *b = h_run(p, &d);
-        CU_ASSERT_EQUAL(a->outcome, GPU_DONE);
-        if (!h_same_timeline(a, b) || memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
-            !warps_add_up(a)) {
-            fprintf(stderr, "program %u: SIMT pipeline decoupled and stepped differ\n",
-                    13000 + i);
-            differing++;
-        }
-        h_free(a);
-        h_free(b);
-    }
-    CU_ASSERT_EQUAL(differing, 0);
-    free(p);
+    pairs(&(pair_study_t){.what = "SIMT pipeline decoupled and stepped", .base = 13000,
+                          .first = pipe_decoupled, .second = stepped, .must_finish = true});
 }
 
 /* --- stack-less reconvergence (SIMT-SPEC S14) ----------------------------------- */
 
-/* A pipeline configuration barrier mode accepts (S14: no I-buffer). */
-static void barrier_pipe_variant(gpu_desc_t *d, unsigned i)
+/* The stack's run k of program i, which the study repeats under barriers:
+ * the first two plain, the last two with random collectors and widths. */
+static void stack_config(gpu_desc_t *d, unsigned i, unsigned k)
 {
-    pipe_variant(d, i);
-    d->simt_ibuffer = 0;
-    d->simt_reconvergence = GPU_RECONV_BARRIER;
+    simt_variant(d, i, (i + 5 * k) % 12);
+    if (k >= 2) {
+        barrier_pipe_variant(d, 4 * i + k);
+        d->simt_reconvergence = GPU_RECONV_STACK;
+    }
 }
 
 /* Race-free random programs under simt.reconvergence = barrier, every
@@ -368,74 +409,35 @@ static void barrier_pipe_variant(gpu_desc_t *d, unsigned i)
  * same final state (and the same lane counts). */
 static void test_simt_barrier_matches_iss_mimd_and_stack(void)
 {
-    rp_opts_t opts = {.race_free = true};
-    program_t *p = malloc(sizeof *p);
-    arch_state_t *ref = malloc(sizeof *ref);
-    unsigned bad = 0;
-    for (unsigned i = 0; i < DIFF_PROGRAMS / 2; i++) {
-        uint64_t seed = 15000 + i;
-        iss_stats_t st;
-        gpu_desc_t d;
-        reference(p, seed, &opts, ref, &st, &d, i);
-        h_run_t *m = h_run(p, &d);
-        CU_ASSERT_EQUAL(m->outcome, GPU_DONE);
-        for (unsigned k = 0; k < 4; k++) {
-            simt_variant(&d, i, (i + 5 * k) % 12);
-            if (k >= 2) {
-                barrier_pipe_variant(&d, 4 * i + k);
-                d.simt_reconvergence = GPU_RECONV_STACK;
-            }
-            h_run_t *s = h_run(p, &d);
-            d.simt_reconvergence = GPU_RECONV_BARRIER;
-            h_run_t *r = h_run(p, &d);
-            CU_ASSERT_EQUAL(s->outcome, GPU_DONE);
-            CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
-            CU_ASSERT_EQUAL(r->stats.instructions, st.instructions);
-            bad += !same_arch(&r->arch, ref, seed, "SIMT barrier final state") ||
-                   !same_arch(&s->arch, ref, seed, "SIMT stack final state") ||
-                   !same_lane_counts(r, m, seed) || !same_lane_counts(s, m, seed) ||
-                   !warps_add_up(r);
-            h_free(r);
-            h_free(s);
-        }
-        h_free(m);
-    }
-    CU_ASSERT_EQUAL(bad, 0);
-    free(p);
-    free(ref);
+    differential(&(diff_study_t){.what = "SIMT stack final state", .base = 15000,
+                                 .programs = DIFF_PROGRAMS / 2, .configs = 4,
+                                 .configure = stack_config, .barrier_too = true});
+}
+
+static void barrier_decoupled(gpu_desc_t *d, unsigned i)
+{
+    simt_variant(d, i, i % 12);
+    if (i % 2)
+        barrier_pipe_variant(d, i);
+    d->simt_reconvergence = GPU_RECONV_BARRIER;
+    jitter(d, i);
+    d->timing = GPU_TIMING_DECOUPLED;
 }
 
 /* Under barrier mode the unit's timestamps do not depend on core.timing
  * (racy programs and random latencies included). */
 static void test_simt_barrier_decoupled_equals_stepped(void)
 {
-    program_t *p = malloc(sizeof *p);
-    unsigned differing = 0;
-    for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
-        rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
-        rp_generate(p, 16000 + i, &opts);
-        gpu_desc_t d;
-        simt_variant(&d, i, i % 12);
-        if (i % 2)
-            barrier_pipe_variant(&d, i);
-        d.simt_reconvergence = GPU_RECONV_BARRIER;
-        jitter(&d, i);
-        d.timing = GPU_TIMING_DECOUPLED;
-        h_run_t *a = h_run(p, &d);
-        d.timing = GPU_TIMING_STEPPED;
-        h_run_t *b = h_run(p, &d);
-        CU_ASSERT_EQUAL(a->outcome, GPU_DONE);
-        if (!h_same_timeline(a, b) || memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
-            !warps_add_up(a)) {
-            fprintf(stderr, "program %u: SIMT barrier decoupled and stepped differ\n",
-                    16000 + i);
-            differing++;
-        }
-        h_free(a);
-        h_free(b);
-    }
-    CU_ASSERT_EQUAL(differing, 0);
-    free(p);
+    pairs(&(pair_study_t){.what = "SIMT barrier decoupled and stepped", .base = 16000,
+                          .first = barrier_decoupled, .second = stepped, .must_finish = true});
+}
+
+static void barrier_either_timing(gpu_desc_t *d, unsigned i)
+{
+    simt_variant(d, i, i % 12);
+    d->simt_reconvergence = GPU_RECONV_BARRIER;
+    d->atomics = i % 3 == 0;
+    d->timing = i % 4 ? GPU_TIMING_DECOUPLED : GPU_TIMING_STEPPED;
 }
 
 /* Barrier mode through the pipeline's collectors and units with their keys
@@ -445,31 +447,8 @@ static void test_simt_barrier_decoupled_equals_stepped(void)
  * same records as thread groups issuing straight to the units. */
 static void test_simt_barrier_pipeline_defaults_are_s14(void)
 {
-    program_t *p = malloc(sizeof *p);
-    unsigned differing = 0;
-    for (unsigned i = 0; i < EQUIV_PROGRAMS; i++) {
-        rp_opts_t opts = {.race_free = i % 2 == 0, .mem_weight = 20 + i % 50};
-        rp_generate(p, 17000 + i, &opts);
-        gpu_desc_t d;
-        simt_variant(&d, i, i % 12);
-        d.simt_reconvergence = GPU_RECONV_BARRIER;
-        d.atomics = i % 3 == 0;
-        d.timing = i % 4 ? GPU_TIMING_DECOUPLED : GPU_TIMING_STEPPED;
-        h_run_t *a = h_run(p, &d);
-        d.simt_pipeline = true;
-        h_run_t *b = h_run(p, &d);
-        if (a->outcome != b->outcome || !h_same_timeline(a, b) ||
-            memcmp(&a->arch, &b->arch, sizeof a->arch) != 0 ||
-            (b->outcome == GPU_DONE && !warps_add_up(b))) {
-            fprintf(stderr, "program %u: barrier mode's default pipeline differs from S14\n",
-                    17000 + i);
-            differing++;
-        }
-        h_free(a);
-        h_free(b);
-    }
-    CU_ASSERT_EQUAL(differing, 0);
-    free(p);
+    pairs(&(pair_study_t){.what = "barrier mode's default pipeline and S14", .base = 17000,
+                          .first = barrier_either_timing, .second = through_pipeline});
 }
 
 /* A single warp without divergence or memory access has MIMD's timestamps

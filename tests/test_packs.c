@@ -23,13 +23,9 @@
 
 #define P 1000 /* the clock period of the test runs */
 
-static uint64_t rng_state;
+static uint64_t rng_state; /* the records' draws, seeded by fx_open */
 
-static uint64_t rnd(void) /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12, rng_state ^= rng_state << 25, rng_state ^= rng_state >> 27;
-    return rng_state * UINT64_C(2685821657736338717);
-}
+static uint64_t rnd(void) { return test_rand(&rng_state); }
 
 static uint64_t below(uint64_t n) { return n ? rnd() % n : 0; }
 
@@ -43,8 +39,11 @@ typedef struct fx {
 
 static uint8_t tm_image[TM_BYTES], sm_image[SM_BYTES];
 
-static void fx_open(fx_t *f, const char *name, unsigned level, unsigned banks)
+/* Opens a recorder at level `level` on a fresh file `name` for a run of
+ * `banks` banks, and seeds the records' draws with `seed`. */
+static void fx_open(fx_t *f, const char *name, unsigned level, unsigned banks, uint64_t seed)
 {
+    rng_state = seed;
     static char nb[8];
     snprintf(nb, sizeof nb, "%u", banks);
     static const char *keys[] = {"clock.period_ps", "sm.banks"};
@@ -118,11 +117,10 @@ static void accesses_agree(unsigned banks, uint64_t seed)
 {
     static gpu_tr_access_t in[TASKS][ACC_MAX];
     static unsigned n[TASKS];
-    rng_state = seed;
     fx_t f;
     char name[32];
     snprintf(name, sizeof name, "acc%u.db", banks);
-    fx_open(&f, name, REC_MEM, banks);
+    fx_open(&f, name, REC_MEM, banks, seed);
     sim_time_t t = 5 * P;
     unsigned total = 0;
     for (unsigned k = 0; k < TASKS; k++) { /* frame k / 16 of core k % 16 */
@@ -218,9 +216,8 @@ static void test_events_agree(void)
     static uint8_t prio[N];
     static const char *name[N];
     static const char *const names[] = {NULL, "a", "bb", "ccc", "dddd", "e", "f", "g"};
-    rng_state = 4;
     fx_t f;
-    fx_open(&f, "ev.db", REC_EVENTS, 16);
+    fx_open(&f, "ev.db", REC_EVENTS, 16, 4);
     sim_time_t t = P;
     for (unsigned i = 0; i < N; i++) {
         t += P * below(3) + (below(500) == 0) + (below(3000) == 0) * ((sim_time_t)1 << 25) * P;
@@ -364,9 +361,8 @@ static void simt_agree(const char *path, const char *view_sql, const char *table
 static void test_simt_issue_agree(void)
 {
     static int64_t want[SIMT_N][SIMT_COLS];
-    rng_state = 5;
     fx_t f;
-    fx_open(&f, "si.db", REC_EVENTS, 16);
+    fx_open(&f, "si.db", REC_EVENTS, 16, 5);
     sim_time_t t = P;
     for (unsigned i = 0; i < SIMT_N; i++) {
         t += P * (1 + below(2)) + (below(700) == 0) +
@@ -397,9 +393,8 @@ static void test_simt_issue_agree(void)
 static void test_simt_mem_agree(void)
 {
     static int64_t want[SIMT_N][SIMT_COLS];
-    rng_state = 6;
     fx_t f;
-    fx_open(&f, "sm.db", REC_MEM, 16);
+    fx_open(&f, "sm.db", REC_MEM, 16, 6);
     sim_time_t t = P;
     for (unsigned i = 0; i < SIMT_N; i++) {
         t += P * (1 + below(3)) + (below(2000) == 0) * ((sim_time_t)1 << 25) * P;

@@ -182,23 +182,11 @@ static gpu_desc_t desc_with(const char *const *sets)
  *   → c1' · 37 {c0', c2'} → c0' · 41 c2'                  → 3 1 0 2 3 1 0 2
  * rr gives 3 1 2 3 0 1 2 0 here: at 21 it starts after c1 (c2), where lrg
  * takes c0, whose turn has waited longer. */
-static const char *contention_src = ".group cores=0xf\n"
-                                    " set_const r2, id\n set_const r10, 1\n set_const r11, 4\n"
-                                    " sub r11, r2, r2\n"
-                                    "wait:\n sub r2, r10, r2\n bnz wait, r2\n"
-                                    " ld [r1, r1], r3\n ld [r1, r1], r3\n ready\n";
-
 static void grant_order(const char *const *sets, char order[9])
 {
     gpu_desc_t d = desc_with(sets);
-    h_run_t *r = h_run_src(contention_src, &d);
-    CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
-    CU_ASSERT_EQUAL_FATAL(r->n_accesses, 8);
-    for (unsigned i = 0; i < 8; i++) {
-        CU_ASSERT_EQUAL(r->accesses[i].grant_ps, C(13 + 4 * i));
-        order[i] = (char)('0' + r->accesses[i].core);
-    }
-    order[8] = 0;
+    h_run_t *r = h_run_src(H_CONTENTION_SRC, &d);
+    h_grant_order(r, order);
     h_free(r);
 }
 
@@ -388,7 +376,7 @@ static void test_wrong_answer_ends_the_run_with_status_error(void)
     CU_ASSERT_EQUAL(tessera_set(t, "sm.bank=4"), TESS_OK);
     CU_ASSERT_EQUAL(tessera_set(t, "sm.arbiter=plugin:" TPLUGIN("wrong_answer")), TESS_OK);
     CU_ASSERT_EQUAL(tessera_set(t, "plugin.wrong_answer.after=2"), TESS_OK);
-    CU_ASSERT_EQUAL(tessera_load_source(t, contention_src, "contention.s"), TESS_OK);
+    CU_ASSERT_EQUAL(tessera_load_source(t, H_CONTENTION_SRC, "contention.s"), TESS_OK);
     CU_ASSERT_EQUAL(tessera_record(t, db), TESS_OK);
     CU_ASSERT_EQUAL(tessera_run(t, 0), TESS_EINPUT);
     CU_ASSERT_STRING_EQUAL(tessera_status(t), "error");

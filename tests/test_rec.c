@@ -122,25 +122,8 @@ static void tr_task(fx_t *f, unsigned frame, unsigned core, sim_time_t start, si
 /* --- reading back -------------------------------------------------------------- */
 
 
-/* The integer of a one-value query (-999 for NULL or no row). */
-static int64_t q_int(const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int64_t q_int(const char *path, const char *fmt, ...)
-{
-    char sql[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
-    va_end(ap);
-    sqlite3 *db = test_db_open(path);
-    sqlite3_stmt *st = test_db_prepare(db, sql);
-    int64_t v = -999;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
+/* The integer of a one-value query, by a short name (testutil.h). */
+#define q_int test_q_int
 
 /* The text of a one-value query, in a static buffer ("<null>" for NULL). */
 static const char *q_text(const char *path, const char *sql)

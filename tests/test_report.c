@@ -14,9 +14,9 @@
 
 #include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
-#include "analysis/store/views.h"
 #include "analysis/present/report.h"
 #include "events/base/err.h"
+#include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
 /* --- recording and running ------------------------------------------------------- */
@@ -622,11 +622,7 @@ static void test_version1_file_read_without_change(void)
     CU_ASSERT_EQUAL_FATAL(report_cli(&before, "'%s' --format csv", db), 0);
     sqlite3 *h = NULL;
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
-    for (const char *const *v = rec_view_names; *v; v++) {
-        char sql[128];
-        snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
-        CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
-    }
+    test_db_drop_views(h);
     sqlite3_exec(h, "PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
                  NULL);
     sqlite3_close(h);
@@ -694,10 +690,6 @@ static void test_library_api(void)
 
 /* --- SIMT runs (SIMT-SPEC E1) ---------------------------------------------------------- */
 
-static const char *E1_SRC = ".group cores=0x000f fence=no\n set_const r1, id\n set_const r8, 1\n"
-                            " and r1, r8, r2\n bnz odd, r2\n add r8, r8, r9\n bnz join, r8\n"
-                            "odd:\n mul r1, r1, r10\njoin:\n ready\n";
-
 /* Run 1: E1 on the SIMT unit (level mem), run 2: the same on the MIMD
  * machine. E1's figures (tests/test_views.c has the reasoning): 8 warp
  * instructions, 26 lane instructions, SIMT efficiency 26 / 32 = 0.8125,
@@ -709,7 +701,7 @@ static const char *simt_db(void)
     if (!db[0]) {
         test_fresh_path("simt-e1.db", db, sizeof db);
         const char *path = test_tmp_path("e1.s");
-        CU_ASSERT_EQUAL_FATAL(test_write_file(path, E1_SRC, strlen(E1_SRC)), 0);
+        CU_ASSERT_EQUAL_FATAL(test_write_file(path, SIMT_E1, strlen(SIMT_E1)), 0);
         record(db, path, "-s core.model=simt");
         record(db, path, NULL);
     }
@@ -787,7 +779,7 @@ static void test_simt_groups_report(void)
     char db[512];
     test_fresh_path("simt-groups.db", db, sizeof db);
     const char *path = test_tmp_path("e1.s");
-    CU_ASSERT_EQUAL_FATAL(test_write_file(path, E1_SRC, strlen(E1_SRC)), 0);
+    CU_ASSERT_EQUAL_FATAL(test_write_file(path, SIMT_E1, strlen(SIMT_E1)), 0);
     record(db, path, "-s core.model=simt -s simt.reconvergence=barrier");
     char *out;
     CU_ASSERT_EQUAL_FATAL(report_cli(&out, "'%s' --run 1", db), 0);

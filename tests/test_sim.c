@@ -52,6 +52,13 @@ static void tev_init(tev_t *t, log_t *log, const char *name, uint8_t prio)
     t->log = log;
 }
 
+/* tev_init, then scheduled at `when`. */
+static void tev_at(sim_t *sim, tev_t *t, log_t *log, const char *name, sim_time_t when)
+{
+    tev_init(t, log, name, 0);
+    sim_schedule(sim, &t->ev, when);
+}
+
 /* The log as one string, "a@5 b@7 …", for readable assertions. */
 static const char *log_str(const log_t *log)
 {
@@ -365,15 +372,12 @@ static void test_cancel_and_move_pending(void)
     log_t log = {0};
     tev_t x, y, z, w;
     tev_init(&x, &log, "x", 0);
-    tev_init(&y, &log, "y", 0);
-    tev_init(&z, &log, "z", 0);
-    tev_init(&w, &log, "w", 0);
     sim_cancel(sim, &x.ev);                     /* never scheduled: no-op */
     CU_ASSERT_FALSE(sim_event_pending(&x.ev));
     sim_schedule(sim, &x.ev, 10);
-    sim_schedule(sim, &y.ev, 10);
-    sim_schedule(sim, &z.ev, 30);
-    sim_schedule(sim, &w.ev, 20);
+    tev_at(sim, &y, &log, "y", 10);
+    tev_at(sim, &z, &log, "z", 30);
+    tev_at(sim, &w, &log, "w", 20);
     CU_ASSERT_TRUE(sim_event_pending(&x.ev));
     sim_schedule(sim, &x.ev, 10);               /* same time, new sequence: after y */
     sim_schedule(sim, &z.ev, 5);                /* earlier */
@@ -404,18 +408,14 @@ static void test_cancel_and_move_from_callback(void)
     sim_t *sim = sim_create();
     log_t log = {0};
     tev_t a, sib, late, soon;
-    tev_init(&a, &log, "a", 0);
-    tev_init(&sib, &log, "sib", 0);
-    tev_init(&late, &log, "late", 0);
-    tev_init(&soon, &log, "soon", 0);
+    tev_at(sim, &a, &log, "a", 10);
+    tev_at(sim, &sib, &log, "sib", 10);
+    tev_at(sim, &late, &log, "late", 50);
+    tev_at(sim, &soon, &log, "soon", 20);
     a.action = cancel_siblings_move_others;
     a.other[0] = &sib;
     a.other[1] = &late;
     a.other[2] = &soon;
-    sim_schedule(sim, &a.ev, 10);
-    sim_schedule(sim, &sib.ev, 10);
-    sim_schedule(sim, &late.ev, 50);
-    sim_schedule(sim, &soon.ev, 20);
     CU_ASSERT_EQUAL(sim_run(sim, SIM_TIME_NEVER, 100), 3);
     CU_ASSERT_STRING_EQUAL(log_str(&log), "a@10 late@10 soon@110");
     sim_destroy(sim);

@@ -28,45 +28,14 @@ static bool pipeline; /* gpu_desc_t.simt_pipeline: S11–S13's cycle with defaul
 
 static gpu_desc_t simt(unsigned sched, bool scoreboard)
 {
-    gpu_desc_t d;
-    gpu_desc_default(&d);
-    d.timing = (uint8_t)timing_mode;
-    d.model = GPU_MODEL_SIMT;
+    gpu_desc_t d = h_desc(timing_mode, true);
     d.simt_scheduler = (uint8_t)sched;
     d.simt_scoreboard = scoreboard;
     d.simt_pipeline = pipeline;
     return d;
 }
 
-static gpu_desc_t mimd(void)
-{
-    gpu_desc_t d;
-    gpu_desc_default(&d);
-    d.timing = (uint8_t)timing_mode;
-    return d;
-}
-
 static h_run_t *run(const char *src, const gpu_desc_t *d) { return h_run_simt_done(src, d); }
-
-static void assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t finish,
-                        uint64_t instructions)
-{
-    const gpu_tr_core_task_t *t = h_task(r, frame, lane);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    CU_ASSERT_EQUAL(t->finish_ps, finish);
-    CU_ASSERT_EQUAL(t->ready_ps, finish + C(1));
-    CU_ASSERT_EQUAL(t->instructions, instructions);
-}
-
-/* The issue records' times of frame `f`, in cycles, into out; returns how many. */
-static unsigned issue_cycles(const h_run_t *r, unsigned f, unsigned *out, unsigned max)
-{
-    unsigned n = 0;
-    for (size_t i = 0; i < r->n_issues && n < max; i++)
-        if (r->issues[i].frame == f)
-            out[n++] = (unsigned)(r->issues[i].time_ps / 1000);
-    return n;
-}
 
 static const char *E1 = SIMT_E1;
 
@@ -80,20 +49,20 @@ static const char *E1 = SIMT_E1;
  * (d)). */
 static void test_e1_divergence(void)
 {
-    gpu_desc_t dm = mimd();
+    gpu_desc_t dm = h_desc(timing_mode, false);
     h_run_t *m = run(E1, &dm);
     CU_ASSERT_EQUAL(m->frames[1].complete_ps, C(14));
     for (unsigned l = 0; l < 4; l++)
-        assert_lane(m, 1, l, C(13), l & 1 ? 6 : 7);
+        h_assert_lane(m, 1, l, C(13), l & 1 ? 6 : 7);
     for (int sb = 0; sb <= 1; sb++) {
         gpu_desc_t d = simt(SIMT_SCHED_RR, sb);
         h_run_t *r = run(E1, &d);
         CU_ASSERT_EQUAL(r->frames[1].start_ps, C(6));
         CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(16));
         for (unsigned l = 0; l < 4; l++)
-            assert_lane(r, 1, l, C(15), l & 1 ? 6 : 7); /* each lane: its core's count */
+            h_assert_lane(r, 1, l, C(15), l & 1 ? 6 : 7); /* each lane: its core's count */
         unsigned at[16], want[] = {6, 7, 8, 9, 10, 11, 12, 14};
-        CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 1, at, 16), 8);
+        CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 8);
         CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
         CU_ASSERT_EQUAL(r->issues[6].active, 0xa); /* slot 6: lanes 1, 3 */
         CU_ASSERT_EQUAL(r->issues[4].active, 0x5); /* slot 4: lanes 0, 2 first (tie) */
@@ -123,16 +92,16 @@ static void test_e2_slowest_lane(void)
 {
     const char *src = ".group cores=0x000f\n set_const r1, id\n ld [r1, r2], r3\n ready\n"
                       ".data 0: 10, 11, 12, 13\n";
-    gpu_desc_t dm = mimd();
+    gpu_desc_t dm = h_desc(timing_mode, false);
     h_run_t *m = run(src, &dm);
     CU_ASSERT_EQUAL(m->frames[1].complete_ps, C(15));
     for (unsigned l = 0; l < 4; l++)
-        assert_lane(m, 1, l, C(11 + l), 3);
+        h_assert_lane(m, 1, l, C(11 + l), 3);
     gpu_desc_t d = simt(SIMT_SCHED_RR, false);
     h_run_t *r = run(src, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(15));
     for (unsigned l = 0; l < 4; l++) {
-        assert_lane(r, 1, l, C(14), 3);
+        h_assert_lane(r, 1, l, C(14), 3);
         const gpu_tr_access_t *a = h_access(r, l, 0);
         CU_ASSERT_PTR_NOT_NULL_FATAL(a);
         CU_ASSERT_EQUAL(a->request_ps, C(7));
@@ -168,7 +137,7 @@ static void test_e2_broadcast(void)
     CU_ASSERT_EQUAL(r->n_accesses, 1);
     CU_ASSERT_EQUAL(r->stats.sm_accesses, 1);
     for (unsigned l = 0; l < 4; l++) {
-        assert_lane(r, 1, l, C(11), 3);
+        h_assert_lane(r, 1, l, C(11), 3);
         CU_ASSERT_EQUAL(r->arch.regs[l][3], 0x77);
     }
     CU_ASSERT_EQUAL(r->mems[0].requests, 1);
@@ -178,7 +147,7 @@ static void test_e2_broadcast(void)
     r = run(src, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(15));
     h_free(r);
-    gpu_desc_t dm = mimd();
+    gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(15));
     h_free(r);
@@ -199,7 +168,7 @@ static const char *E3 = ".group cores=0x00ff fence=no\n"
  * B at 25; B stalls 7 cycles for issue (10-16). issue_width 2: both 18. */
 static void test_e3_schedulers(void)
 {
-    gpu_desc_t dm = mimd();
+    gpu_desc_t dm = h_desc(timing_mode, false);
     h_run_t *r = run(E3, &dm);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(18));
@@ -233,7 +202,7 @@ static void test_e3_schedulers(void)
         CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(25));
         CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[ISS], 7);
         unsigned at[16];
-        CU_ASSERT_EQUAL(issue_cycles(r, 3, at, 16), 7);
+        CU_ASSERT_EQUAL(h_issues(r, 3, at, NULL, NULL, 16), 7);
         CU_ASSERT_EQUAL(at[0], 17);
         CU_ASSERT_EQUAL(at[6], 23);
         h_free(r);
@@ -263,8 +232,8 @@ static void test_st_two_lanes_one_bank(void)
     d.simt_broadcast = true;
     h_run_t *r = run(src, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(13));
-    assert_lane(r, 1, 0, C(12), 3);
-    assert_lane(r, 1, 1, C(12), 3);
+    h_assert_lane(r, 1, 0, C(12), 3);
+    h_assert_lane(r, 1, 1, C(12), 3);
     CU_ASSERT_EQUAL(h_access(r, 0, 0)->grant_ps, C(8));
     CU_ASSERT_EQUAL(h_access(r, 1, 0)->grant_ps, C(9));
     CU_ASSERT_EQUAL(r->arch.sm[0], 1);
@@ -275,10 +244,10 @@ static void test_st_two_lanes_one_bank(void)
     CU_ASSERT_EQUAL(w->resident_cycles, 6);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 3);
     h_free(r);
-    gpu_desc_t dm = mimd();
+    gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(13));
-    assert_lane(r, 1, 0, C(11), 3);
+    h_assert_lane(r, 1, 0, C(11), 3);
     h_free(r);
 }
 
@@ -297,9 +266,9 @@ static void test_scoreboard_hides_ld(void)
     gpu_desc_t d = simt(SIMT_SCHED_RR, true);
     h_run_t *r = run(src, &d);
     unsigned at[8], on[] = {6, 7, 8, 9, 10}, off[] = {6, 9, 10, 11, 12};
-    CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 1, at, 8), 5);
+    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 8), 5);
     CU_ASSERT_EQUAL(memcmp(at, on, sizeof on), 0);
-    assert_lane(r, 1, 0, C(11), 5);
+    h_assert_lane(r, 1, 0, C(11), 5);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
     CU_ASSERT_EQUAL(r->arch.regs[0][10], 12); /* 7 + 5: the ld's value was used */
     CU_ASSERT_EQUAL(h_warp(r, 1)->resident_cycles, 5);
@@ -307,15 +276,15 @@ static void test_scoreboard_hides_ld(void)
     h_free(r);
     d = simt(SIMT_SCHED_RR, false);
     r = run(src, &d);
-    CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 1, at, 8), 5);
+    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 8), 5);
     CU_ASSERT_EQUAL(memcmp(at, off, sizeof off), 0);
-    assert_lane(r, 1, 0, C(13), 5);
+    h_assert_lane(r, 1, 0, C(13), 5);
     CU_ASSERT_EQUAL(h_warp(r, 1)->stall_cycles[MEM], 2);
     CU_ASSERT_EQUAL(h_warp(r, 1)->stall_cycles[EXE], 0);
     h_free(r);
-    gpu_desc_t dm = mimd();
+    gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
-    assert_lane(r, 1, 0, C(13), 5);
+    h_assert_lane(r, 1, 0, C(13), 5);
     h_free(r);
 }
 
@@ -344,12 +313,12 @@ static void test_latency_hiding(void)
     h_run_t *r = run(src, &d);
     unsigned at[16], f1[] = {6, 7, 8, 9, 11, 13, 16, 19, 22, 23, 25, 28},
                      f3[] = {10, 12, 14, 15, 17, 18, 21, 24, 27, 29, 30, 33};
-    CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 1, at, 16), 12);
+    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 12);
     CU_ASSERT_EQUAL(memcmp(at, f1, sizeof f1), 0);
-    CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 3, at, 16), 12);
+    CU_ASSERT_EQUAL_FATAL(h_issues(r, 3, at, NULL, NULL, 16), 12);
     CU_ASSERT_EQUAL(memcmp(at, f3, sizeof f3), 0);
-    assert_lane(r, 1, 0, C(29), 12);
-    assert_lane(r, 3, 15, C(34), 12);
+    h_assert_lane(r, 1, 0, C(29), 12);
+    h_assert_lane(r, 3, 15, C(34), 12);
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(35));
     CU_ASSERT_EQUAL(r->arch.sm[0x003], 48);
     CU_ASSERT_EQUAL(r->arch.sm[0xf03], 93);
@@ -360,9 +329,9 @@ static void test_latency_hiding(void)
     memset(cut + strlen("\n.irp lanes, 0x00ff"), ' ', strlen(", 0xff00"));
     r = run(src, &d);
     unsigned alone[] = {6, 7, 8, 9, 10, 11, 14, 17, 20, 21, 22, 25};
-    CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 1, at, 16), 12);
+    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 12);
     CU_ASSERT_EQUAL(memcmp(at, alone, sizeof alone), 0);
-    assert_lane(r, 1, 7, C(26), 12);
+    h_assert_lane(r, 1, 7, C(26), 12);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(27));
     h_free(r);
     free(src);
@@ -387,7 +356,7 @@ static void test_loop_lanes_exit_at_different_iterations(void)
     h_run_t *r = run(src, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     for (unsigned l = 0; l < 3; l++)
-        assert_lane(r, 1, l, C(16), 6 + 2 * l);
+        h_assert_lane(r, 1, l, C(16), 6 + 2 * l);
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->warp_instructions, 10);
     CU_ASSERT_EQUAL(w->lane_instructions, 24);
@@ -395,10 +364,10 @@ static void test_loop_lanes_exit_at_different_iterations(void)
     CU_ASSERT_EQUAL(w->max_stack_depth, 3);
     CU_ASSERT_EQUAL(w->resident_cycles, 10);
     h_free(r);
-    gpu_desc_t dm = mimd();
+    gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
     for (unsigned l = 0; l < 3; l++)
-        assert_lane(r, 1, l, C(12 + 2 * l), 6 + 2 * l);
+        h_assert_lane(r, 1, l, C(12 + 2 * l), 6 + 2 * l);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     h_free(r);
 }
@@ -417,8 +386,8 @@ static void test_bnz_in_slot_15(void)
                       "back:\n sub r1, r9, r1\n bnz back, r1\n";
     gpu_desc_t d = simt(SIMT_SCHED_RR, false);
     h_run_t *r = run(src, &d);
-    assert_lane(r, 1, 0, C(22), 16);
-    assert_lane(r, 1, 1, C(24), 18);
+    h_assert_lane(r, 1, 0, C(22), 16);
+    h_assert_lane(r, 1, 1, C(24), 18);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(25));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->warp_instructions, 18);
@@ -427,10 +396,10 @@ static void test_bnz_in_slot_15(void)
     CU_ASSERT_EQUAL(w->max_stack_depth, 2);
     CU_ASSERT_EQUAL(w->resident_cycles, 18);
     h_free(r);
-    gpu_desc_t dm = mimd();
+    gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
-    assert_lane(r, 1, 0, C(22), 16);
-    assert_lane(r, 1, 1, C(24), 18);
+    h_assert_lane(r, 1, 0, C(22), 16);
+    h_assert_lane(r, 1, 1, C(24), 18);
     h_free(r);
 }
 
@@ -455,7 +424,7 @@ static void test_nested_divergence(void)
     h_run_t *r = run(src, &d);
     static const uint64_t n[] = {10, 9, 7, 7};
     for (unsigned l = 0; l < 4; l++)
-        assert_lane(r, 1, l, C(18), n[l]);
+        h_assert_lane(r, 1, l, C(18), n[l]);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->warp_instructions, 11);
@@ -465,10 +434,10 @@ static void test_nested_divergence(void)
     CU_ASSERT_EQUAL(w->resident_cycles, 12);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
     unsigned at[16], want[] = {6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17};
-    CU_ASSERT_EQUAL_FATAL(issue_cycles(r, 1, at, 16), 11);
+    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 11);
     CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
     h_free(r);
-    gpu_desc_t dm = mimd();
+    gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     h_free(r);
@@ -545,7 +514,7 @@ static void test_budget_and_intra_warp_deadlock(void)
  * are errors naming the key. */
 static void test_simt_keys_ignored_by_mimd_and_checked(void)
 {
-    gpu_desc_t d = mimd();
+    gpu_desc_t d = h_desc(timing_mode, false);
     h_run_t *a = run(E3, &d);
     d.simt_scheduler = SIMT_SCHED_GTO;
     d.simt_issue_width = 3;
@@ -586,7 +555,7 @@ static void test_examples_under_simt(void)
         char *src = (char *)test_read_file(test_src_path(rel), &len);
         CU_ASSERT_PTR_NOT_NULL_FATAL(src);
         bool lock = strcmp(names[i], "lock") == 0;
-        gpu_desc_t dm = mimd();
+        gpu_desc_t dm = h_desc(timing_mode, false);
         dm.atomics = lock;
         h_run_t *m = h_run_src(src, &dm);
         CU_ASSERT_EQUAL(m->outcome, GPU_DONE);

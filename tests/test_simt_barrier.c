@@ -27,63 +27,18 @@ static unsigned timing_mode;
 
 static gpu_desc_t simt(bool barrier)
 {
-    gpu_desc_t d;
-    gpu_desc_default(&d);
-    d.timing = (uint8_t)timing_mode;
-    d.model = GPU_MODEL_SIMT;
+    gpu_desc_t d = h_desc(timing_mode, true);
     d.simt_reconvergence = barrier ? GPU_RECONV_BARRIER : GPU_RECONV_STACK;
-    return d;
-}
-
-static gpu_desc_t mimd(void)
-{
-    gpu_desc_t d;
-    gpu_desc_default(&d);
-    d.timing = (uint8_t)timing_mode;
     return d;
 }
 
 static h_run_t *run(const char *src, const gpu_desc_t *d) { return h_run_simt_done(src, d); }
 
-static void assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t finish,
-                        uint64_t instructions)
-{
-    const gpu_tr_core_task_t *t = h_task(r, frame, lane);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    CU_ASSERT_EQUAL(t->finish_ps, finish);
-    CU_ASSERT_EQUAL(t->ready_ps, finish + C(1));
-    CU_ASSERT_EQUAL(t->instructions, instructions);
-    if (t->finish_ps != finish)
-        fprintf(stderr, "lane %u finishes at %llu, not %llu\n", lane,
-                (unsigned long long)t->finish_ps / 1000, (unsigned long long)finish / 1000);
-}
-
-/* The issue records of frame f: cycles, slots and active lanes (any may be
- * NULL); returns how many. */
-static unsigned issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot,
-                       unsigned *lanes, unsigned max)
-{
-    unsigned n = 0;
-    for (size_t i = 0; i < r->n_issues && n < max; i++) {
-        const gpu_tr_simt_issue_t *x = &r->issues[i];
-        if (x->frame != f)
-            continue;
-        if (at)
-            at[n] = (unsigned)(x->time_ps / 1000);
-        if (slot)
-            slot[n] = x->slot;
-        if (lanes)
-            lanes[n] = x->active;
-        n++;
-    }
-    return n;
-}
-
 /* Asserts frame f's issues: cycle, slot and lanes of each, in order. */
 static void assert_issues(const h_run_t *r, unsigned f, const unsigned (*want)[3], unsigned n)
 {
     unsigned at[64], slot[64], lanes[64];
-    unsigned got = issues(r, f, at, slot, lanes, 64);
+    unsigned got = h_issues(r, f, at, slot, lanes, 64);
     CU_ASSERT_EQUAL(got, n);
     for (unsigned i = 0; i < n && i < got; i++) {
         bool ok = at[i] == want[i][0] && slot[i] == want[i][1] && lanes[i] == want[i][2];
@@ -154,7 +109,7 @@ static void test_e7(void)
                                         {15, 6, 0xa}, {16, 7, 0xa}, {17, 8, 0xf}};
     assert_issues(r, 1, stack, 9);
     for (unsigned l = 0; l < 4; l++)
-        assert_lane(r, 1, l, C(18), 7);
+        h_assert_lane(r, 1, l, C(18), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 12);
@@ -168,7 +123,7 @@ static void test_e7(void)
                                           {12, 7, 0xa}, {14, 5, 0x5}, {15, 8, 0xf}};
     assert_issues(r, 1, barrier, 9);
     for (unsigned l = 0; l < 4; l++)
-        assert_lane(r, 1, l, C(16), 7);
+        h_assert_lane(r, 1, l, C(16), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->warp_instructions, 9);
@@ -212,11 +167,11 @@ static const char *E8 = ".group cores=0x0003 fence=no\n"
  * 17, 18). Two groups at most, no barrier. */
 static void test_e8(void)
 {
-    gpu_desc_t d = mimd();
+    gpu_desc_t d = h_desc(timing_mode, false);
     d.atomics = true;
     h_run_t *r = run(E8, &d);
-    assert_lane(r, 1, 0, C(15), 5);
-    assert_lane(r, 1, 1, C(20), 5);
+    h_assert_lane(r, 1, 0, C(15), 5);
+    h_assert_lane(r, 1, 1, C(20), 5);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(21));
     h_free(r);
 
@@ -234,8 +189,8 @@ static void test_e8(void)
     static const unsigned want[][3] = {{6, 0, 0x3},  {7, 1, 0x3},  {10, 2, 0x1}, {11, 3, 0x1},
                                        {14, 4, 0x1}, {15, 2, 0x2}, {16, 3, 0x2}, {19, 4, 0x2}};
     assert_issues(r, 1, want, 8);
-    assert_lane(r, 1, 0, C(15), 5);
-    assert_lane(r, 1, 1, C(20), 5);
+    h_assert_lane(r, 1, 0, C(15), 5);
+    h_assert_lane(r, 1, 1, C(20), 5);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(21));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 14);
@@ -387,7 +342,7 @@ static void test_two_barriers_at_one_slot(void)
     assert_issues(r, 1, want, 10);
     static const uint64_t n[] = {9, 7, 7, 7};
     for (unsigned l = 0; l < 4; l++)
-        assert_lane(r, 1, l, C(16), n[l]);
+        h_assert_lane(r, 1, l, C(16), n[l]);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->lane_instructions, 30);
@@ -404,7 +359,7 @@ static void test_two_barriers_at_one_slot(void)
     CU_ASSERT_EQUAL(r->n_waits, 0); /* the stack has no barrier */
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
     h_free(r);
-    d = mimd();
+    d = h_desc(timing_mode, false);
     r = run(src, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(16));
     h_free(r);
@@ -429,7 +384,7 @@ static void test_loop_lanes_exit_at_different_iterations(void)
                                        {14, 4, 0x4}, {15, 5, 0x7}};
     assert_issues(r, 1, want, 10);
     for (unsigned l = 0; l < 3; l++)
-        assert_lane(r, 1, l, C(16), 6 + 2 * l);
+        h_assert_lane(r, 1, l, C(16), 6 + 2 * l);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 10);
@@ -497,11 +452,11 @@ static void test_ld_sync_three_lanes(void)
     char src[512];
     snprintf(src, sizeof src, "%s", E8);
     src[strlen(".group cores=0x000")] = '7';
-    gpu_desc_t d = mimd();
+    gpu_desc_t d = h_desc(timing_mode, false);
     d.atomics = true;
     h_run_t *r = run(src, &d);
     for (unsigned l = 0; l < 3; l++)
-        assert_lane(r, 1, l, C(15 + 5 * l), 5);
+        h_assert_lane(r, 1, l, C(15 + 5 * l), 5);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(26));
     h_free(r);
     d = simt(true);
@@ -512,7 +467,7 @@ static void test_ld_sync_three_lanes(void)
                                        {20, 2, 0x4}, {21, 3, 0x4}, {24, 4, 0x4}};
     assert_issues(r, 1, want, 11);
     for (unsigned l = 0; l < 3; l++)
-        assert_lane(r, 1, l, C(15 + 5 * l), 5);
+        h_assert_lane(r, 1, l, C(15 + 5 * l), 5);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(26));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 19);
@@ -559,10 +514,10 @@ static void test_ready_inside_a_diverged_path(void)
                                        {9, 3, 0xf},  {10, 4, 0x5}, {11, 5, 0x5},
                                        {12, 6, 0xa}, {16, 7, 0xa}, {17, 8, 0xa}};
     assert_issues(r, 1, want, 9);
-    assert_lane(r, 1, 0, C(12), 6);
-    assert_lane(r, 1, 2, C(12), 6);
-    assert_lane(r, 1, 1, C(18), 7);
-    assert_lane(r, 1, 3, C(18), 7);
+    h_assert_lane(r, 1, 0, C(12), 6);
+    h_assert_lane(r, 1, 2, C(12), 6);
+    h_assert_lane(r, 1, 1, C(18), 7);
+    h_assert_lane(r, 1, 3, C(18), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 12);
@@ -628,7 +583,7 @@ static void test_collector_per_group(void)
                                       {13, 5, 0x5}, {14, 7, 0xa}, {16, 8, 0xf}};
     assert_issues(r, 1, two, 9);
     for (unsigned l = 0; l < 4; l++)
-        assert_lane(r, 1, l, C(17), 7);
+        h_assert_lane(r, 1, l, C(17), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 11);
@@ -644,7 +599,7 @@ static void test_collector_per_group(void)
                                       {14, 6, 0xa}, {15, 7, 0xa}, {16, 8, 0xf}};
     assert_issues(r, 1, one, 9);
     for (unsigned l = 0; l < 4; l++)
-        assert_lane(r, 1, l, C(17), 7);
+        h_assert_lane(r, 1, l, C(17), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
     w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 11);
@@ -681,7 +636,7 @@ static void test_ld_in_lsu_passes(void)
                                        {12, 7, 0xa}, {14, 5, 0x5}, {15, 8, 0xf}};
     assert_issues(r, 1, want, 9);
     for (unsigned l = 0; l < 4; l++)
-        assert_lane(r, 1, l, C(16), 7);
+        h_assert_lane(r, 1, l, C(16), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     const gpu_tr_simt_warp_t *w = h_warp(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 10);
@@ -739,7 +694,7 @@ static void test_random_lock_programs(void)
     for (unsigned i = 0; i < 60; i++) {
         char src[4096];
         lock_program(src, sizeof src, &rs);
-        gpu_desc_t m = mimd();
+        gpu_desc_t m = h_desc(timing_mode, false);
         m.atomics = true;
         h_run_t *a = run(src, &m);
         gpu_desc_t d = simt(false);

@@ -12,6 +12,7 @@
 #include "events/base/err.h"
 #include "model/simt/sched.h"
 #include "tests/harness.h"
+#include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
 #define C(n) ((sim_time_t)(n) * 1000) /* cycles → ps */
@@ -22,37 +23,14 @@
 
 static unsigned timing_mode;
 
-static gpu_desc_t simt(void)
-{
-    gpu_desc_t d;
-    gpu_desc_default(&d);
-    d.timing = (uint8_t)timing_mode;
-    d.model = GPU_MODEL_SIMT;
-    return d;
-}
+static gpu_desc_t simt(void) { return h_desc(timing_mode, true); }
 
-static h_run_t *run(const char *src, const gpu_desc_t *d)
-{
-    h_run_t *r = h_run_src(src, d);
-    CU_ASSERT_EQUAL(r->outcome, GPU_DONE);
-    for (size_t i = 0; i < r->n_warps; i++) { /* "Counting" */
-        const gpu_tr_simt_warp_t *w = &r->warps[i];
-        uint64_t sum = w->issued_cycles;
-        for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
-            sum += w->stall_cycles[k];
-        CU_ASSERT_EQUAL(sum, w->resident_cycles);
-    }
-    return r;
-}
+static h_run_t *run(const char *src, const gpu_desc_t *d) { return h_run_simt_done(src, d); }
 
 /* The issue records' times of frame f, in cycles. */
 static unsigned issues(const h_run_t *r, unsigned f, unsigned *out, unsigned max)
 {
-    unsigned n = 0;
-    for (size_t i = 0; i < r->n_issues && n < max; i++)
-        if (r->issues[i].frame == f)
-            out[n++] = (unsigned)(r->issues[i].time_ps / 1000);
-    return n;
+    return h_issues(r, f, out, NULL, NULL, max);
 }
 
 static const char E4[] = ".group cores=0x000f fence=no\n"
@@ -209,19 +187,6 @@ static void test_fetch_cancelled_by_a_pop(void)
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
     h_free(r);
 }
-
-/* SIMT-SPEC E1: divergence on lane parity. */
-static const char E1_SRC[] = ".group cores=0x000f fence=no\n"
-                             "  set_const r1, id\n"    /* 0 */
-                             "  set_const r8, 1\n"     /* 1 */
-                             "  and r1, r8, r2\n"      /* 2: r2 = id & 1 */
-                             "  bnz odd, r2\n"         /* 3: odd lanes jump */
-                             "  add r8, r8, r9\n"      /* 4: even lanes */
-                             "  bnz join, r8\n"        /* 5: always taken */
-                             "odd:\n"
-                             "  mul r1, r1, r10\n"     /* 6: odd lanes, 2 cycles */
-                             "join:\n"
-                             "  ready\n";              /* 7 */
 
 static const char E5[] = ".group cores=0x000f fence=no\n"
                          "  set_const r9, 3\n"     /* 0 */
@@ -577,7 +542,7 @@ static const uint64_t NO_STALL[GPU_SIMT_STALLS];
 static void test_slot_profile_divergent(void)
 {
     gpu_desc_t d = simt();
-    h_run_t *r = run(E1_SRC, &d);
+    h_run_t *r = run(SIMT_E1, &d);
     static const unsigned lanes[8] = {4, 4, 4, 4, 2, 2, 2, 4};
     for (unsigned s = 0; s < 7; s++)
         slot_is(r, SIMT_UNIT, s, 1, lanes[s], 1, NO_STALL);
@@ -585,7 +550,7 @@ static void test_slot_profile_divergent(void)
     CU_ASSERT_PTR_NULL(h_slot(r, 1, SIMT_UNIT, 8));
     h_free(r);
     d.model = GPU_MODEL_MIMD;
-    r = run(E1_SRC, &d);
+    r = run(SIMT_E1, &d);
     for (unsigned c = 0; c < 4; c++)
         for (unsigned s = 0; s < 8; s++) {
             bool runs = s < 4 || s == 7 || (s == 6) == (c & 1);

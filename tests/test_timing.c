@@ -259,24 +259,13 @@ static void test_two_cores_one_bank_one_cycle_each_arbiter(void)
  *     → c0 (2nd 31) · 29 c3'@19 · 33 c2'@23 · 37 c1'@27 · 41 c0'
  *                                                           → 3 2 1 0 3 2 1 0
  *   random (seed 1): any order the others do not give. */
-static const char *contention_src = ".group cores=0xf\n"
-                                    " set_const r2, id\n set_const r10, 1\n set_const r11, 4\n"
-                                    " sub r11, r2, r2\n"
-                                    "wait:\n sub r2, r10, r2\n bnz wait, r2\n"
-                                    " ld [r1, r1], r3\n ld [r1, r1], r3\n ready\n";
-
 static void grant_order(unsigned arbiter, char order[9])
 {
     gpu_desc_t d = desc_default();
     d.sm_bank = lat_fixed(4);
     d.arbiter = (uint8_t)arbiter;
-    h_run_t *r = run(contention_src, &d);
-    CU_ASSERT_EQUAL_FATAL(r->n_accesses, 8);
-    for (unsigned i = 0; i < 8; i++) {
-        CU_ASSERT_EQUAL(r->accesses[i].grant_ps, C(13 + 4 * i));
-        order[i] = (char)('0' + r->accesses[i].core);
-    }
-    order[8] = 0;
+    h_run_t *r = run(H_CONTENTION_SRC, &d);
+    h_grant_order(r, order);
     h_free(r);
 }
 
@@ -437,20 +426,9 @@ static void test_one_bank_serialises_everything(void)
  *   complete 30 · CF1 decode [23,24), acq: waits for IF3 → effect 30
  *   IF4 [30,31) issue 31 start 35 complete 38 · IF5 [31,32) issue 38 start 42
  *   complete 45. IF4 starts after IF3 completes. */
-static const char *example_src(const char *fence0)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf,
-             ".group cores=0x0f0f fence=%s\n set_const r8, 1\n.task\n set_const r8, 2\n"
-             ".task\n set_const r8, 3\n.task\n set_const r8, 4\n"
-             ".group cores=0xf0f0 fence=acq\n set_const r8, 5\n.task\n set_const r8, 6\n",
-             fence0);
-    return buf;
-}
-
 static void test_example1_figure2(void)
 {
-    h_run_t *r = run(example_src("acq"), NULL);
+    h_run_t *r = run(h_example_src("acq"), NULL);
     assert_frame(r, 1, C(2), C(2), C(6), C(9));
     assert_frame(r, 2, C(3), C(9), C(13), C(16));
     assert_frame(r, 3, C(10), C(16), C(20), C(23));
@@ -472,7 +450,7 @@ static void test_example1_figure2(void)
  *   IF5 decode [27,28), mask (IF4) until 34: issue 34, start 38, complete 41 */
 static void test_example2_figure3_inorder(void)
 {
-    h_run_t *r = run(example_src("no"), NULL);
+    h_run_t *r = run(h_example_src("no"), NULL);
     assert_frame(r, 4, C(17), C(23), C(27), C(30));
     assert_frame(r, 5, C(24), C(24), NEVER, NEVER);
     assert_frame(r, 6, C(25), C(27), C(31), C(34));
@@ -498,7 +476,7 @@ static void test_example2_lookahead_starts_if4_before_if1(void)
     gpu_desc_t d = desc_default();
     d.policy = GPU_POLICY_LOOKAHEAD;
     d.window = 8;
-    h_run_t *r = run(example_src("no"), &d);
+    h_run_t *r = run(h_example_src("no"), &d);
     assert_frame(r, 1, C(2), C(2), C(6), C(9));
     assert_frame(r, 2, C(3), C(11), C(15), C(18));
     assert_frame(r, 5, C(6), C(6), NEVER, NEVER);

@@ -8,6 +8,7 @@
 
 #include "events/base/err.h"
 #include "model/tm.h"
+#include "tests/randprog.h"
 #include "tests/testutil.h"
 
 /* ---- helpers --------------------------------------------------------- */
@@ -58,44 +59,15 @@ static void expect_reject(const uint8_t *img, size_t len, const char *msg)
         fprintf(stderr, "\n  got:      %s\n  expected: %s\n", d.msg, msg);
 }
 
-/* A random valid structure: groups tile the frames, masks non-empty, fences
- * 0..2, random reserved bytes, words and end-marker tail. */
-static void random_program(tm_program_t *p, uint64_t *rs)
+/* A task of random words from a random slot on (zeros before it). */
+static void random_words(uint16_t *code, uint64_t *rs)
 {
-    memset(p, 0, sizeof *p);
-    unsigned f = 0;
-    while (f < TM_FRAMES && (f == 0 || test_rand(rs) % 6 != 0)) {
-        tm_group_t *g = &p->groups[p->n_groups];
-        unsigned cap = test_rand(rs) % 4 == 0 ? 63 : 5, room = TM_FRAMES - 1 - f;
-        g->cf = (uint8_t)f;
-        g->if_num = (uint8_t)(test_rand(rs) % ((cap < room ? cap : room) + 1));
-        g->fence = (uint8_t)(test_rand(rs) % 3);
-        g->cores = (uint16_t)test_rand(rs);
-        g->cores = g->cores ? g->cores : 1;
-        g->init_vect = test_rand(rs) % 2 ? (uint16_t)test_rand(rs) : 0;
-        g->hdr_reserved = test_rand(rs) % 4 == 0 ? (uint8_t)test_rand(rs) : 0;
-        for (unsigned i = 0; i < GPU_CORES; i++)
-            g->init_r0[i] = test_rand(rs) % 3 == 0 ? (uint8_t)test_rand(rs) : 0;
-        for (unsigned i = 0; i < 10 && test_rand(rs) % 4 == 0; i++)
-            g->reserved[test_rand(rs) % 10] = (uint8_t)test_rand(rs);
-        for (unsigned k = f; k <= f + g->if_num; k++)
-            p->group_of[k] = (uint8_t)p->n_groups;
-        for (unsigned k = f + 1; k <= f + g->if_num; k++)
-            for (unsigned s = test_rand(rs) % 17; s < TM_SLOTS; s++)
-                p->code[k][s] = (uint16_t)test_rand(rs);
-        f += 1u + g->if_num;
-        p->n_groups++;
-    }
-    p->n_frames = f;
-    p->has_end_marker = f < TM_FRAMES;
-    if (f < TM_FRAMES && test_rand(rs) % 2) {
-        size_t n = test_rand(rs) % (TM_BYTES - f * TM_FRAME_BYTES);
-        for (size_t i = 0; i < n; i++)
-            p->tail[i] = (uint8_t)test_rand(rs);
-        p->tail[0] &= 0xc0; /* IF_Num 0 (any fence, D1) … */
-        p->tail[2] = p->tail[3] = 0; /* … and no cores: still the end marker */
-    }
+    for (unsigned s = test_rand(rs) % 17; s < TM_SLOTS; s++)
+        code[s] = (uint16_t)test_rand(rs);
 }
+
+/* A random valid structure (rp_tm_random) of random words. */
+static void random_program(tm_program_t *p, uint64_t *rs) { rp_tm_random(p, rs, random_words); }
 
 /* ---- D1: frame kinds by position, the end marker ------------------------ */
 

@@ -16,9 +16,12 @@
 #include <unistd.h>
 
 #include "analysis/recorder/rec.h"
+#include "analysis/store/schema.h"
 #include "analysis/store/views.h"
 #include "events/base/err.h"
 #include "analysis/store/db.h"
+#include "tests/harness.h"
+#include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
 #define C(n) ((long long)(n) * 1000) /* cycles → ps */
@@ -37,66 +40,9 @@ static void record_src(const char *db, const char *name, const char *src, const 
 /* --- reading back ------------------------------------------------------------------ */
 
 
-/* Every row of a query as "v1,v2,…" lines joined by ';' (NULL as "NULL"),
- * in a static buffer. */
-static const char *rows(const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static const char *rows(const char *path, const char *fmt, ...)
-{
-    static char buf[8192];
-    char sql[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
-    va_end(ap);
-    sqlite3 *db = test_db_open(path);
-    sqlite3_stmt *st = test_db_prepare(db, sql);
-    size_t len = 0;
-    buf[0] = 0;
-    for (int r = 0; sqlite3_step(st) == SQLITE_ROW; r++)
-        for (int c = 0; c < sqlite3_column_count(st) && len < sizeof buf; c++) {
-            const unsigned char *t = sqlite3_column_text(st, c);
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
-                                    c ? "," : r ? ";" : "", t ? (const char *)t : "NULL");
-        }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return buf;
-}
-
-/* The integer of a one-value query; -999 for NULL or no row. */
-static long long q_int(const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static long long q_int(const char *path, const char *fmt, ...)
-{
-    char sql[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
-    va_end(ap);
-    sqlite3 *db = test_db_open(path);
-    sqlite3_stmt *st = test_db_prepare(db, sql);
-    long long v = -999;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
-/* The spec's examples 1 and 2 with tasks of two instructions (set_const,
- * ready): a task starting at S sends READY at S+2, which arrives at S+3
- * (tests/test_timing.c holds the full timelines). */
-static const char *example_src(const char *fence0)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf,
-             ".group cores=0x0f0f fence=%s\n set_const r8, 1\n.task\n set_const r8, 2\n"
-             ".task\n set_const r8, 3\n.task\n set_const r8, 4\n"
-             ".group cores=0xf0f0 fence=acq\n set_const r8, 5\n.task\n set_const r8, 6\n",
-             fence0);
-    return buf;
-}
+/* The many queries below, by short names (testutil.h). */
+#define rows test_q_rows
+#define q_int test_q_int
 
 #define TL_COLS "frame, decode_start_ps, decode_ps, issue_ps, start_ps, complete_ps," \
                 " decoding_ps, waiting_ps, transfer_ps, execution_ps, total_ps"
@@ -153,7 +99,7 @@ static void test_task_latency_example1(void)
 {
     char db[512];
     test_fresh_path("ex1.db", db, sizeof db);
-    record_src(db, "ex1.s", example_src("acq"), NULL);
+    record_src(db, "ex1.s", h_example_src("acq"), NULL);
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, decode_start_ps / 1000, decode_ps / 1000, issue_ps / 1000,"
                  " start_ps / 1000, complete_ps / 1000, decoding_cycles, waiting_cycles,"
@@ -192,7 +138,7 @@ static void test_example2_views(void)
 {
     char db[512];
     test_fresh_path("ex2.db", db, sizeof db);
-    record_src(db, "ex2.s", example_src("no"), NULL);
+    record_src(db, "ex2.s", h_example_src("no"), NULL);
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, waiting_cycles, total_cycles FROM task_latency"
                  " WHERE frame >= 6 ORDER BY frame"),
@@ -517,6 +463,12 @@ static void test_stopped_run_partial_records(void)
                            "6000,1");
 }
 
+/* One statement of downgrade() on h, asserted to succeed. */
+static void down(sqlite3 *h, const char *sql)
+{
+    CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
 /* Turns a current file into one of version `to` (1 to 14) as those
  * versions wrote it: no views (version 6 had all but latest_ok_runs; a
  * reader or a migration gives a file every view either way); below 11 the
@@ -526,115 +478,75 @@ static void test_stopped_run_partial_records(void)
  * simt_warps.stall_fetch_cycles, stall_collector_cycles; below 13 no thread-group columns in
  * simt_warps; below 12 no runs.uid; below 6 no SIMT tables; below 5 no intervals; below 3
  * also no races table,
- * no runs.stop_ps, params values TEXT. */
+ * no runs.stop_ps, params values TEXT. Each step down is taken in turn, the
+ * newest first. */
 static void downgrade(const char *db, int to)
 {
     sqlite3 *h = NULL;
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
-    for (const char *const *v = rec_view_names; *v; v++) {
-        char sql[128];
-        snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
-        CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_waits", NULL, NULL, NULL), SQLITE_OK);
-    if (to == 14) {
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
-                                        " DROP VIEW simt_mem; PRAGMA user_version = 14",
-                                     NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE slot_counts;"
-                                    " ALTER TABLE simt_warps DROP COLUMN stall_fetch_cycles;"
-                                    " ALTER TABLE simt_warps DROP COLUMN stall_collector_cycles",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    if (to == 13) {
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
-                                        " DROP VIEW simt_mem; PRAGMA user_version = 13",
-                                     NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "ALTER TABLE simt_warps DROP COLUMN max_groups;"
-                                    " ALTER TABLE simt_warps DROP COLUMN barriers;"
-                                    " ALTER TABLE simt_warps DROP COLUMN stall_barrier_cycles",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    if (to == 12) {
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
-                                        " DROP VIEW simt_mem; PRAGMA user_version = 12",
-                                     NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "ALTER TABLE runs DROP COLUMN uid",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    if (to == 11) {
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP VIEW events; DROP VIEW simt_issue;"
-                                        " DROP VIEW simt_mem; PRAGMA user_version = 11",
-                                     NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE sm AS SELECT * FROM simt_mem;"
-                                    " DROP VIEW simt_mem; DROP TABLE simt_mem_packs;"
-                                    " CREATE TABLE simt_mem(run_id INTEGER NOT NULL REFERENCES"
-                                    " runs ON DELETE CASCADE, frame INTEGER NOT NULL,"
-                                    " slot INTEGER NOT NULL, op TEXT NOT NULL, lanes INTEGER,"
-                                    " active INTEGER, requests INTEGER, replays INTEGER,"
-                                    " banks INTEGER, issue_ps INTEGER, done_ps INTEGER);"
-                                    " INSERT INTO simt_mem SELECT * FROM temp.sm;"
-                                    " CREATE INDEX simt_mem_run ON simt_mem(run_id, frame);",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    if (to >= 10) {
-        char v[128];
-        snprintf(v, sizeof v, "DROP VIEW events; DROP VIEW simt_issue; PRAGMA user_version = %d",
-                 to);
-        CU_ASSERT_EQUAL(sqlite3_exec(h, v, NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TEMP TABLE si AS SELECT * FROM simt_issue;"
-                                    " DROP VIEW simt_issue; DROP TABLE simt_issue_packs;"
-                                    " DROP TABLE simt_op_names;"
-                                    " CREATE TABLE simt_issue(run_id INTEGER NOT NULL REFERENCES"
-                                    " runs ON DELETE CASCADE, time_ps INTEGER NOT NULL,"
-                                    " frame INTEGER NOT NULL, slot INTEGER NOT NULL, op TEXT,"
-                                    " ord INTEGER, depth INTEGER, eligible INTEGER,"
-                                    " active INTEGER, mask INTEGER, lanes INTEGER);"
-                                    " INSERT INTO simt_issue SELECT * FROM temp.si;",
-                                 NULL, NULL, NULL), SQLITE_OK);
-    const char *events_v8 =
-        "CREATE TEMP TABLE ev AS SELECT * FROM events; DROP VIEW events;"
-        " DROP TABLE event_packs; DROP TABLE event_names;"
-        " CREATE TABLE events(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
-        " seq INTEGER NOT NULL, time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);"
-        " INSERT INTO events SELECT * FROM temp.ev;"
-        " CREATE INDEX events_run ON events(run_id, seq);";
-    CU_ASSERT_EQUAL(sqlite3_exec(h, to < 9 ? events_v8 : "DROP VIEW events", NULL, NULL, NULL),
-                    SQLITE_OK);
+    test_db_drop_views(h);
+    down(h, "DROP TABLE simt_waits");
+    if (to < 14)
+        down(h, "DROP TABLE slot_counts;"
+                " ALTER TABLE simt_warps DROP COLUMN stall_fetch_cycles;"
+                " ALTER TABLE simt_warps DROP COLUMN stall_collector_cycles");
+    if (to < 13)
+        down(h, "ALTER TABLE simt_warps DROP COLUMN max_groups;"
+                " ALTER TABLE simt_warps DROP COLUMN barriers;"
+                " ALTER TABLE simt_warps DROP COLUMN stall_barrier_cycles");
+    if (to < 12)
+        down(h, "ALTER TABLE runs DROP COLUMN uid");
+    if (to < 11)
+        down(h, "CREATE TEMP TABLE sm AS SELECT * FROM simt_mem;"
+                " DROP VIEW simt_mem; DROP TABLE simt_mem_packs;"
+                " CREATE TABLE simt_mem(run_id INTEGER NOT NULL REFERENCES"
+                " runs ON DELETE CASCADE, frame INTEGER NOT NULL,"
+                " slot INTEGER NOT NULL, op TEXT NOT NULL, lanes INTEGER,"
+                " active INTEGER, requests INTEGER, replays INTEGER,"
+                " banks INTEGER, issue_ps INTEGER, done_ps INTEGER);"
+                " INSERT INTO simt_mem SELECT * FROM temp.sm;"
+                " CREATE INDEX simt_mem_run ON simt_mem(run_id, frame);");
+    if (to < 10)
+        down(h, "CREATE TEMP TABLE si AS SELECT * FROM simt_issue;"
+                " DROP VIEW simt_issue; DROP TABLE simt_issue_packs;"
+                " DROP TABLE simt_op_names;"
+                " CREATE TABLE simt_issue(run_id INTEGER NOT NULL REFERENCES"
+                " runs ON DELETE CASCADE, time_ps INTEGER NOT NULL,"
+                " frame INTEGER NOT NULL, slot INTEGER NOT NULL, op TEXT,"
+                " ord INTEGER, depth INTEGER, eligible INTEGER,"
+                " active INTEGER, mask INTEGER, lanes INTEGER);"
+                " INSERT INTO simt_issue SELECT * FROM temp.si;");
+    if (to < 9)
+        down(h, "CREATE TEMP TABLE ev AS SELECT * FROM events; DROP VIEW events;"
+                " DROP TABLE event_packs; DROP TABLE event_names;"
+                " CREATE TABLE events(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+                " seq INTEGER NOT NULL, time_ps INTEGER NOT NULL, prio INTEGER, name TEXT);"
+                " INSERT INTO events SELECT * FROM temp.ev;"
+                " CREATE INDEX events_run ON events(run_id, seq);");
+    /* the relations still packed in version `to`: no views over their packs */
+    if (to >= 9)
+        down(h, "DROP VIEW events");
+    if (to >= 10)
+        down(h, "DROP VIEW simt_issue");
+    if (to >= 11)
+        down(h, "DROP VIEW simt_mem");
     if (to < 6)
-        CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE simt_warps; DROP TABLE simt_mem;"
-                                        " DROP TABLE simt_issue;", NULL, NULL, NULL), SQLITE_OK);
-    if (to >= 3) {
-        if (to < 5)
-            CU_ASSERT_EQUAL(sqlite3_exec(h, "DROP TABLE intervals", NULL, NULL, NULL), SQLITE_OK);
-        char v[64];
-        snprintf(v, sizeof v, "PRAGMA user_version = %d", to);
-        CU_ASSERT_EQUAL(sqlite3_exec(h, v, NULL, NULL, NULL), SQLITE_OK);
-        sqlite3_close(h);
-        return;
-    }
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "DROP TABLE races; DROP TABLE intervals; ALTER TABLE runs DROP COLUMN stop_ps;"
-             "CREATE TEMP TABLE p AS SELECT * FROM params; DROP TABLE params;"
-             "CREATE TABLE params(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
-             " key TEXT NOT NULL, value TEXT);"
-             "INSERT INTO params SELECT run_id, key, CAST(value AS TEXT) FROM temp.p;"
-             "PRAGMA user_version = %d;", to);
-    CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+        down(h, "DROP TABLE simt_warps; DROP TABLE simt_mem; DROP TABLE simt_issue;");
+    if (to < 5)
+        down(h, "DROP TABLE intervals");
+    if (to < 3)
+        down(h, "DROP TABLE races; ALTER TABLE runs DROP COLUMN stop_ps;"
+                "CREATE TEMP TABLE p AS SELECT * FROM params; DROP TABLE params;"
+                "CREATE TABLE params(run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,"
+                " key TEXT NOT NULL, value TEXT);"
+                "INSERT INTO params SELECT run_id, key, CAST(value AS TEXT) FROM temp.p;");
+    char v[64];
+    snprintf(v, sizeof v, "PRAGMA user_version = %d", to);
+    down(h, v);
     sqlite3_close(h);
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM params WHERE typeof(value) <> 'text'"), 0);
+    if (to < 3)
+        CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM params WHERE typeof(value) <> 'text'"),
+                        0);
 }
 
 /* Every database has the views and the current schema version; a file of
@@ -718,11 +630,12 @@ static void test_views_in_every_database_and_migration(void)
 }
 
 /* A SIMT run's ld/st, issue port and event log read the same from a file
- * of version 8 (the three tables of one row each) or 10 (simt_mem a table)
- * read without migrating, and after the migration that packs them. */
+ * of version 8 (the three tables of one row each), 9 (the SIMT tables) or
+ * 10 (simt_mem a table) read without migrating, and after the migration
+ * that packs them. */
 static void test_packed_relations_migrate(void)
 {
-    static const int versions[] = {8, 10};
+    static const int versions[] = {8, 9, 10};
     for (size_t k = 0; k < sizeof versions / sizeof versions[0]; k++) {
         int from = versions[k];
         char db[512], name[32];
@@ -776,6 +689,99 @@ static void test_packed_relations_migrate(void)
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'simt_mem'"
                                   " AND type = 'view'"), 1);
     }
+}
+
+/* Runs `sql` on the file at `path` (read-write); expects SQLITE_OK. */
+static void exec_on(const char *path, const char *sql)
+{
+    sqlite3 *h = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+    char *err = NULL;
+    if (sqlite3_exec(h, sql, NULL, NULL, &err) != SQLITE_OK)
+        fprintf(stderr, "%.80s...: %s\n", sql, err ? err : "?");
+    CU_ASSERT_PTR_NULL(err);
+    sqlite3_free(err);
+    sqlite3_close(h);
+}
+
+/* Rows of query a not in b, and of b not in a (0: the same rows, counts
+ * compared apart). */
+static long long rows_differ(const char *db, const char *a, const char *b)
+{
+    return q_int(db, "SELECT (SELECT count(*) FROM (%s EXCEPT %s))"
+                     " + (SELECT count(*) FROM (%s EXCEPT %s))", a, b, b, a);
+}
+
+/* Runs migration step `from` -> from + 1 alone on `db` and checks the pack
+ * table it makes: its columns, and its rows those of `expect` (a query over
+ * the old table `old`, kept aside), as many. */
+static void check_step(const char *db, int from, const char *table, const char *columns,
+                       const char *old, const char *expect)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(schema_migration(from));
+    exec_on(db, schema_migration(from));
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT group_concat(name, ' ') FROM pragma_table_info('%s')", table), columns);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM %s", table),
+                    q_int(db, "SELECT count(*) FROM %s", old));
+    char all[64];
+    snprintf(all, sizeof all, "SELECT * FROM %s", table);
+    CU_ASSERT_EQUAL(rows_differ(db, all, expect), 0);
+}
+
+/* The steps that made the SIMT packs — 9 -> 10 the issue port, 10 -> 11 the
+ * ld/st — still do what they did when those versions were made, whatever
+ * the current layout: they are built from sipack.h's frozen _V10/_V11
+ * lists, not the current ones. Each step runs alone (schema_migration) on a
+ * file of its version, and the table it makes is compared with version 10's
+ * and 11's layout as written out here, not taken from the code: its
+ * columns, and for each old row a pack of one entry, data '[0]', n 1,
+ * base_ps the row's time, scale_ps 1, each field the row's value with
+ * radix 1 and place value 1 (an issue's op an id of simt_op_names, which
+ * numbers the run's distinct mnemonics 1.. in name order; a ld/st's 0 ld,
+ * 1 st, its latency done_ps - issue_ps). */
+static void test_pack_migrations_frozen(void)
+{
+    char db[512];
+    test_fresh_path("migrate-frozen.db", db, sizeof db);
+    CU_ASSERT_EQUAL_FATAL(test_record(db, test_src_path("examples/simt_diverge.s"),
+                                 "-s record.level=events -s core.model=simt"
+                                 " -s simt.issue_width=2"), 0);
+    record_src(db, "ldst.s", ".group cores=0x0003\n set_const r7, id\n ld [r7, r7], r1\n"
+                             " st [r7, r7], r1\n ready\n",
+               "-s record.level=events -s core.model=simt");
+    downgrade(db, 9);
+    exec_on(db, "CREATE TABLE old_si AS SELECT * FROM simt_issue;"
+                " CREATE TABLE old_sm AS SELECT * FROM simt_mem;");
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM old_si") >= 5);
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM old_sm WHERE op = 'st'") >= 1);
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM old_sm WHERE op = 'ld'") >= 1);
+    check_step(db, 9, "simt_issue_packs",
+               "run_id n base_ps scale_ps t_unit frame0 frame_n frame_unit slot0 slot_n"
+               " slot_unit op0 op_n op_unit ord0 ord_n ord_unit depth0 depth_n depth_unit"
+               " eligible0 eligible_n eligible_unit active0 active_n active_unit mask0 mask_n"
+               " mask_unit lanes0 lanes_n lanes_unit data",
+               "old_si",
+               "SELECT s.run_id, 1, s.time_ps, 1, 1, s.frame, 1, 1, s.slot, 1, 1, o.id, 1, 1,"
+               " s.ord, 1, 1, s.depth, 1, 1, s.eligible, 1, 1, s.active, 1, 1, s.mask, 1, 1,"
+               " s.lanes, 1, 1, '[0]' FROM old_si AS s JOIN simt_op_names AS o"
+               " ON o.run_id = s.run_id AND o.name = s.op");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_op_names AS a JOIN simt_op_names AS b"
+                              " ON a.run_id = b.run_id AND a.id < b.id AND a.name >= b.name"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM (SELECT run_id FROM simt_op_names"
+                              " GROUP BY run_id HAVING min(id) <> 1 OR max(id) <> count(*))"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_op_names"),
+                    q_int(db, "SELECT count(*) FROM (SELECT DISTINCT run_id, op FROM old_si)"));
+    check_step(db, 10, "simt_mem_packs",
+               "run_id n base_ps scale_ps t_unit frame0 frame_n frame_unit slot0 slot_n"
+               " slot_unit op0 op_n op_unit lanes0 lanes_n lanes_unit active0 active_n"
+               " active_unit requests0 requests_n requests_unit replays0 replays_n"
+               " replays_unit banks0 banks_n banks_unit latency0 latency_n latency_unit data",
+               "old_sm",
+               "SELECT run_id, 1, issue_ps, 1, 1, frame, 1, 1, slot, 1, 1,"
+               " CASE op WHEN 'st' THEN 1 ELSE 0 END, 1, 1, lanes, 1, 1, active, 1, 1,"
+               " requests, 1, 1, replays, 1, 1, banks, 1, 1, done_ps - issue_ps, 1, 1, '[0]'"
+               " FROM old_sm");
 }
 
 /* A SIMT run at level events with seven issue packs, two warps issuing in
@@ -1060,9 +1066,6 @@ static void test_schema_doc_queries_run(void)
 
 /* --- SIMT (SIMT-SPEC "Counting", E1 and E3) ----------------------------------------- */
 
-static const char *E1_SRC = ".group cores=0x000f fence=no\n set_const r1, id\n set_const r8, 1\n"
-                            " and r1, r8, r2\n bnz odd, r2\n add r8, r8, r9\n bnz join, r8\n"
-                            "odd:\n mul r1, r1, r10\njoin:\n ready\n";
 static const char *E3_SRC = ".group cores=0x00ff fence=no\n set_const r8, 4\n set_const r9, 1\n"
                             "loop:\n sub r8, r9, r8\n bnz loop, r8\n ready\n"
                             ".group cores=0xff00 fence=no\n set_const r8, 2\n set_const r9, 1\n"
@@ -1080,7 +1083,7 @@ static void test_simt_e1_efficiency(void)
 {
     char db[512];
     test_fresh_path("simt-e1.db", db, sizeof db);
-    record_src(db, "e1.s", E1_SRC, "-s core.model=simt");
+    record_src(db, "e1.s", SIMT_E1, "-s core.model=simt");
     CU_ASSERT_STRING_EQUAL(
         rows(db, "SELECT frame, mask_hex, lanes, warp_instructions, lane_instructions,"
                  " simt_efficiency, lane_utilization, divergent_branches, max_stack_depth,"
@@ -1101,7 +1104,7 @@ static void test_simt_e1_efficiency(void)
      * its mul at 12 (both at 7 then: joined); the joined group waits for the
      * mul until 14 (cycle 13: execute), ready at 14: the same 16 cycles, 2
      * groups at most, 1 barrier, no barrier stall; no stack depth. */
-    record_src(db, "e1.s", E1_SRC, "-s core.model=simt -s simt.reconvergence=barrier");
+    record_src(db, "e1.s", SIMT_E1, "-s core.model=simt -s simt.reconvergence=barrier");
     CU_ASSERT_STRING_EQUAL(rows(db, "SELECT run_id, max_stack_depth, max_groups, barriers,"
                                     " stall_barrier_cycles, stall_execute_cycles, resident_cycles"
                                     " FROM simt_warp_efficiency ORDER BY run_id"),
@@ -1170,7 +1173,7 @@ int main(void)
         TEST_END};
     static const test_case_t files[] = {
         TEST(test_stopped_run_partial_records),  TEST(test_views_in_every_database_and_migration),
-        TEST(test_packed_relations_migrate),
+        TEST(test_packed_relations_migrate), TEST(test_pack_migrations_frozen),
         TEST(test_simt_issue_window_reads_its_packs),
         TEST(test_bank_count_and_mapping_in_every_reader),
         TEST(test_view_cost_independent_of_other_runs), TEST(test_schema_doc_queries_run),

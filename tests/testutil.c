@@ -3,6 +3,7 @@
 
 #include <CUnit/Basic.h>
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analysis/store/views.h"
 #include "events/base/err.h"
 
 static char tmp_dir[512];
@@ -367,6 +369,60 @@ sqlite3_stmt *test_db_prepare(sqlite3 *db, const char *sql)
         fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     return st;
+}
+
+/* `fmt` and its arguments prepared on the database at path (opened into *db). */
+static sqlite3_stmt *q_prepare(const char *path, sqlite3 **db, const char *fmt, va_list ap)
+{
+    char sql[2048];
+    vsnprintf(sql, sizeof sql, fmt, ap);
+    *db = test_db_open(path);
+    return test_db_prepare(*db, sql);
+}
+
+int64_t test_q_int(const char *path, const char *fmt, ...)
+{
+    sqlite3 *db;
+    va_list ap;
+    va_start(ap, fmt);
+    sqlite3_stmt *st = q_prepare(path, &db, fmt, ap);
+    va_end(ap);
+    int64_t v = -999;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+const char *test_q_rows(const char *path, const char *fmt, ...)
+{
+    static char buf[8192];
+    sqlite3 *db;
+    va_list ap;
+    va_start(ap, fmt);
+    sqlite3_stmt *st = q_prepare(path, &db, fmt, ap);
+    va_end(ap);
+    size_t len = 0;
+    buf[0] = 0;
+    for (int r = 0; sqlite3_step(st) == SQLITE_ROW; r++)
+        for (int c = 0; c < sqlite3_column_count(st) && len < sizeof buf; c++) {
+            const unsigned char *t = sqlite3_column_text(st, c);
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
+                                    c ? "," : r ? ";" : "", t ? (const char *)t : "NULL");
+        }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return buf;
+}
+
+void test_db_drop_views(sqlite3 *h)
+{
+    for (const char *const *v = rec_view_names; *v; v++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP VIEW %s", *v);
+        CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
 }
 
 const char *test_fresh_path(const char *name, char *buf, size_t size)

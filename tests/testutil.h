@@ -89,6 +89,20 @@ uint64_t test_rand(uint64_t *state);
 sqlite3 *test_db_open(const char *path);
 sqlite3_stmt *test_db_prepare(sqlite3 *db, const char *sql);
 
+/* The integer of a one-value query on the database at `path` (read-only;
+ * a query that fails is a fatal assertion), the query a printf format:
+ * -999 for NULL or no row. */
+int64_t test_q_int(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Every row of such a query as "v1,v2,…" joined by ';' (NULL as "NULL"), in
+ * a static buffer (8 KiB, the rest cut) that the next call overwrites. */
+const char *test_q_rows(const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Drops every view the store makes (rec_view_names) from h, each drop
+ * asserted: how a test makes a file as versions before the views wrote it. */
+void test_db_drop_views(sqlite3 *h);
+
 /* A fresh path `name` in the scratch directory (removed if it exists), in
  * the caller's buffer (test_tmp_path's rotates). */
 const char *test_fresh_path(const char *name, char *buf, size_t size);
