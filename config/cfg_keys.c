@@ -187,6 +187,11 @@ static const cfg_key_t keys[] = {
          "S12: register-file banks feeding the collectors, each serving one read per cycle; "
          "register r of a warp whose lowest lane is w lies in bank (r + w) mod rf_banks. "
          "Only with simt.collectors >= 1."), ONLY_SIMT, NEEDS(COLLECTORS)},
+    {MODEL(GPU_KEY_SIMT_RF_ARBITER),
+     VALUES_DOC("", XENUM_JOIN(SIMT_RF_ARBITERS),
+         "S12: which pending read each register-file bank serves in a cycle (an instruction "
+         "takes the lowest-numbered free collector at its issue)." SIMT_RF_ARBITERS(XENUM_DOC)
+         " Only with simt.collectors >= 1."), ONLY_SIMT, NEEDS(COLLECTORS)},
     {MODEL(GPU_KEY_SIMT_SP_WIDTH),
      UNIT_DOC("lanes",
          "S13: lanes the SP units (every instruction but mul, div, ld, st) serve per cycle: "

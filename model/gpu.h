@@ -113,6 +113,7 @@ typedef struct gpu_desc {
     uint8_t simt_fetch_latency; /* simt.fetch_latency 1..8 cycles, S11 */
     uint8_t simt_collectors;  /* simt.collectors 0..16, S12 (0: operands at issue, free) */
     uint8_t simt_rf_banks;    /* simt.rf_banks 1..16, S12 */
+    uint8_t simt_rf_arbiter;  /* simt_rf_arbiter_t (simt/simt.h): simt.rf_arbiter, S12 */
     uint8_t simt_sp_width, simt_sfu_width, simt_lsu_width; /* simt.*_width 1..16, S13 */
     uint8_t simt_reconvergence; /* gpu_reconv_t: simt.reconvergence, S7 or S14 */
     bool simt_pipeline;       /* not a key: the unit runs S11–S13's cycle-by-cycle pipeline

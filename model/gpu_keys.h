@@ -49,6 +49,7 @@
 #define GPU_KEY_SIMT_FETCH_LATENCY(N, L, E, B) N(simt_fetch_latency, "simt", "fetch_latency", 1, 1, 8)
 #define GPU_KEY_SIMT_COLLECTORS(N, L, E, B) N(simt_collectors, "simt", "collectors", 0, 0, GPU_CORES)
 #define GPU_KEY_SIMT_RF_BANKS(N, L, E, B) N(simt_rf_banks, "simt", "rf_banks", 4, 1, 16)
+#define GPU_KEY_SIMT_RF_ARBITER(N, L, E, B) E(simt_rf_arbiter, "simt", "rf_arbiter", simt_rf_arbiter_names, oldest)
 #define GPU_KEY_SIMT_SP_WIDTH(N, L, E, B) N(simt_sp_width, "simt", "sp_width", GPU_CORES, 1, GPU_CORES)
 #define GPU_KEY_SIMT_SFU_WIDTH(N, L, E, B) N(simt_sfu_width, "simt", "sfu_width", GPU_CORES, 1, GPU_CORES)
 #define GPU_KEY_SIMT_LSU_WIDTH(N, L, E, B) N(simt_lsu_width, "simt", "lsu_width", GPU_CORES, 1, GPU_CORES)
@@ -68,6 +69,7 @@
     GPU_KEY_SIMT_BROADCAST(N, L, E, B) GPU_KEY_SIMT_IBUFFER(N, L, E, B)                      \
     GPU_KEY_SIMT_FETCH_WIDTH(N, L, E, B) GPU_KEY_SIMT_FETCH_LATENCY(N, L, E, B)              \
     GPU_KEY_SIMT_COLLECTORS(N, L, E, B) GPU_KEY_SIMT_RF_BANKS(N, L, E, B)                    \
+    GPU_KEY_SIMT_RF_ARBITER(N, L, E, B)                                                      \
     GPU_KEY_SIMT_SP_WIDTH(N, L, E, B) GPU_KEY_SIMT_SFU_WIDTH(N, L, E, B)                     \
     GPU_KEY_SIMT_LSU_WIDTH(N, L, E, B) GPU_KEY_SIMT_RECONVERGENCE(N, L, E, B)                \
     GPU_KEY_SEED(N, L, E, B)

@@ -30,7 +30,7 @@ run_all() { # $1: build directory, $2: database
         "$t" run "$p" --db "$2" --quiet -s core.model=simt -s sm.arbiter=random -s sim.seed=3 \
             -s 'sm.bank=uniform:1..3' -s sm.banks=64 -s sm.bank_map=xor -s core.timing=stepped
         "$t" run "$p" --db "$2" --quiet -s core.model=simt -s simt.ibuffer=2 -s simt.fetch_width=1 \
-            -s simt.collectors=2 -s simt.rf_banks=2 -s simt.sp_width=4 -s simt.sfu_width=2 \
+            -s simt.collectors=2 -s simt.rf_banks=2 -s simt.rf_arbiter=rr -s simt.sp_width=4 -s simt.sfu_width=2 \
             -s simt.lsu_width=4 -s simt.scoreboard=on -s 'sm.req=choice:1,1,4' -s record.level=events
         "$t" run "$p" --db "$2" --quiet -s core.model=simt -s simt.reconvergence=barrier \
             -s simt.collectors=2 -s simt.lsu_width=4 -s simt.scoreboard=on -s record.level=events \

@@ -47,7 +47,7 @@ for p in examples/*.s; do
     run "$p" $ev -s core.model=simt -s simt.ibuffer=1 -s simt.fetch_latency=3 -s simt.lsu_width=1 \
         -s simt.scoreboard=on -s simt.broadcast=on -s core.timing=stepped -s simt.issue_width=2
     run "$p" $ev -s core.model=simt -s simt.reconvergence=barrier -s simt.scheduler=gto \
-        -s simt.collectors=2 -s simt.sp_width=4 -s sm.atomics=on -s core.timing=stepped
+        -s simt.collectors=2 -s simt.rf_arbiter=rr -s simt.sp_width=4 -s sm.atomics=on -s core.timing=stepped
     run "$p" $ev -s sm.atomics=on -s sm.arbiter=random -s sim.seed=7 \
         -s 'sm.bank=uniform:1..3' -s 'sm.req=choice:1,1,4' -s 'core.alu=geometric:1.5'
 done

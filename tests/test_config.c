@@ -85,6 +85,7 @@ static const char *const non_defaults[] = {
     "simt.ibuffer=2",          "simt.fetch_width=1",         "simt.fetch_latency=3",
     "simt.collectors=4",       "simt.rf_banks=8",            "simt.sp_width=4",
     "simt.sfu_width=1",        "simt.lsu_width=8",        "simt.reconvergence=barrier",
+    "simt.rf_arbiter=rr",
     "sm.req=0",                "sm.bank=geometric:1.000001",
     "sm.resp=uniform:0..1000000", "sm.arbiter=random",       "sm.bank_map=interleaved",
     "sm.banks=32",
@@ -255,7 +256,7 @@ static void test_key_table_is_consistent(void)
     cfg_t c = defaults();
     char seen_sections[16][16];
     size_t nsec = 0;
-    CU_ASSERT_EQUAL(cfg_key_count(), 44);
+    CU_ASSERT_EQUAL(cfg_key_count(), 45);
     for (size_t i = 0; i < cfg_key_count(); i++) {
         const cfg_key_info_t *k = cfg_key_info(i);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
@@ -539,6 +540,8 @@ static const char *const valid[] = {
     "simt.fetch_latency=0x2", "simt.fetch_latency", "2",
     "simt.collectors=16", "simt.collectors", "16",
     "simt.rf_banks=1", "simt.rf_banks", "1",
+    "simt.rf_arbiter=rr", "simt.rf_arbiter", "rr",
+    "simt.rf_arbiter=oldest", "simt.rf_arbiter", "oldest",
     "simt.sp_width=4", "simt.sp_width", "4",
     "simt.sfu_width=1", "simt.sfu_width", "1",
     "simt.lsu_width=16", "simt.lsu_width", "16",
@@ -714,6 +717,8 @@ static const char *const invalid[] = {
     "simt.collectors=17",
     "-s 'simt.collectors=17': simt.collectors: 17 is above the maximum 16 units",
     "simt.rf_banks=0", "-s 'simt.rf_banks=0': simt.rf_banks: 0 is below the minimum 1 bank",
+    "simt.rf_arbiter=fifo",
+    "-s 'simt.rf_arbiter=fifo': simt.rf_arbiter: 'fifo' is not valid (expected oldest or rr)",
     "simt.sp_width=0", "-s 'simt.sp_width=0': simt.sp_width: 0 is below the minimum 1 lane",
     "simt.sfu_width=17",
     "-s 'simt.sfu_width=17': simt.sfu_width: 17 is above the maximum 16 lanes",

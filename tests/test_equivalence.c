@@ -11,6 +11,7 @@
 
 #include "events/base/err.h"
 #include "model/iss.h"
+#include "model/simt/simt.h"
 #include "tests/harness.h"
 #include "tests/randprog.h"
 #include "tests/testutil.h"
@@ -83,8 +84,8 @@ static void simt_variant(gpu_desc_t *d, unsigned i, unsigned k)
 
 /* A pipeline configuration drawn from i (a small hash, so that every key
  * varies independently of the others): I-buffer 0..8, fetch width 1..4,
- * fetch latency 1..3, collectors 0..4 over 1..8 banks, unit widths 1, 2, 4,
- * 8 or 16 (SIMT-SPEC S11–S13). */
+ * fetch latency 1..3, collectors 0..4 over 1..8 banks, either register-file
+ * arbiter, unit widths 1, 2, 4, 8 or 16 (SIMT-SPEC S11–S13). */
 static void pipe_variant(gpu_desc_t *d, unsigned i)
 {
     uint32_t h = i * 2654435761u;
@@ -97,6 +98,7 @@ static void pipe_variant(gpu_desc_t *d, unsigned i)
     d->simt_sp_width = widths[(h >> 14) % 5];
     d->simt_sfu_width = widths[(h >> 17) % 5];
     d->simt_lsu_width = widths[(h >> 20) % 5];
+    d->simt_rf_arbiter = (uint8_t)((h >> 23) % SIMT_RF_COUNT);
     d->simt_pipeline = true; /* also when the draw is all defaults */
 }
 

@@ -16,7 +16,7 @@
 static const char *const simt_keys[] = {
     "simt.scheduler", "simt.issue_width", "simt.scoreboard", "simt.broadcast", "simt.ibuffer",
     "simt.fetch_width", "simt.fetch_latency", "simt.collectors", "simt.rf_banks",
-    "simt.sp_width", "simt.sfu_width", "simt.lsu_width", "simt.reconvergence"};
+    "simt.rf_arbiter", "simt.sp_width", "simt.sfu_width", "simt.lsu_width", "simt.reconvergence"};
 #define N_SIMT (sizeof simt_keys / sizeof simt_keys[0])
 
 static int64_t has_param(const char *db, int64_t run, const char *key)
@@ -90,12 +90,13 @@ static void test_simt_and_conditions_record_what_applies(void)
     for (size_t i = 0; i < N_SIMT; i++) {
         bool front = !strcmp(simt_keys[i], "simt.fetch_width") ||
                      !strcmp(simt_keys[i], "simt.fetch_latency") ||
-                     !strcmp(simt_keys[i], "simt.rf_banks");
+                     !strcmp(simt_keys[i], "simt.rf_banks") ||
+                     !strcmp(simt_keys[i], "simt.rf_arbiter");
         CU_ASSERT_EQUAL(has_param(db, 1, simt_keys[i]), front ? 0 : 1);
         CU_ASSERT_EQUAL(has_param(db, 2, simt_keys[i]), 1);
         CU_ASSERT_EQUAL(has_param(db, 3, simt_keys[i]), 0);
     }
-    CU_ASSERT_EQUAL(n_params(db, 1), (int64_t)cfg_key_count() - 5); /* 3 front keys, window, seed */
+    CU_ASSERT_EQUAL(n_params(db, 1), (int64_t)cfg_key_count() - 6); /* 4 front keys, window, seed */
     CU_ASSERT_EQUAL(n_params(db, 2), (int64_t)cfg_key_count());
     CU_ASSERT_EQUAL(n_params(db, 3), (int64_t)cfg_key_count() - (int64_t)N_SIMT - 1);
     CU_ASSERT_EQUAL(has_param(db, 2, "ts.window"), 1);
@@ -113,8 +114,9 @@ static void test_table_declares_what_applies(void)
         {"ts.policy=lookahead", "sm.arbiter=random", NULL}, {"core.mul=choice:1,2", NULL}};
     static const char *const inert[][16] = {
         {"ts.window", "sim.seed", "simt.*", NULL},
-        {"ts.window", "sim.seed", "simt.fetch_width", "simt.fetch_latency", "simt.rf_banks", NULL},
-        {"ts.window", "sim.seed", "simt.rf_banks", NULL},
+        {"ts.window", "sim.seed", "simt.fetch_width", "simt.fetch_latency", "simt.rf_banks",
+         "simt.rf_arbiter", NULL},
+        {"ts.window", "sim.seed", "simt.rf_banks", "simt.rf_arbiter", NULL},
         {"simt.*", NULL},
         {"ts.window", "simt.*", NULL}};
     for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {

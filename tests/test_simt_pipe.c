@@ -331,6 +331,74 @@ static void test_bank_conflict_two_issues_one_cycle(void)
     h_free(r);
 }
 
+/* simt.rf_arbiter (S12's bank arbitration): two adds issued in one cycle,
+ * each reading two registers, over one register-file bank (rf_banks 1,
+ * issue_width 2, collectors 2). An issuing instruction takes the
+ * lowest-numbered free collector. Warp A (lanes 0-3): set_const at 6 (c0,
+ * no reads, dispatched at 6), mul at 7 (c0, reads r9 at 7, done 9, S3),
+ * add at 9 (c0, reads r9 at 9, done 10), then `add r8, r11, r12` (reads r8,
+ * r11) at 10. Warp B (lanes 4-7) is resident at 10 (T4) and issues the same
+ * add at 10; rr scheduler: the last issuing cycle chose A, so B is first
+ * and takes c0, A takes c1. One bank, one read a cycle:
+ * - oldest: B's r8 at 10, r11 at 11 (dispatched 11, done 12), A's at 12
+ *   and 13 (done 14). Readies at 12 and 14: B's frame completes at 14, A's
+ *   at 16.
+ * - rr: the bank served c0 last (A's reads at 7 and 9), so c1 (A) first:
+ *   A's r8 at 10, B's r8 at 11, A's r11 at 12 (dispatched 12, done 13), B's
+ *   r11 at 13 (done 14). Readies at 13 and 14: A's frame completes at 15,
+ *   B's at 16. A: resident 6..13, issued 5, execute 3 (8, 11, 12); B:
+ *   resident 10..14, issued 2, execute 3 (11, 12, 13). Barrier mode (S14)
+ *   arbitrates the groups' collectors the same way: without divergence each
+ *   warp is one group, and the times are rr's. */
+static const char TWO_READS[] = ".group cores=0x000f fence=no\n"
+                                "  set_const r9, 1\n"   /* 0 */
+                                "  mul r9, r9, r9\n"    /* 1 */
+                                "  add r9, r9, r9\n"    /* 2 */
+                                "  add r8, r11, r12\n"  /* 3: reads r8, r11 */
+                                "  ready\n"             /* 4 */
+                                ".group cores=0x00f0 fence=no\n"
+                                "  add r8, r11, r12\n"  /* 0: reads r8, r11 */
+                                "  ready\n";            /* 1 */
+
+static void test_rf_arbiter_oldest_and_rr(void)
+{
+    gpu_desc_t d = simt();
+    d.simt_issue_width = 2;
+    d.simt_collectors = 2;
+    d.simt_rf_banks = 1;
+    h_run_t *r = run(TWO_READS, &d);
+    unsigned at[8], want_a[] = {6, 7, 9, 10, 14}, want_b[] = {10, 12};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
+    CU_ASSERT_EQUAL(memcmp(at, want_a, sizeof want_a), 0);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 8), 2);
+    CU_ASSERT_EQUAL(memcmp(at, want_b, sizeof want_b), 0);
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(14));
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(16));
+    h_free(r);
+    d.simt_rf_arbiter = SIMT_RF_RR;
+    r = run(TWO_READS, &d);
+    unsigned rr_a[] = {6, 7, 9, 10, 13}, rr_b[] = {10, 14};
+    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
+    CU_ASSERT_EQUAL(memcmp(at, rr_a, sizeof rr_a), 0);
+    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 8), 2);
+    CU_ASSERT_EQUAL(memcmp(at, rr_b, sizeof rr_b), 0);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(15));
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(16));
+    const gpu_tr_simt_warp_t *a = h_warp(r, 1), *b = h_warp(r, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(a->resident_cycles, 8);
+    CU_ASSERT_EQUAL(a->stall_cycles[EXE], 3);
+    CU_ASSERT_EQUAL(b->resident_cycles, 5);
+    CU_ASSERT_EQUAL(b->stall_cycles[EXE], 3);
+    h_free(r);
+    d.simt_reconvergence = GPU_RECONV_BARRIER; /* no divergence: one group a warp, as above */
+    r = run(TWO_READS, &d);
+    CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(15));
+    CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(16));
+    h_free(r);
+}
+
 /* E6, lanes 0-7, mul then ready. Default: the mul issues at 6, completes at
  * 8, ready at 8, the task completes at 10. simt.sfu_width = 4: passes at 6
  * and 7, the mul completes at 7 + 2 = 9, ready at 9 (one SP pass, 8 lanes
@@ -562,6 +630,7 @@ static const test_case_t cases[] = {
     TEST(test_e5_register_bank_conflict),
     TEST(test_ready_drains_an_instruction_in_its_collector),
     TEST(test_bank_conflict_two_issues_one_cycle),
+    TEST(test_rf_arbiter_oldest_and_rr),
     TEST(test_e6_narrow_sfu),
     TEST(test_ld_passes_two_banks),
     TEST(test_collector_starved),

@@ -77,8 +77,7 @@ void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now)
     unsigned passes = ((unsigned)__builtin_popcount(h->active) + k - 1) / k;
     sim_time_t start = simt_take_unit(u, kind, passes, now);
     h->busy = false;
-    if (u->collectors)
-        u->held_n--; /* free for an issue in the next cycle (S12) */
+    simt_coll_release(u, h->coll); /* free for an issue in the next cycle (S12) */
     if (h->mem) {
         w->pass_at = start;
         w->pass_j = 0;

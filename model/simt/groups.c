@@ -67,6 +67,7 @@ typedef struct gheld {
     uint16_t reads;           /* source registers not read yet (S12) */
     uint8_t pc, mop;          /* its slot; a ld/st's entry in mop[] */
     bool mem;
+    uint8_t coll;             /* its collector (S12) */
     isa_decoded_t d;
     uint32_t gid;             /* the issuing group: a bnz's completion is its (S4 (c)) */
     uint64_t seq;             /* issue order over the unit */
@@ -580,8 +581,8 @@ static void hold(simt_t *u, bwarp_t *b, const grp_t *g, unsigned pc, uint16_t ac
     b->held_lanes |= active;
     b->held[i] = (gheld_t){.active = active, .pc = (uint8_t)pc, .mop = (uint8_t)mop,
                            .mem = simt_is_mem(d.op), .d = d, .gid = g->id, .seq = u->seq++,
+                           .coll = simt_coll_take(u),
                            .reads = u->collectors ? simt_regs_read(d) : 0};
-    u->held_n += u->collectors != 0;
     if (simt_is_mem(d.op))
         return; /* issue_mem made its lanes wait */
     uint16_t wr = u->scoreboard ? simt_regs_written(d) : 0;
@@ -671,8 +672,7 @@ static void dispatch(simt_t *u, held_ref_t r, sim_time_t now)
     sim_time_t start = simt_take_unit(u, kind, passes, now);
     b->held_used &= (uint16_t)~(1u << r.i);
     b->held_lanes &= (uint16_t)~h->active;
-    if (u->collectors)
-        u->held_n--; /* free for an issue in the next cycle (S12) */
+    simt_coll_release(u, h->coll); /* free for an issue in the next cycle (S12) */
     if (h->mem) {
         mop_t *o = &b->mop[h->mop];
         o->pass_at = start;
@@ -692,13 +692,14 @@ static void dispatch(simt_t *u, held_ref_t r, sim_time_t now)
     leave_check(u, w, b);
 }
 
-/* S12: the register-file banks serve the held instructions' reads at `now`,
- * the earliest-issued instruction first, then the lowest register; those
- * with every read served are dispatched, in issue order. */
+/* S12: the register-file banks serve the held instructions' reads at `now`
+ * (simt_rf_serve, in issue order); those with every read served are
+ * dispatched, in issue order. */
 static void collect(simt_t *u, sim_time_t now)
 {
     held_ref_t held[ISA_LANES * 2];
     uint64_t seq[ISA_LANES * 2];
+    simt_rf_req_t req[ISA_LANES * 2];
     unsigned n = 0;
     for (uint16_t m = u->live; m; m &= m - 1) {
         unsigned wi = (unsigned)__builtin_ctz(m);
@@ -714,21 +715,14 @@ static void collect(simt_t *u, sim_time_t now)
             seq[j] = b->held[i].seq;
         }
     }
-    uint32_t banks_used = 0;
     for (unsigned j = 0; j < n; j++) {
-        const simt_warp_t *w = &u->w[held[j].warp];
         gheld_t *h = &u->bar->w[held[j].warp].held[held[j].i];
-        for (uint16_t r = h->reads; r; r &= r - 1) {
-            unsigned reg = (unsigned)__builtin_ctz(r);
-            uint32_t bank = 1u << ((reg + w->rf_base) % u->rf_banks);
-            if (banks_used & bank)
-                continue;
-            banks_used |= bank;
-            h->reads &= (uint16_t)~(1u << reg);
-        }
-        if (!h->reads)
-            dispatch(u, held[j], now);
+        req[j] = (simt_rf_req_t){&h->reads, u->w[held[j].warp].rf_base, h->coll};
     }
+    simt_rf_serve(u, req, n);
+    for (unsigned j = 0; j < n; j++)
+        if (!u->bar->w[held[j].warp].held[held[j].i].reads)
+            dispatch(u, held[j], now);
 }
 
 /* S13: pass j of ld/st o (dispatched) sends the requests of its active lanes
@@ -841,7 +835,7 @@ sim_time_t simt_grp_cycle(simt_t *u, sim_time_t now)
     for (unsigned j = 0; j < n && done < u->width; j++) {
         unsigned i = slot[order[j]];
         simt_warp_t *w = &u->w[i];
-        if (u->collectors && u->held_n >= u->collectors) {
+        if (!simt_coll_free(u)) {
             refused |= (uint16_t)(1u << i);
             continue;
         }

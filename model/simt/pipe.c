@@ -49,9 +49,8 @@ static bool issue(simt_t *u, simt_warp_t *w, unsigned order, unsigned eligible, 
     }
     simt_held_t *h = &w->held;
     *h = (simt_held_t){.busy = true, .mem = simt_is_mem(d.op), .pc = (uint8_t)pc,
-                       .active = active, .d = d, .seq = u->seq++,
+                       .active = active, .d = d, .seq = u->seq++, .coll = simt_coll_take(u),
                        .reads = u->collectors ? simt_regs_read(d) : 0};
-    u->held_n += u->collectors != 0;
     if (h->mem) {
         simt_lsu_prepare(u, w, active, pc, d, now);
         simt_stack_advance(&w->st, next);
@@ -114,7 +113,7 @@ static bool issue_phase(simt_t *u, sim_time_t now)
         unsigned i = slot[order[j]];
         if (issued >= u->width) {
             reason[i] = GPU_SIMT_STALL_ISSUE;
-        } else if (u->collectors && u->held_n >= u->collectors) {
+        } else if (!simt_coll_free(u)) {
             reason[i] = GPU_SIMT_STALL_COLLECTOR;
         } else if (!ok || !(ok = issue(u, &u->w[i], issued, n, now))) {
             reason[i] = GPU_SIMT_STALL_ISSUE; /* the run stopped (S10) */

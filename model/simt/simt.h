@@ -29,6 +29,20 @@ typedef struct simt simt_t;
       "greedy then oldest (the warps chosen last time keep the port while they can)")        \
     X(SIMT_SCHED_, OLDEST, "oldest", "oldest first")
 
+/* S12 register-file arbiters, one list (xenum.h): which pending read each
+ * register-file bank serves in a cycle; yields simt_rf_arbiter_t,
+ * SIMT_RF_COUNT and simt_rf_arbiter_names[] (simt.rf_arbiter). Each has its
+ * function in collect.c. */
+#define SIMT_RF_ARBITERS(X)                                                                 \
+    X(SIMT_RF_, OLDEST, "oldest",                                                           \
+      "the earliest-issued instruction's lowest register (S12)")                            \
+    X(SIMT_RF_, RR, "rr",                                                                   \
+      "round-robin over the collectors, from the one after the collector the bank served "  \
+      "last (GPGPU-Sim's operand collector), then that instruction's lowest register")
+
+typedef enum simt_rf_arbiter { SIMT_RF_ARBITERS(XENUM_ID) SIMT_RF_COUNT } simt_rf_arbiter_t;
+extern const char *const simt_rf_arbiter_names[SIMT_RF_COUNT + 1];
+
 /* The largest values of the unit's sized keys (gpu_desc_check). */
 #define SIMT_IBUFFER_MAX 8  /* simt.ibuffer: I-buffer entries per warp (S11) */
 #define SIMT_FETCH_MAX 4    /* simt.fetch_width: slots one fetch brings (S11) */

@@ -65,6 +65,7 @@ typedef struct simt_held {
     bool busy;                /* an instruction is held */
     bool mem;                 /* it is a ld/st (its operands are in mem_ops) */
     uint8_t pc;               /* its slot */
+    uint8_t coll;             /* its collector (S12; 0 without collectors) */
     uint16_t active;          /* its active lanes */
     uint16_t reads;           /* source registers not read yet (S12; 0 without collectors) */
     uint16_t leave;           /* lanes that leave the warp when it completes (non-ld/st) */
@@ -186,7 +187,10 @@ struct simt {
     uint8_t ibuffer, fetch_width, collectors, rf_banks; /* ro: their keys */
     uint8_t unit_width[SIMT_UNIT_KINDS]; /* ro: simt.sp_width, sfu_width, lsu_width */
     sim_time_t fetch_lat;     /* ro: simt.fetch_latency in ps */
-    uint8_t held_n;           /* collectors taken (S12) */
+    uint8_t rf_arbiter;       /* ro: simt.rf_arbiter (simt_rf_arbiter_t) */
+    uint32_t coll_busy;       /* S12: the collectors taken, a bit each */
+    uint8_t rf_last[16];      /* S12, rf_arbiter rr: the collector each register-file bank
+                                 served last */
     uint64_t seq;             /* instructions issued so far (simt_held_t.seq) */
     bool fetched;             /* the fetch port has served a warp */
     uint64_t fetch_last;      /* the age of the last warp it served (S11's ring) */
@@ -347,6 +351,40 @@ void simt_front_check(simt_warp_t *w);
 /* collect.c (S12): the register-file banks serve the held instructions'
  * reads at `now`; those with every read served are dispatched. */
 void simt_collect(simt_t *u, sim_time_t now);
+
+/* S12: a held instruction's pending reads, as the register-file banks see
+ * them. */
+typedef struct simt_rf_req {
+    uint16_t *reads;          /* its source registers not read yet (served ones cleared) */
+    uint8_t base;             /* its warp's rf_base: register r is in bank (r + base) mod K */
+    uint8_t coll;             /* its collector */
+} simt_rf_req_t;
+
+/* collect.c (S12): one cycle of the register-file banks over the held
+ * instructions req[0..n-1] (in issue order): each bank serves one pending
+ * read, the one simt.rf_arbiter chooses. */
+void simt_rf_serve(simt_t *u, simt_rf_req_t *req, unsigned n);
+
+/* S12: a collector is free for an issue (always, without collectors). */
+static inline bool simt_coll_free(const simt_t *u)
+{
+    return !u->collectors || (unsigned)__builtin_popcount(u->coll_busy) < u->collectors;
+}
+
+/* S12: an instruction issued now takes the lowest-numbered free collector;
+ * returns its number (0 without collectors, nothing taken). */
+static inline uint8_t simt_coll_take(simt_t *u)
+{
+    if (!u->collectors)
+        return 0;
+    unsigned c = (unsigned)__builtin_ctz(~u->coll_busy);
+    u->coll_busy |= 1u << c;
+    return (uint8_t)c;
+}
+
+/* S12: collector c is free for an issue in the next cycle (its instruction
+ * is dispatched). */
+static inline void simt_coll_release(simt_t *u, unsigned c) { u->coll_busy &= ~(1u << c); }
 /* exec.c (S13): the held instruction of w is dispatched at `now`: it takes a
  * unit of its kind; a non-memory one's completion is known from there. */
 void simt_dispatch(simt_t *u, simt_warp_t *w, sim_time_t now);
