@@ -19,7 +19,10 @@
 /* --- temporary files removed on a fatal signal ----------------------------------- */
 
 #define MAX_TEMPS 8
-static char *volatile temps[MAX_TEMPS]; /* the live temporary files' paths */
+/* The live temporary files' paths: process-wide mutable state, because the
+ * handler of a fatal signal (remove_temps), which has no context to be
+ * given, must find them to remove them before the process dies. */
+static char *volatile temps[MAX_TEMPS];
 
 static void remove_temps(int sig)
 {

@@ -31,6 +31,10 @@ typedef struct entry {
     const tessera_policy_t *impl;
 } entry_t;
 
+/* The registry: process-wide mutable state, because a plugin is dlopen'ed
+ * once per process (the dynamic loader's state is process-wide too) and
+ * every run of the process must get the same code; guarded by `lock`, so
+ * that runs configured on different threads of one process share it safely. */
 static struct {
     pthread_mutex_t lock;
     entry_t e[REGISTRY_MAX];

@@ -165,11 +165,71 @@ static inline bool end_task(core_t *c, sim_time_t f)
     return true;
 }
 
+/* Σ n[]. */
+static uint64_t slot_total(const uint64_t n[ISA_SLOTS])
+{
+    uint64_t t = 0;
+    for (unsigned s = 0; s < ISA_SLOTS; s++)
+        t += n[s];
+    return t;
+}
+
+/* The slot profile (slots.c): the task ended (complete) or is still running
+ * at the end of the run: its cycles and instructions are charged to its
+ * slots in struct gpu's sums, from what it kept on the way — its taken bnz
+ * by slot (isa_run), its SM waits by slot, its drawn latencies by slot — so
+ * that its instruction loop counts nothing per instruction. */
+static __attribute__((noinline, cold)) void charge_slots(const core_t *c, bool complete)
+{
+    struct gpu *g = c->gpu;
+    const isa_run_t *run = &c->run;
+    unsigned ip = run->ip < ISA_SLOTS ? run->ip : ISA_SLOTS;
+    uint64_t n[ISA_SLOTS];
+    bool waiting = false;
+    if (complete) {
+        /* ended by a ld/st in slot 15 (at its answer), else by the instruction
+           that ended its last run (ready, or leaving slot 15) */
+        isa_slot_counts(c->code, run->taken, c->end_after_answer ? ISA_SLOTS - 1 : run->last_ip,
+                        ISA_SLOTS, n);
+    } else {
+        /* still running: about to run ip — or waiting for the answer of the
+           ld/st at ip, which ran: then the counts with ip not run fall one
+           short of the instructions it ran */
+        isa_slot_counts(c->code, run->taken, ISA_SLOTS, ip, n);
+        if (ip < ISA_SLOTS && slot_total(n) + 1 == run->n) {
+            waiting = true;
+            isa_slot_counts(c->code, run->taken, ISA_SLOTS, ip + 1, n);
+        }
+    }
+    gpu_tr_slot_t *p = g->slots[c->id][c->frame];
+    sim_time_t charged = 0;
+    for (unsigned s = 0; s < ISA_SLOTS; s++) {
+        unsigned op = c->code[s].op;
+        sim_time_t exec = op == ISA_LD || op == ISA_ST ? 0 : n[s] * run->lat[isa_class(op)];
+        exec += c->slot_exec[s];
+        p[s].tasks++;
+        p[s].instructions += n[s];
+        p[s].lane_instructions += n[s];
+        p[s].execute_ps += exec;
+        p[s].sm_wait_ps += c->slot_wait[s];
+        charged += exec + c->slot_wait[s];
+    }
+    if (complete)
+        return;
+    /* up to the stop: an unanswered ld/st has waited since it started (as
+       core_tasks counts it: not SM wait), the last instruction's latency
+       is cut at the stop (modulo 2^64: the sums stay exact) */
+    sim_time_t busy = sim_now(c->sim) - c->task_start;
+    unsigned at = waiting || !run->n || run->last_ip >= ISA_SLOTS
+                      ? (ip < ISA_SLOTS ? ip : ISA_SLOTS - 1) : run->last_ip;
+    p[at].execute_ps += busy - charged;
+}
+
 /* The task ended at run.t (its cycles charged to its slots: the slot profile). */
 static __attribute__((noinline)) void finish(core_t *c)
 {
     if (c->gpu->trace & GPU_TRACE_SLOTS)
-        gpu_slots_core(c->gpu, c, true);
+        charge_slots(c, true);
     end_task(c, c->run.t);
 }
 
@@ -516,10 +576,25 @@ void core_task_reported(core_t *c, sim_time_t ready_ps)
 void core_report_partial(core_t *c)
 {
     if (c->busy && (c->gpu->trace & GPU_TRACE_SLOTS) && c->gpu->desc.model != GPU_MODEL_SIMT)
-        gpu_slots_core(c->gpu, c, false);
+        charge_slots(c, false);
     if (c->tasks == 0 || c->reported || !(c->gpu->trace & GPU_TRACE_TASKS))
         return;
     report(c, SIM_TIME_NEVER, false);
+}
+
+void core_ivl_running(core_t *c)
+{
+    if (c->busy)
+        gpu_ivl_span(c->gpu, IVL_CORE_BUSY, c->id, c->task_start, sim_now(c->sim));
+}
+
+sim_time_t core_watchdog_bound(const core_t *c, sim_time_t now)
+{
+    if (!c->busy)
+        return SIM_TIME_NEVER;
+    const gpu_desc_t *d = &c->gpu->desc;
+    sim_time_t from = c->run.t > now ? c->run.t : now;
+    return gpu_sat_add(from, gpu_sat_mul(d->budget - c->run.n, d->period_ps));
 }
 
 /* --- a lane of the SIMT unit ------------------------------------------------- */

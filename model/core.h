@@ -129,6 +129,27 @@ void core_set_itrace(core_t *c, itrace_fn fn, void *user);
  * core_on_answer_traced when it is traced, core_on_answer otherwise. */
 port_recv_fn core_answer_receiver(const core_t *c);
 
+/* The slot profile (GPU_TRACE_SLOTS) is kept for this core's tasks from
+ * their next start on: their SM waits and taken bnz by slot (slots.c's
+ * sums, charged at each task's end). MIMD only: a lane's are the unit's. */
+static inline void core_set_profiled(core_t *c, bool on) { c->profiled = on; }
+
+/* Interval statistics are on (`on`): the core runs its instructions one at
+ * a time from now on, as they are counted where they run. Off does not undo
+ * it (nothing turns interval statistics off within a run). */
+static inline void core_set_intervals(core_t *c, bool on) { c->one_by_one |= on; }
+
+/* End of run with interval statistics: a task still running is busy up to
+ * now in the intervals (as its busy_ps counter says). */
+void core_ivl_running(core_t *c);
+
+/* The earliest instant this core's watchdog (D12) could fire, now being
+ * `now`: every instruction takes at least a cycle before the next starts
+ * (T6; a ld/st's bank at least one), the running task's next one starts
+ * at run.t or, waiting on its answer, at now or later. SIM_TIME_NEVER when
+ * no task runs (gpu_watch takes the minimum over the cores). */
+sim_time_t core_watchdog_bound(const core_t *c, sim_time_t now);
+
 /* Instructions executed so far (counted when they start), running task included. */
 static inline uint64_t core_instructions(const core_t *c)
 {

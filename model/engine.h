@@ -53,6 +53,7 @@ typedef struct engine_ops {
     void (*bound)(void *self);
 } engine_ops_t;
 
+/* The link to an engine: its users call the engine_* functions below. */
 typedef struct engine {
     const engine_ops_t *ops;  /* ro */
     void *self;               /* ro: passed to every operation */
@@ -70,5 +71,18 @@ static inline void engine_reported(const engine_t *e, unsigned core, sim_time_t 
 {
     e->ops->reported(e->self, core, ready_ps);
 }
+static inline void engine_regs(const engine_t *e, arch_state_t *out)
+{
+    e->ops->regs(e->self, out);
+}
+static inline void engine_stats(const engine_t *e, gpu_stats_t *s) { e->ops->stats(e->self, s); }
+static inline void engine_report_partial(const engine_t *e) { e->ops->report_partial(e->self); }
+static inline void engine_counters(const engine_t *e) { e->ops->counters(e->self); }
+static inline void engine_itrace(const engine_t *e, itrace_fn fn, void *user)
+{
+    e->ops->itrace(e->self, fn, user);
+}
+static inline sim_time_t engine_frontier(const engine_t *e) { return e->ops->frontier(e->self); }
+static inline void engine_bound(const engine_t *e) { e->ops->bound(e->self); }
 
 #endif

@@ -249,7 +249,7 @@ void gpu_set_trace(gpu_t *g, unsigned mask)
 {
     g->trace = mask;
     for (unsigned c = 0; c < GPU_CORES; c++)
-        M(g)->cores[c].profiled = (mask & GPU_TRACE_SLOTS) && !M(g)->simt;
+        core_set_profiled(&M(g)->cores[c], (mask & GPU_TRACE_SLOTS) && !M(g)->simt);
     sm_observed(g);
 }
 
@@ -257,7 +257,7 @@ void gpu_set_access_sink(gpu_t *g, gpu_access_sink_t *sink) { g->access_sink = s
 
 void gpu_set_itrace(gpu_t *g, itrace_fn fn, void *user)
 {
-    M(g)->engine.ops->itrace(M(g)->engine.self, fn, user);
+    engine_itrace(&M(g)->engine, fn, user);
     wire_answers(g); /* a traced core answers through its traced receiver */
 }
 void gpu_set_races(gpu_t *g, race_det_t *r) { g->races = r; }
@@ -266,13 +266,11 @@ void gpu_set_intervals(gpu_t *g, ivl_t *intervals, ivl_t *window)
 {
     g->ivl[0] = intervals, g->ivl[1] = window;
     for (int i = 0; i < 2; i++)
-        if (g->ivl[i]) {
-            g->ivl[i]->banks = g->desc.banks ? g->desc.banks : SM_BANKS;
-            g->ivl[i]->simt = M(g)->simt != NULL;
-            g->ivl[i]->groups = M(g)->simt && g->desc.simt_reconvergence == GPU_RECONV_BARRIER;
-        }
+        if (g->ivl[i])
+            ivl_set_units(g->ivl[i], g->desc.banks ? g->desc.banks : SM_BANKS, M(g)->simt != NULL,
+                          M(g)->simt && g->desc.simt_reconvergence == GPU_RECONV_BARRIER);
     for (unsigned c = 0; c < GPU_CORES; c++)
-        M(g)->cores[c].one_by_one |= intervals || window;
+        core_set_intervals(&M(g)->cores[c], intervals || window);
     if (M(g)->simt)
         simt_set_intervals(M(g)->simt, intervals || window);
     wire_answers(g);
@@ -285,8 +283,7 @@ static void ivl_running(gpu_t *g)
     if (!g->ivl[0] && !g->ivl[1])
         return;
     for (unsigned c = 0; c < GPU_CORES; c++)
-        if (M(g)->cores[c].busy)
-            gpu_ivl_span(g, IVL_CORE_BUSY, c, M(g)->cores[c].task_start, sim_now(g->sim));
+        core_ivl_running(&M(g)->cores[c]);
 }
 
 void gpu_start(gpu_t *g) { ts_start(&M(g)->ts); }
@@ -300,7 +297,7 @@ static void set_horizon(gpu_t *g)
         return;
     g->bounded = true;
     sm_bound(&M(g)->sm);
-    M(g)->engine.ops->bound(M(g)->engine.self);
+    engine_bound(&M(g)->engine);
 }
 
 void gpu_bound_answers(gpu_t *g) { sm_bound(&M(g)->sm); }
@@ -313,13 +310,6 @@ void gpu_set_horizon(gpu_t *g, sim_time_t horizon)
     }
 }
 
-static sim_time_t sat_add(sim_time_t a, sim_time_t b) { return a + b < a ? SIM_TIME_NEVER : a + b; }
-
-static sim_time_t sat_mul(uint64_t a, sim_time_t b)
-{
-    return b && a > (SIM_TIME_NEVER - 1) / b ? SIM_TIME_NEVER : a * b;
-}
-
 /* The earliest instant a watchdog could fire: every instruction takes at
  * least a cycle before the next starts (T6; a ld/st's bank at least one,
  * gpu_desc_check), a running task's next one starts at run.t or, waiting on
@@ -327,14 +317,10 @@ static sim_time_t sat_mul(uint64_t a, sim_time_t b)
  * task that starts later starts at now or later. */
 static sim_time_t watchdog_bound(const gpu_t *g)
 {
-    sim_time_t now = sim_now(g->sim), p = g->desc.period_ps;
-    sim_time_t at = sat_add(now, sat_mul(g->desc.budget, p));
+    sim_time_t now = sim_now(g->sim);
+    sim_time_t at = gpu_sat_add(now, gpu_sat_mul(g->desc.budget, g->desc.period_ps));
     for (unsigned c = 0; c < GPU_CORES; c++) {
-        const core_t *k = &M(g)->cores[c];
-        if (!k->busy)
-            continue;
-        sim_time_t from = k->run.t > now ? k->run.t : now;
-        sim_time_t w = sat_add(from, sat_mul(g->desc.budget - k->run.n, p));
+        sim_time_t w = core_watchdog_bound(&M(g)->cores[c], now);
         at = w < at ? w : at;
     }
     return at;
@@ -356,7 +342,7 @@ static void stop_cb(sim_t *sim, sim_event_t *ev)
 
 sim_time_t gpu_stop_point(gpu_t *g)
 {
-    sim_time_t at = M(g)->engine.ops->frontier(M(g)->engine.self), now = sim_now(g->sim);
+    sim_time_t at = engine_frontier(&M(g)->engine), now = sim_now(g->sim);
     at = at > now ? at : now;
     at = at < g->horizon ? at : g->horizon;
     gpu_set_horizon(g, at);
@@ -414,7 +400,8 @@ static void describe_stuck(gpu_t *g)
         return;
     }
     snprintf(g->errmsg, sizeof g->errmsg,
-             "deadlock: %u of %u frames finished and no event is left", M(g)->ts.done, M(g)->ts.n);
+             "deadlock: %u of %u frames finished and no event is left", ts_done(&M(g)->ts),
+             ts_frames(&M(g)->ts));
 }
 
 gpu_outcome_t gpu_outcome(const gpu_t *g)
@@ -436,11 +423,11 @@ const char *gpu_errmsg(const gpu_t *g) { return g->errmsg; }
 void gpu_stats(const gpu_t *g, gpu_stats_t *s)
 {
     memset(s, 0, sizeof *s);
-    s->end_ps = M(g)->ts.last_ready;
+    s->end_ps = ts_last_ready(&M(g)->ts);
     s->now_ps = sim_now(g->sim);
-    s->frames = M(g)->ts.done;
-    s->tasks = M(g)->ts.tasks_issued;
-    M(g)->engine.ops->stats(M(g)->engine.self, s);
+    s->frames = ts_done(&M(g)->ts);
+    s->tasks = ts_tasks_issued(&M(g)->ts);
+    engine_stats(&M(g)->engine, s);
     sm_totals_t sm;
     sm_get_totals(&M(g)->sm, &sm);
     s->sm_accesses = sm.accesses;
@@ -450,7 +437,7 @@ void gpu_stats(const gpu_t *g, gpu_stats_t *s)
 
 void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 {
-    M(g)->engine.ops->regs(M(g)->engine.self, out);
+    engine_regs(&M(g)->engine, out);
     memcpy(out->sm, sm_bytes(&M(g)->sm), SM_BYTES);
 }
 
@@ -473,13 +460,6 @@ static void totals(gpu_t *g)
     counter(g, "gpu", "conflicts", s.sm_conflicts);
     counter(g, "gpu", "conflict_ps", s.sm_conflict_ps);
     counter(g, "gpu", "div_by_zero", s.div_by_zero);
-    counter(g, "ts", "tasks_issued", M(g)->ts.tasks_issued);
-    counter(g, "ts", "bus_busy_ps", M(g)->ts.bus_busy_ps);
-    for (unsigned r = 0; r < GPU_STALL_REASONS; r++) {
-        char name[32];
-        snprintf(name, sizeof name, "stall_%s_ps", gpu_stall_name(r));
-        counter(g, "ts", name, M(g)->ts.stall_ps[r]);
-    }
 }
 
 /* A run whose queue emptied with work left stops at its last event in
@@ -497,7 +477,7 @@ static void stuck_at_last_event(gpu_t *g)
     if (sim_stop_reason(g->sim) != SIM_END_NONE || sim_pending(g->sim) != 0 ||
         ts_finished(&M(g)->ts))
         return;
-    sim_time_t last = M(g)->engine.ops->frontier(M(g)->engine.self);
+    sim_time_t last = engine_frontier(&M(g)->engine);
     sim_time_t arrived = sm_last_arrival(&M(g)->sm);
     sim_advance(g->sim, arrived > last ? arrived : last);
 }
@@ -507,11 +487,12 @@ void gpu_finish(gpu_t *g)
     stuck_at_last_event(g);
     ivl_running(g);
     ts_report_partial(&M(g)->ts);
-    M(g)->engine.ops->report_partial(M(g)->engine.self);
+    engine_report_partial(&M(g)->engine);
     if (!sim_tracing(g->sim))
         return;
     totals(g);
-    M(g)->engine.ops->counters(M(g)->engine.self);
+    ts_counters(&M(g)->ts);
+    engine_counters(&M(g)->engine);
     sm_counters(&M(g)->sm);
     if (g->trace & GPU_TRACE_SLOTS)
         gpu_slots_report(g);

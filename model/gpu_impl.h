@@ -75,10 +75,6 @@ struct gpu {
     gpu_tr_slot_t slots[GPU_CORES][TM_FRAMES][ISA_SLOTS];
 };
 
-/* slots.c: a core's task ended (complete) or is still running at the end of
- * the run: its cycles and instructions are charged to its slots. */
-struct core;
-void gpu_slots_core(struct gpu *g, const struct core *c, bool complete);
 /* slots.c: a warp of `frame` (nlanes lanes) was closed out: its per-slot
  * counts (issued warp instructions, the lanes not active in them, stall
  * cycles by reason) are added. */
@@ -109,6 +105,17 @@ static inline void gpu_ivl_add(struct gpu *g, ivl_field_t f, unsigned unit, sim_
 static inline sim_time_t gpu_cycles(const struct gpu *g, uint32_t cycles)
 {
     return (sim_time_t)cycles * g->desc.period_ps;
+}
+
+/* a + b and a * b in picoseconds, saturating at SIM_TIME_NEVER (the
+ * watchdog's bounds: a large core.budget at a long period). */
+static inline sim_time_t gpu_sat_add(sim_time_t a, sim_time_t b)
+{
+    return a + b < a ? SIM_TIME_NEVER : a + b;
+}
+static inline sim_time_t gpu_sat_mul(uint64_t a, sim_time_t b)
+{
+    return b && a > (SIM_TIME_NEVER - 1) / b ? SIM_TIME_NEVER : a * b;
 }
 
 /* The timing mode: true when every instruction and message is an event. */

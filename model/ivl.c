@@ -119,6 +119,12 @@ void ivl_reach(ivl_t *iv, sim_time_t stop)
         coarsen(iv);
 }
 
+const ivl_bucket_t *ivl_bucket(const ivl_t *iv, size_t i)
+{
+    static const ivl_bucket_t zero;
+    return i < iv->n ? &iv->b[i] : &zero;
+}
+
 sim_time_t ivl_from(const ivl_t *iv, size_t i) { return iv->origin + (sim_time_t)i * iv->len; }
 
 sim_time_t ivl_to(const ivl_t *iv, size_t i, sim_time_t stop)

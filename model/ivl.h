@@ -45,12 +45,13 @@ typedef struct ivl {
     sim_time_t asked;         /* ro: the length asked for (record.interval), 0 for a window */
     unsigned coarsened;       /* ro: how many times the intervals were merged pairwise */
     sim_time_t lo, hi;        /* ro: only [lo, hi) is counted (a window); hi = SIM_TIME_NEVER: all */
-    ivl_bucket_t *b;          /* private: intervals 0 … n-1 */
-    size_t n, cap;
-    bool failed;              /* out of memory: the figures are incomplete */
+    ivl_bucket_t *b;          /* private: intervals 0 … n-1 (ivl_bucket) */
+    size_t n;                 /* ro: intervals counted in so far */
+    size_t cap;               /* private: room in b */
+    bool failed;              /* ro: out of memory: the figures are incomplete */
     ivl_bucket_t *last;       /* private: the interval ivl_add counted in last (NULL: none) */
     sim_time_t last_from, last_end; /* private: its bounds */
-    unsigned banks;           /* ro: the run's banks (sm.banks), set by gpu_set_intervals */
+    unsigned banks;           /* ro: the run's banks (sm.banks): ivl_set_units */
     bool simt;                /* ro: core.model = simt: the SIMT fields are counted */
     bool groups;              /* ro: and simt.reconvergence = barrier: the barrier reason
                                  is one of them (S14) */
@@ -63,6 +64,17 @@ void ivl_init_intervals(ivl_t *iv, sim_time_t len);
 void ivl_init_window(ivl_t *iv, sim_time_t from, sim_time_t to);
 void ivl_free(ivl_t *iv);
 
+/* What the run counts (the machine tells it when it is attached,
+ * gpu_set_intervals): `banks` banks (sm.banks), the SIMT fields when
+ * `simt` (core.model = simt), the barrier reason among them when `groups`
+ * (simt.reconvergence = barrier, S14). */
+static inline void ivl_set_units(ivl_t *iv, unsigned banks, bool simt, bool groups)
+{
+    iv->banks = banks;
+    iv->simt = simt;
+    iv->groups = groups;
+}
+
 /* Adds the part of [from, to) inside the counted range to `unit`'s `field`,
  * split at interval boundaries. */
 void ivl_span(ivl_t *iv, ivl_field_t field, unsigned unit, sim_time_t from, sim_time_t to);
@@ -72,6 +84,10 @@ void ivl_add(ivl_t *iv, ivl_field_t field, unsigned unit, sim_time_t at, uint64_
 /* Intervals (not a window) merged pairwise until [origin, stop) is at most
  * IVL_MAX_INTERVALS of them: what the rows up to the run's stop need. */
 void ivl_reach(ivl_t *iv, sim_time_t stop);
+
+/* Interval i's values: all zero for i >= n (an interval nothing was
+ * counted in, up to the run's stop). */
+const ivl_bucket_t *ivl_bucket(const ivl_t *iv, size_t i);
 
 /* Interval i's bounds (the window's own bounds, the last one cut at `stop`). */
 sim_time_t ivl_from(const ivl_t *iv, size_t i);

@@ -126,6 +126,6 @@ void gpu_policy_error(struct gpu *g, const policy_run_t *p, const char *call, ui
         return;
     g->outcome = GPU_POLICY_ERROR;
     snprintf(g->errmsg, sizeof g->errmsg, "%s: %s at cycle %llu: %s", p->label, call,
-             (unsigned long long)cycle, what);
+             (unsigned long long)cycle, p->fail[0] ? p->fail : what);
     sim_stop(g->sim, SIM_END_STOPPED);
 }

@@ -11,6 +11,7 @@
 #define TESSERA_POLICY_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "api/tessera_policy.h"
@@ -77,9 +78,37 @@ int policy_open(policy_run_t *p, struct gpu *g, const gpu_policies_t *sel, unsig
 /* Calls destroy() when open. Idempotent. */
 void policy_close(policy_run_t *p);
 
+/* The point is a plugin's (else the description's built-in decides). */
+static inline bool policy_plugged(const policy_run_t *p) { return p->impl != NULL; }
+
+/* The plugin's decisions, for the block that asks them (sm.c, simt/policy.c;
+ * an open run of the point's kind only): each forgets what the plugin said
+ * through host->fail before calling it, so that policy_failed tells whether
+ * this answer came with a complaint. The caller checks the answer. */
+static inline unsigned policy_bank_of(policy_run_t *p, unsigned addr, unsigned banks)
+{
+    p->fail[0] = 0;
+    return p->impl->bank_of(p->state, addr, banks);
+}
+static inline int policy_arbitrate(policy_run_t *p, const tessera_arb_call_t *call)
+{
+    p->fail[0] = 0;
+    return p->impl->arbitrate(p->state, call);
+}
+static inline int policy_schedule(policy_run_t *p, const tessera_sched_call_t *call,
+                                  uint8_t *order)
+{
+    p->fail[0] = 0;
+    return p->impl->schedule(p->state, call, order);
+}
+/* The plugin called host->fail during the last decision. */
+static inline bool policy_failed(const policy_run_t *p) { return p->fail[0] != 0; }
+
 /* Ends the run with status error: "policy: plugin NAME (KEY): CALL at cycle
- * C: WHAT" (the first error only; the model goes on consistently until the
- * simulation stops after the current event). */
+ * C: WHAT", WHAT being what the plugin said through host->fail during the
+ * last decision when it said something, else `what` (the caller's finding).
+ * The first error only; the model goes on consistently until the
+ * simulation stops after the current event. */
 void gpu_policy_error(struct gpu *g, const policy_run_t *p, const char *call, uint64_t cycle,
                       const char *what);
 

@@ -30,13 +30,12 @@ static void map_by_plugin(sm_t *sm, struct gpu *g)
 {
     policy_run_t *p = sm->map_run;
     for (unsigned a = 0; a < SM_BYTES; a++) {
-        p->fail[0] = 0;
-        unsigned bank = p->impl->bank_of(p->state, a, sm->nbanks);
-        if (bank >= sm->nbanks || p->fail[0]) {
+        unsigned bank = policy_bank_of(p, a, sm->nbanks);
+        if (bank >= sm->nbanks || policy_failed(p)) {
             char what[96];
             snprintf(what, sizeof what, "address 0x%03x mapped to bank %u, not in 0..%u", a, bank,
                      sm->nbanks - 1u);
-            gpu_policy_error(g, p, "bank_of", 0, p->fail[0] ? p->fail : what);
+            gpu_policy_error(g, p, "bank_of", 0, what);
             bank = 0;
         }
         sm->bank_of[a] = (uint8_t)bank;
@@ -54,12 +53,12 @@ void sm_init(sm_t *sm, struct gpu *g, const uint8_t initial[SM_BYTES], policy_ru
     sm->stepped = gpu_stepped(&g->desc);
     sm->atomics = g->desc.atomics;
     sm->nbanks = g->desc.banks;
-    if (bank_map->impl)
+    if (policy_plugged(bank_map))
         map_by_plugin(sm, g);
     else
         for (unsigned a = 0; a < SM_BYTES; a++)
             sm->bank_of[a] = (uint8_t)gpu_bank_of(g->desc.bank_map, g->desc.banks, a);
-    sm->arbiter = arbiter->impl ? SM_ARB_PLUGIN : g->desc.arbiter;
+    sm->arbiter = policy_plugged(arbiter) ? SM_ARB_PLUGIN : g->desc.arbiter;
     memcpy(sm->mem, initial, SM_BYTES);
     sm->lat_fixed = lat_is_fixed(&g->desc.sm_bank) && lat_is_fixed(&g->desc.sm_resp);
     sm->bank_ps = gpu_cycles(g, g->desc.sm_bank.lo);
@@ -319,14 +318,13 @@ static __attribute__((noinline, cold)) unsigned arbitrate_plugin(bank_t *b, uint
     uint64_t cycle = now / g->desc.period_ps;
     tessera_arb_call_t call = {.now_ps = now, .cycle = cycle, .bank = b->id, .last = b->last,
                                .n = n, .req = req};
-    p->fail[0] = 0;
-    int c = p->impl->arbitrate(p->state, &call);
-    if (c >= 0 && c < GPU_CORES && (arrived >> c & 1) && !p->fail[0])
+    int c = policy_arbitrate(p, &call);
+    if (c >= 0 && c < GPU_CORES && (arrived >> c & 1) && !policy_failed(p))
         return (unsigned)c;
     char what[128];
     snprintf(what, sizeof what, "bank %u granted requester %d, which is not among the %u waiting "
              "(the lowest of them stands in)", b->id, c, n);
-    gpu_policy_error(g, p, "arbitrate", cycle, p->fail[0] ? p->fail : what);
+    gpu_policy_error(g, p, "arbitrate", cycle, what);
     return (unsigned)__builtin_ctz(arrived);
 }
 

@@ -73,7 +73,19 @@ bool ts_finished(const ts_t *ts);
 /* End of run: closes open stall intervals and reports unfinished frames. */
 void ts_report_partial(ts_t *ts);
 
+/* End of run: the TS's counters ("ts": tasks_issued, bus_busy_ps and the
+ * waiting by reason, stall_<reason>_ps) through the trace hook. */
+void ts_counters(const ts_t *ts);
+
+/* What the machine reads of the TS (gpu.c: statistics, a stuck run's
+ * description); inline, as they are read per run, not per event. */
 /* When the last READY arrived so far (the run's end: runs.end_ps). */
 static inline sim_time_t ts_last_ready(const ts_t *ts) { return ts->last_ready; }
+/* Frames finished so far (IF complete, CF in effect), of ts_frames(). */
+static inline unsigned ts_done(const ts_t *ts) { return ts->done; }
+/* Frames of the program. */
+static inline unsigned ts_frames(const ts_t *ts) { return ts->n; }
+/* Tasks issued so far (one per IF whose code went over the bus). */
+static inline uint64_t ts_tasks_issued(const ts_t *ts) { return ts->tasks_issued; }
 
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/recorder/rec.h"
+#include "analysis/store/schema.h"
 #include "analysis/store/views.h"
 #include "events/base/err.h"
 #include "analysis/store/db.h"
@@ -629,11 +630,12 @@ static void test_views_in_every_database_and_migration(void)
 }
 
 /* A SIMT run's ld/st, issue port and event log read the same from a file
- * of version 8 (the three tables of one row each) or 10 (simt_mem a table)
- * read without migrating, and after the migration that packs them. */
+ * of version 8 (the three tables of one row each), 9 (the SIMT tables) or
+ * 10 (simt_mem a table) read without migrating, and after the migration
+ * that packs them. */
 static void test_packed_relations_migrate(void)
 {
-    static const int versions[] = {8, 10};
+    static const int versions[] = {8, 9, 10};
     for (size_t k = 0; k < sizeof versions / sizeof versions[0]; k++) {
         int from = versions[k];
         char db[512], name[32];
@@ -687,6 +689,99 @@ static void test_packed_relations_migrate(void)
         CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'simt_mem'"
                                   " AND type = 'view'"), 1);
     }
+}
+
+/* Runs `sql` on the file at `path` (read-write); expects SQLITE_OK. */
+static void exec_on(const char *path, const char *sql)
+{
+    sqlite3 *h = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+    char *err = NULL;
+    if (sqlite3_exec(h, sql, NULL, NULL, &err) != SQLITE_OK)
+        fprintf(stderr, "%.80s...: %s\n", sql, err ? err : "?");
+    CU_ASSERT_PTR_NULL(err);
+    sqlite3_free(err);
+    sqlite3_close(h);
+}
+
+/* Rows of query a not in b, and of b not in a (0: the same rows, counts
+ * compared apart). */
+static long long rows_differ(const char *db, const char *a, const char *b)
+{
+    return q_int(db, "SELECT (SELECT count(*) FROM (%s EXCEPT %s))"
+                     " + (SELECT count(*) FROM (%s EXCEPT %s))", a, b, b, a);
+}
+
+/* Runs migration step `from` -> from + 1 alone on `db` and checks the pack
+ * table it makes: its columns, and its rows those of `expect` (a query over
+ * the old table `old`, kept aside), as many. */
+static void check_step(const char *db, int from, const char *table, const char *columns,
+                       const char *old, const char *expect)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(schema_migration(from));
+    exec_on(db, schema_migration(from));
+    CU_ASSERT_STRING_EQUAL(
+        rows(db, "SELECT group_concat(name, ' ') FROM pragma_table_info('%s')", table), columns);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM %s", table),
+                    q_int(db, "SELECT count(*) FROM %s", old));
+    char all[64];
+    snprintf(all, sizeof all, "SELECT * FROM %s", table);
+    CU_ASSERT_EQUAL(rows_differ(db, all, expect), 0);
+}
+
+/* The steps that made the SIMT packs — 9 -> 10 the issue port, 10 -> 11 the
+ * ld/st — still do what they did when those versions were made, whatever
+ * the current layout: they are built from sipack.h's frozen _V10/_V11
+ * lists, not the current ones. Each step runs alone (schema_migration) on a
+ * file of its version, and the table it makes is compared with version 10's
+ * and 11's layout as written out here, not taken from the code: its
+ * columns, and for each old row a pack of one entry, data '[0]', n 1,
+ * base_ps the row's time, scale_ps 1, each field the row's value with
+ * radix 1 and place value 1 (an issue's op an id of simt_op_names, which
+ * numbers the run's distinct mnemonics 1.. in name order; a ld/st's 0 ld,
+ * 1 st, its latency done_ps - issue_ps). */
+static void test_pack_migrations_frozen(void)
+{
+    char db[512];
+    test_fresh_path("migrate-frozen.db", db, sizeof db);
+    CU_ASSERT_EQUAL_FATAL(test_record(db, test_src_path("examples/simt_diverge.s"),
+                                 "-s record.level=events -s core.model=simt"
+                                 " -s simt.issue_width=2"), 0);
+    record_src(db, "ldst.s", ".group cores=0x0003\n set_const r7, id\n ld [r7, r7], r1\n"
+                             " st [r7, r7], r1\n ready\n",
+               "-s record.level=events -s core.model=simt");
+    downgrade(db, 9);
+    exec_on(db, "CREATE TABLE old_si AS SELECT * FROM simt_issue;"
+                " CREATE TABLE old_sm AS SELECT * FROM simt_mem;");
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM old_si") >= 5);
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM old_sm WHERE op = 'st'") >= 1);
+    CU_ASSERT(q_int(db, "SELECT count(*) FROM old_sm WHERE op = 'ld'") >= 1);
+    check_step(db, 9, "simt_issue_packs",
+               "run_id n base_ps scale_ps t_unit frame0 frame_n frame_unit slot0 slot_n"
+               " slot_unit op0 op_n op_unit ord0 ord_n ord_unit depth0 depth_n depth_unit"
+               " eligible0 eligible_n eligible_unit active0 active_n active_unit mask0 mask_n"
+               " mask_unit lanes0 lanes_n lanes_unit data",
+               "old_si",
+               "SELECT s.run_id, 1, s.time_ps, 1, 1, s.frame, 1, 1, s.slot, 1, 1, o.id, 1, 1,"
+               " s.ord, 1, 1, s.depth, 1, 1, s.eligible, 1, 1, s.active, 1, 1, s.mask, 1, 1,"
+               " s.lanes, 1, 1, '[0]' FROM old_si AS s JOIN simt_op_names AS o"
+               " ON o.run_id = s.run_id AND o.name = s.op");
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_op_names AS a JOIN simt_op_names AS b"
+                              " ON a.run_id = b.run_id AND a.id < b.id AND a.name >= b.name"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM (SELECT run_id FROM simt_op_names"
+                              " GROUP BY run_id HAVING min(id) <> 1 OR max(id) <> count(*))"), 0);
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM simt_op_names"),
+                    q_int(db, "SELECT count(*) FROM (SELECT DISTINCT run_id, op FROM old_si)"));
+    check_step(db, 10, "simt_mem_packs",
+               "run_id n base_ps scale_ps t_unit frame0 frame_n frame_unit slot0 slot_n"
+               " slot_unit op0 op_n op_unit lanes0 lanes_n lanes_unit active0 active_n"
+               " active_unit requests0 requests_n requests_unit replays0 replays_n"
+               " replays_unit banks0 banks_n banks_unit latency0 latency_n latency_unit data",
+               "old_sm",
+               "SELECT run_id, 1, issue_ps, 1, 1, frame, 1, 1, slot, 1, 1,"
+               " CASE op WHEN 'st' THEN 1 ELSE 0 END, 1, 1, lanes, 1, 1, active, 1, 1,"
+               " requests, 1, 1, replays, 1, 1, banks, 1, 1, done_ps - issue_ps, 1, 1, '[0]'"
+               " FROM old_sm");
 }
 
 /* A SIMT run at level events with seven issue packs, two warps issuing in
@@ -1078,7 +1173,7 @@ int main(void)
         TEST_END};
     static const test_case_t files[] = {
         TEST(test_stopped_run_partial_records),  TEST(test_views_in_every_database_and_migration),
-        TEST(test_packed_relations_migrate),
+        TEST(test_packed_relations_migrate), TEST(test_pack_migrations_frozen),
         TEST(test_simt_issue_window_reads_its_packs),
         TEST(test_bank_count_and_mapping_in_every_reader),
         TEST(test_view_cost_independent_of_other_runs), TEST(test_schema_doc_queries_run),

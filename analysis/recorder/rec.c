@@ -318,8 +318,7 @@ static int interval_row(rec_t *rec, sqlite3_stmt *st, const ivl_t *iv, const cha
     bool core = u < GPU_CORES;
     unsigned k = core ? u : u - GPU_CORES;
     snprintf(unit, sizeof unit, "%s%u", core ? "core" : "bank", k);
-    static const ivl_bucket_t zero;
-    const ivl_bucket_t *b = i < iv->n ? &iv->b[i] : &zero;
+    const ivl_bucket_t *b = ivl_bucket(iv, i);
     bool simt = !core && k >= iv->banks;
     int x = sqlite3_bind_int64(st, IV_run_id, rec->run_id);
     x |= sqlite3_bind_text(st, IV_kind, kind, -1, SQLITE_STATIC);

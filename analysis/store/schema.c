@@ -75,7 +75,8 @@ static const char migrate_v9[] =
     " LEFT JOIN event_names AS nm ON nm.run_id = e.run_id AND nm.name = e.name;"
     "DROP TABLE main.events;";
 
-/* Version 10: the SIMT issue port packed (store/sipack.h); the simt_issue
+/* Version 10: the SIMT issue port packed (store/sipack.h, in version 10's
+ * layout: the frozen _V10 lists, whatever the current one); the simt_issue
  * view shows the same rows as the table did. Each old row becomes a pack of
  * one issue (every radix 1: its values are the packs' field minima), its
  * mnemonic an entry of its run's dictionary. */
@@ -84,19 +85,19 @@ static const char migrate_v9[] =
 #define MIGRATED_I_PLAIN(f) "s." #f
 #define MIGRATED_I_OPNAME(f) "coalesce(o.id, 0)"
 static const char migrate_v10[] =
-    CREATE_TABLE(simt_issue_packs, DB_SIMT_ISSUE_PACKS, DB_RUN_FK)
+    CREATE_TABLE(simt_issue_packs, DB_SIMT_ISSUE_PACKS_V10, DB_RUN_FK)
     CREATE_TABLE(simt_op_names, DB_SIMT_OP_NAMES, DB_RUN_FK)
     "INSERT INTO simt_op_names(run_id, id, name)"
     " SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY op), op"
     " FROM (SELECT DISTINCT run_id, op FROM main.simt_issue WHERE op IS NOT NULL);"
-    "INSERT INTO simt_issue_packs(run_id" DB_SIMT_ISSUE_PACKS(DB_COL_NAME, DB_NONE) ")"
-    " SELECT s.run_id, 1, s.time_ps, 1, 1" SIPACK_ISSUE_FIELDS(MIGRATED_ISSUE, ) ", '[0]'"
+    "INSERT INTO simt_issue_packs(run_id" DB_SIMT_ISSUE_PACKS_V10(DB_COL_NAME, DB_NONE) ")"
+    " SELECT s.run_id, 1, s.time_ps, 1, 1" SIPACK_ISSUE_FIELDS_V10(MIGRATED_ISSUE, ) ", '[0]'"
     " FROM main.simt_issue AS s"
     " LEFT JOIN simt_op_names AS o ON o.run_id = s.run_id AND o.name = s.op;"
     "DROP TABLE main.simt_issue;";
 
 /* Version 11: the SIMT unit's warp ld/st packed in the same layout
- * (store/sipack.h); the simt_mem view shows the same rows as the table did.
+ * (store/sipack.h, version 11's: the frozen _V11 list); the simt_mem view shows the same rows as the table did.
  * Each old row becomes a pack of one ld/st (every radix 1, scale_ps 1: its
  * values are the pack's field minima, its latency done_ps - issue_ps), in
  * the table's order. */
@@ -105,9 +106,9 @@ static const char migrate_v10[] =
 #define MIGRATED_M_LDST(f) "CASE op WHEN 'st' THEN 1 ELSE 0 END"
 #define MIGRATED_M_LATENCY(f) "done_ps - issue_ps"
 static const char migrate_v11[] =
-    CREATE_TABLE(simt_mem_packs, DB_SIMT_MEM_PACKS, DB_RUN_FK)
-    "INSERT INTO simt_mem_packs(run_id" DB_SIMT_MEM_PACKS(DB_COL_NAME, DB_NONE) ")"
-    " SELECT run_id, 1, issue_ps, 1, 1" SIPACK_MEM_FIELDS(MIGRATED_MEM, ) ", '[0]'"
+    CREATE_TABLE(simt_mem_packs, DB_SIMT_MEM_PACKS_V11, DB_RUN_FK)
+    "INSERT INTO simt_mem_packs(run_id" DB_SIMT_MEM_PACKS_V11(DB_COL_NAME, DB_NONE) ")"
+    " SELECT run_id, 1, issue_ps, 1, 1" SIPACK_MEM_FIELDS_V11(MIGRATED_MEM, ) ", '[0]'"
     " FROM main.simt_mem ORDER BY rowid;"
     "DROP TABLE main.simt_mem;";
 
@@ -166,6 +167,11 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migr
                                                            [12] = migrate_v13,
                                                            [13] = migrate_v14,
                                                            [14] = migrate_v15};
+
+const char *schema_migration(int64_t version)
+{
+    return version >= 1 && version < DB_SCHEMA_VERSION ? migrations[version] : NULL;
+}
 
 /* A reader of a file older than version 3 that it may not migrate sees its
  * tables as version 3 shapes them, through TEMP views of the same names

@@ -42,6 +42,12 @@ int schema_open(sqlite3 *db, const char *path, diag_t *diag);
  * connection is for one thread at a time (no mutex). */
 sqlite3 *schema_open_write(const char *path, diag_t *diag);
 
+/* The SQL that turns the tables of a file of version `version` into those
+ * of version + 1 (NULL: that step changed only views, or no such step), as
+ * schema_open runs it within its transaction. For the tests that prove an
+ * old step still does what it did (tests/test_views.c). */
+const char *schema_migration(int64_t version);
+
 /* Builds the indexes (after a run, after a merge). */
 int schema_index(sqlite3 *db, const char *path, diag_t *diag);
 

@@ -123,20 +123,30 @@
  * DB_SIMT_ISSUE's). Each field f of an issue (SIPACK_ISSUE_FIELDS) has its pack's smallest value
  * f0, radix f_n and place value f_unit; simt_op_names is the run's
  * dictionary of mnemonics. */
-#define DB_SI_FIELD(C, f) C(f##0, "INTEGER") C(f##_n, "INTEGER NOT NULL") C(f##_unit, "INTEGER NOT NULL")
-#define DB_SI_FIELD_X(C, f, show) DB_SI_FIELD(C, f) /* over sipack.h's lists */
-/* The columns of a SIMT pack table around its FIELDS (sipack.h). */
-#define DB_SIMT_PACK(C, FIELDS)                                                  \
+#define DB_SI_FIELD_X(C, f, show) DB_SI_FIELD_V10(C, f) /* over sipack.h's lists */
+#define DB_SIMT_ISSUE_PACKS(C, G) DB_SIMT_PACK_V10(C, SIPACK_ISSUE_FIELDS(DB_SI_FIELD_X, C))
+/* The two pack tables as versions 10 and 11 made them, which the migrations
+ * to those versions create and fill (frozen, as sipack.h's _V10/_V11 lists:
+ * never edit; today's tables are made of the same columns around today's
+ * fields). A field's three columns; the columns of a SIMT pack table around
+ * its FIELDS (sipack.h). */
+#define DB_SI_FIELD_V10(C, f)                                                    \
+    C(f##0, "INTEGER") C(f##_n, "INTEGER NOT NULL") C(f##_unit, "INTEGER NOT NULL")
+#define DB_SI_FIELD_V10_X(C, f, show) DB_SI_FIELD_V10(C, f)
+#define DB_SIMT_PACK_V10(C, FIELDS)                                              \
     C(n, "INTEGER NOT NULL") C(base_ps, "INTEGER") C(scale_ps, "INTEGER NOT NULL") \
     C(t_unit, "INTEGER NOT NULL") FIELDS C(data, "TEXT NOT NULL")
-#define DB_SIMT_ISSUE_PACKS(C, G) DB_SIMT_PACK(C, SIPACK_ISSUE_FIELDS(DB_SI_FIELD_X, C))
+#define DB_SIMT_ISSUE_PACKS_V10(C, G)                                            \
+    DB_SIMT_PACK_V10(C, SIPACK_ISSUE_FIELDS_V10(DB_SI_FIELD_V10_X, C))
+#define DB_SIMT_MEM_PACKS_V11(C, G)                                              \
+    DB_SIMT_PACK_V10(C, SIPACK_MEM_FIELDS_V11(DB_SI_FIELD_V10_X, C))
 
 /* The warp ld/st, packed (version 11) in the same layout (store/sipack.h):
  * the simt_mem view expands them (its columns are DB_SIMT_MEM's). The time
  * digit is issue_ps; op is 0 (ld) or 1 (st), latency is done_ps - issue_ps
  * in units of scale_ps. The leading columns and data are those of
  * simt_issue_packs, in the same places (the writer binds both alike). */
-#define DB_SIMT_MEM_PACKS(C, G) DB_SIMT_PACK(C, SIPACK_MEM_FIELDS(DB_SI_FIELD_X, C))
+#define DB_SIMT_MEM_PACKS(C, G) DB_SIMT_PACK_V10(C, SIPACK_MEM_FIELDS(DB_SI_FIELD_X, C))
 
 #define DB_SIMT_OP_NAMES(C, G) C(id, "INTEGER NOT NULL") C(name, "TEXT NOT NULL")
 

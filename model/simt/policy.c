@@ -70,9 +70,8 @@ void simt_order_by_plugin(simt_t *u, sim_time_t now, uint16_t eligible, const ui
         .n_waiting = nw, .waiting = waiting, .n_last = last_slots(u, last), .last = last,
     };
     memset(order, 0xff, n);
-    p->fail[0] = 0;
-    int rc = p->impl->schedule(p->state, &call, order);
-    if (rc == 0 && ne == n && permutation(order, n) && !p->fail[0])
+    int rc = policy_schedule(p, &call, order);
+    if (rc == 0 && ne == n && permutation(order, n) && !policy_failed(p))
         return;
     char what[96];
     if (rc != 0)
@@ -80,7 +79,7 @@ void simt_order_by_plugin(simt_t *u, sim_time_t now, uint16_t eligible, const ui
     else
         snprintf(what, sizeof what, "the order of the %u eligible warps is not a permutation of "
                  "0..%u (the oldest stand in)", n, n - 1);
-    gpu_policy_error(u->gpu, p, "schedule", cycle, p->fail[0] ? p->fail : what);
+    gpu_policy_error(u->gpu, p, "schedule", cycle, what);
     simt_last_t none = {0};
     simt_sched_order(SIMT_SCHED_OLDEST, age, n, &none, order);
 }

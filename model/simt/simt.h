@@ -61,9 +61,9 @@ simt_t *simt_create(struct gpu *gpu, struct core *cores, struct policy_run *sche
 void simt_destroy(simt_t *u);
 
 /* Makes `e` the unit as the machine's execution engine (engine.h): task
- * starts become warps; registers, statistics and per-lane reports are the
- * lanes' (their cores'), with the warps' partial records and the "simt"
- * counters added at the end of the run. Call after cores_engine(e, …): the
+ * starts become warps; statistics and per-lane reports are the lanes'
+ * (their cores'), with the warps' partial records and the "simt" counters
+ * added at the end of the run; the registers are the unit's own. Call after cores_engine(e, …): the
  * lanes' operations are delegated to the engine `e` held then. */
 void simt_engine(engine_t *e, simt_t *u);
 

@@ -79,7 +79,7 @@ simt_t *simt_create(struct gpu *g, core_t *cores, policy_run_t *sched)
     u->broadcast = d->simt_broadcast;
     u->atomics = d->atomics;
     u->sched = d->simt_scheduler;
-    u->sched_plugin = sched->impl != NULL;
+    u->sched_plugin = policy_plugged(sched);
     u->width = d->simt_issue_width;
     u->budget = d->budget;
     u->watch_from = watch_from(d);
@@ -179,7 +179,7 @@ static void simt_report_partial(void *self)
     simt_t *u = self;
     sim_time_t now = sim_now(u->sim);
     sync_counts(u);
-    u->lanes.ops->report_partial(u->lanes.self);
+    engine_report_partial(&u->lanes);
     for (unsigned i = 0; i < SIMT_WARPS_MAX; i++)
         if (u->w[i].live)
             simt_close_partial(u, &u->w[i], now);
@@ -195,7 +195,7 @@ static void simt_counters(void *self)
 {
     simt_t *u = self;
     sync_counts(u);
-    u->lanes.ops->counters(u->lanes.self);
+    engine_counters(&u->lanes);
     const gpu_tr_simt_warp_t *t = &u->total;
     uint64_t cycles = gpu_last_ready(u->gpu) / u->period;
     counter(u, "warps", u->warps);
@@ -237,7 +237,7 @@ static void simt_set_r0(void *self, unsigned core, uint8_t value)
 static void simt_reported(void *self, unsigned core, sim_time_t ready_ps)
 {
     simt_t *u = self;
-    u->lanes.ops->reported(u->lanes.self, core, ready_ps);
+    engine_reported(&u->lanes, core, ready_ps);
 }
 
 static void simt_regs(const void *self, arch_state_t *out)
@@ -252,7 +252,7 @@ static void simt_stats(const void *self, gpu_stats_t *s)
 {
     const simt_t *u = self;
     sync_counts(u);
-    u->lanes.ops->stats(u->lanes.self, s);
+    engine_stats(&u->lanes, s);
 }
 
 static void simt_itrace(void *self, itrace_fn fn, void *user)
