@@ -79,8 +79,8 @@ static void note_skip(void *user, const char *shard, const merge_skip_t *k)
     if (k->dup_in_shard)
         sqlite3_str_appendf(s, "  run %lld skipped: an earlier run of the shard has the same uid\n",
                             (long long)k->shard_run_id);
-    else if (k->out_status && strcmp(k->out_status, "running") != 0 && k->status &&
-             strcmp(k->status, "running") == 0)
+    else if (k->out_status && strcmp(k->out_status, DB_STATUS_RUNNING_NAME) != 0 &&
+             k->status && strcmp(k->status, DB_STATUS_RUNNING_NAME) == 0)
         sqlite3_str_appendf(s, "  run %lld skipped: 'running' here, finished in the output as "
                             "run %lld (same uid)\n", (long long)k->shard_run_id,
                             (long long)k->out_run_id);

@@ -1,11 +1,15 @@
 /* gen-pycodes.c — writes python/tessera/_codes.py at build time
- * (CMakeLists.txt): the result codes of events/base/err.h (TESS_ERRORS) and
- * the run statuses of analysis/store/db.h (DB_STATUSES) for the Python
- * binding, so that nothing in Python retypes them. Usage: gen-pycodes OUT */
+ * (CMakeLists.txt): the result codes of events/base/err.h (TESS_ERRORS),
+ * the run statuses of analysis/store/db.h (DB_STATUSES) and the policy
+ * plugins' interface version and kinds by key (api/tessera_policy.h,
+ * model/policy.h's GPU_POINTS) for the Python binding, so that nothing in
+ * Python retypes them. Usage: gen-pycodes OUT */
 #include <stdio.h>
 
 #include "analysis/store/db.h"
 #include "events/base/err.h"
+#include "model/gpu_keys.h"
+#include "model/policy.h"
 
 int main(int argc, char **argv)
 {
@@ -29,6 +33,9 @@ int main(int argc, char **argv)
     fprintf(f, "\nSTATUSES = (\n");
 #define STATUS_NAME(id, name, meaning) fprintf(f, "    \"%s\",\n", name);
     DB_STATUSES(STATUS_NAME)
-    fprintf(f, ")\n");
+    fprintf(f, ")\n\nPOLICY_ABI = %d\n\nPOLICY_KINDS = {\n", TESSERA_POLICY_ABI);
+#define KIND(id, kind, row) fprintf(f, "    \"%s\": %d,\n", GPU_KEY_TEXT(row), (int)(kind));
+    GPU_POINTS(KIND)
+    fprintf(f, "}\n");
     return fclose(f) == 0 ? 0 : 1;
 }

@@ -21,6 +21,7 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "events/base/infile.h"
+#include "model/gpu_keys.h"
 
 #define PLUGIN_FILE_MAX (256u << 20) /* a shared object is far smaller */
 #define REGISTRY_MAX 64
@@ -42,9 +43,9 @@ static struct {
 } registry = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static const char *const kind_names[] = {
-    [TESSERA_POLICY_ARBITER] = "an arbiter (sm.arbiter)",
-    [TESSERA_POLICY_BANK_MAP] = "a bank mapping (sm.bank_map)",
-    [TESSERA_POLICY_SCHEDULER] = "a warp scheduler (simt.scheduler)",
+    [TESSERA_POLICY_ARBITER] = "an arbiter (" GPU_KEY_TEXT(GPU_KEY_ARBITER) ")",
+    [TESSERA_POLICY_BANK_MAP] = "a bank mapping (" GPU_KEY_TEXT(GPU_KEY_BANK_MAP) ")",
+    [TESSERA_POLICY_SCHEDULER] = "a warp scheduler (" GPU_KEY_TEXT(GPU_KEY_SIMT_SCHEDULER) ")",
 };
 
 static const char *kind_name(uint32_t kind)

@@ -74,4 +74,8 @@
     GPU_KEY_SIMT_LSU_WIDTH(N, L, E, B) GPU_KEY_SIMT_RECONVERGENCE(N, L, E, B)                \
     GPU_KEY_SEED(N, L, E, B)
 
+/* A row's key as text: GPU_KEY_TEXT(GPU_KEY_BANKS) is "sm.banks". */
+#define GPU_KEY_TEXT_(field, section, name, ...) section "." name
+#define GPU_KEY_TEXT(ROW) ROW(GPU_KEY_TEXT_, GPU_KEY_TEXT_, GPU_KEY_TEXT_, GPU_KEY_TEXT_)
+
 #endif

@@ -9,18 +9,12 @@
 
 #include "events/base/err.h"
 #include "model/gpu_impl.h"
+#include "model/gpu_keys.h"
 
-const uint32_t gpu_point_kind[GPU_POINT_COUNT] = {
-    [GPU_POINT_ARBITER] = TESSERA_POLICY_ARBITER,
-    [GPU_POINT_BANK_MAP] = TESSERA_POLICY_BANK_MAP,
-    [GPU_POINT_SCHEDULER] = TESSERA_POLICY_SCHEDULER,
-};
-
-const char *const gpu_point_key[GPU_POINT_COUNT] = {
-    [GPU_POINT_ARBITER] = "sm.arbiter",
-    [GPU_POINT_BANK_MAP] = "sm.bank_map",
-    [GPU_POINT_SCHEDULER] = "simt.scheduler",
-};
+#define POINT_KIND(id, kind, row) [GPU_POINT_##id] = kind,
+#define POINT_KEY(id, kind, row) [GPU_POINT_##id] = GPU_KEY_TEXT(row),
+const uint32_t gpu_point_kind[GPU_POINT_COUNT] = {GPU_POINTS(POINT_KIND)};
+const char *const gpu_point_key[GPU_POINT_COUNT] = {GPU_POINTS(POINT_KEY)};
 
 static policy_run_t *run_of(const tessera_host_t *h) { return h->impl; }
 

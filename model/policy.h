@@ -20,13 +20,16 @@
 
 struct gpu;
 
-/* The decision points a plugin may take over. */
-typedef enum gpu_point {
-    GPU_POINT_ARBITER = 0,    /* sm.arbiter */
-    GPU_POINT_BANK_MAP,       /* sm.bank_map */
-    GPU_POINT_SCHEDULER,      /* simt.scheduler */
-    GPU_POINT_COUNT
-} gpu_point_t;
+/* The decision points a plugin may take over, X(ID, the kind of plugin it
+ * takes, its key's row of model/gpu_keys.h, which a user of the row
+ * includes): gpu_point_t, gpu_point_kind, gpu_point_key and the binding's
+ * kinds (cmake/gen-pycodes.c) come from it. */
+#define GPU_POINTS(X)                                                            \
+    X(ARBITER, TESSERA_POLICY_ARBITER, GPU_KEY_ARBITER)                          \
+    X(BANK_MAP, TESSERA_POLICY_BANK_MAP, GPU_KEY_BANK_MAP)                       \
+    X(SCHEDULER, TESSERA_POLICY_SCHEDULER, GPU_KEY_SIMT_SCHEDULER)
+#define GPU_POINT_ID(id, kind, row) GPU_POINT_##id,
+typedef enum gpu_point { GPU_POINTS(GPU_POINT_ID) GPU_POINT_COUNT } gpu_point_t;
 
 #define GPU_POLICY_PATH_MAX 512   /* "plugin:" and an absolute path, or "python:LABEL" */
 #define GPU_POLICY_NAME_MAX 32    /* a plugin's name, with its NUL */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tessera_names.h" /* the model's stall reasons (cmake/gen-names.c) */
 #include "tests/testutil.h"
 
 enum { MEM_BYTES = 4096, REG_BYTES = 256, CORES = 16 };
@@ -652,24 +653,23 @@ static void test_lock_without_atomics_loses_increments(void)
 
 /* SIMT runs: frames whose slots' warp and lane instructions, issued and
  * stall cycles differ from the sums of their warps, and warps whose issued
- * + stall cycles (all six reasons; barrier NULL under the stack) are not
- * their resident cycles. */
-#define SLOT_WARP_SUMS(t)                                                                  \
-    "sum(" t "instructions_w), sum(" t "lane_instructions), sum(" t "issued_cycles),"      \
-    " sum(" t "stall_memory_cycles), sum(" t "stall_execute_cycles),"                      \
-    " sum(" t "stall_issue_cycles), sum(" t "stall_fetch_cycles),"                         \
-    " sum(" t "stall_collector_cycles), sum(" t "stall_barrier_cycles)"
+ * + stall cycles (every reason of the model's list; barrier NULL under the
+ * stack) are not their resident cycles. */
+#define STALL_SUM(name, literal) ", sum(stall_" #name "_cycles)"
+#define STALL_PLUS(name, literal) " + stall_" #name "_cycles"
+#define STALL_PLUS_OR0(name, literal) " + coalesce(stall_" #name "_cycles, 0)"
+#define SLOT_WARP_SUMS                                                                     \
+    "sum(instructions_w), sum(lane_instructions), sum(issued_cycles)" GEN_SIMT_STALLS(STALL_SUM)
 #define SLOT_WARP_MISMATCHES                                                               \
-    "SELECT count(*) FROM (SELECT run_id, frame, " SLOT_WARP_SUMS("")                      \
+    "SELECT count(*) FROM (SELECT run_id, frame, " SLOT_WARP_SUMS                          \
     "  FROM (SELECT *, warp_instructions AS instructions_w FROM simt_warps)"               \
-    "  GROUP BY run_id, frame EXCEPT SELECT run_id, frame, " SLOT_WARP_SUMS("")            \
+    "  GROUP BY run_id, frame EXCEPT SELECT run_id, frame, " SLOT_WARP_SUMS                \
     "  FROM (SELECT *, instructions AS instructions_w FROM slot_profile WHERE core IS NULL)" \
     "  GROUP BY run_id, frame)"
 
 #define WARP_RESIDENCY_MISMATCHES                                                          \
-    "SELECT count(*) FROM simt_warps WHERE issued_cycles + stall_memory_cycles"           \
-    " + stall_execute_cycles + stall_issue_cycles + stall_fetch_cycles"                   \
-    " + stall_collector_cycles + coalesce(stall_barrier_cycles, 0) <> resident_cycles"
+    "SELECT count(*) FROM simt_warps WHERE issued_cycles"                                 \
+    GEN_SIMT_STALLS_BY(STALL_PLUS, STALL_PLUS_OR0) " <> resident_cycles"
 
 /* Every example, on the MIMD machine and on the SIMT unit with and without
  * the pipeline (S11–S13) and under barrier reconvergence (S14), in both

@@ -9,6 +9,7 @@
 #include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "tessera_names.h" /* the model's stall reasons (cmake/gen-names.c) */
 
 typedef struct point {
     char *x;                  /* the parameter's value as recorded */
@@ -492,15 +493,17 @@ static int read_intervals(sqlite3 *db, plot_t *p, diag_t *d)
         db_query_int(db, "SELECT coalesce(max(run_id), 0) FROM runs", &p->opts.run_id) != SQLITE_OK)
         return db_fail(db, p->db_path, "reading runs", d);
     /* a SIMT run's also: the issue port, and where the warps' resident
-       time went (the series that are NULL for a MIMD run have no points) */
+       time went, by stall reason (the model's list, tessera_names.h); the
+       series that are NULL for a MIMD run have no points */
+#define STALL_SERIES(name, literal) "stall_" #name "_share",
+#define STALL_SERIES_NAME(name, literal) "warps stalled: " #name,
     static const char *const series[] = {
         "core_busy_share", "sm_wait_share", "bank_busy_share", "issue_utilization",
-        "stall_memory_share", "stall_execute_share", "stall_issue_share", "stall_fetch_share",
-        "stall_collector_share", "stall_barrier_share"};
+        GEN_SIMT_STALLS(STALL_SERIES)};
     static const char *const names[] = {
         "cores busy", "cores waiting on the SM", "banks busy", "SIMT issue port busy",
-        "warps stalled: memory", "warps stalled: execute", "warps stalled: issue",
-        "warps stalled: fetch", "warps stalled: collector", "warps stalled: barrier"};
+        GEN_SIMT_STALLS(STALL_SERIES_NAME)};
+    _Static_assert(sizeof series == sizeof names, "a name per series");
     for (int k = 0; k < (int)(sizeof series / sizeof series[0]); k++) {
         /* a stall reason that never happened in the run: no line */
         char only[160] = "";

@@ -18,6 +18,7 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "analysis/present/escape.h"
+#include "tessera_names.h" /* the model's machines and stall reasons (cmake/gen-names.c) */
 
 struct report {
     sqlite3 *db;              /* read-only connection */
@@ -430,15 +431,22 @@ static const char *const simt_cols[] = {
     "run_cycles:cycles", "issue_utilization:issue util", "divergent_branches:divergent",
     "mem_instructions:ld/st", "replays", NULL};
 static const char *const simt_stall_cols[] = {"reason", "cycles", "share", NULL};
+/* Over tessera_names.h's stall reasons X(name, 'name'): nothing; a reason's
+ * column stall_NAME_cycles headed by its name (or "NAME stall"), or its name
+ * as a term of a sum of cycles. */
+#define NONE(name, literal)
+#define STALL_LABEL(name, literal) "stall_" #name "_cycles:" #name,
+#define STALL_LABEL_STALL(name, literal) "stall_" #name "_cycles:" #name " stall",
+#define STALL_TERM(name, literal) " + " #name
+#define STALL_GROUPS_TERM(name, literal) " (+ " #name ": groups)"
 static const char *const warps_cols[] = {
     "frame", "mask_hex:mask", "warp_instructions:warp instr", "lane_instructions:lane instr",
     "simt_efficiency:SIMT eff", "divergent_branches:divergent", "max_stack_depth:stack",
-    "resident_cycles:resident", "issued_cycles:issued", "stall_memory_cycles:memory",
-    "stall_execute_cycles:execute", "stall_issue_cycles:issue", "stall_fetch_cycles:fetch",
-    "stall_collector_cycles:collector", "replays", NULL};
+    "resident_cycles:resident", "issued_cycles:issued", GEN_SIMT_STALLS_BY(STALL_LABEL, NONE)
+    "replays", NULL};
 static const char *const groups_cols[] = {
     "frame", "mask_hex:mask", "divergent_branches:divergent", "max_groups:most groups",
-    "barriers", "stall_barrier_cycles:barrier stall", "resident_cycles:resident", NULL};
+    "barriers", GEN_SIMT_STALLS_BY(NONE, STALL_LABEL_STALL) "resident_cycles:resident", NULL};
 static const char *const simt_replay_cols[] = {
     "op", "replays", "instructions", "lanes", "requests", "mean_banks:banks",
     "mean_latency_cycles:mean latency", NULL};
@@ -517,8 +525,8 @@ static const section_t sections[] = {
       NULL, NULL}, true, false},
     {"warps",
      "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
-     {"SIMT warps (cycles: issued + memory + execute + issue + fetch + collector"
-      " (+ barrier: groups) = resident)",
+     {"SIMT warps (cycles: issued" GEN_SIMT_STALLS_BY(STALL_TERM, STALL_GROUPS_TERM)
+      " = resident)",
       warps_cols, NULL, "tasks"}, true, false},
     {"groups",
      "SELECT * FROM simt_warp_efficiency WHERE run_id = ?1 ORDER BY frame",
@@ -672,10 +680,11 @@ int report_run(report_t *rep, int64_t run_id, const report_opts_t *o, FILE *out,
     int lc = tbl_col(&summary, "level"), mc = tbl_col(&summary, "core_model");
     w.level = lc >= 0 && summary.nrows ? tbl_at(&summary, 0, lc)->s : NULL;
     const cell_t *model = mc >= 0 && summary.nrows ? tbl_at(&summary, 0, mc) : NULL;
-    bool simt = model && model->type == SQLITE_TEXT && !strcmp(model->s, "simt");
+    bool simt = model && model->type == SQLITE_TEXT && !strcmp(model->s, GEN_MODEL_SIMT);
     int rcol = tbl_col(&summary, "simt_reconvergence");
     const cell_t *reconv = rcol >= 0 && summary.nrows ? tbl_at(&summary, 0, rcol) : NULL;
-    bool groups = simt && reconv && reconv->type == SQLITE_TEXT && !strcmp(reconv->s, "barrier");
+    bool groups = simt && reconv && reconv->type == SQLITE_TEXT &&
+                  !strcmp(reconv->s, GEN_RECONV_BARRIER);
     for (size_t k = 0; rc == TESS_OK && k < N_SECTIONS; k++) {
         if (o->table ? strcmp(o->table, sections[k].name) != 0
                      : (sections[k].simt && !simt) || (sections[k].groups && !groups))
@@ -696,32 +705,29 @@ int report_run(report_t *rep, int64_t run_id, const report_opts_t *o, FILE *out,
 
 /* One row per frame and slot: SIMT rows as slot_profile has them, MIMD rows
  * summed over the cores (cores: how many ran it); hot_rank over those rows
- * of the whole run. %s: the frame filter. */
+ * of the whole run; the stall reasons in the profile's order
+ * (tessera_names.h). %s: the frame filter. */
+#define SLOT_SUM(name, literal) " sum(stall_" #name "_cycles) AS stall_" #name "_cycles,"
 #define SLOTS_SQL                                                                           \
     "SELECT * FROM (SELECT frame, slot, text, count(core) AS cores,"                        \
-    " CASE WHEN count(core) THEN 'mimd' ELSE 'simt' END AS machine, sum(tasks) AS tasks,"   \
+    " CASE WHEN count(core) THEN " DB_SQL_TEXT(GEN_MODEL_MIMD) " ELSE "                     \
+    DB_SQL_TEXT(GEN_MODEL_SIMT) " END AS machine, sum(tasks) AS tasks,"                     \
     " sum(instructions) AS instructions, sum(lane_instructions) AS lane_instructions,"      \
     " sum(cycles) AS cycles, sum(share) AS share,"                                          \
     " rank() OVER (ORDER BY sum(cycles) DESC) AS hot_rank,"                                 \
-    " sum(issued_cycles) AS issued_cycles, sum(stall_issue_cycles) AS stall_issue_cycles,"  \
-    " sum(stall_fetch_cycles) AS stall_fetch_cycles,"                                       \
-    " sum(stall_collector_cycles) AS stall_collector_cycles,"                               \
-    " sum(stall_memory_cycles) AS stall_memory_cycles,"                                     \
-    " sum(stall_execute_cycles) AS stall_execute_cycles,"                                   \
-    " sum(stall_barrier_cycles) AS stall_barrier_cycles,"                                   \
+    " sum(issued_cycles) AS issued_cycles," GEN_SLOT_STALLS(SLOT_SUM, SLOT_SUM)            \
     " sum(execute_cycles) AS execute_cycles, sum(sm_wait_cycles) AS sm_wait_cycles"         \
     " FROM slot_profile WHERE run_id = ?1 GROUP BY frame, slot, text)%s ORDER BY frame, slot"
 
-static const char *const simt_slot_cols[] = {
-    "slot", "text", "instructions:warp", "lane_instructions:lane", "cycles", "share",
-    "issued_cycles:issued", "stall_issue_cycles:issue", "stall_fetch_cycles:fetch",
-    "stall_collector_cycles:collector", "stall_memory_cycles:memory",
-    "stall_execute_cycles:execute", NULL};
-static const char *const barrier_slot_cols[] = { /* simt.reconvergence = barrier (S14) */
-    "slot", "text", "instructions:warp", "lane_instructions:lane", "cycles", "share",
-    "issued_cycles:issued", "stall_issue_cycles:issue", "stall_fetch_cycles:fetch",
-    "stall_collector_cycles:collector", "stall_memory_cycles:memory",
-    "stall_execute_cycles:execute", "stall_barrier_cycles:barrier", NULL};
+/* A SIMT run's columns: the stall reasons of every run, and Y's (the thread
+ * groups' barrier) for a run under simt.reconvergence = barrier (S14). */
+#define SIMT_SLOT_COLS(Y)                                                                   \
+    "slot", "text", "instructions:warp", "lane_instructions:lane", "cycles", "share",        \
+    "issued_cycles:issued", GEN_SLOT_STALLS(STALL_LABEL, Y) NULL
+#define STALL_COL(name, literal) "stall_" #name "_cycles",
+static const char *const simt_slot_cols[] = {SIMT_SLOT_COLS(NONE)};
+static const char *const barrier_slot_cols[] = {SIMT_SLOT_COLS(STALL_LABEL)};
+static const char *const groups_stall_cols[] = {GEN_SIMT_STALLS_BY(NONE, STALL_COL) NULL};
 static const char *const mimd_slot_cols[] = {
     "slot", "text", "cores", "instructions", "cycles", "share", "execute_cycles:execute",
     "sm_wait_cycles:SM wait", NULL};
@@ -733,8 +739,8 @@ static void text_slots(FILE *out, const table_t *t, int64_t run)
 {
     int fc = tbl_col(t, "frame"), mc = tbl_col(t, "machine"), hc = tbl_col(t, "hot_rank");
     int cc = tbl_col(t, "cycles"), tc = tbl_col(t, "tasks"), nc = tbl_col(t, "cores");
-    bool simt = t->nrows && !strcmp(tbl_at(t, 0, mc)->s, "simt");
-    bool groups = simt && tbl_at(t, 0, tbl_col(t, "stall_barrier_cycles"))->type != SQLITE_NULL;
+    bool simt = t->nrows && !strcmp(tbl_at(t, 0, mc)->s, GEN_MODEL_SIMT);
+    bool groups = simt && tbl_at(t, 0, tbl_col(t, groups_stall_cols[0]))->type != SQLITE_NULL;
     text_spec_t spec = {"", groups ? barrier_slot_cols : simt ? simt_slot_cols : mimd_slot_cols,
                         NULL, NULL};
     text_cols_t cols;
@@ -898,7 +904,8 @@ static char *compare_sql(report_t *rep, const char *list, int *rc, diag_t *d)
     sqlite3_str_appendall(s, ", s.status AS status");
     int64_t simt = 0;
     if (*rc == TESS_OK)
-        *rc = query_int(rep, "SELECT count(*) FROM run_summary WHERE core_model = 'simt'"
+        *rc = query_int(rep, "SELECT count(*) FROM run_summary WHERE core_model = "
+                             DB_SQL_TEXT(GEN_MODEL_SIMT)
                              " AND " SELECTED, 0, list, &simt, d);
     if (*rc == TESS_OK)
         *rc = add_param_columns(rep, list, s, d);

@@ -18,6 +18,7 @@
 #include "analysis/store/views.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "tessera_names.h" /* the model's keys and values (cmake/gen-names.c) */
 
 #define FOREVER INT64_MAX
 
@@ -47,8 +48,8 @@ int tl_run_issue_slots(tl_run_t *r, unsigned *slots, diag_t *d)
        pack's largest ord: sipack.h) instead of decoding every issue */
 #define ISSUE_SLOTS(table, max_ord)                                              \
     "SELECT CASE WHEN EXISTS (SELECT 1 FROM " table " WHERE run_id = ?1) THEN"   \
-    " max(coalesce((SELECT value FROM params WHERE run_id = ?1 AND key ="        \
-    " 'simt.issue_width'), 1), (SELECT max(" max_ord ") + 1 FROM " table         \
+    " max(coalesce((SELECT value FROM params WHERE run_id = ?1 AND key = "       \
+    DB_SQL_TEXT(GEN_KEY_SIMT_ISSUE_WIDTH) "), 1), (SELECT max(" max_ord ") + 1 FROM " table \
     " WHERE run_id = ?1)) ELSE 0 END"
     sqlite3_stmt *st = tl_run_prepare(r, r->version >= 10
                                              ? ISSUE_SLOTS("simt_issue_packs", "ord0 + ord_n - 1")
@@ -84,7 +85,8 @@ int tl_run_thread_groups(tl_run_t *r, bool *groups, diag_t *d)
 {
     *groups = false;
     sqlite3_stmt *st = tl_run_prepare(r, "SELECT count(*) FROM params WHERE run_id = ?1 AND"
-                                         " key = 'simt.reconvergence' AND value = 'barrier'", d);
+                                         " key = " DB_SQL_TEXT(GEN_KEY_SIMT_RECONVERGENCE)
+                                         " AND value = " DB_SQL_TEXT(GEN_RECONV_BARRIER), d);
     if (!st)
         return TESS_EDB;
     int step = sqlite3_step(st);
@@ -186,7 +188,7 @@ static uint64_t fixed_param(tl_run_t *r, const char *key, uint64_t dflt, diag_t 
 /* sm.banks (runs recorded before it existed had D13's 16). */
 static unsigned banks_param(tl_run_t *r, diag_t *d)
 {
-    int64_t v = uint_param(r, "sm.banks", d);
+    int64_t v = uint_param(r, GEN_KEY_SM_BANKS, d);
     return v >= 1 && v <= TL_BANKS_MAX && !(v & (v - 1)) ? (unsigned)v : 16;
 }
 
@@ -216,8 +218,8 @@ static int read_runs_row(tl_run_t *r, diag_t *d)
     i->end_ps = end > 0 ? (uint64_t)end : 0;
     i->rec_from_ps = from > 0 ? (uint64_t)from : 0;
     i->rec_to_ps = to > 0 ? (uint64_t)to : 0;
-    i->bank_ps = fixed_param(r, "sm.bank", 0, d);
-    i->resp_ps = fixed_param(r, "sm.resp", UINT64_MAX, d);
+    i->bank_ps = fixed_param(r, GEN_KEY_SM_BANK, 0, d);
+    i->resp_ps = fixed_param(r, GEN_KEY_SM_RESP, UINT64_MAX, d);
     i->banks = banks_param(r, d);
     return TESS_OK;
 }

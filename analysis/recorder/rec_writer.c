@@ -76,6 +76,11 @@ _Static_assert((int)SIP_t_unit == (int)SMP_t_unit && (int)SIP_data == (int)SMP_d
 enum { SIP_FIELD0 = SIP_t_unit + 1 }; /* the first field's f0; f_n, f_unit follow */
 enum { SON_run_id = 1, DB_SIMT_OP_NAMES(SON, DB_NONE) };
 enum { SL_run_id = 1, DB_SLOT_COUNTS(SL, DB_NONE) };
+/* slot_counts' stall columns follow issued_cycles, one per reason in the
+ * model's order (tables.h, from the list itself through tessera_names.h):
+ * reason k's is SL_STALL0 + k. */
+enum { SL_STALL0 = SL_issued_cycles + 1 };
+_Static_assert(SL_execute_ps - SL_STALL0 == GPU_SIMT_STALLS, "slot_counts' stall columns");
 enum { SWT_run_id = 1, DB_SIMT_WAITS(SWT, DB_NONE) };
 
 static int bind_frame(sqlite3_stmt *st, const gpu_tr_frame_t *f)
@@ -184,14 +189,6 @@ static int bind_simt_warp(sqlite3_stmt *st, const gpu_tr_simt_warp_t *w)
  * (core GPU_SLOT_SIMT, NULL in the table) with issued and stall cycles. */
 static int bind_slot(sqlite3_stmt *st, const gpu_tr_slot_t *s)
 {
-    static const int stall_col[GPU_SIMT_STALLS] = {
-        [GPU_SIMT_STALL_MEMORY] = SL_stall_memory_cycles,
-        [GPU_SIMT_STALL_EXECUTE] = SL_stall_execute_cycles,
-        [GPU_SIMT_STALL_ISSUE] = SL_stall_issue_cycles,
-        [GPU_SIMT_STALL_FETCH] = SL_stall_fetch_cycles,
-        [GPU_SIMT_STALL_COLLECTOR] = SL_stall_collector_cycles,
-        [GPU_SIMT_STALL_BARRIER] = SL_stall_barrier_cycles,
-    };
     bool simt = s->core == GPU_SLOT_SIMT;
     char text[64];
     int len = isa_disasm(s->word, text, sizeof text);
@@ -207,13 +204,13 @@ static int bind_slot(sqlite3_stmt *st, const gpu_tr_slot_t *s)
         rc |= bind_u64(st, SL_issued_cycles, s->issued_cycles);
         for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
             rc |= k == GPU_SIMT_STALL_BARRIER && !s->groups
-                      ? sqlite3_bind_null(st, stall_col[k]) /* as simt_warps: the stack's */
-                      : bind_u64(st, stall_col[k], s->stall_cycles[k]);
+                      ? sqlite3_bind_null(st, SL_STALL0 + (int)k) /* as simt_warps: the stack's */
+                      : bind_u64(st, SL_STALL0 + (int)k, s->stall_cycles[k]);
         rc |= sqlite3_bind_null(st, SL_execute_ps) | sqlite3_bind_null(st, SL_sm_wait_ps);
     } else {
         rc |= sqlite3_bind_null(st, SL_issued_cycles);
         for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
-            rc |= sqlite3_bind_null(st, stall_col[k]);
+            rc |= sqlite3_bind_null(st, SL_STALL0 + (int)k);
         rc |= bind_time(st, SL_execute_ps, s->execute_ps);
         rc |= bind_time(st, SL_sm_wait_ps, s->sm_wait_ps);
     }

@@ -10,6 +10,7 @@
 #define TESSERA_TABLES_H
 
 #include "analysis/store/sipack.h"
+#include "tessera_names.h" /* the model's stall reasons (cmake/gen-names.c) */
 
 #define DB_RUN_FK "INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE"
 
@@ -150,19 +151,22 @@
 
 #define DB_SIMT_OP_NAMES(C, G) C(id, "INTEGER NOT NULL") C(name, "TEXT NOT NULL")
 
-/* The slot profile (version 13; gpu_tr_slot_t): one row per frame, core
+/* The slot profile (version 14; gpu_tr_slot_t): one row per frame, core
  * (NULL: the SIMT unit) and slot charged with anything over the run, at
  * level tasks and above; the slot_profile view is the contract. MIMD rows
  * have execute_ps and sm_wait_ps, SIMT rows issued_cycles and the stall
- * cycles (the others NULL). */
+ * cycles (the others NULL), a column stall_NAME_cycles per reason of the
+ * model's list in its order (tessera_names.h), so that a new reason has its
+ * column here by itself — and its schema version's migration gives it to
+ * older files' slot_counts (the migration to 14 creates this shape: it is
+ * not one column appended to 14's). */
+#define DB_SLOT_STALL(C, name) C(stall_##name##_cycles, "INTEGER")
 #define DB_SLOT_COUNTS(C, G)                                                     \
     C(frame, "INTEGER NOT NULL") C(core, "INTEGER") C(slot, "INTEGER NOT NULL")  \
     C(word, "INTEGER") C(text, "TEXT") C(tasks, "INTEGER")                       \
     C(instructions, "INTEGER") C(lane_instructions, "INTEGER")                   \
-    C(issued_cycles, "INTEGER") C(stall_memory_cycles, "INTEGER")                \
-    C(stall_execute_cycles, "INTEGER") C(stall_issue_cycles, "INTEGER")          \
-    C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")        \
-    C(stall_barrier_cycles, "INTEGER") C(execute_ps, "INTEGER") C(sm_wait_ps, "INTEGER")
+    C(issued_cycles, "INTEGER") GEN_SIMT_STALLS_WITH(DB_SLOT_STALL, C)           \
+    C(execute_ps, "INTEGER") C(sm_wait_ps, "INTEGER")
 
 /* A thread group's wait at a convergence barrier (version 15; simt.
  * reconvergence = barrier, level events; gpu_tr_simt_wait_t): the warp, the

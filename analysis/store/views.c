@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "analysis/store/views.h"
-#include "tessera_names.h" /* generated from model/gpu_trace.h (cmake/gen-names.c) */
+#include "tessera_names.h" /* generated from the model's lists (cmake/gen-names.c) */
 #include "analysis/store/db.h"
 #include "analysis/store/evpack.h"
 #include "analysis/store/pack.h"
@@ -22,7 +22,7 @@
  * radix of the bank digit; runs recorded before sm.banks have 16). */
 #define PACK_FROM                                                                \
     "sm_access_packs AS p LEFT JOIN params AS nbk ON nbk.run_id = p.run_id"      \
-    " AND nbk.key = 'sm.banks'"
+    " AND nbk.key = " DB_SQL_TEXT(GEN_KEY_SM_BANKS)
 #define PACK_NB "coalesce(CAST(nbk.value AS INTEGER), " PACK_SQL(PACK_BANK_N) ")"
 
 /* The columns of an access pack that its digits refer to (PACK_DIGITS'
@@ -116,6 +116,18 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 /* Nearest-rank percentile P of the values v ranked 1..n in ascending order:
  * the value of rank ceil(P * n / 100). */
 #define RANK(p, rank, n) "(" rank ") >= (" #p " * (" n ") + 99) / 100"
+
+/* The two percentile views' shared columns: min, p50, p95, p99 and max of
+ * the values v (rank: the rank of the row's v, n: how many; windows w over
+ * the run) as NAME_ps, and the same in cycles of columns q NAME_ps. */
+#define PCT(p, v, rank, n) "  min(CASE WHEN " RANK(p, rank, n) " THEN " v " END) OVER w AS p" #p "_ps,"
+#define PCT_WINDOWS(v, rank, n)                                                  \
+    "  min(" v ") OVER w AS min_ps," PCT(50, v, rank, n) PCT(95, v, rank, n)     \
+    PCT(99, v, rank, n) "  max(" v ") OVER w AS max_ps,"
+#define PCT_CYCLES(q)                                                            \
+    " " CYC(q "min_ps") " AS min_cycles, " CYC(q "p50_ps") " AS p50_cycles,"     \
+    " " CYC(q "p95_ps") " AS p95_cycles,"                                        \
+    " " CYC(q "p99_ps") " AS p99_cycles, " CYC(q "max_ps") " AS max_cycles"
 
 /* One IF per row: the four parts of its latency (decode, waiting to be
  * issued, code transfer, execution) and their sum. */
@@ -251,9 +263,10 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  WINDOW w AS (PARTITION BY run_id ORDER BY t)) AS p"                       \
     " JOIN runs AS r ON r.run_id = p.run_id"
 
-/* A parameter, a counter, or a sum of counters of one run. */
+/* A parameter (its key from tessera_names.h: PARAM(SECTION_NAME) is
+ * GEN_KEY_SECTION_NAME's), a counter, or a sum of counters of one run. */
 #define PARAM(key) "(SELECT value FROM params AS p" \
-                   " WHERE p.run_id = r.run_id AND p.key = '" key "')"
+                   " WHERE p.run_id = r.run_id AND p.key = " DB_SQL_TEXT(GEN_KEY_##key) ")"
 #define COUNTER(comp, name) "(SELECT value FROM counters AS c WHERE c.run_id = r.run_id" \
                             " AND c.component = '" comp "' AND c.name = '" name "')"
 #define COUNTERS(glob, name) "(SELECT sum(value) FROM counters AS c" \
@@ -262,8 +275,11 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 
 /* A simt.* key of a SIMT run; NULL for a MIMD run (recorded there, without
  * effect), so that MIMD runs group together whatever their simt.* keys. */
-#define SIMT_PARAM(key) "CASE WHEN " PARAM("core.model") " = 'simt' THEN " PARAM(key) " END"
+#define SIMT_RUN "CASE WHEN " PARAM(CORE_MODEL) " = " DB_SQL_TEXT(GEN_MODEL_SIMT)
+#define SIMT_PARAM(key) SIMT_RUN " THEN " PARAM(key) " END"
 
+/* A run recorded before a key existed had what it now defaults to: D13's 16
+ * banks (as the packs read it, PACK_BANK_N), the MIMD machine, the stack. */
 #define RUN_SUMMARY                                                              \
     "SELECT *, " CYC("end_ps") " AS end_cycles, " CYC("stop_ps") " AS stop_cycles," \
     " " CYC("conflict_ps") " AS conflict_cycles,"                                \
@@ -272,21 +288,21 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " FROM (SELECT r.run_id AS run_id, r.program AS program,"                    \
     "  r.status AS status, r.error AS error, r.level AS level,"                  \
     "  r.started_at AS started_at, r.wall_s AS wall_s, r.events AS events,"      \
-    "  " PARAM("ts.policy") " AS policy, " PARAM("ts.window") " AS ts_window,"   \
-    "  " PARAM("sm.arbiter") " AS arbiter, " PARAM("sm.bank_map") " AS bank_map," \
-    "  coalesce(" PARAM("sm.banks") ", '16') AS banks,"                           \
-    "  " PARAM("sm.atomics") " AS atomics, " PARAM("core.timing") " AS timing,"  \
-    "  " PARAM("ts.decode") " AS ts_decode, " PARAM("ts.xfer") " AS ts_xfer,"    \
-    "  " PARAM("ts.ready") " AS ts_ready, " PARAM("sm.req") " AS sm_req,"        \
-    "  " PARAM("sm.bank") " AS sm_bank, " PARAM("sm.resp") " AS sm_resp,"        \
-    "  " PARAM("sim.seed") " AS seed,"                                           \
-    "  coalesce(" PARAM("core.model") ", 'mimd') AS core_model,"                 \
-    "  " SIMT_PARAM("simt.scheduler") " AS simt_scheduler,"                      \
-    "  " SIMT_PARAM("simt.issue_width") " AS simt_issue_width,"                  \
-    "  " SIMT_PARAM("simt.scoreboard") " AS simt_scoreboard,"                    \
-    "  " SIMT_PARAM("simt.broadcast") " AS simt_broadcast,"                      \
-    "  CASE WHEN " PARAM("core.model") " = 'simt' THEN coalesce("                \
-    PARAM("simt.reconvergence") ", 'stack') END AS simt_reconvergence,"          \
+    "  " PARAM(TS_POLICY) " AS policy, " PARAM(TS_WINDOW) " AS ts_window,"       \
+    "  " PARAM(SM_ARBITER) " AS arbiter, " PARAM(SM_BANK_MAP) " AS bank_map,"     \
+    "  coalesce(" PARAM(SM_BANKS) ", " DB_SQL_TEXT(PACK_SQL(PACK_BANK_N)) ") AS banks," \
+    "  " PARAM(SM_ATOMICS) " AS atomics, " PARAM(CORE_TIMING) " AS timing,"      \
+    "  " PARAM(TS_DECODE) " AS ts_decode, " PARAM(TS_XFER) " AS ts_xfer,"        \
+    "  " PARAM(TS_READY) " AS ts_ready, " PARAM(SM_REQ) " AS sm_req,"            \
+    "  " PARAM(SM_BANK) " AS sm_bank, " PARAM(SM_RESP) " AS sm_resp,"            \
+    "  " PARAM(SIM_SEED) " AS seed,"                                             \
+    "  coalesce(" PARAM(CORE_MODEL) ", " DB_SQL_TEXT(GEN_MODEL_MIMD) ") AS core_model," \
+    "  " SIMT_PARAM(SIMT_SCHEDULER) " AS simt_scheduler,"                        \
+    "  " SIMT_PARAM(SIMT_ISSUE_WIDTH) " AS simt_issue_width,"                    \
+    "  " SIMT_PARAM(SIMT_SCOREBOARD) " AS simt_scoreboard,"                      \
+    "  " SIMT_PARAM(SIMT_BROADCAST) " AS simt_broadcast,"                        \
+    "  " SIMT_RUN " THEN coalesce(" PARAM(SIMT_RECONVERGENCE) ", "               \
+    DB_SQL_TEXT(GEN_RECONV_STACK) ") END AS simt_reconvergence,"                 \
     "  " COUNTER("simt", "warp_instructions") " AS warp_instructions,"           \
     "  " COUNTER("simt", "lane_instructions") " * 1.0 / " COUNTER("simt", "lane_slots") \
     "   AS simt_efficiency,"                                                     \
@@ -310,15 +326,8 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
  * aggregate over a subquery. One row per run: the partition's first. */
 #define TASK_LATENCY_PERCENTILES                                                 \
     "SELECT run_id, tasks, min_ps, p50_ps, p95_ps, p99_ps, max_ps, mean_ps,"     \
-    " " CYC("min_ps") " AS min_cycles, " CYC("p50_ps") " AS p50_cycles,"         \
-    " " CYC("p95_ps") " AS p95_cycles,"                                          \
-    " " CYC("p99_ps") " AS p99_cycles, " CYC("max_ps") " AS max_cycles"          \
-    " FROM (SELECT run_id, n AS tasks, rn, period_ps,"                           \
-    "  min(total_ps) OVER w AS min_ps,"                                          \
-    "  min(CASE WHEN " RANK(50, "rn", "n") " THEN total_ps END) OVER w AS p50_ps," \
-    "  min(CASE WHEN " RANK(95, "rn", "n") " THEN total_ps END) OVER w AS p95_ps," \
-    "  min(CASE WHEN " RANK(99, "rn", "n") " THEN total_ps END) OVER w AS p99_ps," \
-    "  max(total_ps) OVER w AS max_ps, avg(total_ps) OVER w AS mean_ps"          \
+    PCT_CYCLES("") " FROM (SELECT run_id, n AS tasks, rn, period_ps,"            \
+    PCT_WINDOWS("total_ps", "rn", "n") " avg(total_ps) OVER w AS mean_ps"        \
     "  FROM (SELECT run_id, total_ps, period_ps,"                                \
     "   row_number() OVER (PARTITION BY run_id ORDER BY total_ps) AS rn,"        \
     "   count(*) OVER (PARTITION BY run_id) AS n"                                \
@@ -359,16 +368,9 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "SELECT q.run_id AS run_id, q.accesses AS accesses, q.min_ps AS min_ps,"     \
     " q.p50_ps AS p50_ps, q.p95_ps AS p95_ps, q.p99_ps AS p99_ps,"               \
     " q.max_ps AS max_ps, q.mean_ps AS mean_ps,"                                 \
-    " " CYC("q.min_ps") " AS min_cycles, " CYC("q.p50_ps") " AS p50_cycles,"     \
-    " " CYC("q.p95_ps") " AS p95_cycles,"                                        \
-    " " CYC("q.p99_ps") " AS p99_cycles, " CYC("q.max_ps") " AS max_cycles,"     \
-    " q.mean_ps / period_ps AS mean_cycles"                                      \
+    PCT_CYCLES("q.") ", q.mean_ps / period_ps AS mean_cycles"                   \
     " FROM (SELECT run_id, total AS accesses, rn,"                               \
-    "  min(latency_ps) OVER w AS min_ps,"                                        \
-    "  min(CASE WHEN " RANK(50, "cum", "total") " THEN latency_ps END) OVER w AS p50_ps," \
-    "  min(CASE WHEN " RANK(95, "cum", "total") " THEN latency_ps END) OVER w AS p95_ps," \
-    "  min(CASE WHEN " RANK(99, "cum", "total") " THEN latency_ps END) OVER w AS p99_ps," \
-    "  max(latency_ps) OVER w AS max_ps,"                                        \
+    PCT_WINDOWS("latency_ps", "cum", "total")                                    \
     "  1.0 * sum(latency_ps * accesses) OVER w / total AS mean_ps"               \
     "  FROM (SELECT run_id, latency_ps, accesses,"                               \
     "   row_number() OVER (PARTITION BY run_id ORDER BY latency_ps) AS rn,"      \
@@ -383,34 +385,44 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
  * lanes), lane utilisation = lane instructions / (warp instructions x 16),
  * its stall cycles by reason, replays per warp ld/st. */
 #define RATIO(a, b) "CASE WHEN (" b ") > 0 THEN 1.0 * (" a ") / (" b ") END"
+/* Over tessera_names.h's lists of stall reasons X(name, 'name'): nothing; a
+ * reason's column stall_NAME_cycles, followed or preceded by a comma. */
+#define NONE(name, literal)
+#define STALL_COL(name, literal) " stall_" #name "_cycles,"
+#define STALL_COL_AFTER(name, literal) ", stall_" #name "_cycles"
 #define SIMT_WARP_EFFICIENCY                                                     \
     "SELECT run_id, frame, mask, printf('%04x', mask) AS mask_hex, lanes,"       \
     " warp_instructions, lane_instructions,"                                     \
     " " RATIO("lane_instructions", "warp_instructions * lanes") " AS simt_efficiency," \
     " " RATIO("lane_instructions", "warp_instructions * 16") " AS lane_utilization," \
     " divergent_branches, max_stack_depth, start_ps, end_ps, resident_cycles,"   \
-    " issued_cycles, stall_memory_cycles, stall_execute_cycles, stall_issue_cycles," \
-    " stall_fetch_cycles, stall_collector_cycles,"                               \
+    " issued_cycles," GEN_SIMT_STALLS_BY(STALL_COL, NONE)                        \
     " mem_instructions, requests, replays,"                                      \
     " " RATIO("replays", "mem_instructions") " AS replays_per_mem, complete,"    \
-    " max_groups, barriers, stall_barrier_cycles"                                \
+    " max_groups, barriers" GEN_SIMT_STALLS_BY(NONE, STALL_COL_AFTER)            \
     " FROM simt_warps"
 
-/* The end-of-run counters of component simt, one row per SIMT run. */
+/* The end-of-run counters of component simt, one row per SIMT run (a stall
+ * reason's: stall_NAME_cycles). */
+#define STALL_CNT(name, literal) " " CNT("stall_" #name "_cycles") ","
 #define SIMT_PIVOT                                                               \
     "SELECT c.run_id AS run_id, " CNT("warps") ", " CNT("warp_instructions") "," \
     " " CNT("lane_instructions") ", " CNT("lane_slots") ", "                     \
     CNT("divergent_branches") ", " CNT("issued_cycles") ", " CNT("resident_cycles") "," \
-    " " CNT("stall_memory_cycles") ", " CNT("stall_execute_cycles") ","          \
-    " " CNT("stall_issue_cycles") ", " CNT("stall_fetch_cycles") ","              \
-    " " CNT("stall_collector_cycles") ", " CNT("mem_instructions") ", " CNT("requests") "," \
+    GEN_SIMT_STALLS_BY(STALL_CNT, NONE)                                          \
+    " " CNT("mem_instructions") ", " CNT("requests") ","                         \
     " " CNT("replays") ", " CNT("issue_cycles") ", " CNT("issue_width") ","       \
     " " CNT("run_cycles") ", " CNT("issue_util_ppm") ","                         \
-    " " CNT("stall_barrier_cycles") ", " CNT("max_groups") ", " CNT("barriers")  \
+    GEN_SIMT_STALLS_BY(NONE, STALL_CNT) " " CNT("max_groups") ", " CNT("barriers") \
     " FROM counters AS c WHERE c.component = 'simt' GROUP BY c.run_id"
 
 /* Per SIMT run: the same figures over every warp, and the issue port's
- * utilisation (warp instructions / (run cycles x issue width)). */
+ * utilisation (warp instructions / (run cycles x issue width)). A reason of
+ * every SIMT run whose counter a run lacks (recorded before the reason
+ * existed: fetch and collector before version 14) had none of it: 0; the
+ * thread groups' barrier stays NULL for the stack's runs. */
+#define STALL_OR0(name, literal)                                                 \
+    " coalesce(stall_" #name "_cycles, 0) AS stall_" #name "_cycles,"
 #define SIMT_EFFICIENCY                                                          \
     "SELECT run_id, warps, warp_instructions, lane_instructions, lane_slots,"    \
     " " RATIO("lane_instructions", "lane_slots") " AS simt_efficiency,"          \
@@ -418,12 +430,11 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " issue_width, run_cycles, issue_cycles,"                                    \
     " " RATIO("warp_instructions", "run_cycles * issue_width") " AS issue_utilization," \
     " " RATIO("issue_cycles", "run_cycles") " AS issue_busy_share,"              \
-    " divergent_branches, resident_cycles, issued_cycles, stall_memory_cycles,"  \
-    " stall_execute_cycles, stall_issue_cycles, coalesce(stall_fetch_cycles, 0) AS" \
-    " stall_fetch_cycles, coalesce(stall_collector_cycles, 0) AS stall_collector_cycles," \
+    " divergent_branches, resident_cycles, issued_cycles,"                       \
+    GEN_SIMT_STALLS_BY(STALL_OR0, NONE)                                          \
     " mem_instructions, requests, replays,"                                      \
     " " RATIO("replays", "mem_instructions") " AS replays_per_mem,"              \
-    " stall_barrier_cycles, max_groups, barriers"                                \
+    GEN_SIMT_STALLS_BY(NONE, STALL_COL) " max_groups, barriers"                  \
     " FROM (" SIMT_PIVOT ")"
 
 /* Per SIMT run and reason: the warps' resident cycles spent stalled, and
@@ -447,31 +458,28 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
  * and slot, the instruction, its counts and the cycles charged to it —
  * SIMT: issued + stall cycles; MIMD: execute + SM wait — in cycles; its
  * share of the run's charged cycles and its rank among the run's slots by
- * cycles (1: the hottest). */
+ * cycles (1: the hottest). The stall reasons in the profile's order
+ * (tessera_names.h's GEN_SLOT_STALLS); the thread groups' barrier, NULL in
+ * the stack's rows, counts 0 there. */
+#define SLOT_PLUS(name, literal) " + s.stall_" #name "_cycles"
+#define SLOT_PLUS_OR0(name, literal) " + coalesce(s.stall_" #name "_cycles, 0)"
 #define SLOT_CYCLES                                                              \
-    "CASE WHEN s.core IS NULL THEN s.issued_cycles + s.stall_issue_cycles"        \
-    " + s.stall_fetch_cycles + s.stall_collector_cycles + s.stall_memory_cycles"  \
-    " + s.stall_execute_cycles + coalesce(s.stall_barrier_cycles, 0)"           \
+    "CASE WHEN s.core IS NULL THEN s.issued_cycles"                              \
+    GEN_SLOT_STALLS(SLOT_PLUS, SLOT_PLUS_OR0)                                    \
     " ELSE " CYC("s.execute_ps + s.sm_wait_ps") " END"
+#define SLOT_COL(name, literal) "  s.stall_" #name "_cycles AS stall_" #name "_cycles,"
 #define SLOT_PROFILE                                                             \
     "SELECT run_id, frame, core, slot, text, op, tasks, instructions,"           \
     " lane_instructions, cycles, " RATIO("cycles", "sum(cycles) OVER w") " AS share," \
     " rank() OVER (w ORDER BY cycles DESC) AS hot_rank, issued_cycles,"          \
-    " stall_issue_cycles, stall_fetch_cycles, stall_collector_cycles,"           \
-    " stall_memory_cycles, stall_execute_cycles, stall_barrier_cycles,"          \
-    " execute_cycles, sm_wait_cycles,"                                           \
+    GEN_SLOT_STALLS(STALL_COL, STALL_COL) " execute_cycles, sm_wait_cycles,"     \
     " execute_ps, sm_wait_ps"                                                    \
     " FROM (SELECT s.run_id AS run_id, s.frame AS frame, s.core AS core,"        \
     "  s.slot AS slot, s.text AS text,"                                          \
     "  substr(s.text, 1, instr(s.text || ' ', ' ') - 1) AS op, s.tasks AS tasks," \
     "  s.instructions AS instructions, s.lane_instructions AS lane_instructions," \
     "  " SLOT_CYCLES " AS cycles, s.issued_cycles AS issued_cycles,"             \
-    "  s.stall_issue_cycles AS stall_issue_cycles,"                              \
-    "  s.stall_fetch_cycles AS stall_fetch_cycles,"                              \
-    "  s.stall_collector_cycles AS stall_collector_cycles,"                      \
-    "  s.stall_memory_cycles AS stall_memory_cycles,"                            \
-    "  s.stall_execute_cycles AS stall_execute_cycles,"                          \
-    "  s.stall_barrier_cycles AS stall_barrier_cycles,"                          \
+    GEN_SLOT_STALLS(SLOT_COL, SLOT_COL)                                          \
     "  " CYC("s.execute_ps") " AS execute_cycles, " CYC("s.sm_wait_ps") " AS sm_wait_cycles," \
     "  s.execute_ps AS execute_ps, s.sm_wait_ps AS sm_wait_ps"                   \
     "  FROM slot_counts AS s JOIN runs AS r ON r.run_id = s.run_id)"             \
@@ -526,7 +534,7 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  sum(CASE WHEN i.unit = 'simt' THEN i.instructions END) AS warp_instructions," \
     GEN_SIMT_STALLS(IVL_STALL)                                                   \
     "  (SELECT coalesce(CAST(p.value AS INTEGER), 1) FROM params AS p"           \
-    "   WHERE p.run_id = i.run_id AND p.key = 'simt.issue_width') AS issue_width" \
+    "   WHERE p.run_id = i.run_id AND p.key = " DB_SQL_TEXT(GEN_KEY_SIMT_ISSUE_WIDTH) ") AS issue_width" \
     "  FROM intervals AS i JOIN runs AS r USING (run_id)"                        \
     "  GROUP BY i.run_id, i.kind, i.idx))"
 

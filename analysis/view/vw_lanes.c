@@ -371,7 +371,7 @@ static int from_summary(vw_cache_t *cache, tl_run_t *run, bool exact, cols_t *c,
     const tl_info_t *i = tl_run_info(run);
     int rc = TESS_OK;
     *done = *none = false;
-    if (!cache || !strcmp(i->status, "running"))
+    if (!cache || !strcmp(i->status, DB_STATUS_RUNNING_NAME))
         return TESS_OK;
     pthread_mutex_lock(&cache->lock);
     summary_t *s = cache_find(cache, i);
@@ -411,7 +411,7 @@ json_t *vw_warp_slots(vw_cache_t *cache, tl_run_t *run, unsigned frame, diag_t *
     json_t *o = NULL;
     if (cache) {
         pthread_mutex_lock(&cache->lock);
-        summary_t *s = strcmp(i->status, "running") ? cache_find(cache, i) : NULL;
+        summary_t *s = strcmp(i->status, DB_STATUS_RUNNING_NAME) ? cache_find(cache, i) : NULL;
         if (s && s->simt && !(o = vw_simt_slots(s->simt, frame)))
             diag_fail(d, TESS_ENOMEM, "out of memory");
         pthread_mutex_unlock(&cache->lock);
@@ -427,11 +427,14 @@ static unsigned newest_runs(const char *db, int64_t *ids, unsigned n, diag_t *d)
     sqlite3 *h = db_open_read(db, NULL, d);
     sqlite3_stmt *st = NULL;
     unsigned k = 0;
-    if (h && sqlite3_prepare_v2(h, "SELECT run_id FROM runs WHERE status <> 'running' AND"
-                                   " level IN ('mem', 'events') ORDER BY run_id DESC", -1, &st,
-                                NULL) == SQLITE_OK)
-        while (k < n && sqlite3_step(st) == SQLITE_ROW)
-            ids[k++] = sqlite3_column_int64(st, 0);
+    if (h && sqlite3_prepare_v2(h, "SELECT run_id, level FROM runs WHERE status <> "
+                                   DB_SQL_TEXT(DB_STATUS_RUNNING_NAME) " ORDER BY run_id DESC",
+                                -1, &st, NULL) == SQLITE_OK)
+        while (k < n && sqlite3_step(st) == SQLITE_ROW) {
+            const char *level = (const char *)sqlite3_column_text(st, 1);
+            if (level && rec_level_from_name(level) >= REC_MEM)
+                ids[k++] = sqlite3_column_int64(st, 0);
+        }
     sqlite3_finalize(st);
     sqlite3_close(h);
     return k;
