@@ -19,13 +19,13 @@ static void oldest(simt_t *u, simt_rf_req_t *req, unsigned n)
 {
     uint32_t banks_used = 0;
     for (unsigned i = 0; i < n; i++)
-        for (uint16_t r = *req[i].reads; r; r &= r - 1) {
+        for (uint16_t r = req[i].reads; r; r &= r - 1) {
             unsigned reg = (unsigned)__builtin_ctz(r);
             uint32_t bank = 1u << ((reg + req[i].base) % u->rf_banks);
             if (banks_used & bank)
                 continue;
             banks_used |= bank;
-            *req[i].reads &= (uint16_t)~(1u << reg);
+            req[i].reads &= (uint16_t)~(1u << reg);
         }
 }
 
@@ -43,18 +43,20 @@ static void rr(simt_t *u, simt_rf_req_t *req, unsigned n)
             if (!in[c])
                 continue;
             uint16_t here = 0;
-            for (uint16_t r = *in[c]->reads; r; r &= r - 1)
+            for (uint16_t r = in[c]->reads; r; r &= r - 1)
                 if (((unsigned)__builtin_ctz(r) + in[c]->base) % u->rf_banks == b)
                     here |= (uint16_t)(r & -r);
             if (!here)
                 continue;
-            *in[c]->reads &= (uint16_t)~(here & -here);
+            in[c]->reads &= (uint16_t)~(here & -here);
             u->rf_last[b] = (uint8_t)c;
             break;
         }
 }
 
-void simt_rf_serve(simt_t *u, simt_rf_req_t *req, unsigned n)
+/* The arbiter chosen, inlined into simt_collect (the stack's every cycle). */
+static inline __attribute__((always_inline)) void serve(simt_t *u, simt_rf_req_t *req,
+                                                        unsigned n)
 {
     switch ((simt_rf_arbiter_t)u->rf_arbiter) {
     case SIMT_RF_OLDEST: oldest(u, req, n); return;
@@ -63,6 +65,8 @@ void simt_rf_serve(simt_t *u, simt_rf_req_t *req, unsigned n)
     }
     assert(!"simt_rf_serve: not an arbiter"); /* gpu_desc_check keeps it in range */
 }
+
+void simt_rf_serve(simt_t *u, simt_rf_req_t *req, unsigned n) { serve(u, req, n); }
 
 void simt_collect(simt_t *u, sim_time_t now)
 {
@@ -74,14 +78,15 @@ void simt_collect(simt_t *u, sim_time_t now)
         if (!w->held.busy)
             continue;
         unsigned j = n++;
-        for (; j > 0 && held[j - 1]->held.seq > w->held.seq; j--)
+        for (; j > 0 && held[j - 1]->held.seq > w->held.seq; j--) {
             held[j] = held[j - 1];
+            req[j] = req[j - 1];
+        }
         held[j] = w;
+        req[j] = (simt_rf_req_t){w->held.reads, w->rf_base, w->held.coll};
     }
+    serve(u, req, n);
     for (unsigned i = 0; i < n; i++)
-        req[i] = (simt_rf_req_t){&held[i]->held.reads, held[i]->rf_base, held[i]->held.coll};
-    simt_rf_serve(u, req, n);
-    for (unsigned i = 0; i < n; i++)
-        if (!held[i]->held.reads)
+        if (!(held[i]->held.reads = req[i].reads))
             simt_dispatch(u, held[i], now); /* in issue order: S13 takes units in dispatch order */
 }

@@ -717,11 +717,11 @@ static void collect(simt_t *u, sim_time_t now)
     }
     for (unsigned j = 0; j < n; j++) {
         gheld_t *h = &u->bar->w[held[j].warp].held[held[j].i];
-        req[j] = (simt_rf_req_t){&h->reads, u->w[held[j].warp].rf_base, h->coll};
+        req[j] = (simt_rf_req_t){h->reads, u->w[held[j].warp].rf_base, h->coll};
     }
     simt_rf_serve(u, req, n);
     for (unsigned j = 0; j < n; j++)
-        if (!u->bar->w[held[j].warp].held[held[j].i].reads)
+        if (!(u->bar->w[held[j].warp].held[held[j].i].reads = req[j].reads))
             dispatch(u, held[j], now);
 }
 

@@ -94,6 +94,7 @@ simt_t *simt_create(struct gpu *g, core_t *cores, policy_run_t *sched)
     u->collectors = d->simt_collectors;
     u->rf_banks = d->simt_rf_banks;
     u->rf_arbiter = d->simt_rf_arbiter;
+    u->coll_all = u->collectors ? (uint32_t)((1ull << u->collectors) - 1) : UINT32_MAX;
     memset(u->rf_last, u->collectors ? u->collectors - 1 : 0, sizeof u->rf_last); /* rr: 0 first */
     u->unit_width[SIMT_SP] = d->simt_sp_width;
     u->unit_width[SIMT_SFU] = d->simt_sfu_width;

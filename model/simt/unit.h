@@ -189,6 +189,8 @@ struct simt {
     sim_time_t fetch_lat;     /* ro: simt.fetch_latency in ps */
     uint8_t rf_arbiter;       /* ro: simt.rf_arbiter (simt_rf_arbiter_t) */
     uint32_t coll_busy;       /* S12: the collectors taken, a bit each */
+    uint32_t coll_all;        /* ro: coll_busy when every collector is taken (all ones
+                                 without collectors: never) */
     uint8_t rf_last[16];      /* S12, rf_arbiter rr: the collector each register-file bank
                                  served last */
     uint64_t seq;             /* instructions issued so far (simt_held_t.seq) */
@@ -355,7 +357,7 @@ void simt_collect(simt_t *u, sim_time_t now);
 /* S12: a held instruction's pending reads, as the register-file banks see
  * them. */
 typedef struct simt_rf_req {
-    uint16_t *reads;          /* its source registers not read yet (served ones cleared) */
+    uint16_t reads;           /* its source registers not read yet (served ones cleared) */
     uint8_t base;             /* its warp's rf_base: register r is in bank (r + base) mod K */
     uint8_t coll;             /* its collector */
 } simt_rf_req_t;
@@ -368,7 +370,7 @@ void simt_rf_serve(simt_t *u, simt_rf_req_t *req, unsigned n);
 /* S12: a collector is free for an issue (always, without collectors). */
 static inline bool simt_coll_free(const simt_t *u)
 {
-    return !u->collectors || (unsigned)__builtin_popcount(u->coll_busy) < u->collectors;
+    return u->coll_busy != u->coll_all; /* (no popcount: a library call on this target) */
 }
 
 /* S12: an instruction issued now takes the lowest-numbered free collector;
