@@ -387,14 +387,20 @@ static void stop(runner_t *r, int sig)
             kill(r->slots[i].pid, sig);
 }
 
+/* The signals the runner takes with sigtimedwait: a child ended, stop. */
+static void runner_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGCHLD);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+}
+
 /* Waits up to half a second for a child to end or a signal. */
 static void wait_event(runner_t *r)
 {
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGCHLD);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    runner_signals(&set);
     struct timespec tmo = {0, 500000000};
     int sig = sigtimedwait(&set, NULL, &tmo);
     if (sig == SIGINT || sig == SIGTERM)
@@ -413,10 +419,7 @@ static void on_sigchld(int sig) { (void)sig; }
 static void run_all(runner_t *r)
 {
     sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGCHLD);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
+    runner_signals(&block);
     struct sigaction sa = {.sa_handler = on_sigchld}, old;
     sigaction(SIGCHLD, &sa, &old);
     sigprocmask(SIG_BLOCK, &block, &r->old_mask);

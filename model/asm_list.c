@@ -5,12 +5,12 @@
  * line of their own.
  * Invariant: records are only kept when a listing was asked for; the words
  * are read from the finished program, so bnz targets are resolved. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "events/base/alloc.h"
 #include "model/asm_int.h"
+#include "model/text.h"
 
 void asm_list_add(asm_state_t *st, const asm_line_t *line, int frame, int slot)
 {
@@ -34,48 +34,16 @@ void asm_list_emit(asm_state_t *st, unsigned frame, int slot)
     }
 }
 
-typedef struct text {
-    char *s;
-    size_t n, cap;
-    bool failed;
-} text_t;
-
-static void put(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text_t *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (t->failed || k < 0)
-        return;
-    if (t->n + (size_t)k + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (t->n + (size_t)k + 1 > cap)
-            cap *= 2;
-        char *s = tess_realloc(t->s, cap);
-        if (!s) {
-            t->failed = true;
-            return;
-        }
-        t->s = s;
-        t->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
-    va_end(ap);
-    t->n += (size_t)k;
-}
-
 /* "FRAME:SLOT WORD " of a record, or blanks. */
 static void put_place(text_t *t, const asm_state_t *st, const asm_lrec_t *r)
 {
     if (r->frame < 0)
-        put(t, "%-12s", "");
+        text_printf(t, "%-12s", "");
     else if (r->slot < 0)
-        put(t, "F%02d:CF      ", r->frame);
+        text_printf(t, "F%02d:CF      ", r->frame);
     else
-        put(t, "F%02d:%02d %04x ", r->frame, r->slot, (unsigned)st->p->code[r->frame][r->slot]);
+        text_printf(t, "F%02d:%02d %04x ", r->frame, r->slot,
+                    (unsigned)st->p->code[r->frame][r->slot]);
 }
 
 char *asm_list_text(const asm_state_t *st)
@@ -87,33 +55,30 @@ char *asm_list_text(const asm_state_t *st)
         int w = l->text ? snprintf(NULL, 0, "%s:%u", l->file, l->line) : 0;
         width = w > width ? w : width;
     }
-    put(&t, "; FRAME:SLOT WORD  FILE:LINE  SOURCE ('+': made by a macro or repetition, one per "
-            "level)\n");
+    text_printf(&t, "; FRAME:SLOT WORD  FILE:LINE  SOURCE ('+': made by a macro or repetition,"
+                    " one per level)\n");
     for (size_t i = 0; i < st->n_lrec; i++) {
         const asm_lrec_t *r = &st->lrec[i];
         put_place(&t, st, r);
         if (!r->line.text) {
-            put(&t, " %-*s  (ready added: a task shorter than 16 slots ends in one, spec §5)\n",
-                width, "");
+            text_printf(&t,
+                        " %-*s  (ready added: a task shorter than 16 slots ends in one, spec §5)\n",
+                        width, "");
             continue;
         }
         char where[300];
         snprintf(where, sizeof where, "%s:%u", r->line.file, r->line.line);
         unsigned depth = asm_pp_depth(r->line.ctx);
-        put(&t, " %-*s  ", width, where);
+        text_printf(&t, " %-*s  ", width, where);
         for (unsigned k = 0; k < depth && k < 16; k++)
-            put(&t, "+");
+            text_printf(&t, "+");
         size_t len = r->line.len;
         while (len > 0 && (r->line.text[len - 1] == '\r' || r->line.text[len - 1] == ' '))
             len--;
-        put(&t, "%s%.*s", depth ? " " : "", (int)len, r->line.text);
+        text_printf(&t, "%s%.*s", depth ? " " : "", (int)len, r->line.text);
         while (!t.failed && t.n > 0 && t.s[t.n - 1] == ' ') /* no trailing blanks */
             t.s[--t.n] = 0;
-        put(&t, "\n");
+        text_printf(&t, "\n");
     }
-    if (t.failed) {
-        tess_free(t.s);
-        return NULL;
-    }
-    return t.s ? t.s : NULL;
+    return text_take(&t);
 }

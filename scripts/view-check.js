@@ -317,19 +317,25 @@ async function barrierPage(page) {
   await shot(page, 'view-barrier.png');
 }
 
+// Zooms in n times, each step once the page has settled; the steps' times in ms.
+async function zoomSteps(page, n) {
+  const steps = [];
+  for (let k = 0; k < n; k++) {
+    const t0 = Date.now();
+    await page.click('#zoom-in');
+    await settled(page);
+    steps.push(Date.now() - t0);
+  }
+  return steps;
+}
+
 // --- bench.s: the large run -------------------------------------------------------------------
 
 async function benchPage(page) {
   const ms = await open(page, `${benchUrl}/run/1`);
   let d = await checkWindow(page, benchDb, 1, 'bench.s whole run');
   check(d.timeline.lanes.source === 'summary', 'bench.s: the whole run from the summary', d.timeline.lanes);
-  const steps = [];
-  for (let k = 0; k < 8; k++) {
-    const t0 = Date.now();
-    await page.click('#zoom-in');
-    await settled(page);
-    steps.push(Date.now() - t0);
-  }
+  const steps = await zoomSteps(page, 8);
   d = await checkWindow(page, benchDb, 1, 'bench.s after 8 zoom steps');
   await hoverAndClick(page, benchDb, 1, 'bench.s');
   await shot(page, 'view-bench.png');
@@ -354,13 +360,7 @@ async function simtBenchPage(page) {
         same(w.colours.slice(0, 2), ['#c62828', '#90a4ae']) &&
         legend.some(t => /ld\/st outstanding/.test(t)) && !legend.some(t => /eligible, not chosen/.test(t)),
         'bench.s SIMT (level mem): warp states memory and other, in their legend\'s colours', [w, legend]);
-  const steps = [];
-  for (let k = 0; k < 8; k++) {
-    const t0 = Date.now();
-    await page.click('#zoom-in');
-    await settled(page);
-    steps.push(Date.now() - t0);
-  }
+  const steps = await zoomSteps(page, 8);
   d = await drawn(page);
   const [from, to] = [d.timeline.from, d.timeline.to];
   const inView = sql(simtDb, `SELECT sum(min(coalesce(end_ps, ${to} * 1000), ${to} * 1000)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analysis/present/export.h"
+#include "events/base/err.h"
 #include "tests/simt_programs.h"
 #include "tests/testutil.h"
 
@@ -26,34 +27,12 @@ static const char loop_prog[] =
     "loop:\n  ld [r9, r7], r1\n  add r1, r10, r1\n  st [r9, r8], r1\n"
     "  sub r9, r10, r9\n  bnz loop, r9\n";
 
-/* Records a program (a source path, or `text`) into database `name` once. */
+/* Records a program into database `name` once (test_record_once); a run
+ * that the watchdog ends is recorded as such. */
 static const char *record(const char *name, const char *prog, const char *text,
                           const char *opts)
 {
-    static char paths[10][1024];
-    static char names[10][64];
-    unsigned slot = 0;
-    for (; slot < 10 && names[slot][0]; slot++)
-        if (!strcmp(names[slot], name))
-            return paths[slot];
-    CU_ASSERT_FATAL(slot < 10);
-    snprintf(names[slot], sizeof names[slot], "%s", name);
-    snprintf(paths[slot], sizeof paths[slot], "%s", test_tmp_path(name));
-    char src[1100], args[3200];
-    snprintf(src, sizeof src, "%s", text ? paths[slot] : test_src_path(prog));
-    if (text) {
-        strcat(src, ".s");
-        CU_ASSERT_EQUAL_FATAL(test_write_file(src, text, strlen(text)), 0);
-    }
-    snprintf(args, sizeof args, "run '%s' --quiet --db '%s' %s", src, paths[slot],
-             opts ? opts : "");
-    char *out = NULL;
-    int rc = test_run_tessera(args, &out);
-    if (rc != 0 && rc != 3)
-        fprintf(stderr, "tessera %s → %d\n%s\n", args, rc, out ? out : "");
-    CU_ASSERT_FATAL(rc == 0 || rc == 3); /* 3: a watchdog run, recorded as such */
-    free(out);
-    return paths[slot];
+    return test_record_once(name, prog, text, opts, TESS_EWATCHDOG);
 }
 
 static const char *example1(void) { return record("ex1.db", "examples/example1.s", NULL, NULL); }

@@ -37,6 +37,22 @@ static gpu_desc_t simt(unsigned sched, bool scoreboard)
 
 static h_run_t *run(const char *src, const gpu_desc_t *d) { return h_run_simt_done(src, d); }
 
+/* Asserts frame f's warp record: its warp and lane instructions, divergent
+ * branches, deepest stack and resident cycles; returns it for more. */
+static const gpu_tr_simt_warp_t *assert_warp(const h_run_t *r, unsigned f, uint64_t warp_insns,
+                                             uint64_t lane_insns, unsigned divergent,
+                                             unsigned depth, uint64_t resident)
+{
+    const gpu_tr_simt_warp_t *w = h_warp(r, f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(w->warp_instructions, warp_insns);
+    CU_ASSERT_EQUAL(w->lane_instructions, lane_insns);
+    CU_ASSERT_EQUAL(w->divergent_branches, divergent);
+    CU_ASSERT_EQUAL(w->max_stack_depth, depth);
+    CU_ASSERT_EQUAL(w->resident_cycles, resident);
+    return w;
+}
+
 static const char *E1 = SIMT_E1;
 
 /* E1 (SIMT-SPEC): MIMD: even cores run slots 0-5, 7 (cycles 6-12), odd
@@ -66,13 +82,7 @@ static void test_e1_divergence(void)
         CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
         CU_ASSERT_EQUAL(r->issues[6].active, 0xa); /* slot 6: lanes 1, 3 */
         CU_ASSERT_EQUAL(r->issues[4].active, 0x5); /* slot 4: lanes 0, 2 first (tie) */
-        const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-        CU_ASSERT_EQUAL(w->warp_instructions, 8);
-        CU_ASSERT_EQUAL(w->lane_instructions, 26);
-        CU_ASSERT_EQUAL(w->divergent_branches, 1);
-        CU_ASSERT_EQUAL(w->max_stack_depth, 3);
-        CU_ASSERT_EQUAL(w->resident_cycles, 9);
+        const gpu_tr_simt_warp_t *w = assert_warp(r, 1, 8, 26, 1, 3, 9);
         CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
         CU_ASSERT_EQUAL(w->stall_cycles[MEM] + w->stall_cycles[ISS], 0);
         CU_ASSERT_EQUAL(memcmp(r->arch.regs, m->arch.regs, sizeof r->arch.regs), 0);
@@ -357,12 +367,7 @@ static void test_loop_lanes_exit_at_different_iterations(void)
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     for (unsigned l = 0; l < 3; l++)
         h_assert_lane(r, 1, l, C(16), 6 + 2 * l);
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_EQUAL(w->warp_instructions, 10);
-    CU_ASSERT_EQUAL(w->lane_instructions, 24);
-    CU_ASSERT_EQUAL(w->divergent_branches, 2);
-    CU_ASSERT_EQUAL(w->max_stack_depth, 3);
-    CU_ASSERT_EQUAL(w->resident_cycles, 10);
+    assert_warp(r, 1, 10, 24, 2, 3, 10);
     h_free(r);
     gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
@@ -389,12 +394,7 @@ static void test_bnz_in_slot_15(void)
     h_assert_lane(r, 1, 0, C(22), 16);
     h_assert_lane(r, 1, 1, C(24), 18);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(25));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_EQUAL(w->warp_instructions, 18);
-    CU_ASSERT_EQUAL(w->lane_instructions, 34);
-    CU_ASSERT_EQUAL(w->divergent_branches, 1);
-    CU_ASSERT_EQUAL(w->max_stack_depth, 2);
-    CU_ASSERT_EQUAL(w->resident_cycles, 18);
+    assert_warp(r, 1, 18, 34, 1, 2, 18);
     h_free(r);
     gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
@@ -426,12 +426,7 @@ static void test_nested_divergence(void)
     for (unsigned l = 0; l < 4; l++)
         h_assert_lane(r, 1, l, C(18), n[l]);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_EQUAL(w->warp_instructions, 11);
-    CU_ASSERT_EQUAL(w->lane_instructions, 33);
-    CU_ASSERT_EQUAL(w->divergent_branches, 2);
-    CU_ASSERT_EQUAL(w->max_stack_depth, 4);
-    CU_ASSERT_EQUAL(w->resident_cycles, 12);
+    const gpu_tr_simt_warp_t *w = assert_warp(r, 1, 11, 33, 2, 4, 12);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
     unsigned at[16], want[] = {6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17};
     CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 11);

@@ -22,37 +22,11 @@ static const char loop_prog[] =
     "loop:\n  ld [r9, r7], r1\n  add r1, r10, r1\n  st [r9, r7], r1\n"
     "  sub r9, r10, r9\n  bnz loop, r9\n";
 
-/* Records `prog` (a path under the source tree, or `text` written to a file)
- * into a fresh database `name` once; returns its path (static storage). */
+/* Records a program into database `name` once (test_record_once), exit 0. */
 static const char *record(const char *name, const char *prog, const char *text,
                           const char *opts)
 {
-    static char paths[8][1024];
-    static char names[8][64];
-    for (unsigned i = 0; i < 8; i++)
-        if (!strcmp(names[i], name))
-            return paths[i];
-    unsigned slot = 0;
-    while (slot < 7 && names[slot][0])
-        slot++;
-    snprintf(names[slot], sizeof names[slot], "%s", name);
-    snprintf(paths[slot], sizeof paths[slot], "%s", test_tmp_path(name));
-    char src[1024], args[3072];
-    if (text) {
-        snprintf(src, sizeof src, "%s.s", paths[slot]);
-        CU_ASSERT_EQUAL_FATAL(test_write_file(src, text, strlen(text)), 0);
-    } else {
-        snprintf(src, sizeof src, "%s", test_src_path(prog));
-    }
-    snprintf(args, sizeof args, "run '%s' --quiet --db '%s' %s", src, paths[slot],
-             opts ? opts : "");
-    char *out = NULL;
-    int rc = test_run_tessera(args, &out);
-    if (rc != 0)
-        fprintf(stderr, "tessera %s → %d\n%s\n", args, rc, out ? out : "");
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    free(out);
-    return paths[slot];
+    return test_record_once(name, prog, text, opts, 0);
 }
 
 static const char *example1(void) { return record("ex1.db", "examples/example1.s", NULL, NULL); }

@@ -443,3 +443,32 @@ int test_record(const char *db, const char *prog, const char *opts)
     free(out);
     return rc;
 }
+
+const char *test_record_once(const char *name, const char *prog, const char *text,
+                             const char *opts, int also_ok)
+{
+    static char paths[16][1024];
+    static char names[16][64];
+    unsigned slot = 0;
+    for (; slot < 16 && names[slot][0]; slot++)
+        if (!strcmp(names[slot], name))
+            return paths[slot];
+    CU_ASSERT_FATAL(slot < 16);
+    snprintf(names[slot], sizeof names[slot], "%s", name);
+    snprintf(paths[slot], sizeof paths[slot], "%s", test_tmp_path(name));
+    char src[1100], args[3200];
+    snprintf(src, sizeof src, "%s", text ? paths[slot] : test_src_path(prog));
+    if (text) {
+        strcat(src, ".s");
+        CU_ASSERT_EQUAL_FATAL(test_write_file(src, text, strlen(text)), 0);
+    }
+    snprintf(args, sizeof args, "run '%s' --quiet --db '%s' %s", src, paths[slot],
+             opts ? opts : "");
+    char *out = NULL;
+    int rc = test_run_tessera(args, &out);
+    if (rc != 0 && rc != also_ok)
+        fprintf(stderr, "tessera %s → %d\n%s\n", args, rc, out ? out : "");
+    CU_ASSERT_FATAL(rc == 0 || rc == also_ok);
+    free(out);
+    return paths[slot];
+}

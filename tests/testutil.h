@@ -99,6 +99,16 @@ int64_t test_q_int(const char *path, const char *fmt, ...) __attribute__((format
 const char *test_q_rows(const char *path, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Records a program into a fresh database `name` in the scratch directory,
+ * once per program (test process): a later call with the same name returns
+ * the same path at once. The program is `prog`, a path under the source
+ * tree, or, when `text` is given, that source written beside the database;
+ * `opts` (or NULL) are more options of `tessera run`. A run ending other
+ * than with exit 0 or `also_ok` (say TESS_EWATCHDOG; 0 for none) is a fatal
+ * assertion (its output printed), as is a 17th name. The path is static. */
+const char *test_record_once(const char *name, const char *prog, const char *text,
+                             const char *opts, int also_ok);
+
 /* Drops every view the store makes (rec_view_names) from h, each drop
  * asserted: how a test makes a file as versions before the views wrote it. */
 void test_db_drop_views(sqlite3 *h);
