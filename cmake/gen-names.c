@@ -26,6 +26,22 @@ static const gpu_simt_stall_t slot_order[] = {
 #define SLOT_ORDER_N (sizeof slot_order / sizeof slot_order[0])
 _Static_assert(SLOT_ORDER_N <= GPU_SIMT_STALLS, "slot_order names a reason twice");
 
+/* The reasons schema version 14 stored (frozen: the columns of its
+ * slot_counts and simt_warps, analysis/store/tables.h's _V14 lists). A reason
+ * not named here is newer: GEN_SIMT_STALLS_SINCE_V14, whose columns every
+ * migration adds to an older file (schema.c, "Adding a stall reason"). */
+static const gpu_simt_stall_t schema_v14[] = {
+    GPU_SIMT_STALL_MEMORY, GPU_SIMT_STALL_EXECUTE,   GPU_SIMT_STALL_ISSUE,
+    GPU_SIMT_STALL_FETCH,  GPU_SIMT_STALL_COLLECTOR, GPU_SIMT_STALL_BARRIER};
+
+static int in_v14(unsigned k)
+{
+    for (unsigned i = 0; i < sizeof schema_v14 / sizeof schema_v14[0]; i++)
+        if (schema_v14[i] == k)
+            return 1;
+    return 0;
+}
+
 /* " X(name, 'name')", or Y for the reason only thread groups have (S14:
  * barrier; NULL in the stack's rows); the reasons by value */
 static void simt_entry(FILE *f, unsigned k, const char *x, const char *y)
@@ -107,6 +123,12 @@ int main(int argc, char **argv)
     for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
         fprintf(f, " X(A, %s)", simt_names[k]);
     fprintf(f, "\n#define GEN_SIMT_STALL_COUNT %d\n", (int)GPU_SIMT_STALLS);
+    fprintf(f, "/* X(A, name) of the reasons newer than schema version 14, in the list's order */\n"
+               "#define GEN_SIMT_STALLS_SINCE_V14(X, A)");
+    for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+        if (!in_v14(k))
+            fprintf(f, " X(A, %s)", simt_names[k]);
+    fprintf(f, "\n");
     /* the configuration keys of gpu_desc_t's fields */
     fprintf(f, "\n/* the configuration keys of the model's settings, \"section.name\" */\n");
 #define KEY(field, section, name, ...) key(f, section, name);

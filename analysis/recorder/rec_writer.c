@@ -76,11 +76,15 @@ _Static_assert((int)SIP_t_unit == (int)SMP_t_unit && (int)SIP_data == (int)SMP_d
 enum { SIP_FIELD0 = SIP_t_unit + 1 }; /* the first field's f0; f_n, f_unit follow */
 enum { SON_run_id = 1, DB_SIMT_OP_NAMES(SON, DB_NONE) };
 enum { SL_run_id = 1, DB_SLOT_COUNTS(SL, DB_NONE) };
-/* slot_counts' stall columns follow issued_cycles, one per reason in the
- * model's order (tables.h, from the list itself through tessera_names.h):
- * reason k's is SL_STALL0 + k. */
-enum { SL_STALL0 = SL_issued_cycles + 1 };
-_Static_assert(SL_execute_ps - SL_STALL0 == GPU_SIMT_STALLS, "slot_counts' stall columns");
+/* Reason k's column of simt_warps and of slot_counts (stall_NAME_cycles),
+ * by reason: the list itself through tessera_names.h, in its order. */
+#define SW_STALL(A, name) SW_stall_##name##_cycles,
+#define SL_STALL(A, name) SL_stall_##name##_cycles,
+static const int sw_stall[] = {GEN_SIMT_STALLS_WITH(SW_STALL, _)};
+static const int sl_stall[] = {GEN_SIMT_STALLS_WITH(SL_STALL, _)};
+_Static_assert(sizeof sw_stall / sizeof sw_stall[0] == GPU_SIMT_STALLS &&
+                   sizeof sl_stall / sizeof sl_stall[0] == GPU_SIMT_STALLS,
+               "a column per stall reason");
 enum { SWT_run_id = 1, DB_SIMT_WAITS(SWT, DB_NONE) };
 
 static int bind_frame(sqlite3_stmt *st, const gpu_tr_frame_t *f)
@@ -153,6 +157,14 @@ static int bind_pack(sqlite3_stmt *st, const rec_pack_row_t *p, const char *data
     return rc;
 }
 
+/* Reason k's cycles into parameter `param`; NULL for barrier in the rows of
+ * the stack's warps (no thread groups, S14). */
+static int bind_reason(sqlite3_stmt *st, int param, unsigned k, bool groups, uint64_t cycles)
+{
+    return k == GPU_SIMT_STALL_BARRIER && !groups ? sqlite3_bind_null(st, param)
+                                                   : bind_u64(st, param, cycles);
+}
+
 static int bind_simt_warp(sqlite3_stmt *st, const gpu_tr_simt_warp_t *w)
 {
     int rc = sqlite3_bind_int(st, SW_frame, w->frame);
@@ -167,21 +179,17 @@ static int bind_simt_warp(sqlite3_stmt *st, const gpu_tr_simt_warp_t *w)
         rc |= sqlite3_bind_null(st, SW_max_stack_depth);
         rc |= sqlite3_bind_int64(st, SW_max_groups, w->max_groups);
         rc |= sqlite3_bind_int64(st, SW_barriers, w->barriers);
-        rc |= bind_u64(st, SW_stall_barrier_cycles, w->stall_cycles[GPU_SIMT_STALL_BARRIER]);
     } else {
         rc |= sqlite3_bind_int64(st, SW_max_stack_depth, w->max_stack_depth);
     }
     rc |= bind_u64(st, SW_resident_cycles, w->resident_cycles);
     rc |= bind_u64(st, SW_issued_cycles, w->issued_cycles);
-    rc |= bind_u64(st, SW_stall_memory_cycles, w->stall_cycles[GPU_SIMT_STALL_MEMORY]);
-    rc |= bind_u64(st, SW_stall_execute_cycles, w->stall_cycles[GPU_SIMT_STALL_EXECUTE]);
-    rc |= bind_u64(st, SW_stall_issue_cycles, w->stall_cycles[GPU_SIMT_STALL_ISSUE]);
+    for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
+        rc |= bind_reason(st, sw_stall[k], k, w->max_groups != 0, w->stall_cycles[k]);
     rc |= bind_u64(st, SW_mem_instructions, w->mem_instructions);
     rc |= bind_u64(st, SW_requests, w->requests);
     rc |= bind_u64(st, SW_replays, w->replays);
     rc |= sqlite3_bind_int(st, SW_complete, w->complete);
-    rc |= bind_u64(st, SW_stall_fetch_cycles, w->stall_cycles[GPU_SIMT_STALL_FETCH]);
-    rc |= bind_u64(st, SW_stall_collector_cycles, w->stall_cycles[GPU_SIMT_STALL_COLLECTOR]);
     return rc;
 }
 
@@ -203,14 +211,12 @@ static int bind_slot(sqlite3_stmt *st, const gpu_tr_slot_t *s)
     if (simt) {
         rc |= bind_u64(st, SL_issued_cycles, s->issued_cycles);
         for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
-            rc |= k == GPU_SIMT_STALL_BARRIER && !s->groups
-                      ? sqlite3_bind_null(st, SL_STALL0 + (int)k) /* as simt_warps: the stack's */
-                      : bind_u64(st, SL_STALL0 + (int)k, s->stall_cycles[k]);
+            rc |= bind_reason(st, sl_stall[k], k, s->groups, s->stall_cycles[k]);
         rc |= sqlite3_bind_null(st, SL_execute_ps) | sqlite3_bind_null(st, SL_sm_wait_ps);
     } else {
         rc |= sqlite3_bind_null(st, SL_issued_cycles);
         for (unsigned k = 0; k < GPU_SIMT_STALLS; k++)
-            rc |= sqlite3_bind_null(st, SL_STALL0 + (int)k);
+            rc |= sqlite3_bind_null(st, sl_stall[k]);
         rc |= bind_time(st, SL_execute_ps, s->execute_ps);
         rc |= bind_time(st, SL_sm_wait_ps, s->sm_wait_ps);
     }

@@ -165,9 +165,8 @@ static const struct shape {
     const char *cols[40];
 } shapes[] = {DB_TABLES(SHAPE)};
 
-/* Does `schema`.`table` have `col`? SQLITE_OK, or the error. */
-static int has_column(sqlite3 *db, const char *schema, const char *table, const char *col,
-                      bool *has)
+int db_has_column(sqlite3 *db, const char *schema, const char *table, const char *col,
+                  bool *has)
 {
     char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_xinfo(%Q, %Q) WHERE name = %Q",
                                 table, schema, col);
@@ -194,12 +193,20 @@ static const struct added {
                 {"simt_warps", "stall_collector_cycles", 14}, {"slot_counts", NULL, 14},
                 {"simt_waits", NULL, 15}};
 
+/* … and a stall reason's column newer than version 14 (schema_new_stalls):
+ * a file older than this version may lack it (its migration adds it, a
+ * reader sees it through a TEMP view), whichever version added it. */
 static bool not_yet(const char *table, const char *col, int64_t version)
 {
     for (size_t i = 0; i < sizeof added / sizeof added[0]; i++)
         if (version < added[i].since && strcmp(added[i].table, table) == 0 &&
             (!added[i].col || strcmp(added[i].col, col) == 0))
             return true;
+    if (version < DB_SCHEMA_VERSION &&
+        (strcmp(table, "simt_warps") == 0 || strcmp(table, "slot_counts") == 0))
+        for (const char *const *c = schema_new_stalls; *c; c++)
+            if (strcmp(*c, col) == 0)
+                return true;
     return false;
 }
 
@@ -212,7 +219,7 @@ static int check_shape(sqlite3 *db, const char *schema, const char *path, int64_
             if (not_yet(shapes[t].table, *c, version))
                 continue;
             bool has = false;
-            int rc = has_column(db, schema, shapes[t].table, *c, &has);
+            int rc = db_has_column(db, schema, shapes[t].table, *c, &has);
             if (rc != SQLITE_OK)
                 return fail_rc(db, path, "reading the schema", rc, diag);
             if (!has)

@@ -72,6 +72,11 @@ int db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag);
 /* Runs SQL without results; TESS_OK or db_fail(). */
 int db_exec(sqlite3 *db, const char *path, const char *sql, diag_t *diag);
 
+/* Whether `schema`.`table` has the column `col` (*has); SQLITE_OK or the
+ * error. */
+int db_has_column(sqlite3 *db, const char *schema, const char *table, const char *col,
+                  bool *has /* OUT */);
+
 /* The first column of the first row of `sql` as an integer (NULL: 0).
  * SQLITE_OK, SQLITE_DONE when there is no row, or the error. */
 int db_query_int(sqlite3 *db, const char *sql, int64_t *out /* OUT */);

@@ -132,14 +132,16 @@ static const char migrate_v13[] =
     "ALTER TABLE simt_warps ADD COLUMN barriers INTEGER;"
     "ALTER TABLE simt_warps ADD COLUMN stall_barrier_cycles INTEGER;";
 
-/* Version 14: the slot profile (slot_counts, the slot_profile view), and
- * the SIMT pipeline's stall reasons in simt_warps (0 in the rows of runs
- * before it: their warps had no front end and no collectors). */
+/* Version 14: the slot profile (slot_counts, the slot_profile view, as
+ * version 14 made it: the frozen _V14 list), and the SIMT pipeline's stall
+ * reasons in simt_warps (0 in the rows of runs before it: their warps had no
+ * front end and no collectors). A reason newer than 14 is the generic
+ * step's (schema_add_stalls). */
 static const char migrate_v14[] =
     "ALTER TABLE simt_warps ADD COLUMN stall_fetch_cycles INTEGER;"
     "ALTER TABLE simt_warps ADD COLUMN stall_collector_cycles INTEGER;"
     "UPDATE simt_warps SET stall_fetch_cycles = 0, stall_collector_cycles = 0;"
-    CREATE_TABLE(slot_counts, DB_SLOT_COUNTS, DB_RUN_FK);
+    CREATE_TABLE(slot_counts, DB_SLOT_COUNTS_V14, DB_RUN_FK);
 
 /* Version 15: the thread groups' waits at convergence barriers (S14), at
  * level events. Older runs have none. */
@@ -156,7 +158,9 @@ static const char migrate_v15[] = CREATE_TABLE(simt_waits, DB_SIMT_WAITS, DB_RUN
  * version 9 the packed event log; version 10 the packed SIMT issue port;
  * version 11 the packed SIMT ld/st; version 12 runs.uid; version 13 the
  * thread groups of simt_warps; version 14 the slot profile and simt_warps'
- * pipeline stalls; version 15 simt_waits. */
+ * pipeline stalls; version 15 simt_waits. After each step to version 14 and
+ * later, the generic step of the stall reasons newer than 14
+ * (schema_add_stalls): a new reason's version has no step of its own. */
 static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migrate_v3,
                                                            [3] = NULL, [4] = migrate_v5,
                                                            [5] = migrate_v6, [6] = NULL,
@@ -171,6 +175,37 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {[1] = NULL, [2] = migr
 const char *schema_migration(int64_t version)
 {
     return version >= 1 && version < DB_SCHEMA_VERSION ? migrations[version] : NULL;
+}
+
+/* The stall reasons newer than version 14 (tables.h, "Adding a stall
+ * reason"), and what an older file's rows hold in their columns: 0 in a
+ * SIMT row (its warps never stalled for a reason that did not exist yet),
+ * NULL in a MIMD row of slot_counts (issued_cycles NULL), as a run writes. */
+#define NEW_STALL(name, type) #name,
+const char *const schema_new_stalls[] = {DB_STALLS_SINCE_V14(NEW_STALL) NULL};
+#undef NEW_STALL
+#define NEW_STALL_VALUE "CASE WHEN issued_cycles IS NOT NULL THEN 0 END"
+static const char *const stall_tables[] = {"simt_warps", "slot_counts"};
+
+int schema_add_stalls(sqlite3 *db, const char *path, const char *const *columns, diag_t *diag)
+{
+    int rc = TESS_OK;
+    for (size_t t = 0; t < sizeof stall_tables / sizeof stall_tables[0]; t++)
+        for (const char *const *c = columns ? columns : schema_new_stalls; *c && rc == TESS_OK;
+             c++) {
+            bool has = false;
+            if (db_has_column(db, "main", stall_tables[t], *c, &has) != SQLITE_OK)
+                return db_fail(db, path, "reading the schema", diag);
+            if (has)
+                continue;
+            char *sql = sqlite3_mprintf("ALTER TABLE main.\"%w\" ADD COLUMN \"%w\" INTEGER;"
+                                        " UPDATE main.\"%w\" SET \"%w\" = " NEW_STALL_VALUE ";",
+                                        stall_tables[t], *c, stall_tables[t], *c);
+            rc = sql ? db_exec(db, path, sql, diag)
+                     : diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
+            sqlite3_free(sql);
+        }
+    return rc;
 }
 
 /* A reader of a file older than version 3 that it may not migrate sees its
@@ -207,43 +242,61 @@ static const char compat_v15[] =
     "CREATE TEMP VIEW IF NOT EXISTS simt_waits AS SELECT 0 AS run_id"
     DB_SIMT_WAITS(COMPAT_COL, COMPAT_COL) " WHERE 0;";
 
-/* simt_warps' columns added after version 6, and what a file without them
- * reads: no thread groups before version 13 (NULL: the stack's), no
- * pipeline stalls before version 14 (0: there was no pipeline). */
-static const struct {
+/* A column a table of an older file may lack, and what its rows read. */
+typedef struct compat_col {
     const char *column, *value;
-} warps_added[] = {{"max_groups", "NULL"},         {"barriers", "NULL"},
-                   {"stall_barrier_cycles", "NULL"}, {"stall_fetch_cycles", "0"},
-                   {"stall_collector_cycles", "0"}};
+} compat_col_t;
 
-/* Whether the file's simt_warps has `column`. */
-static bool has_warps_column(sqlite3 *db, const char *column)
+/* simt_warps' columns added after version 6 up to 14: no thread groups
+ * before version 13 (NULL: the stack's), no pipeline stalls before version
+ * 14 (0: there was no pipeline). */
+static const compat_col_t warps_added[] = {{"max_groups", "NULL"},
+                                           {"barriers", "NULL"},
+                                           {"stall_barrier_cycles", "NULL"},
+                                           {"stall_fetch_cycles", "0"},
+                                           {"stall_collector_cycles", "0"}};
+
+/* Appends ", value AS column" to `s` when the file's `table` lacks column. */
+static int compat_add(sqlite3 *db, const char *table, const char *column, const char *value,
+                      sqlite3_str *s)
 {
-    int64_t n = 0;
-    char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info('simt_warps', 'main')"
-                                " WHERE name = %Q", column);
-    bool found = sql && db_query_int(db, sql, &n) == SQLITE_OK && n > 0;
-    sqlite3_free(sql);
-    return found;
+    bool has = false;
+    int rc = db_has_column(db, "main", table, column, &has);
+    if (rc == SQLITE_OK && !has)
+        sqlite3_str_appendf(s, ", %s AS \"%w\"", value, column);
+    return rc;
 }
 
-/* A file of version 6 to 13: simt_warps as a TEMP view with the columns it
- * lacks (only those: a file stamped older than its tables keeps them). */
-static int compat_warps(sqlite3 *db, const char *path, diag_t *diag)
+/* An older file's `table` (simt_warps, slot_counts) as a TEMP view with the
+ * columns it lacks — of `cols` (n of them) and of the stall reasons newer
+ * than version 14 (schema_add_stalls' values) — and only those: a file
+ * stamped older than its tables keeps them; no view when it lacks none. */
+static int compat_columns(sqlite3 *db, const char *path, const char *table,
+                          const compat_col_t *cols, size_t n, diag_t *diag)
 {
-    char added[256] = "";
-    size_t len = 0;
-    for (size_t i = 0; i < sizeof warps_added / sizeof warps_added[0]; i++)
-        if (!has_warps_column(db, warps_added[i].column))
-            len += (size_t)snprintf(added + len, sizeof added - len, ", %s AS %s",
-                                    warps_added[i].value, warps_added[i].column);
-    if (len == 0)
-        return TESS_OK;
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "CREATE TEMP VIEW IF NOT EXISTS simt_warps AS SELECT *%s FROM main.simt_warps;",
-             added);
-    return db_exec(db, path, sql, diag);
+    sqlite3_str *s = sqlite3_str_new(db);
+    int rc = SQLITE_OK;
+    for (size_t i = 0; i < n && rc == SQLITE_OK; i++)
+        rc = compat_add(db, table, cols[i].column, cols[i].value, s);
+    for (const char *const *c = schema_new_stalls; *c && rc == SQLITE_OK; c++)
+        rc = compat_add(db, table, *c, NEW_STALL_VALUE, s);
+    bool none = sqlite3_str_length(s) == 0, nomem = sqlite3_str_errcode(s) != SQLITE_OK;
+    char *added = sqlite3_str_finish(s);
+    char *sql = added ? sqlite3_mprintf("CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS"
+                                        " SELECT *%s FROM main.\"%w\";", table, added, table)
+                      : NULL;
+    if (rc != SQLITE_OK)
+        rc = db_fail(db, path, "reading the schema", diag);
+    else if (nomem)
+        rc = diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
+    else if (none)
+        rc = TESS_OK;
+    else
+        rc = sql ? db_exec(db, path, sql, diag)
+                 : diag_fail(diag, TESS_ENOMEM, "%s: out of memory", path);
+    sqlite3_free(added);
+    sqlite3_free(sql);
+    return rc;
 }
 
 int schema_bind_value(sqlite3_stmt *st, int idx, const char *v)
@@ -395,9 +448,12 @@ static int evolve(sqlite3 *db, const char *path, int64_t version, diag_t *diag)
     int rc = TESS_OK;
     if (version == 0)
         rc = db_exec(db, path, tables_sql, diag);
-    for (int64_t v = version; version > 0 && rc == TESS_OK && v < DB_SCHEMA_VERSION; v++)
+    for (int64_t v = version; version > 0 && rc == TESS_OK && v < DB_SCHEMA_VERSION; v++) {
         if (migrations[v])
             rc = db_exec(db, path, migrations[v], diag);
+        if (rc == TESS_OK && v + 1 >= 14)
+            rc = schema_add_stalls(db, path, NULL, diag);
+    }
     if (rc == TESS_OK)
         rc = renew_views(db, path, diag);
     char stamp[96];
@@ -451,8 +507,11 @@ int schema_temp_views(sqlite3 *db, const char *path, int64_t version, diag_t *di
     /* (only what the file lacks: a file stamped older than its tables keeps them) */
     if (rc == TESS_OK && version < 14 && !is_table(db, "slot_counts"))
         rc = db_exec(db, path, compat_v14, diag);
-    if (rc == TESS_OK && version >= 6 && version < 14)
-        rc = compat_warps(db, path, diag);
+    if (rc == TESS_OK && version >= 6)
+        rc = compat_columns(db, path, "simt_warps", warps_added,
+                            sizeof warps_added / sizeof warps_added[0], diag);
+    if (rc == TESS_OK && is_table(db, "slot_counts"))
+        rc = compat_columns(db, path, "slot_counts", NULL, 0, diag);
     /* (likewise) */
     if (rc == TESS_OK && version < 15 && !is_table(db, "simt_waits"))
         rc = db_exec(db, path, compat_v15, diag);

@@ -48,6 +48,16 @@ sqlite3 *schema_open_write(const char *path, diag_t *diag);
  * old step still does what it did (tests/test_views.c). */
 const char *schema_migration(int64_t version);
 
+/* The generic step of a new stall reason (tables.h, "Adding a stall
+ * reason"): adds to simt_warps and slot_counts each of `columns` (NULL-
+ * terminated; NULL: schema_new_stalls) they lack, as INTEGER, 0 in the SIMT
+ * rows already there (issued_cycles set), NULL in the others. The migration
+ * runs it after every step to version 14 and later, within its transaction.
+ * TESS_OK, or TESS_EDB/TESS_ENOMEM with diag naming the path. */
+int schema_add_stalls(sqlite3 *db, const char *path, const char *const *columns, diag_t *diag);
+/* The columns of the stall reasons newer than version 14, NULL-terminated. */
+extern const char *const schema_new_stalls[];
+
 /* Builds the indexes (after a run, after a merge). */
 int schema_index(sqlite3 *db, const char *path, diag_t *diag);
 

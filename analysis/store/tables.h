@@ -91,8 +91,11 @@
  * since then the simt_issue view's columns). Version 13: max_groups,
  * barriers and stall_barrier_cycles of simt.reconvergence = barrier runs
  * (S14; NULL for the stack's, whose max_stack_depth is NULL for them);
- * version 14 the pipeline's stall reasons (S11, S12). */
-#define DB_SIMT_WARPS(C, G)                                                      \
+ * version 14 the pipeline's stall reasons (S11, S12); a reason newer than
+ * 14 has its column after these (DB_STALLS_SINCE_V14). */
+#define DB_SIMT_WARPS(C, G) DB_SIMT_WARPS_V14(C, G) DB_STALLS_SINCE_V14(C)
+/* simt_warps as version 14 made it (frozen: never edit). */
+#define DB_SIMT_WARPS_V14(C, G)                                                  \
     DB_SIMT_WARPS_V6(C, G)                                                       \
     C(max_groups, "INTEGER") C(barriers, "INTEGER") C(stall_barrier_cycles, "INTEGER") \
     C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")
@@ -155,18 +158,33 @@
  * (NULL: the SIMT unit) and slot charged with anything over the run, at
  * level tasks and above; the slot_profile view is the contract. MIMD rows
  * have execute_ps and sm_wait_ps, SIMT rows issued_cycles and the stall
- * cycles (the others NULL), a column stall_NAME_cycles per reason of the
- * model's list in its order (tessera_names.h), so that a new reason has its
- * column here by itself — and its schema version's migration gives it to
- * older files' slot_counts (the migration to 14 creates this shape: it is
- * not one column appended to 14's). */
-#define DB_SLOT_STALL(C, name) C(stall_##name##_cycles, "INTEGER")
-#define DB_SLOT_COUNTS(C, G)                                                     \
+ * cycles (the others NULL), a column stall_NAME_cycles per reason: version
+ * 14's six, then one per newer reason (DB_STALLS_SINCE_V14). */
+#define DB_SLOT_COUNTS(C, G) DB_SLOT_COUNTS_V14(C, G) DB_STALLS_SINCE_V14(C)
+/* slot_counts as version 14 made it, which the migration to 14 creates
+ * (frozen: never edit). */
+#define DB_SLOT_COUNTS_V14(C, G)                                                 \
     C(frame, "INTEGER NOT NULL") C(core, "INTEGER") C(slot, "INTEGER NOT NULL")  \
     C(word, "INTEGER") C(text, "TEXT") C(tasks, "INTEGER")                       \
     C(instructions, "INTEGER") C(lane_instructions, "INTEGER")                   \
-    C(issued_cycles, "INTEGER") GEN_SIMT_STALLS_WITH(DB_SLOT_STALL, C)           \
-    C(execute_ps, "INTEGER") C(sm_wait_ps, "INTEGER")
+    C(issued_cycles, "INTEGER") C(stall_memory_cycles, "INTEGER")                \
+    C(stall_execute_cycles, "INTEGER") C(stall_issue_cycles, "INTEGER")          \
+    C(stall_fetch_cycles, "INTEGER") C(stall_collector_cycles, "INTEGER")        \
+    C(stall_barrier_cycles, "INTEGER") C(execute_ps, "INTEGER") C(sm_wait_ps, "INTEGER")
+
+/* Adding a stall reason (docs/ARCHITECTURE.md): its entry at the end of
+ * the model's GPU_SIMT_STALL_LIST gives simt_warps and slot_counts its
+ * column stall_NAME_cycles after version 14's (DB_STALLS_SINCE_V14, from
+ * tessera_names.h), the recorder binds it by reason (rec_writer.c) and the
+ * views' per-reason columns follow the list; DB_SCHEMA_VERSION + 1 with no
+ * step of its own (migrations[] NULL): the generic step (schema_add_stalls,
+ * run after every step to version 14 and later) adds each reason's column a
+ * file lacks — 0 in the old SIMT rows (they had no such stall), NULL in the
+ * MIMD rows of slot_counts, as in the rows a run writes — and a reader of an
+ * older file sees the same through TEMP views. A reason only thread groups
+ * have (NULL in the stack's rows, as barrier) needs a rule of its own. */
+#define DB_STALL_COLUMN(C, name) C(stall_##name##_cycles, "INTEGER")
+#define DB_STALLS_SINCE_V14(C) GEN_SIMT_STALLS_SINCE_V14(DB_STALL_COLUMN, C)
 
 /* A thread group's wait at a convergence barrier (version 15; simt.
  * reconvergence = barrier, level events; gpu_tr_simt_wait_t): the warp, the
