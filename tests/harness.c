@@ -448,6 +448,23 @@ unsigned h_issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot, un
     return n;
 }
 
+bool h_issued_at(const h_run_t *r, unsigned f, const unsigned *want, unsigned n)
+{
+    unsigned at[256];
+    unsigned got = h_issues(r, f, at, NULL, NULL, 256);
+    bool same = got == n && memcmp(at, want, n * sizeof *at) == 0;
+    if (!same) {
+        fprintf(stderr, "frame %u issued at", f);
+        for (unsigned i = 0; i < got; i++)
+            fprintf(stderr, " %u", at[i]);
+        fprintf(stderr, "; want");
+        for (unsigned i = 0; i < n; i++)
+            fprintf(stderr, " %u", want[i]);
+        fprintf(stderr, "\n");
+    }
+    return same;
+}
+
 const char *h_example_src(const char *fence0)
 {
     static char buf[512];

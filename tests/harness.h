@@ -82,6 +82,15 @@ void h_assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t f
 unsigned h_issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot, unsigned *lanes,
                   unsigned max);
 
+/* Whether frame f's SIMT issues were at exactly the cycles want[0..n), in
+ * order (the default clock period); prints both lists when not. */
+bool h_issued_at(const h_run_t *r, unsigned f, const unsigned *want, unsigned n);
+
+/* h_issued_at with the cycles written out: CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 9)). */
+#define H_ISSUED_AT(r, f, ...)                                                           \
+    h_issued_at((r), (f), (const unsigned[]){__VA_ARGS__},                             \
+                sizeof((const unsigned[]){__VA_ARGS__}) / sizeof(unsigned))
+
 /* The spec's examples 1 and 2 with tasks of two instructions (set_const,
  * ready: a task starting at S sends READY at S+2), CF0's fence fence0
  * ("acq": example 1, "no": example 2); tests/test_timing.c holds their
