@@ -259,6 +259,16 @@ const gpu_tr_simt_warp_t *h_warp(const h_run_t *r, unsigned frame)
     return NULL;
 }
 
+const gpu_tr_simt_warp_t *h_warp_of(const h_run_t *r, unsigned frame)
+{
+    static const gpu_tr_simt_warp_t none;
+    const gpu_tr_simt_warp_t *w = h_warp(r, frame);
+    CU_ASSERT_PTR_NOT_NULL(w);
+    if (!w)
+        fprintf(stderr, "no warp record of frame %u\n", frame);
+    return w ? w : &none;
+}
+
 uint64_t h_simt_counter(const h_run_t *r, const char *name)
 {
     for (size_t i = 0; i < r->n_simt_counters; i++)

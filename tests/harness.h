@@ -117,6 +117,9 @@ const gpu_tr_slot_t *h_slot(const h_run_t *r, unsigned frame, unsigned core, uns
 
 /* The SIMT warp record of `frame`, or NULL. */
 const gpu_tr_simt_warp_t *h_warp(const h_run_t *r, unsigned frame);
+/* The SIMT warp record of `frame`, asserted to exist: when it does not, a
+ * zeroed record (so the test's checks fail rather than crash). */
+const gpu_tr_simt_warp_t *h_warp_of(const h_run_t *r, unsigned frame);
 /* The "simt" counter `name`, or UINT64_MAX. */
 uint64_t h_simt_counter(const h_run_t *r, const char *name);
 

@@ -43,8 +43,7 @@ static const gpu_tr_simt_warp_t *assert_warp(const h_run_t *r, unsigned f, uint6
                                              uint64_t lane_insns, unsigned divergent,
                                              unsigned depth, uint64_t resident)
 {
-    const gpu_tr_simt_warp_t *w = h_warp(r, f);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, f);
     CU_ASSERT_EQUAL(w->warp_instructions, warp_insns);
     CU_ASSERT_EQUAL(w->lane_instructions, lane_insns);
     CU_ASSERT_EQUAL(w->divergent_branches, divergent);
@@ -122,8 +121,7 @@ static void test_e2_slowest_lane(void)
     CU_ASSERT_EQUAL(r->mems[0].replays, 3);
     CU_ASSERT_EQUAL(r->mems[0].requests, 4);
     CU_ASSERT_EQUAL(r->mems[0].done_ps, C(13));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 5);
     CU_ASSERT_EQUAL(w->replays, 3);
     h_free(r);
@@ -187,10 +185,10 @@ static void test_e3_schedulers(void)
     CU_ASSERT_EQUAL(r->frames[3].start_ps, C(10));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(24));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(25));
-    CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[ISS], 6);
-    CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[MEM] + h_warp(r, 3)->stall_cycles[EXE], 0);
-    CU_ASSERT_EQUAL(h_warp(r, 1)->warp_instructions, 11);
-    CU_ASSERT_EQUAL(h_warp(r, 3)->warp_instructions, 7);
+    CU_ASSERT_EQUAL(h_warp_of(r, 3)->stall_cycles[ISS], 6);
+    CU_ASSERT_EQUAL(h_warp_of(r, 3)->stall_cycles[MEM] + h_warp_of(r, 3)->stall_cycles[EXE], 0);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->warp_instructions, 11);
+    CU_ASSERT_EQUAL(h_warp_of(r, 3)->warp_instructions, 7);
     /* the unit's stall counters, each by its own name, are the warps' sums
        (the names are built in a buffer of the unit's: the harness copies them) */
     for (unsigned k = 0; k < GPU_SIMT_STALLS; k++) {
@@ -199,7 +197,7 @@ static void test_e3_schedulers(void)
         char name[48];
         snprintf(name, sizeof name, "stall_%s_cycles", gpu_simt_stall_name(k));
         CU_ASSERT_EQUAL(h_simt_counter(r, name),
-                        h_warp(r, 1)->stall_cycles[k] + h_warp(r, 3)->stall_cycles[k]);
+                        h_warp_of(r, 1)->stall_cycles[k] + h_warp_of(r, 3)->stall_cycles[k]);
     }
     CU_ASSERT_EQUAL(h_simt_counter(r, "stall_issue_cycles"), 6 + 7); /* B's 6, A's 10-22 */
     h_free(r);
@@ -208,7 +206,7 @@ static void test_e3_schedulers(void)
         r = run(E3, &d);
         CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
         CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(25));
-        CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[ISS], 7);
+        CU_ASSERT_EQUAL(h_warp_of(r, 3)->stall_cycles[ISS], 7);
         unsigned at[16];
         CU_ASSERT_EQUAL(h_issues(r, 3, at, NULL, NULL, 16), 7);
         CU_ASSERT_EQUAL(at[0], 17);
@@ -220,7 +218,7 @@ static void test_e3_schedulers(void)
     r = run(E3, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(18));
-    CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[ISS], 0);
+    CU_ASSERT_EQUAL(h_warp_of(r, 3)->stall_cycles[ISS], 0);
     /* issue utilisation: 18 warp instructions / (18 cycles × 2) = 0.5 */
     CU_ASSERT_EQUAL(h_simt_counter(r, "issue_util_ppm"), 500000);
     h_free(r);
@@ -248,7 +246,7 @@ static void test_st_two_lanes_one_bank(void)
     CU_ASSERT_EQUAL(r->mems[0].is_store, 1);
     CU_ASSERT_EQUAL(r->mems[0].requests, 2);
     CU_ASSERT_EQUAL(r->mems[0].replays, 1);
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 6);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 3);
     h_free(r);
@@ -277,15 +275,15 @@ static void test_scoreboard_hides_ld(void)
     h_assert_lane(r, 1, 0, C(11), 5);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
     CU_ASSERT_EQUAL(r->arch.regs[0][10], 12); /* 7 + 5: the ld's value was used */
-    CU_ASSERT_EQUAL(h_warp(r, 1)->resident_cycles, 5);
-    CU_ASSERT_EQUAL(h_warp(r, 1)->stall_cycles[MEM], 0);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->resident_cycles, 5);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->stall_cycles[MEM], 0);
     h_free(r);
     d = simt(SIMT_SCHED_RR, false);
     r = run(src, &d);
     CU_ASSERT(H_ISSUED_AT(r, 1, 6, 9, 10, 11, 12));
     h_assert_lane(r, 1, 0, C(13), 5);
-    CU_ASSERT_EQUAL(h_warp(r, 1)->stall_cycles[MEM], 2);
-    CU_ASSERT_EQUAL(h_warp(r, 1)->stall_cycles[EXE], 0);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->stall_cycles[MEM], 2);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->stall_cycles[EXE], 0);
     h_free(r);
     gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
@@ -456,7 +454,7 @@ static void test_rr_ring_after_a_warp_retires(void)
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(16));
     CU_ASSERT_EQUAL(r->frames[5].complete_ps, C(33));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(62));
-    CU_ASSERT_EQUAL(h_warp(r, 1)->warp_instructions, 43);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->warp_instructions, 43);
     h_free(r);
 }
 

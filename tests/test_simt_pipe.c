@@ -55,8 +55,7 @@ static void test_e4_front_end(void)
     r = run(E4, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
     CU_ASSERT(H_ISSUED_AT(r, 1, 7, 8, 9, 10, 12, 13, 15));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 10);
     CU_ASSERT_EQUAL(w->stall_cycles[FET], 3);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
@@ -119,9 +118,7 @@ static void test_e4_two_warps_one_fetch_port_gto(void)
     CU_ASSERT(H_ISSUED_AT(r, 3, 11, 12, 13, 14, 17, 18, 21));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(23));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(27));
-    const gpu_tr_simt_warp_t *a = h_warp(r, 1), *b = h_warp(r, 3);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    const gpu_tr_simt_warp_t *a = h_warp_of(r, 1), *b = h_warp_of(r, 3);
     CU_ASSERT_EQUAL(a->resident_cycles, 20);
     CU_ASSERT_EQUAL(a->stall_cycles[FET], 5);
     CU_ASSERT_EQUAL(a->stall_cycles[ISS], 4);
@@ -166,8 +163,7 @@ static void test_fetch_cancelled_by_a_pop(void)
     h_run_t *r = run(POP_CANCELS, &d);
     CU_ASSERT(H_ISSUED_AT(r, 1, 8, 9, 10, 13, 14, 16, 17, 20));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(22));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 15);
     CU_ASSERT_EQUAL(w->stall_cycles[FET], 7);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
@@ -197,8 +193,7 @@ static void test_e5_register_bank_conflict(void)
     r = run(E5, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
     CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 10));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 5);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
     CU_ASSERT_EQUAL(r->arch.regs[0][10], 7);
@@ -236,8 +231,7 @@ static void test_ready_drains_an_instruction_in_its_collector(void)
     h_run_t *r = run(E5, &d);
     CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 10));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 5);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
     CU_ASSERT_EQUAL(w->stall_cycles[COL], 0);
@@ -245,8 +239,7 @@ static void test_ready_drains_an_instruction_in_its_collector(void)
     r = run(INDEPENDENT, &d);
     CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 10, 11));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(13));
-    w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 6);
     CU_ASSERT_EQUAL(w->stall_cycles[COL], 1);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
@@ -291,8 +284,7 @@ static void test_bank_conflict_two_issues_one_cycle(void)
     CU_ASSERT(H_ISSUED_AT(r, 3, 10, 11));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(13));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(14));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 7);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 2);
     h_free(r);
@@ -356,9 +348,7 @@ static void test_rf_arbiter_oldest_and_rr(void)
     CU_ASSERT(H_ISSUED_AT(r, 3, 10, 14));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(15));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(16));
-    const gpu_tr_simt_warp_t *a = h_warp(r, 1), *b = h_warp(r, 3);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    const gpu_tr_simt_warp_t *a = h_warp_of(r, 1), *b = h_warp_of(r, 3);
     CU_ASSERT_EQUAL(a->resident_cycles, 8);
     CU_ASSERT_EQUAL(a->stall_cycles[EXE], 3);
     CU_ASSERT_EQUAL(b->resident_cycles, 5);
@@ -388,8 +378,7 @@ static void test_e6_narrow_sfu(void)
     d.simt_sfu_width = 4;
     r = run(src, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(11));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 2);
     h_free(r);
     d.simt_sp_width = 4;
@@ -469,8 +458,7 @@ static void test_collector_starved(void)
        issues 6..16 as alone (11 instructions), B stalls for collector in
        10..16 (7 cycles) and issues 17..23: B completes at 25, as gto with
        issue_width 1 (E3), not at 18 as issue_width 2 without collectors */
-    const gpu_tr_simt_warp_t *b = h_warp(r, 3);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    const gpu_tr_simt_warp_t *b = h_warp_of(r, 3);
     CU_ASSERT_EQUAL(b->stall_cycles[COL], 7);
     CU_ASSERT_EQUAL(b->stall_cycles[ISS], 0);
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(25));
