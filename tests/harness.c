@@ -259,6 +259,16 @@ const gpu_tr_simt_warp_t *h_warp(const h_run_t *r, unsigned frame)
     return NULL;
 }
 
+const gpu_tr_simt_warp_t *h_warp_of(const h_run_t *r, unsigned frame)
+{
+    static const gpu_tr_simt_warp_t none;
+    const gpu_tr_simt_warp_t *w = h_warp(r, frame);
+    CU_ASSERT_PTR_NOT_NULL(w);
+    if (!w)
+        fprintf(stderr, "no warp record of frame %u\n", frame);
+    return w ? w : &none;
+}
+
 uint64_t h_simt_counter(const h_run_t *r, const char *name)
 {
     for (size_t i = 0; i < r->n_simt_counters; i++)
@@ -446,6 +456,23 @@ unsigned h_issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot, un
         n++;
     }
     return n;
+}
+
+bool h_issued_at(const h_run_t *r, unsigned f, const unsigned *want, unsigned n)
+{
+    unsigned at[256];
+    unsigned got = h_issues(r, f, at, NULL, NULL, 256);
+    bool same = got == n && memcmp(at, want, n * sizeof *at) == 0;
+    if (!same) {
+        fprintf(stderr, "frame %u issued at", f);
+        for (unsigned i = 0; i < got; i++)
+            fprintf(stderr, " %u", at[i]);
+        fprintf(stderr, "; want");
+        for (unsigned i = 0; i < n; i++)
+            fprintf(stderr, " %u", want[i]);
+        fprintf(stderr, "\n");
+    }
+    return same;
 }
 
 const char *h_example_src(const char *fence0)

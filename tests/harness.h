@@ -82,6 +82,15 @@ void h_assert_lane(const h_run_t *r, unsigned frame, unsigned lane, sim_time_t f
 unsigned h_issues(const h_run_t *r, unsigned f, unsigned *at, unsigned *slot, unsigned *lanes,
                   unsigned max);
 
+/* Whether frame f's SIMT issues were at exactly the cycles want[0..n), in
+ * order (the default clock period); prints both lists when not. */
+bool h_issued_at(const h_run_t *r, unsigned f, const unsigned *want, unsigned n);
+
+/* h_issued_at with the cycles written out: CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 9)). */
+#define H_ISSUED_AT(r, f, ...)                                                           \
+    h_issued_at((r), (f), (const unsigned[]){__VA_ARGS__},                             \
+                sizeof((const unsigned[]){__VA_ARGS__}) / sizeof(unsigned))
+
 /* The spec's examples 1 and 2 with tasks of two instructions (set_const,
  * ready: a task starting at S sends READY at S+2), CF0's fence fence0
  * ("acq": example 1, "no": example 2); tests/test_timing.c holds their
@@ -108,6 +117,9 @@ const gpu_tr_slot_t *h_slot(const h_run_t *r, unsigned frame, unsigned core, uns
 
 /* The SIMT warp record of `frame`, or NULL. */
 const gpu_tr_simt_warp_t *h_warp(const h_run_t *r, unsigned frame);
+/* The SIMT warp record of `frame`, asserted to exist: when it does not, a
+ * zeroed record (so the test's checks fail rather than crash). */
+const gpu_tr_simt_warp_t *h_warp_of(const h_run_t *r, unsigned frame);
 /* The "simt" counter `name`, or UINT64_MAX. */
 uint64_t h_simt_counter(const h_run_t *r, const char *name);
 

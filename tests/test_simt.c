@@ -43,8 +43,7 @@ static const gpu_tr_simt_warp_t *assert_warp(const h_run_t *r, unsigned f, uint6
                                              uint64_t lane_insns, unsigned divergent,
                                              unsigned depth, uint64_t resident)
 {
-    const gpu_tr_simt_warp_t *w = h_warp(r, f);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, f);
     CU_ASSERT_EQUAL(w->warp_instructions, warp_insns);
     CU_ASSERT_EQUAL(w->lane_instructions, lane_insns);
     CU_ASSERT_EQUAL(w->divergent_branches, divergent);
@@ -77,9 +76,7 @@ static void test_e1_divergence(void)
         CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(16));
         for (unsigned l = 0; l < 4; l++)
             h_assert_lane(r, 1, l, C(15), l & 1 ? 6 : 7); /* each lane: its core's count */
-        unsigned at[16], want[] = {6, 7, 8, 9, 10, 11, 12, 14};
-        CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 8);
-        CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
+        CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 9, 10, 11, 12, 14));
         CU_ASSERT_EQUAL(r->issues[6].active, 0xa); /* slot 6: lanes 1, 3 */
         CU_ASSERT_EQUAL(r->issues[4].active, 0x5); /* slot 4: lanes 0, 2 first (tie) */
         const gpu_tr_simt_warp_t *w = assert_warp(r, 1, 8, 26, 1, 3, 9);
@@ -124,8 +121,7 @@ static void test_e2_slowest_lane(void)
     CU_ASSERT_EQUAL(r->mems[0].replays, 3);
     CU_ASSERT_EQUAL(r->mems[0].requests, 4);
     CU_ASSERT_EQUAL(r->mems[0].done_ps, C(13));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 5);
     CU_ASSERT_EQUAL(w->replays, 3);
     h_free(r);
@@ -189,10 +185,10 @@ static void test_e3_schedulers(void)
     CU_ASSERT_EQUAL(r->frames[3].start_ps, C(10));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(24));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(25));
-    CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[ISS], 6);
-    CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[MEM] + h_warp(r, 3)->stall_cycles[EXE], 0);
-    CU_ASSERT_EQUAL(h_warp(r, 1)->warp_instructions, 11);
-    CU_ASSERT_EQUAL(h_warp(r, 3)->warp_instructions, 7);
+    CU_ASSERT_EQUAL(h_warp_of(r, 3)->stall_cycles[ISS], 6);
+    CU_ASSERT_EQUAL(h_warp_of(r, 3)->stall_cycles[MEM] + h_warp_of(r, 3)->stall_cycles[EXE], 0);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->warp_instructions, 11);
+    CU_ASSERT_EQUAL(h_warp_of(r, 3)->warp_instructions, 7);
     /* the unit's stall counters, each by its own name, are the warps' sums
        (the names are built in a buffer of the unit's: the harness copies them) */
     for (unsigned k = 0; k < GPU_SIMT_STALLS; k++) {
@@ -201,7 +197,7 @@ static void test_e3_schedulers(void)
         char name[48];
         snprintf(name, sizeof name, "stall_%s_cycles", gpu_simt_stall_name(k));
         CU_ASSERT_EQUAL(h_simt_counter(r, name),
-                        h_warp(r, 1)->stall_cycles[k] + h_warp(r, 3)->stall_cycles[k]);
+                        h_warp_of(r, 1)->stall_cycles[k] + h_warp_of(r, 3)->stall_cycles[k]);
     }
     CU_ASSERT_EQUAL(h_simt_counter(r, "stall_issue_cycles"), 6 + 7); /* B's 6, A's 10-22 */
     h_free(r);
@@ -210,7 +206,7 @@ static void test_e3_schedulers(void)
         r = run(E3, &d);
         CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
         CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(25));
-        CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[ISS], 7);
+        CU_ASSERT_EQUAL(h_warp_of(r, 3)->stall_cycles[ISS], 7);
         unsigned at[16];
         CU_ASSERT_EQUAL(h_issues(r, 3, at, NULL, NULL, 16), 7);
         CU_ASSERT_EQUAL(at[0], 17);
@@ -222,7 +218,7 @@ static void test_e3_schedulers(void)
     r = run(E3, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(18));
-    CU_ASSERT_EQUAL(h_warp(r, 3)->stall_cycles[ISS], 0);
+    CU_ASSERT_EQUAL(h_warp_of(r, 3)->stall_cycles[ISS], 0);
     /* issue utilisation: 18 warp instructions / (18 cycles × 2) = 0.5 */
     CU_ASSERT_EQUAL(h_simt_counter(r, "issue_util_ppm"), 500000);
     h_free(r);
@@ -250,7 +246,7 @@ static void test_st_two_lanes_one_bank(void)
     CU_ASSERT_EQUAL(r->mems[0].is_store, 1);
     CU_ASSERT_EQUAL(r->mems[0].requests, 2);
     CU_ASSERT_EQUAL(r->mems[0].replays, 1);
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 6);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 3);
     h_free(r);
@@ -275,22 +271,19 @@ static void test_scoreboard_hides_ld(void)
                       " add r3, r8, r10\n ready\n.data 0: 7\n";
     gpu_desc_t d = simt(SIMT_SCHED_RR, true);
     h_run_t *r = run(src, &d);
-    unsigned at[8], on[] = {6, 7, 8, 9, 10}, off[] = {6, 9, 10, 11, 12};
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 8), 5);
-    CU_ASSERT_EQUAL(memcmp(at, on, sizeof on), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 9, 10));
     h_assert_lane(r, 1, 0, C(11), 5);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
     CU_ASSERT_EQUAL(r->arch.regs[0][10], 12); /* 7 + 5: the ld's value was used */
-    CU_ASSERT_EQUAL(h_warp(r, 1)->resident_cycles, 5);
-    CU_ASSERT_EQUAL(h_warp(r, 1)->stall_cycles[MEM], 0);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->resident_cycles, 5);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->stall_cycles[MEM], 0);
     h_free(r);
     d = simt(SIMT_SCHED_RR, false);
     r = run(src, &d);
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 8), 5);
-    CU_ASSERT_EQUAL(memcmp(at, off, sizeof off), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 9, 10, 11, 12));
     h_assert_lane(r, 1, 0, C(13), 5);
-    CU_ASSERT_EQUAL(h_warp(r, 1)->stall_cycles[MEM], 2);
-    CU_ASSERT_EQUAL(h_warp(r, 1)->stall_cycles[EXE], 0);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->stall_cycles[MEM], 2);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->stall_cycles[EXE], 0);
     h_free(r);
     gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
@@ -321,12 +314,8 @@ static void test_latency_hiding(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(src);
     gpu_desc_t d = simt(SIMT_SCHED_RR, false);
     h_run_t *r = run(src, &d);
-    unsigned at[16], f1[] = {6, 7, 8, 9, 11, 13, 16, 19, 22, 23, 25, 28},
-                     f3[] = {10, 12, 14, 15, 17, 18, 21, 24, 27, 29, 30, 33};
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 12);
-    CU_ASSERT_EQUAL(memcmp(at, f1, sizeof f1), 0);
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 3, at, NULL, NULL, 16), 12);
-    CU_ASSERT_EQUAL(memcmp(at, f3, sizeof f3), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 9, 11, 13, 16, 19, 22, 23, 25, 28));
+    CU_ASSERT(H_ISSUED_AT(r, 3, 10, 12, 14, 15, 17, 18, 21, 24, 27, 29, 30, 33));
     h_assert_lane(r, 1, 0, C(29), 12);
     h_assert_lane(r, 3, 15, C(34), 12);
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(35));
@@ -338,9 +327,7 @@ static void test_latency_hiding(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(cut);
     memset(cut + strlen("\n.irp lanes, 0x00ff"), ' ', strlen(", 0xff00"));
     r = run(src, &d);
-    unsigned alone[] = {6, 7, 8, 9, 10, 11, 14, 17, 20, 21, 22, 25};
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 12);
-    CU_ASSERT_EQUAL(memcmp(at, alone, sizeof alone), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 9, 10, 11, 14, 17, 20, 21, 22, 25));
     h_assert_lane(r, 1, 7, C(26), 12);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(27));
     h_free(r);
@@ -428,9 +415,7 @@ static void test_nested_divergence(void)
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
     const gpu_tr_simt_warp_t *w = assert_warp(r, 1, 11, 33, 2, 4, 12);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
-    unsigned at[16], want[] = {6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17};
-    CU_ASSERT_EQUAL_FATAL(h_issues(r, 1, at, NULL, NULL, 16), 11);
-    CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17));
     h_free(r);
     gpu_desc_t dm = h_desc(timing_mode, false);
     r = run(src, &dm);
@@ -469,7 +454,7 @@ static void test_rr_ring_after_a_warp_retires(void)
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(16));
     CU_ASSERT_EQUAL(r->frames[5].complete_ps, C(33));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(62));
-    CU_ASSERT_EQUAL(h_warp(r, 1)->warp_instructions, 43);
+    CU_ASSERT_EQUAL(h_warp_of(r, 1)->warp_instructions, 43);
     h_free(r);
 }
 

@@ -111,7 +111,7 @@ static void test_e7(void)
     for (unsigned l = 0; l < 4; l++)
         h_assert_lane(r, 1, l, C(18), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 12);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 3);
     h_free(r);
@@ -125,7 +125,7 @@ static void test_e7(void)
     for (unsigned l = 0; l < 4; l++)
         h_assert_lane(r, 1, l, C(16), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
-    w = h_warp(r, 1);
+    w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->warp_instructions, 9);
     CU_ASSERT_EQUAL(w->lane_instructions, 28);
     CU_ASSERT_EQUAL(w->divergent_branches, 1);
@@ -192,7 +192,7 @@ static void test_e8(void)
     h_assert_lane(r, 1, 0, C(15), 5);
     h_assert_lane(r, 1, 1, C(20), 5);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(21));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 14);
     CU_ASSERT_EQUAL(w->warp_instructions, 8);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 6);
@@ -344,7 +344,7 @@ static void test_two_barriers_at_one_slot(void)
     for (unsigned l = 0; l < 4; l++)
         h_assert_lane(r, 1, l, C(16), n[l]);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->lane_instructions, 30);
     CU_ASSERT_EQUAL(w->divergent_branches, 2);
     CU_ASSERT_EQUAL(w->resident_cycles, 10);
@@ -386,7 +386,7 @@ static void test_loop_lanes_exit_at_different_iterations(void)
     for (unsigned l = 0; l < 3; l++)
         h_assert_lane(r, 1, l, C(16), 6 + 2 * l);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 10);
     CU_ASSERT_EQUAL(w->divergent_branches, 2);
     CU_ASSERT_EQUAL(w->max_groups, 3);
@@ -422,10 +422,10 @@ static void test_two_warps_gto(void)
     assert_issues(r, 3, b, 3);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(17));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 1);
     CU_ASSERT_EQUAL(w->stall_cycles[ISS], 2);
-    w = h_warp(r, 3);
+    w = h_warp_of(r, 3);
     CU_ASSERT_EQUAL(w->stall_cycles[ISS], 3);
     h_free(r);
     d.simt_reconvergence = GPU_RECONV_STACK;
@@ -469,7 +469,7 @@ static void test_ld_sync_three_lanes(void)
     for (unsigned l = 0; l < 3; l++)
         h_assert_lane(r, 1, l, C(15 + 5 * l), 5);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(26));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 19);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 8);
     CU_ASSERT_EQUAL(w->max_groups, 2);
@@ -519,7 +519,7 @@ static void test_ready_inside_a_diverged_path(void)
     h_assert_lane(r, 1, 1, C(18), 7);
     h_assert_lane(r, 1, 3, C(18), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(19));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 12);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 3);
     CU_ASSERT_EQUAL(w->divergent_branches, 1);
@@ -585,7 +585,7 @@ static void test_collector_per_group(void)
     for (unsigned l = 0; l < 4; l++)
         h_assert_lane(r, 1, l, C(17), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 11);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 2);
     CU_ASSERT_EQUAL(w->stall_cycles[COL], 0);
@@ -601,7 +601,7 @@ static void test_collector_per_group(void)
     for (unsigned l = 0; l < 4; l++)
         h_assert_lane(r, 1, l, C(17), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(18));
-    w = h_warp(r, 1);
+    w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 11);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
     CU_ASSERT_EQUAL(w->stall_cycles[COL], 1);
@@ -638,7 +638,7 @@ static void test_ld_in_lsu_passes(void)
     for (unsigned l = 0; l < 4; l++)
         h_assert_lane(r, 1, l, C(16), 7);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 10);
     CU_ASSERT_EQUAL(w->stall_cycles[MEM], 1);
     CU_ASSERT_EQUAL(r->n_mems, 1);

@@ -27,12 +27,6 @@ static gpu_desc_t simt(void) { return h_desc(timing_mode, true); }
 
 static h_run_t *run(const char *src, const gpu_desc_t *d) { return h_run_simt_done(src, d); }
 
-/* The issue records' times of frame f, in cycles. */
-static unsigned issues(const h_run_t *r, unsigned f, unsigned *out, unsigned max)
-{
-    return h_issues(r, f, out, NULL, NULL, max);
-}
-
 static const char E4[] = ".group cores=0x000f fence=no\n"
                          "  set_const r8, 2\n"  /* 0 */
                          "  set_const r9, 1\n"  /* 1 */
@@ -60,11 +54,8 @@ static void test_e4_front_end(void)
     d.simt_ibuffer = 2;
     r = run(E4, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(17));
-    unsigned at[16], want[] = {7, 8, 9, 10, 12, 13, 15};
-    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 16), 7);
-    CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 7, 8, 9, 10, 12, 13, 15));
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 10);
     CU_ASSERT_EQUAL(w->stall_cycles[FET], 3);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
@@ -123,17 +114,11 @@ static void test_e4_two_warps_one_fetch_port_gto(void)
     d.simt_ibuffer = 2;
     d.simt_scheduler = SIMT_SCHED_GTO;
     h_run_t *r = run(src, &d);
-    unsigned at[16], want_a[] = {7, 8, 9, 10, 15, 16, 19, 20, 22, 23, 25},
-                     want_b[] = {11, 12, 13, 14, 17, 18, 21};
-    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 16), 11);
-    CU_ASSERT_EQUAL(memcmp(at, want_a, sizeof want_a), 0);
-    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 16), 7);
-    CU_ASSERT_EQUAL(memcmp(at, want_b, sizeof want_b), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 7, 8, 9, 10, 15, 16, 19, 20, 22, 23, 25));
+    CU_ASSERT(H_ISSUED_AT(r, 3, 11, 12, 13, 14, 17, 18, 21));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(23));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(27));
-    const gpu_tr_simt_warp_t *a = h_warp(r, 1), *b = h_warp(r, 3);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    const gpu_tr_simt_warp_t *a = h_warp_of(r, 1), *b = h_warp_of(r, 3);
     CU_ASSERT_EQUAL(a->resident_cycles, 20);
     CU_ASSERT_EQUAL(a->stall_cycles[FET], 5);
     CU_ASSERT_EQUAL(a->stall_cycles[ISS], 4);
@@ -176,12 +161,9 @@ static void test_fetch_cancelled_by_a_pop(void)
     d.simt_ibuffer = 2;
     d.simt_fetch_latency = 2;
     h_run_t *r = run(POP_CANCELS, &d);
-    unsigned at[16], want[] = {8, 9, 10, 13, 14, 16, 17, 20};
-    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 16), 8);
-    CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 8, 9, 10, 13, 14, 16, 17, 20));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(22));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 15);
     CU_ASSERT_EQUAL(w->stall_cycles[FET], 7);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
@@ -210,11 +192,8 @@ static void test_e5_register_bank_conflict(void)
     d.simt_collectors = 1;
     r = run(E5, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
-    unsigned at[8], want[] = {6, 7, 8, 10};
-    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 4);
-    CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 10));
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 5);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
     CU_ASSERT_EQUAL(r->arch.regs[0][10], 7);
@@ -250,22 +229,17 @@ static void test_ready_drains_an_instruction_in_its_collector(void)
     d.simt_scoreboard = true;
     d.simt_collectors = 1;
     h_run_t *r = run(E5, &d);
-    unsigned at[8], want[] = {6, 7, 8, 10}, want2[] = {6, 7, 8, 10, 11};
-    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 4);
-    CU_ASSERT_EQUAL(memcmp(at, want, sizeof want), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 10));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(12));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 5);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 1);
     CU_ASSERT_EQUAL(w->stall_cycles[COL], 0);
     h_free(r);
     r = run(INDEPENDENT, &d);
-    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
-    CU_ASSERT_EQUAL(memcmp(at, want2, sizeof want2), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 8, 10, 11));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(13));
-    w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 6);
     CU_ASSERT_EQUAL(w->stall_cycles[COL], 1);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
@@ -306,15 +280,11 @@ static void test_bank_conflict_two_issues_one_cycle(void)
     d.simt_collectors = 2;
     d.simt_rf_banks = 4;
     h_run_t *r = run(BANK2, &d);
-    unsigned at[8], want_a[] = {6, 7, 9, 10, 12}, want_b[] = {10, 11};
-    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
-    CU_ASSERT_EQUAL(memcmp(at, want_a, sizeof want_a), 0);
-    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 8), 2);
-    CU_ASSERT_EQUAL(memcmp(at, want_b, sizeof want_b), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 9, 10, 12));
+    CU_ASSERT(H_ISSUED_AT(r, 3, 10, 11));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(13));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(14));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->resident_cycles, 7);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 2);
     h_free(r);
@@ -367,26 +337,18 @@ static void test_rf_arbiter_oldest_and_rr(void)
     d.simt_collectors = 2;
     d.simt_rf_banks = 1;
     h_run_t *r = run(TWO_READS, &d);
-    unsigned at[8], want_a[] = {6, 7, 9, 10, 14}, want_b[] = {10, 12};
-    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
-    CU_ASSERT_EQUAL(memcmp(at, want_a, sizeof want_a), 0);
-    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 8), 2);
-    CU_ASSERT_EQUAL(memcmp(at, want_b, sizeof want_b), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 9, 10, 14));
+    CU_ASSERT(H_ISSUED_AT(r, 3, 10, 12));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(14));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(16));
     h_free(r);
     d.simt_rf_arbiter = SIMT_RF_RR;
     r = run(TWO_READS, &d);
-    unsigned rr_a[] = {6, 7, 9, 10, 13}, rr_b[] = {10, 14};
-    CU_ASSERT_EQUAL_FATAL(issues(r, 1, at, 8), 5);
-    CU_ASSERT_EQUAL(memcmp(at, rr_a, sizeof rr_a), 0);
-    CU_ASSERT_EQUAL_FATAL(issues(r, 3, at, 8), 2);
-    CU_ASSERT_EQUAL(memcmp(at, rr_b, sizeof rr_b), 0);
+    CU_ASSERT(H_ISSUED_AT(r, 1, 6, 7, 9, 10, 13));
+    CU_ASSERT(H_ISSUED_AT(r, 3, 10, 14));
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(15));
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(16));
-    const gpu_tr_simt_warp_t *a = h_warp(r, 1), *b = h_warp(r, 3);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    const gpu_tr_simt_warp_t *a = h_warp_of(r, 1), *b = h_warp_of(r, 3);
     CU_ASSERT_EQUAL(a->resident_cycles, 8);
     CU_ASSERT_EQUAL(a->stall_cycles[EXE], 3);
     CU_ASSERT_EQUAL(b->resident_cycles, 5);
@@ -416,8 +378,7 @@ static void test_e6_narrow_sfu(void)
     d.simt_sfu_width = 4;
     r = run(src, &d);
     CU_ASSERT_EQUAL(r->frames[1].complete_ps, C(11));
-    const gpu_tr_simt_warp_t *w = h_warp(r, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const gpu_tr_simt_warp_t *w = h_warp_of(r, 1);
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 2);
     h_free(r);
     d.simt_sp_width = 4;
@@ -497,8 +458,7 @@ static void test_collector_starved(void)
        issues 6..16 as alone (11 instructions), B stalls for collector in
        10..16 (7 cycles) and issues 17..23: B completes at 25, as gto with
        issue_width 1 (E3), not at 18 as issue_width 2 without collectors */
-    const gpu_tr_simt_warp_t *b = h_warp(r, 3);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    const gpu_tr_simt_warp_t *b = h_warp_of(r, 3);
     CU_ASSERT_EQUAL(b->stall_cycles[COL], 7);
     CU_ASSERT_EQUAL(b->stall_cycles[ISS], 0);
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(25));
