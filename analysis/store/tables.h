@@ -183,8 +183,8 @@
  * MIMD rows of slot_counts, as in the rows a run writes — and a reader of an
  * older file sees the same through TEMP views. A reason only thread groups
  * have (NULL in the stack's rows, as barrier) needs a rule of its own. */
-#define DB_STALL_COLUMN(C, name) C(stall_##name##_cycles, "INTEGER")
-#define DB_STALLS_SINCE_V14(C) GEN_SIMT_STALLS_SINCE_V14(DB_STALL_COLUMN, C)
+#define DB_SLOT_STALL(C, name) C(stall_##name##_cycles, "INTEGER")
+#define DB_STALLS_SINCE_V14(C) GEN_SIMT_STALLS_SINCE_V14(DB_SLOT_STALL, C)
 
 /* A thread group's wait at a convergence barrier (version 15; simt.
  * reconvergence = barrier, level events; gpu_tr_simt_wait_t): the warp, the
