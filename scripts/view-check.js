@@ -325,8 +325,9 @@ async function barrierPage(page) {
 // names its lane, frame, slot and start.
 async function barrierWaits(page, db, run, what) {
   const t = (await drawn(page)).timeline;
-  const rows = sql(db, `SELECT lanes FROM simt_waits JOIN runs USING (run_id) WHERE run_id = ${run}
-    AND from_ps < ${t.to} * period_ps AND (to_ps IS NULL OR to_ps > ${t.from} * period_ps)`);
+  const rows = sql(db, `SELECT w.lanes FROM simt_waits AS w JOIN runs AS r USING (run_id)
+    WHERE w.run_id = ${run} AND w.from_ps < ${t.to} * r.period_ps
+    AND (w.to_ps IS NULL OR w.to_ps > ${t.from} * r.period_ps)`);
   const bands = rows.reduce((n, r) => n + [...r.lanes.toString(2)].filter(b => b === '1').length, 0);
   check(t.barrier && t.barrier.detail && bands > 0 && t.barrier.waits === bands,
         `${what}: barrier-wait bands = simt_waits' lanes in cycles ${t.from}-${t.to} (${bands})`, t.barrier);
