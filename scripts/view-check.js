@@ -296,7 +296,7 @@ async function barrierPage(page) {
     AND value = 'barrier'`)[0].run_id;
   await open(page, `${studyUrl}/run/${run}`);
   await checkWindow(page, studyDb, run, `barrier run ${run}`);
-  await barrierWaits(page, studyDb, run, `barrier run ${run}`);
+  const wait = await barrierWaits(page, studyDb, run, `barrier run ${run}`);
   const first = await page.evaluate(() => window.__drawn.timeline.divergedIssue);
   const is = sql(studyDb, `SELECT active, mask, depth FROM simt_issue WHERE run_id = ${run}
     AND time_ps = ${first.time_ps} AND frame = ${first.frame}`)[0];
@@ -317,6 +317,10 @@ async function barrierPage(page) {
         `barrier run: the warp's panel shows max_groups ${w.max_groups}, barriers ${w.barriers},` +
         ` stall_barrier_cycles ${w.stall_barrier_cycles}`, row);
   await warpPanel(page, studyDb, run, task.frame, `barrier run ${run}`);
+  if (wait) { // the picture shows a lane's wait at the barrier, hovered
+    const box = await page.locator('canvas.timeline').first().boundingBox();
+    await page.mouse.move(box.x + wait.x + wait.w / 2, box.y + wait.y + wait.h / 2);
+  }
   await shot(page, 'view-barrier.png');
 }
 
@@ -338,6 +342,7 @@ async function barrierWaits(page, db, run, what) {
   const tip = await page.$eval('#tip', e => e.textContent);
   check(tip.includes(`lane ${w.lane} waits at a barrier`) && tip.includes(`F${w.frame}, slot ${w.slot}`),
         `${what}: hovering a barrier wait names lane ${w.lane}, F${w.frame} and slot ${w.slot}`, tip);
+  return w;
 }
 
 // A warp's task panel against SQL and the model's names: the stall reasons the page has
