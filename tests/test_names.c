@@ -396,6 +396,16 @@ static char *expected_counters(void)
     return sql;
 }
 
+/* The rows of `with` `select` (a WITH clause, or "", and a SELECT): none,
+ * or they are printed, after `what`. */
+static void no_rows(const char *what, const char *with, const char *select)
+{
+    const char *rows = test_q_rows(db_path, "%s%s", with, select);
+    if (*rows)
+        fprintf(stderr, "%s: %s\n", what, rows);
+    CU_ASSERT_STRING_EQUAL(rows, "");
+}
+
 /* The model writes exactly its lists' counters: no counter the lists lack
  * (a name typed beside them, or misspelt), each listed one for each of its
  * units in every run (the thread groups' in the barrier run, 3, alone),
@@ -404,26 +414,18 @@ static void test_counters_are_the_lists(void)
 {
     CU_ASSERT_FATAL(setup() == 0);
     char *with = expected_counters();
-    const char *unlisted = test_q_rows(db_path, "%sSELECT DISTINCT component, name FROM counters"
-                                       " AS c WHERE NOT EXISTS (SELECT 1 FROM expected AS e"
-                                       " WHERE c.component GLOB e.glob AND c.name = e.name)",
-                                       with);
-    if (*unlisted)
-        fprintf(stderr, "counters not in the model's lists: %s\n", unlisted);
-    CU_ASSERT_STRING_EQUAL(unlisted, "");
-    const char *missing = test_q_rows(db_path, "%sSELECT u.run_id, u.component, e.name"
-                                      " FROM (SELECT DISTINCT run_id, component FROM counters)"
-                                      " AS u JOIN expected AS e ON u.component GLOB e.glob"
-                                      " WHERE (NOT e.groups OR u.run_id = 3) AND NOT EXISTS"
-                                      " (SELECT 1 FROM counters AS c WHERE c.run_id = u.run_id"
-                                      " AND c.component = u.component AND c.name = e.name)",
-                                      with);
-    if (*missing)
-        fprintf(stderr, "counters of the lists not recorded: %s\n", missing);
-    CU_ASSERT_STRING_EQUAL(missing, "");
-    CU_ASSERT_EQUAL(test_q_int(db_path, "%sSELECT count(*) FROM counters AS c JOIN expected AS e"
-                                        " ON c.component GLOB e.glob AND c.name = e.name"
-                                        " WHERE e.groups AND c.run_id <> 3", with), 0);
+    no_rows("counters not in the model's lists", with,
+            "SELECT DISTINCT component, name FROM counters AS c WHERE NOT EXISTS (SELECT 1"
+            " FROM expected AS e WHERE c.component GLOB e.glob AND c.name = e.name)");
+    no_rows("counters of the lists not recorded", with,
+            "SELECT u.run_id, u.component, e.name"
+            " FROM (SELECT DISTINCT run_id, component FROM counters) AS u JOIN expected AS e"
+            " ON u.component GLOB e.glob WHERE (NOT e.groups OR u.run_id = 3) AND NOT EXISTS"
+            " (SELECT 1 FROM counters AS c WHERE c.run_id = u.run_id"
+            " AND c.component = u.component AND c.name = e.name)");
+    no_rows("thread groups' counters of a run without them", with,
+            "SELECT c.run_id, c.component, c.name FROM counters AS c JOIN expected AS e"
+            " ON c.component GLOB e.glob AND c.name = e.name WHERE e.groups AND c.run_id <> 3");
     free(with);
     for (int run = 1; run <= 3; run++)
         CU_ASSERT_EQUAL(test_q_int(db_path, "SELECT count(DISTINCT component) = 2 + %d"
@@ -437,17 +439,13 @@ static void test_counters_are_the_lists(void)
 static void test_interval_units_are_the_models(void)
 {
     CU_ASSERT_FATAL(setup() == 0);
-    const char *odd = test_q_rows(db_path, "SELECT DISTINCT run_id, unit FROM intervals AS i"
-                                  " WHERE NOT EXISTS (SELECT 1 FROM counters AS c WHERE"
-                                  " c.run_id = i.run_id AND c.component = i.unit)"
-                                  " AND NOT (substr(i.unit, 1, length('%s')) = '%s'"
-                                  " AND substr(i.unit, length('%s') + 1) IN (SELECT reason FROM"
-                                  " simt_stalls AS s WHERE s.run_id = i.run_id))",
-                                  GEN_UNIT_SIMT_REASON, GEN_UNIT_SIMT_REASON,
-                                  GEN_UNIT_SIMT_REASON);
-    if (*odd)
-        fprintf(stderr, "interval units the model does not report: %s\n", odd);
-    CU_ASSERT_STRING_EQUAL(odd, "");
+#define REASON_OF(unit) "substr(" unit ", length('" GEN_UNIT_SIMT_REASON "') + 1)"
+    no_rows("interval units the model does not report", "",
+            "SELECT DISTINCT run_id, unit FROM intervals AS i WHERE NOT EXISTS (SELECT 1"
+            " FROM counters AS c WHERE c.run_id = i.run_id AND c.component = i.unit)"
+            " AND NOT (i.unit = '" GEN_UNIT_SIMT_REASON "' || " REASON_OF("i.unit")
+            " AND " REASON_OF("i.unit") " IN (SELECT reason FROM simt_stalls AS s"
+            " WHERE s.run_id = i.run_id))");
     /* every run's cores and banks, a SIMT run's unit and reasons: as many
        units as the run has counters' units but gpu and ts, + its reasons */
     for (int run = 1; run <= 3; run++)
