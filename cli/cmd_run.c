@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
 #include "api/tessera.h"
 #include "cli/cli_trace.h"
@@ -108,7 +107,7 @@ static void print_summary(const tessera_t *t, const run_args_t *a)
            (double)c.events / wall, (double)c.instructions / wall);
     if (c.run_id)
         printf("  database          %s, run %lld (level %s)\n", a->db, (long long)c.run_id,
-               rec_level_name(tessera_config(t)->record.level));
+               cfg_rec_level_names[tessera_config(t)->record.level]);
     if (tessera_outcome_msg(t)[0])
         printf("  %s\n", tessera_outcome_msg(t));
 }

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
 #include "cli/commands.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
@@ -51,7 +51,7 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (tess_alloc_from_env()) /* fault injection and allocation counts, for tests */
-        rec_use_tess_alloc();
+        db_use_tess_alloc();
     outfile_init();
     int rc = dispatch(argc, argv);
     diag_t d = {0};

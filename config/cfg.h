@@ -11,13 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/store/rec_level.h" /* a leaf: the one include of analysis/ */
 #include "events/base/diag.h"
 #include "model/gpu.h"
-#include "model/rec_level.h"
 #include "model/xenum.h"
 
-/* record.level's choices: REC_LEVELS (model/rec_level.h, the recorder's
- * levels), names indexed by rec_level_t. */
+/* record.level's choices: REC_LEVELS (analysis/store/rec_level.h, the
+ * levels the recorder records and runs.level names), names indexed by
+ * rec_level_t. */
 extern const char *const cfg_rec_level_names[REC_LEVEL_COUNT + 1];
 
 /* sim.progress: X(PREFIX, ID, "name", value); the values are those of the

@@ -4,7 +4,7 @@
 # under valgrind memcheck, then the outputs in the real tools (scripts/realtools.sh:
 # GTKWave's vcd2fst, speedscope in headless chromium, a single-node Slurm; it
 # installs what it lacks), then each fuzz target for a minute. Exits non-zero
-# on the first failure. About 18 minutes on 2 cores.
+# on the first failure. About 25 minutes on 2 cores.
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)

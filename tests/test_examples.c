@@ -673,25 +673,15 @@ static void test_lock_without_atomics_loses_increments(void)
     "SELECT count(*) FROM simt_warps WHERE issued_cycles"                                 \
     GEN_SIMT_STALLS_BY(STALL_PLUS, STALL_PLUS_OR0) " <> resident_cycles"
 
-/* Every example, on the MIMD machine and on the SIMT unit with and without
- * the pipeline (S11–S13) and under barrier reconvergence (S14), in both
- * timing modes: the slot profile sums to
- * the per-core counters and to the per-warp figures, every warp's cycles
- * add up, and the profile has rows for every run (a check that cannot pass
- * on no rows). */
-static void test_slot_profile_sums(void)
+/* Every example on one machine, in both timing modes: the slot profile
+ * sums to the per-core counters and to the per-warp figures, every warp's
+ * cycles add up, and the profile has rows for every run (a check that cannot
+ * pass on no rows). `stack` says the machine is the SIMT unit under the
+ * reconvergence stack, where lock.s deadlocks (S9): a stopped run, profiled
+ * too (under barriers it completes, S14). One case per machine below, so
+ * that processes sharing the cases (TESSERA_TEST_SHARD) share the runs. */
+static void slot_profile_sums(const char *machine, bool stack)
 {
-    static const char *const machines[] = {
-        "",
-        "-s core.model=simt",
-        "-s core.model=simt -s simt.scoreboard=on -s simt.scheduler=gto",
-        "-s core.model=simt -s simt.ibuffer=2 -s simt.fetch_width=1 -s simt.collectors=2"
-        " -s simt.rf_banks=2 -s simt.sp_width=4 -s simt.lsu_width=2 -s simt.issue_width=2",
-        "-s core.model=simt -s simt.reconvergence=barrier -s simt.scoreboard=on"
-        " -s simt.issue_width=2",
-        "-s core.model=simt -s simt.reconvergence=barrier -s simt.collectors=2"
-        " -s simt.rf_banks=2 -s simt.sp_width=4 -s simt.lsu_width=2",
-    };
     char db[512]; /* test_tmp_path's buffer is reused */
     snprintf(db, sizeof db, "%s", test_tmp_path("slots.db"));
     remove(db);
@@ -699,21 +689,18 @@ static void test_slot_profile_sums(void)
     for (unsigned i = 0; i < NEXAMPLES; i++) {
         if (i > 0 && !strcmp(examples[i].name, examples[i - 1].name))
             continue;
-        for (unsigned m = 0; m < sizeof machines / sizeof machines[0]; m++)
-            for (unsigned stepped = 0; stepped < 2; stepped++) {
-                char args[1024];
-                snprintf(args, sizeof args, "run '%s' --quiet --db '%s' %s %s %s",
-                         example_path(&examples[i]), db, examples[i].opts, machines[m],
-                         stepped ? "-s core.timing=stepped" : "");
-                char *out = NULL;
-                int rc = test_run_tessera(args, &out);
-                /* lock.s deadlocks under the SIMT stack (S9): a stopped run,
-                   profiled too (under barriers it completes, S14) */
-                if (rc != 0 && !(m > 0 && m < 4 && !strcmp(examples[i].name, "lock")))
-                    fprintf(stderr, "\ntessera %s -> %d\n%s\n", args, rc, out ? out : "");
-                free(out);
-                runs++;
-            }
+        for (unsigned stepped = 0; stepped < 2; stepped++) {
+            char args[1024];
+            snprintf(args, sizeof args, "run '%s' --quiet --db '%s' %s %s %s",
+                     example_path(&examples[i]), db, examples[i].opts, machine,
+                     stepped ? "-s core.timing=stepped" : "");
+            char *out = NULL;
+            int rc = test_run_tessera(args, &out);
+            if (rc != 0 && !(stack && !strcmp(examples[i].name, "lock")))
+                fprintf(stderr, "\ntessera %s -> %d\n%s\n", args, rc, out ? out : "");
+            free(out);
+            runs++;
+        }
     }
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs"), (int64_t)runs);
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs WHERE run_id NOT IN"
@@ -742,8 +729,49 @@ static void test_slot_profile_sums(void)
                                     " WHERE run_id % 2 = 0)"), 0);
 }
 
+static void test_slot_profile_sums_mimd(void) { slot_profile_sums("", false); }
+
+static void test_slot_profile_sums_simt(void)
+{
+    slot_profile_sums("-s core.model=simt", true);
+}
+
+static void test_slot_profile_sums_scoreboard_gto(void)
+{
+    slot_profile_sums("-s core.model=simt -s simt.scoreboard=on -s simt.scheduler=gto", true);
+}
+
+/* the pipeline, S11-S13 */
+static void test_slot_profile_sums_pipeline(void)
+{
+    slot_profile_sums("-s core.model=simt -s simt.ibuffer=2 -s simt.fetch_width=1"
+                      " -s simt.collectors=2 -s simt.rf_banks=2 -s simt.sp_width=4"
+                      " -s simt.lsu_width=2 -s simt.issue_width=2",
+                      true);
+}
+
+/* barrier reconvergence, S14 */
+static void test_slot_profile_sums_barrier(void)
+{
+    slot_profile_sums("-s core.model=simt -s simt.reconvergence=barrier -s simt.scoreboard=on"
+                      " -s simt.issue_width=2",
+                      false);
+}
+
+static void test_slot_profile_sums_barrier_pipeline(void)
+{
+    slot_profile_sums("-s core.model=simt -s simt.reconvergence=barrier -s simt.collectors=2"
+                      " -s simt.rf_banks=2 -s simt.sp_width=4 -s simt.lsu_width=2",
+                      false);
+}
+
 static const test_case_t result_cases[] = {
-    TEST(test_slot_profile_sums),
+    TEST(test_slot_profile_sums_mimd),
+    TEST(test_slot_profile_sums_simt),
+    TEST(test_slot_profile_sums_scoreboard_gto),
+    TEST(test_slot_profile_sums_pipeline),
+    TEST(test_slot_profile_sums_barrier),
+    TEST(test_slot_profile_sums_barrier_pipeline),
     TEST(test_vecadd),
     TEST(test_reduce),
     TEST(test_histogram),

@@ -70,8 +70,8 @@ static void test_mimd_run_records_only_its_keys(void)
                                     " AND ts_window IS NULL AND seed IS NULL"), 1);
     /* runs.config keeps every key: it is the run's whole configuration and its run key */
     char *config = test_db_text(db, "SELECT config FROM runs WHERE run_id = 1");
-    CU_ASSERT_PTR_NOT_NULL(config && strstr(config, "[simt]\nscheduler = rr\n"));
-    CU_ASSERT_PTR_NOT_NULL(config && strstr(config, "window = 8\n"));
+    CU_ASSERT(config && strstr(config, "[simt]\nscheduler = rr\n"));
+    CU_ASSERT(config && strstr(config, "window = 8\n"));
     free(config);
 }
 
@@ -157,7 +157,7 @@ static void test_setting_an_inert_key_warns_once(void)
     char *out = NULL;
     CU_ASSERT_EQUAL(run_into(db, "-s simt.scheduler=gto -s simt.scheduler=oldest", &out), 0);
     CU_ASSERT_EQUAL(count_of(out, "warning:"), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "warning: simt.scheduler = oldest has no effect on "
+    CU_ASSERT(out && strstr(out, "warning: simt.scheduler = oldest has no effect on "
                                               "this run (core.model is mimd: the simt.* keys "
                                               "apply only to core.model = simt; -s core.model="
                                               "simt gives it one): it is not recorded in params"));
@@ -165,16 +165,16 @@ static void test_setting_an_inert_key_warns_once(void)
     /* named explicitly at its default: warned all the same */
     CU_ASSERT_EQUAL(run_into(db, "-s ts.window=8", &out), 0);
     CU_ASSERT_EQUAL(count_of(out, "warning:"), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "ts.window = 8 has no effect on this run (ts.policy "
+    CU_ASSERT(out && strstr(out, "ts.window = 8 has no effect on this run (ts.policy "
                                               "is inorder"));
     free(out);
     /* where they apply: nothing said */
     CU_ASSERT_EQUAL(run_into(db, "-s core.model=simt -s simt.scheduler=gto -s sim.seed=4 "
                                  "-s sm.arbiter=random", &out), 0);
-    CU_ASSERT_PTR_NULL(out && strstr(out, "warning"));
+    CU_ASSERT(!(out && strstr(out, "warning")));
     free(out);
     CU_ASSERT_EQUAL(run_into(db, "-s sim.seed=4", &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sim.seed = 4 has no effect on this run (nothing in "
+    CU_ASSERT(out && strstr(out, "sim.seed = 4 has no effect on this run (nothing in "
                                               "the run is random"));
     free(out);
     /* a file: a value other than the default warns, the default does not (baseline.ini) */
@@ -186,11 +186,11 @@ static void test_setting_an_inert_key_warns_once(void)
     snprintf(sets, sizeof sets, "--config %s", ini);
     CU_ASSERT_EQUAL(run_into(db, sets, &out), 0);
     CU_ASSERT_EQUAL(count_of(out, "warning:"), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "simt.scheduler = gto has no effect"));
+    CU_ASSERT(out && strstr(out, "simt.scheduler = gto has no effect"));
     free(out);
     snprintf(sets, sizeof sets, "--config %s", test_src_path("config/baseline.ini"));
     CU_ASSERT_EQUAL(run_into(db, sets, &out), 0);
-    CU_ASSERT_PTR_NULL(out && strstr(out, "warning"));
+    CU_ASSERT(!(out && strstr(out, "warning")));
     free(out);
 }
 
@@ -211,41 +211,41 @@ static void test_sweep_over_an_inert_key_refuses(void)
 {
     char *out = NULL;
     CU_ASSERT_EQUAL(sweep("-s simt.scheduler=rr,gto", &out), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sweep -s 'simt.scheduler=rr,gto': simt.scheduler "
+    CU_ASSERT(out && strstr(out, "sweep -s 'simt.scheduler=rr,gto': simt.scheduler "
                                               "has no effect in 2 of 2 points"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "add -s core.model=simt, or --allow-inert if this "
+    CU_ASSERT(out && strstr(out, "add -s core.model=simt, or --allow-inert if this "
                                               "is intended"));
     CU_ASSERT_EQUAL(test_db_int(test_tmp_path("sweep.db"), "SELECT count(*) FROM runs"), -1);
     free(out);
     /* inert in some points only: refused, counted */
     CU_ASSERT_EQUAL(sweep("-s core.model=mimd,simt -s simt.issue_width=1,2", &out), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "simt.issue_width has no effect in 2 of 4 points "
+    CU_ASSERT(out && strstr(out, "simt.issue_width has no effect in 2 of 4 points "
                                               "(first: point 1,"));
     free(out);
     CU_ASSERT_EQUAL(sweep("-s core.model=simt -s simt.fetch_width=1,2", &out), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "add -s simt.ibuffer=N (N >= 1)"));
+    CU_ASSERT(out && strstr(out, "add -s simt.ibuffer=N (N >= 1)"));
     free(out);
     CU_ASSERT_EQUAL(sweep("-s sim.seed=1,2,3", &out), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "sim.seed has no effect in 3 of 3 points"));
+    CU_ASSERT(out && strstr(out, "sim.seed has no effect in 3 of 3 points"));
     free(out);
     CU_ASSERT_EQUAL(sweep("-s ts.window=2,4", &out), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "add -s ts.policy=lookahead"));
+    CU_ASSERT(out && strstr(out, "add -s ts.policy=lookahead"));
     free(out);
     /* intended: run, with one warning per key */
     CU_ASSERT_EQUAL(sweep("-s core.model=mimd,simt -s simt.issue_width=1,2 --allow-inert", &out),
                     0);
     CU_ASSERT_EQUAL(count_of(out, "warning:"), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "allowed by --allow-inert"));
+    CU_ASSERT(out && strstr(out, "allowed by --allow-inert"));
     CU_ASSERT_EQUAL(test_db_int(test_tmp_path("sweep.db"), "SELECT count(*) FROM runs"), 4);
     CU_ASSERT_EQUAL(test_db_int(test_tmp_path("sweep.db"),
                                 "SELECT count(*) FROM params WHERE key = 'simt.issue_width'"), 2);
     free(out);
     /* where the key applies: no word */
     CU_ASSERT_EQUAL(sweep("-s core.model=simt -s simt.scheduler=rr,gto", &out), 0);
-    CU_ASSERT_PTR_NULL(out && strstr(out, "warning"));
+    CU_ASSERT(!(out && strstr(out, "warning")));
     free(out);
     CU_ASSERT_EQUAL(sweep("-s sm.arbiter=random -s sim.seed=1,2", &out), 0);
-    CU_ASSERT_PTR_NULL(out && strstr(out, "warning"));
+    CU_ASSERT(!(out && strstr(out, "warning")));
     free(out);
     /* a fixed setting without effect: a warning, not a refusal */
     CU_ASSERT_EQUAL(sweep("-s sm.bank=1,2 -s simt.scheduler=gto", &out), 0);
@@ -263,7 +263,7 @@ static void test_iss_takes_only_its_keys(void)
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         snprintf(cmd, sizeof cmd, "iss %s -s %s", test_src_path("examples/first.s"), refused[i]);
         CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 1);
-        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "does not apply to iss") &&
+        CU_ASSERT(out && strstr(out, "does not apply to iss") &&
                                strstr(out, refused[i]));
         free(out);
     }
@@ -290,28 +290,28 @@ static void test_plot_says_what_a_point_averages(void)
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
     /* once per parameter: core.model and simt.scheduler (two recorded values each) */
     CU_ASSERT_EQUAL(count_of(out, "warning: plot:"), 2);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "warning: plot: 1 point averages runs that differ "
+    CU_ASSERT(out && strstr(out, "warning: plot: 1 point averages runs that differ "
                                               "in core.model, which is neither plotted nor "
                                               "filtered (e.g. sm.bank = 1: 3 runs, core.model = "));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "differ in simt.scheduler"));
+    CU_ASSERT(out && strstr(out, "differ in simt.scheduler"));
     /* the figure: its filter and the runs of each point */
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "set label 1 '4 runs with status ok; a point is the "
+    CU_ASSERT(out && strstr(out, "set label 1 '4 runs with status ok; a point is the "
                                               "mean of the n runs written beside it'"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\n1 ") && strstr(out, " 3  # sm.bank = 1: 3 runs"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "with labels"));
+    CU_ASSERT(out && strstr(out, "\n1 ") && strstr(out, " 3  # sm.bank = 1: 3 runs"));
+    CU_ASSERT(out && strstr(out, "with labels"));
     free(out);
     /* separated by --by, filtered by --where: no warning */
     snprintf(cmd, sizeof cmd, "plot %s --x sm.bank --y end_cycles --by simt.scheduler --where "
                               "\"core_model = 'simt'\" --script", db);
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
-    CU_ASSERT_PTR_NULL(out && strstr(out, "warning"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "set label 1 '3 runs with status ok where "
+    CU_ASSERT(!(out && strstr(out, "warning")));
+    CU_ASSERT(out && strstr(out, "set label 1 '3 runs with status ok where "
                                               "core_model = ''simt''"));
     free(out);
     /* a key without its section */
     snprintf(cmd, sizeof cmd, "plot %s --x issue_width --y end_cycles --script", db);
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 2);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--x issue_width: no run has this parameter; did "
+    CU_ASSERT(out && strstr(out, "--x issue_width: no run has this parameter; did "
                                               "you mean simt.issue_width?"));
     free(out);
 }
@@ -332,12 +332,12 @@ static void test_old_file_reads_and_is_warned_of(void)
     CU_ASSERT_EQUAL_FATAL(test_run_shell(cmd, NULL), 0);
     snprintf(cmd, sizeof cmd, "plot %s --x simt.scheduler --y end_cycles --script", db);
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "differ in core.model"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "# simt.scheduler = rr: 2 runs"));
+    CU_ASSERT(out && strstr(out, "differ in core.model"));
+    CU_ASSERT(out && strstr(out, "# simt.scheduler = rr: 2 runs"));
     free(out);
     snprintf(cmd, sizeof cmd, "report %s --compare --format csv", db);
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "run_id,status,core.model,"));
+    CU_ASSERT(out && strstr(out, "run_id,status,core.model,"));
     free(out);
 }
 

@@ -71,10 +71,10 @@ static void test_sweep_script(void)
     free(s);
     /* the same for png */
     CU_ASSERT_EQUAL(plot("--x sm.bank --y end_cycles -o a.png --script", &s), 0);
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "set terminal pngcairo "));
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "set key off\n"));
+    CU_ASSERT(s && strstr(s, "set terminal pngcairo "));
+    CU_ASSERT(s && strstr(s, "set key off\n"));
     /* without --by the two arbiters' runs at one point are averaged */
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "# sm.bank = 16: 2 runs\n"));
+    CU_ASSERT(s && strstr(s, "# sm.bank = 16: 2 runs\n"));
     free(s);
 }
 
@@ -82,8 +82,8 @@ static void test_categories_for_text_values(void)
 {
     char *s = NULL;
     CU_ASSERT_EQUAL(plot("--x sm.arbiter --y conflict_cycles --by sm.bank --script", &s), 0);
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "set xtics ('fixed' 0, 'rr' 1)\n"));
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "set xrange [-0.5:1.5]\n"));
+    CU_ASSERT(s && strstr(s, "set xtics ('fixed' 0, 'rr' 1)\n"));
+    CU_ASSERT(s && strstr(s, "set xrange [-0.5:1.5]\n"));
     /* series by bank latency, numerically: 2, 8, 16 */
     const char *t2 = s ? strstr(s, "title '2'") : NULL, *t8 = s ? strstr(s, "title '8'") : NULL;
     const char *t16 = s ? strstr(s, "title '16'") : NULL;
@@ -118,7 +118,7 @@ static void expect_error(const char *opts, int code, const char *msg)
     CU_ASSERT_EQUAL(plot(opts, &out), code);
     if (!out || !strstr(out, msg))
         fprintf(stderr, "plot %s: expected '%s', got: %s\n", opts, msg, out ? out : "");
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, msg));
+    CU_ASSERT(out && strstr(out, msg));
     free(out);
 }
 
@@ -189,7 +189,7 @@ static void test_program_and_where_filters(void)
         snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles %s -o f.svg", db,
                  bad[i].opt);
         CU_ASSERT_EQUAL(test_run_tessera(args, &s), TESS_EINPUT);
-        CU_ASSERT_PTR_NOT_NULL(s && strstr(s, bad[i].msg));
+        CU_ASSERT(s && strstr(s, bad[i].msg));
         free(s);
         s = NULL;
     }
@@ -198,7 +198,7 @@ static void test_program_and_where_filters(void)
     snprintf(args, sizeof args, "plot '%s' --x sm.bank --y end_cycles --script --where '1\n"
              "OR 1'", db);
     CU_ASSERT_EQUAL(test_run_tessera(args, &s), 0);
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, " where 1 OR 1;"));
+    CU_ASSERT(s && strstr(s, " where 1 OR 1;"));
     free(s);
 }
 
@@ -212,15 +212,15 @@ static void test_intervals_plot(void)
     snprintf(args, sizeof args, "plot '%s' --intervals --script", db);
     CU_ASSERT_EQUAL(test_run_tessera(args, &s), 0);
     /* transpose.s runs 340 cycles: intervals from 0 to 300, the last one ends at 340 */
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "'run 1: utilisation per interval of 50 cycles'"));
+    CU_ASSERT(s && strstr(s, "'run 1: utilisation per interval of 50 cycles'"));
     int64_t share = test_db_int(db, "SELECT round(1000000 * core_busy_share) FROM"
                                     " utilization_over_time WHERE idx = 1");
     char line[64];
     snprintf(line, sizeof line, "\n50 %lld.", (long long)share / 1000000);
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "$s1 << EOD\n0 "));
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "\n340 "));
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "with steps linewidth 2 title 'cores busy'"));
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "title 'banks busy'"));
+    CU_ASSERT(s && strstr(s, "$s1 << EOD\n0 "));
+    CU_ASSERT(s && strstr(s, "\n340 "));
+    CU_ASSERT(s && strstr(s, "with steps linewidth 2 title 'cores busy'"));
+    CU_ASSERT(s && strstr(s, "title 'banks busy'"));
     free(s);
     snprintf(args, sizeof args, "plot '%s' --intervals --run 1 -o '%s'", db, png);
     CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
@@ -231,7 +231,7 @@ static void test_intervals_plot(void)
     /* a run without intervals */
     snprintf(args, sizeof args, "plot '%s' --intervals -o x.svg", sweep_db());
     CU_ASSERT_EQUAL(test_run_tessera(args, &s), TESS_EINPUT);
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "has no intervals (record them with -s record.interval=N)"));
+    CU_ASSERT(s && strstr(s, "has no intervals (record them with -s record.interval=N)"));
     free(s);
 }
 
@@ -295,19 +295,19 @@ static void test_program_filter(void)
     char *t = NULL, opts[1024];
     CU_ASSERT_EQUAL(plot_two("--x sm.banks --y end_cycles --by sm.bank_map --program transpose.s"
                              " --script", &t), 0);
-    CU_ASSERT_PTR_NOT_NULL(t && strstr(t, "\n$s1 << EOD\n") &&
+    CU_ASSERT(t && strstr(t, "\n$s1 << EOD\n") &&
                            strcmp(strstr(t, "\n$s1 << EOD\n"), strstr(s, "\n$s1 << EOD\n")) == 0);
     free(t);
     snprintf(opts, sizeof opts, "--x sm.banks --y end_cycles --by sm.bank_map --program '%s'"
                                 " --script", test_src_path("examples/transpose.s"));
     CU_ASSERT_EQUAL(plot_two(opts, &t), 0);
-    CU_ASSERT_PTR_NOT_NULL(t && strstr(t, "the 4 runs with status ok of program "));
+    CU_ASSERT(t && strstr(t, "the 4 runs with status ok of program "));
     free(t);
     free(s);
     /* a part of a name is not a name */
     CU_ASSERT_EQUAL(plot_two("--x sm.banks --y end_cycles --program ranspose --script", &s),
                     TESS_EINPUT);
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, "no run with status ok to plot among those "
+    CU_ASSERT(s && strstr(s, "no run with status ok to plot among those "
                                           "--program/--where select"));
     free(s);
 }
@@ -340,7 +340,7 @@ static void test_program_axis_and_where(void)
                              "\"bank_map = 'xor' AND banks > 8\" --script", &s), 0);
     snprintf(line, sizeof line, "$s1 << EOD\n16 %lld 1  # sm.banks = 16: 1 run\nEOD\n",
              (long long)two_value("conflicts", "histogram.s", 16, "xor"));
-    CU_ASSERT_PTR_NOT_NULL(s && strstr(s, line));
+    CU_ASSERT(s && strstr(s, line));
     free(s);
 }
 
@@ -350,7 +350,7 @@ static void expect_two_error(const char *opts, int code, const char *msg)
     CU_ASSERT_EQUAL(plot_two(opts, &out), code);
     if (!out || !strstr(out, msg))
         fprintf(stderr, "plot %s: expected '%s', got: %s\n", opts, msg, out ? out : "");
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, msg));
+    CU_ASSERT(out && strstr(out, msg));
     free(out);
 }
 

@@ -286,12 +286,12 @@ static void test_every_example_reports_none(void)
         CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
         if (!out || !strstr(out, "races: none\n"))
             fprintf(stderr, "%s: %s\n", cmd, out ? out : "");
-        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races: none\n"));
+        CU_ASSERT(out && strstr(out, "races: none\n"));
         free(out);
         snprintf(cmd, sizeof cmd, "run %s/%s --no-db --quiet --races%s", test_src_path("examples"),
                  e->d_name, run_atomics);
         CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
-        CU_ASSERT_PTR_NOT_NULL(out && strcmp(out, "races: none\n") == 0);
+        CU_ASSERT(out && strcmp(out, "races: none\n") == 0);
         if (!out || strcmp(out, "races: none\n") != 0)
             fprintf(stderr, "%s: %s\n", cmd, out ? out : "");
         free(out);
@@ -300,7 +300,7 @@ static void test_every_example_reports_none(void)
         snprintf(cmd, sizeof cmd, "run %s/%s --no-db --quiet --races -s core.model=simt%s",
                  test_src_path("examples"), e->d_name, run_atomics);
         CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), *atomics ? 8 : 0);
-        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races: none\n"));
+        CU_ASSERT(out && strstr(out, "races: none\n"));
         if (!out || !strstr(out, "races: none\n"))
             fprintf(stderr, "%s: %s\n", cmd, out ? out : "");
         free(out);
@@ -318,11 +318,11 @@ static void test_commands_list_the_races(void)
     char cmd[512], *out = NULL;
     snprintf(cmd, sizeof cmd, "iss %s --races", path);
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races: 1 (") && strstr(out, "\n  " THE_RACE));
+    CU_ASSERT(out && strstr(out, "races: 1 (") && strstr(out, "\n  " THE_RACE));
     free(out);
     snprintf(cmd, sizeof cmd, "run %s --no-db --quiet --races", path);
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races: 1 (") && strstr(out, "\n  " THE_RACE));
+    CU_ASSERT(out && strstr(out, "races: 1 (") && strstr(out, "\n  " THE_RACE));
     free(out);
     /* and into the database's races table */
     const char *db = test_tmp_path("racy.db");
@@ -338,7 +338,7 @@ static void test_commands_list_the_races(void)
     /* without --races nothing is said */
     snprintf(cmd, sizeof cmd, "run %s --no-db --quiet", path);
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "races") == NULL);
+    CU_ASSERT(out && strstr(out, "races") == NULL);
     free(out);
 }
 

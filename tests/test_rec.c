@@ -18,6 +18,7 @@
 
 #include "analysis/recorder/rec.h"
 #include "analysis/recorder/rec_int.h"
+#include "analysis/store/db.h"
 #include "analysis/store/sha256.h"
 #include "events/base/err.h"
 #include "model/gpu_trace.h"
@@ -734,7 +735,7 @@ static void test_levels(void)
             GPU_TRACE_ISSUE | GPU_TRACE_SLOTS};
     for (unsigned l = REC_SUMMARY; l <= REC_EVENTS; l++) {
         char name[32];
-        snprintf(name, sizeof name, "level-%s.db", rec_level_name(l));
+        snprintf(name, sizeof name, "level-%s.db", db_level_name(l));
         fx_t f;
         fx_open(&f, name, l, 0, 0);
         CU_ASSERT_EQUAL(f.mask, masks[l]);
@@ -745,7 +746,7 @@ static void test_levels(void)
         CU_ASSERT_EQUAL(k.counters, 2u);
         fx_done(&f);
         CU_ASSERT_STRING_EQUAL(row_counts(f.path), want[l]);
-        CU_ASSERT_STRING_EQUAL(q_text(f.path, "SELECT level FROM runs"), rec_level_name(l));
+        CU_ASSERT_STRING_EQUAL(q_text(f.path, "SELECT level FROM runs"), db_level_name(l));
     }
     /* the slot profile's rows as slot_profile shows them: the text of the
        word, cycles (SIMT: issued + stalls = 18; MIMD: (0 + 4000 ps) / 1000),
@@ -1132,11 +1133,11 @@ static void test_bad_options(void)
     rec_opts_t w = {.level = REC_MEM, .from_ps = 10, .to_ps = 10};
     CU_ASSERT_PTR_NULL(rec_open(test_tmp_path("bad.db"), &w, &d2));
     CU_ASSERT_EQUAL(d2.code, TESS_EINPUT);
-    CU_ASSERT_STRING_EQUAL(rec_level_name(REC_MEM), "mem");
-    CU_ASSERT_STRING_EQUAL(rec_level_name(42), "unknown");
-    CU_ASSERT_EQUAL(rec_level_from_name("events"), REC_EVENTS);
-    CU_ASSERT_EQUAL(rec_level_from_name("all"), -1);
-    CU_ASSERT_EQUAL(rec_level_from_name(NULL), -1);
+    CU_ASSERT_STRING_EQUAL(db_level_name(REC_MEM), "mem");
+    CU_ASSERT_STRING_EQUAL(db_level_name(42), "unknown");
+    CU_ASSERT_EQUAL(db_level_from_name("events"), REC_EVENTS);
+    CU_ASSERT_EQUAL(db_level_from_name("all"), -1);
+    CU_ASSERT_EQUAL(db_level_from_name(NULL), -1);
 }
 
 /* A writer that fails (the file may not grow): the hook keeps accepting

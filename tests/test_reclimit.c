@@ -73,13 +73,13 @@ static void test_the_limit_stops_the_run_and_keeps_its_rows(void)
                  "run '%s' --db '%s' -s record.max_mb=1 -s %s -s sim.progress=on",
                  test_src_path("examples/bench.s"), db, models[m]);
         CU_ASSERT_EQUAL(test_run_tessera(args, &out), 4);
-        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "over record.max_mb = 1 MiB: it stopped and "
+        CU_ASSERT(out && strstr(out, "over record.max_mb = 1 MiB: it stopped and "
                                                   "what it recorded is kept. Record less, with a "
                                                   "cheaper record.level (summary, tasks;"
                                                   " this run's: mem) or a window (record.from_ps,"
                                                   " record.to_ps), or raise record.max_mb"));
         /* the progress line's size */
-        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, " of record.max_mb = 1), "));
+        CU_ASSERT(out && strstr(out, " of record.max_mb = 1), "));
         free(out);
         CU_ASSERT_EQUAL(test_db_int(db, "PRAGMA integrity_check"), 1);
         CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs WHERE status = 'record_limit'"
@@ -144,7 +144,7 @@ static void test_default_and_no_limit(void)
              "run '%s' --db '%s' --quiet -s record.max_mb=1 -s record.level=events -s "
              "core.budget=1000000000", test_src_path("examples/bench.s"), db);
     CU_ASSERT_EQUAL(test_run_tessera(args, &out), 4);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "(summary, tasks, mem; this run's: "
+    CU_ASSERT(out && strstr(out, "(summary, tasks, mem; this run's: "
                                               "events)"));
     free(out);
     CU_ASSERT_EQUAL(test_db_int(db, "PRAGMA integrity_check"), 1);

@@ -52,12 +52,12 @@ static void test_numeric_keys_are_numbers(void)
     int64_t run16 = test_db_int(db, "SELECT min(run_id) FROM run_summary WHERE sm_bank = 16");
     snprintf(args, sizeof args, "report '%s' --run %lld --format json", db, (long long)run16);
     CU_ASSERT_EQUAL(test_run_tessera(args, &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"sm_bank\": 16,"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"arbiter\": \"fixed\","));
+    CU_ASSERT(out && strstr(out, "\"sm_bank\": 16,"));
+    CU_ASSERT(out && strstr(out, "\"arbiter\": \"fixed\","));
     free(out);
     snprintf(args, sizeof args, "report '%s' --compare --format csv", db);
     CU_ASSERT_EQUAL(test_run_tessera(args, &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ",ok,1,16,"));
+    CU_ASSERT(out && strstr(out, ",ok,1,16,"));
     free(out);
 }
 
@@ -74,9 +74,9 @@ static void test_time_limit_stops_at_the_limit(void)
     snprintf(args, sizeof args, "run '%s' --db '%s' -s sim.time_limit=500 -s core.budget=1000000",
              prog, db);
     CU_ASSERT_EQUAL(test_run_tessera(args, &out), TESS_EINTERRUPTED);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": time_limit\n"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "  stopped at        500000 ps (500 cycles)\n"));
-    CU_ASSERT_PTR_NOT_NULL(out && !strstr(out, "simulated time"));
+    CU_ASSERT(out && strstr(out, ": time_limit\n"));
+    CU_ASSERT(out && strstr(out, "  stopped at        500000 ps (500 cycles)\n"));
+    CU_ASSERT(out && !strstr(out, "simulated time"));
     free(out);
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs WHERE status = 'time_limit'"
                                     " AND stop_ps = 500000 AND end_ps IS NULL"), 1);
@@ -97,7 +97,7 @@ static void test_time_limit_stops_at_the_limit(void)
     CU_ASSERT_EQUAL(test_run_tessera(args, NULL), 0);
     size_t len = 0;
     char *text = (char *)test_read_file(svg, &len);
-    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "time_limit · level mem · cycles 0–500 of 500<"));
+    CU_ASSERT(text && strstr(text, "time_limit · level mem · cycles 0–500 of 500<"));
     free(text);
 }
 
@@ -111,8 +111,8 @@ static void test_deadlock_has_its_own_status(void)
     char args[1024], *out = NULL;
     snprintf(args, sizeof args, "run '%s' --db '%s' -s sm.atomics=on", prog, db);
     CU_ASSERT_EQUAL(test_run_tessera(args, &out), TESS_EDEADLOCK);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": deadlock\n"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "waits for bank 3, locked by core 0"));
+    CU_ASSERT(out && strstr(out, ": deadlock\n"));
+    CU_ASSERT(out && strstr(out, "waits for bank 3, locked by core 0"));
     free(out);
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM runs WHERE status = 'deadlock'"
                                     " AND error LIKE 'deadlock: core 1%' AND stop_ps > 0"), 1);
@@ -127,8 +127,8 @@ static void test_watchdog_summary_says_where_it_stopped(void)
     snprintf(args, sizeof args, "run '%s' --db '%s' -s core.budget=100", prog, db);
     CU_ASSERT_EQUAL(test_run_tessera(args, &out), TESS_EWATCHDOG);
     /* 100 instructions of one cycle from 6000 ps: the 101st would start at 106000 ps */
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "  stopped at        106000 ps (106 cycles)\n"));
-    CU_ASSERT_PTR_NOT_NULL(out && !strstr(out, " 0 ps"));
+    CU_ASSERT(out && strstr(out, "  stopped at        106000 ps (106 cycles)\n"));
+    CU_ASSERT(out && !strstr(out, " 0 ps"));
     free(out);
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT stop_ps FROM runs WHERE status = 'watchdog'"), 106000);
 }

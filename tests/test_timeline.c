@@ -341,7 +341,7 @@ static void test_stdout_and_program_name_escaped(void)
     CU_ASSERT_EQUAL(test_run_tessera(cmd, &out), 0);
     free(out);
     CU_ASSERT_EQUAL(timeline(db, "--run 1 --width 800", "one.svg", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ">F1<"));
+    CU_ASSERT(out && strstr(out, ">F1<"));
     free(out);
 }
 
@@ -506,7 +506,7 @@ static void test_errors(void)
 {
     char *msg = NULL;
     CU_ASSERT_EQUAL(timeline(test_tmp_path("missing.db"), "", "x.svg", NULL, &msg), 5);
-    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "missing.db"));
+    CU_ASSERT(msg && strstr(msg, "missing.db"));
     free(msg);
     const char *text = test_tmp_path("text.db");
     test_write_file(text, "hello, not a database\n", 22);
@@ -515,10 +515,10 @@ static void test_errors(void)
     snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'CREATE TABLE t(x)'", test_tmp_path("foreign.db"));
     CU_ASSERT_EQUAL(test_run_shell(cmd, NULL), 0);
     CU_ASSERT_EQUAL(timeline(test_tmp_path("foreign.db"), "", "x.svg", NULL, &msg), 6);
-    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "not a Tessera database"));
+    CU_ASSERT(msg && strstr(msg, "not a Tessera database"));
     free(msg);
     CU_ASSERT_EQUAL(timeline(example1(), "--run 99", "x.svg", NULL, &msg), 2);
-    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "no run 99"));
+    CU_ASSERT(msg && strstr(msg, "no run 99"));
     free(msg);
     CU_ASSERT_EQUAL(timeline(example1(), "--from-ps 500000", "x.svg", NULL, NULL), 2);
     CU_ASSERT_EQUAL(access(test_tmp_path("x.svg"), F_OK), -1); /* nothing left behind */
@@ -529,8 +529,8 @@ static void test_level_summary_is_refused(void)
     const char *db = record("summary.db", "examples/example1.s", NULL, "-s record.level=summary");
     char *msg = NULL;
     CU_ASSERT_EQUAL(timeline(db, "", "x.svg", NULL, &msg), 2);
-    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "level summary"));
-    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "record.level=tasks"));
+    CU_ASSERT(msg && strstr(msg, "level summary"));
+    CU_ASSERT(msg && strstr(msg, "record.level=tasks"));
     free(msg);
 }
 
@@ -545,7 +545,7 @@ static void test_usage_errors(void)
     CU_ASSERT_EQUAL(timeline(example1(), "--bogus", "x.svg", NULL, NULL), 1);
     char *out = NULL;
     CU_ASSERT_EQUAL(test_run_tessera("timeline --help", &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "Exit codes"));
+    CU_ASSERT(out && strstr(out, "Exit codes"));
     free(out);
     snprintf(cmd, sizeof cmd, "timeline '%s' -o /nonexistent-dir/x.svg", example1());
     CU_ASSERT_EQUAL(test_run_tessera(cmd, NULL), 5);

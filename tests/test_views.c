@@ -270,8 +270,8 @@ static const char *examples(void)
                                         "reduce", "transpose", "vecadd"};
     static const char *const opts[] = {
         "-s ts.policy=inorder", "-s ts.policy=lookahead -s ts.window=8",
-        "-s sm.req=uniform:1..3 -s sm.bank=uniform:1..2 -s sm.resp=uniform:1..4"
-        " -s sm.arbiter=random -s sm.bank_map=interleaved",
+        ("-s sm.req=uniform:1..3 -s sm.bank=uniform:1..2 -s sm.resp=uniform:1..4"
+         " -s sm.arbiter=random -s sm.bank_map=interleaved"),
         "-s core.timing=stepped -s sm.arbiter=rr"};
     if (examples_db[0])
         return examples_db;

@@ -19,13 +19,39 @@
 static char tmp_dir[512];
 static unsigned skipped; /* tests that called test_skip, for test_run_suites */
 
-static int add_suite(const test_suite_t *s, const char *filter)
+/* Which cases this process runs: TESSERA_TEST_FILTER and TESSERA_TEST_SHARD. */
+typedef struct {
+    const char *filter;  /* a substring of the names, or NULL */
+    unsigned shard, of;  /* the cases at positions shard, shard + of, ... */
+    unsigned position;   /* of the next case, over all suites */
+} selection_t;
+
+/* Reads TESSERA_TEST_SHARD ("k/n", 0 <= k < n; unset: 0/1). */
+static bool read_shard(selection_t *sel)
+{
+    const char *v = getenv("TESSERA_TEST_SHARD");
+    sel->shard = 0;
+    sel->of = 1;
+    if (!v)
+        return true;
+    char tail;
+    if (sscanf(v, "%u/%u%c", &sel->shard, &sel->of, &tail) != 2 || sel->of == 0 ||
+        sel->shard >= sel->of) {
+        fprintf(stderr, "TESSERA_TEST_SHARD=%s: expected k/n with 0 <= k < n\n", v);
+        return false;
+    }
+    return true;
+}
+
+static int add_suite(const test_suite_t *s, selection_t *sel)
 {
     CU_pSuite suite = CU_add_suite(s->name, NULL, NULL);
     if (!suite)
         return -1;
     for (const test_case_t *c = s->cases; c->name; c++) {
-        if (filter && !strstr(c->name, filter))
+        if (sel->filter && !strstr(c->name, sel->filter))
+            continue;
+        if (sel->position++ % sel->of != sel->shard)
             continue;
         if (!CU_add_test(suite, c->name, c->fn))
             return -1;
@@ -35,11 +61,11 @@ static int add_suite(const test_suite_t *s, const char *filter)
 
 int test_run_suites(const test_suite_t *suites)
 {
-    const char *filter = getenv("TESSERA_TEST_FILTER");
-    if (CU_initialize_registry() != CUE_SUCCESS)
+    selection_t sel = {.filter = getenv("TESSERA_TEST_FILTER")};
+    if (!read_shard(&sel) || CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     for (const test_suite_t *s = suites; s->name; s++) {
-        if (add_suite(s, filter) != 0) {
+        if (add_suite(s, &sel) != 0) {
             fprintf(stderr, "cannot register suite %s\n", s->name);
             CU_cleanup_registry();
             return 1;
@@ -50,7 +76,7 @@ int test_run_suites(const test_suite_t *suites)
     unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_failures();
     unsigned run = CU_get_number_of_tests_run();
     CU_cleanup_registry();
-    if (run == 0 && !filter) {
+    if (run == 0 && !sel.filter && sel.of == 1) {
         fprintf(stderr, "no test ran\n");
         return 1;
     }

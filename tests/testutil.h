@@ -27,7 +27,10 @@ typedef struct test_suite {
  * test passed, 1 when one failed, and TEST_SKIP_CODE when none failed but one
  * could not run (test_skip): ctest reports the program as skipped (every
  * test's SKIP_RETURN_CODE, tests/CMakeLists.txt), not as passed. Honours
- * TESSERA_TEST_FILTER (substring of a test name) so one test can be run alone. */
+ * TESSERA_TEST_FILTER (substring of a test name) so one test can be run alone,
+ * and TESSERA_TEST_SHARD "k/n" (0 <= k < n): only the cases whose position,
+ * counted from 0 over all suites in order, is k modulo n — n processes then
+ * share one program's cases (scripts/memcheck.sh). */
 #define TEST_SKIP_CODE 77
 int test_run_suites(const test_suite_t *suites);
 

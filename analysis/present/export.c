@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "analysis/present/escape.h"

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "analysis/present/report.h"
-#include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
@@ -313,7 +312,7 @@ static void text_table(FILE *out, const table_t *t, const text_spec_t *spec, con
         shown += !text_skipped(t, spec, r);
     if (shown == 0) {
         bool unrecorded = spec->needs && level &&
-                          rec_level_from_name(level) < rec_level_from_name(spec->needs);
+                          db_level_from_name(level) < db_level_from_name(spec->needs);
         fprintf(out, "  (none%s%s%s)\n", unrecorded ? ": needs record.level=" : "",
                 unrecorded ? spec->needs : "", unrecorded ? " or more" : "");
         return;

@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
 #include "analysis/store/views.h"
 #include "events/base/alloc.h"
@@ -213,7 +212,7 @@ static int read_runs_row(tl_run_t *r, diag_t *d)
     tl_info_t *i = &r->info;
     i->program = r->program, i->status = r->status, i->started_at = r->started_at;
     i->level_name = r->level_name;
-    i->level = rec_level_from_name(r->level_name);
+    i->level = db_level_from_name(r->level_name);
     i->period_ps = period > 0 ? (uint64_t)period : 1000;
     i->end_ps = end > 0 ? (uint64_t)end : 0;
     i->rec_from_ps = from > 0 ? (uint64_t)from : 0;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
 #include "analysis/store/pack.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"

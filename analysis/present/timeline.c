@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "analysis/present/slots.h"
-#include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "analysis/present/escape.h"

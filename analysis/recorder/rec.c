@@ -17,21 +17,6 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
-static const char *const level_names[] = {REC_LEVELS(XENUM_NAME)};
-
-const char *rec_level_name(unsigned level)
-{
-    return level < REC_LEVEL_COUNT ? level_names[level] : "unknown";
-}
-
-int rec_level_from_name(const char *name)
-{
-    for (int l = 0; l < REC_LEVEL_COUNT; l++)
-        if (name && !strcmp(name, level_names[l]))
-            return l;
-    return -1;
-}
-
 void rec_get_counts(const rec_t *rec, rec_counts_t *out)
 {
     *out = rec->counts;
@@ -176,7 +161,7 @@ static int insert_run(rec_t *rec, const rec_run_info_t *info, diag_t *diag)
     b |= bind_hash(st, RU_data_sha256, info->sm_image, SM_BYTES);
     b |= sqlite3_bind_text(st, RU_config, info->config, -1, SQLITE_STATIC);
     b |= sqlite3_bind_text(st, RU_status, db_status_names[DB_STATUS_RUNNING], -1, SQLITE_STATIC);
-    b |= sqlite3_bind_text(st, RU_level, rec_level_name(rec->opts.level), -1, SQLITE_STATIC);
+    b |= sqlite3_bind_text(st, RU_level, db_level_name(rec->opts.level), -1, SQLITE_STATIC);
     b |= bind_opt_int(st, RU_period_ps, info->period_ps);
     b |= sqlite3_bind_int64(st, RU_from_ps, (sqlite3_int64)rec->opts.from_ps);
     b |= bind_opt_int(st, RU_to_ps, rec->opts.to_ps);

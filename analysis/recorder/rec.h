@@ -11,15 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/store/rec_level.h"
 #include "events/sim.h"
 #include "events/base/diag.h"
 #include "model/gpu_trace.h"
 #include "model/ivl.h"
-#include "model/rec_level.h"
 #include "model/race.h"
 
 /* rec_level_t: REC_SUMMARY, REC_TASKS, REC_MEM, REC_EVENTS (REC_LEVELS,
- * model/rec_level.h, the one list the configuration's record.level shares). */
+ * analysis/store/rec_level.h, the one list the configuration's record.level
+ * and the readers share). */
 
 typedef struct rec_opts {
     uint8_t level;            /* rec_level_t */
@@ -97,15 +98,6 @@ typedef struct rec_counts {
     uint64_t bytes_queued;    /* bytes handed to the writer */
 } rec_counts_t;
 void rec_get_counts(const rec_t *rec, rec_counts_t *out /* OUT */);
-
-/* Routes SQLite's allocations through events/base/alloc.h (fault injection).
- * Call before SQLite is first used; returns TESS_OK or TESS_EDB. */
-int rec_use_tess_alloc(void);
-
-/* Level names ("summary", "tasks", "mem", "events"); "unknown" otherwise. */
-const char *rec_level_name(unsigned level);
-/* The level called `name`, or -1 when there is none. */
-int rec_level_from_name(const char *name);
 
 /* The trace hook rec_attach() installs (`rec` is the rec_t), for callers that
  * feed records themselves (benchmarks, tests) or chain it behind their own

@@ -23,6 +23,23 @@
 const char *const db_status_names[DB_STATUS_COUNT] = {DB_STATUSES(DB_STATUS_NAME)};
 #undef DB_STATUS_NAME
 
+#define LEVEL_NAME(P, id, name, doc) [P##id] = name,
+static const char *const level_names[REC_LEVEL_COUNT] = {REC_LEVELS(LEVEL_NAME)};
+#undef LEVEL_NAME
+
+const char *db_level_name(unsigned level)
+{
+    return level < REC_LEVEL_COUNT ? level_names[level] : "unknown";
+}
+
+int db_level_from_name(const char *name)
+{
+    for (int l = 0; l < REC_LEVEL_COUNT; l++)
+        if (name && !strcmp(name, level_names[l]))
+            return l;
+    return -1;
+}
+
 int db_fail(sqlite3 *db, const char *path, const char *what, diag_t *diag)
 {
     int err = sqlite3_errcode(db);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/store/rec_level.h"
 #include "events/base/diag.h"
 
 #define DB_APP_ID 0x54455353      /* PRAGMA application_id: "TESS" */
@@ -43,6 +44,14 @@ typedef enum db_status { DB_STATUSES(DB_STATUS_ENUM) DB_STATUS_COUNT } db_status
 
 /* runs.status's text of a status. */
 extern const char *const db_status_names[DB_STATUS_COUNT];
+
+/* The values of runs.level: the record levels (REC_LEVELS, rec_level.h),
+ * each recording what the one before it does and more, so that a reader
+ * asks `db_level_from_name(level) >= REC_MEM` whether a run has its SM
+ * accesses. The level's name ("summary", "tasks", "mem", "events"), or
+ * "unknown"; the level called `name` (may be NULL), or -1 when none is. */
+const char *db_level_name(unsigned level);
+int db_level_from_name(const char *name);
 #define DB_SCHEMA_VERSION 15      /* PRAGMA user_version written by this code */
 
 /* How long a connection waits for another's lock before giving up: a
@@ -50,6 +59,11 @@ extern const char *const db_status_names[DB_STATUS_COUNT];
  * merge holds the output's for a whole shard, so waits for it are longer. */
 #define DB_BUSY_MS 10000
 #define DB_MERGE_BUSY_MS 30000
+
+/* Routes SQLite's allocations through events/base/alloc.h (fault injection),
+ * for every command, writer or reader. Call before SQLite is first used;
+ * returns TESS_OK or TESS_EDB (db_alloc.c). */
+int db_use_tess_alloc(void);
 
 /* Reports the connection's last error as "path: what: errmsg", TESS_EIO
  * when the file could not be opened, TESS_ENOMEM, else TESS_EDB. */

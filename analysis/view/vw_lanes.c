@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/recorder/rec.h"
 #include "analysis/store/db.h"
 #include "analysis/view/vw_cols.h"
 #include "analysis/view/vw_simt.h"
@@ -432,7 +431,7 @@ static unsigned newest_runs(const char *db, int64_t *ids, unsigned n, diag_t *d)
                                 -1, &st, NULL) == SQLITE_OK)
         while (k < n && sqlite3_step(st) == SQLITE_ROW) {
             const char *level = (const char *)sqlite3_column_text(st, 1);
-            if (level && rec_level_from_name(level) >= REC_MEM)
+            if (level && db_level_from_name(level) >= REC_MEM)
                 ids[k++] = sqlite3_column_int64(st, 0);
         }
     sqlite3_finalize(st);

@@ -32,7 +32,7 @@ uint64_t tess_alloc_count(void);
 /* Reads $TESSERA_FAIL_ALLOC ("N" or "N,persist") and applies it; with
  * $TESSERA_ALLOC_STATS set, the number of allocations is printed on stderr at
  * exit ("tessera: allocations: N"). Returns true when either is set, so the
- * caller can route SQLite's allocations here too (rec_use_tess_alloc).
+ * caller can route SQLite's allocations here too (db_use_tess_alloc).
  * libev's are not: libev aborts when an allocation fails, by design. */
 bool tess_alloc_from_env(void);
 

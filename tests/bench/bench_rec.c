@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
 #include "events/base/err.h"
 #include "model/gpu_trace.h"
 
@@ -352,7 +353,7 @@ static void run_case(const char *name, const char *dir, uint64_t n, result_t *r)
     char path[512];
     snprintf(path, sizeof path, "%s/bench_rec-%s.db", dir, name);
     unlink(path);
-    int rc = 0, level = rec_level_from_name(name);
+    int rc = 0, level = db_level_from_name(name);
     if (level >= 0) {
         rc = run_rec(path, level, n, r);
     } else if (!strcmp(name, "rows") || !strcmp(name, "binary")) {

@@ -1,10 +1,10 @@
-/* rec_alloc.c — routes SQLite's allocations through events/base/alloc.h, so that
+/* db_alloc.c — routes SQLite's allocations through events/base/alloc.h, so that
  * fault injection reaches SQLite's own memory too. Must run before SQLite is
  * first used (sqlite3_config's rule). */
 #include <malloc.h>
 #include <sqlite3.h>
 
-#include "analysis/recorder/rec.h"
+#include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 
@@ -16,7 +16,7 @@ static int x_roundup(int n) { return (n + 7) & ~7; }
 static int x_init(void *unused) { (void)unused; return SQLITE_OK; }
 static void x_shutdown(void *unused) { (void)unused; }
 
-int rec_use_tess_alloc(void)
+int db_use_tess_alloc(void)
 {
     static const sqlite3_mem_methods methods = {x_malloc, x_free,  x_realloc, x_size,
                                                 x_roundup, x_init, x_shutdown, NULL};
