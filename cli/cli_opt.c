@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "tessera_names.h" /* generated: GEN_KEY_SIM_SEED */
 
 typedef struct opt_def {
     const char *name;
@@ -210,18 +211,18 @@ static int bad_option(const cli_spec_t *spec, int ret, char **argv)
     return cli_usage_error(spec, "unknown option '%.*s'", (int)strcspn(arg, "="), arg);
 }
 
-/* --seed N becomes "sim.seed=N" in the sets. */
+/* --seed N becomes "sim.seed=N" in the sets (the key from model/gpu_keys.h). */
 static int add_set(cli_args_t *a, cli_opt_id_t opt, const char *value)
 {
     if (opt == CLI_SET) {
         a->sets[a->n_sets++] = (char *)value;
         return TESS_OK;
     }
-    size_t n = strlen(value) + 10;
+    size_t n = strlen(GEN_KEY_SIM_SEED "=") + strlen(value) + 1;
     char *s = tess_malloc(n);
     if (!s)
         return cli_nomem();
-    snprintf(s, n, "sim.seed=%s", value);
+    snprintf(s, n, GEN_KEY_SIM_SEED "=%s", value);
     a->owned[a->n_owned++] = s;
     a->sets[a->n_sets++] = s;
     return TESS_OK;

@@ -18,6 +18,7 @@
 #include "events/base/err.h"
 #include "model/gpu.h"
 #include "model/rng.h"
+#include "tessera_names.h" /* generated: GEN_KEY_SIM_SEED */
 
 /* --- value lists ------------------------------------------------------------- */
 
@@ -358,7 +359,7 @@ int sweep_plan_inert(const sweep_plan_t *p, const char *config_path, uint64_t n,
                            p->axes[i].arg, p->axes[i].key, (unsigned long long)cnt[i].points,
                            (unsigned long long)n, (unsigned long long)cnt[i].first + 1, label,
                            cnt[i].why, cnt[i].fix ? cnt[i].fix : "the key it needs");
-        else if (rc == TESS_OK && !(p->pick && !strcmp(p->axes[i].key, "sim.seed")))
+        else if (rc == TESS_OK && !(p->pick && !strcmp(p->axes[i].key, GEN_KEY_SIM_SEED)))
             /* (one --seed with --sample may seed the sample: not said to do nothing) */
             diag_warn(d, "sweep -s '%s': %s has no effect in %llu of %llu points (%s; %s "
                          "gives it one): %s",

@@ -1,7 +1,8 @@
 """_lib.py — finds and loads libtessera.so (the shared build of the library)
-and declares the run API of api/tessera.h for ctypes. Search order: the
-TESSERA_LIB environment variable, build/ of the source tree this package
-sits in, the install prefix recorded by `cmake --install`, the loader's path."""
+and declares the run API of api/tessera.h for ctypes (its struct
+tessera_counters_t: _structs.py). Search order: the TESSERA_LIB environment
+variable, build/ of the source tree this package sits in, the install prefix
+recorded by `cmake --install`, the loader's path."""
 import ctypes
 import os
 
@@ -14,14 +15,6 @@ _CWD = os.getcwd()  # a relative TESSERA_LIB/TESSERA_EXE is read from where we w
 def _env(name):
     value = os.environ.get(name)
     return os.path.join(_CWD, value) if value and os.sep in value else value
-
-
-class Counters(ctypes.Structure):
-    """tessera_counters_t, field for field."""
-    _fields_ = [(name, ctypes.c_uint64) for name in (
-        "period_ps", "end_ps", "now_ps", "stop_ps", "frames", "tasks", "core_tasks",
-        "instructions", "sm_accesses", "sm_conflicts", "sm_conflict_ps", "events")] + [
-        ("wall_s", ctypes.c_double), ("run_id", ctypes.c_int64)]
 
 
 def _installed():
@@ -47,6 +40,7 @@ def _candidates():
 
 
 def _declare(lib):
+    from ._structs import Counters  # laid out from _codes.py, which needs _candidates()
     p, i, s = ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p
     sigs = {
         "tessera_new": (p, []), "tessera_free": (None, [p]),

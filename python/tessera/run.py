@@ -10,6 +10,7 @@ import tempfile
 import threading
 
 from . import _lib
+from . import _structs
 from . import policy
 from .errors import InputError, Interrupted, RunError, UsageError, codes, error_for
 from .program import is_program
@@ -23,17 +24,19 @@ class Result:
     "ok", "watchdog", "interrupted", "time_limit", …), code (the command's exit code),
     message (why it did not end ok, else ""), the times in ps (end_ps: the last
     READY; stop_ps: where it stopped; now_ps; period_ps), the summary counters,
-    run_id and db when recorded, wall_s."""
+    run_id and db when recorded, wall_s: every field of tessera_counters_t."""
 
-    COUNTERS = ("frames", "tasks", "core_tasks", "instructions", "sm_accesses",
-                "sm_conflicts", "sm_conflict_ps", "events")
+    # the summary counters: tessera_counters_t's whole numbers but the times and the run's id
+    COUNTERS = tuple(name for name, t in _structs.Counters._fields_
+                     if t is not ctypes.c_double and name not in (
+                         "period_ps", "end_ps", "now_ps", "stop_ps", "run_id"))
 
     def __init__(self, status, code, message, c, db):
         self.status, self.code, self.message, self.db = status, code, message, db
-        for name in ("period_ps", "end_ps", "now_ps", "stop_ps") + self.COUNTERS:
-            setattr(self, name, int(getattr(c, name)))
-        self.wall_s = float(c.wall_s)
-        self.run_id = int(c.run_id) or None
+        for name, t in c._fields_:
+            value = getattr(c, name)
+            setattr(self, name, float(value) if t is ctypes.c_double else int(value))
+        self.run_id = self.run_id or None
 
     @property
     def ok(self):
@@ -191,7 +194,7 @@ def run(program, mem=None, config=None, db=None, params=None, *, name="<string>"
         status = lib.tessera_status(h).decode()
         if not status:      # failed before the first event (configuration, database)
             _check(lib, h, rc)
-        c = _lib.Counters()
+        c = _structs.Counters()
         lib.tessera_counters(h, ctypes.byref(c))
         result = Result(status, rc, lib.tessera_outcome_msg(h).decode(errors="replace"),
                         c, os.fspath(db) if db is not None else None)

@@ -5,6 +5,7 @@ KeyboardInterrupt mid-run (an `interrupted` run, integrity_check ok, in the
 main thread and in another thread), a sweep from Python and from the command,
 and examples/study.py producing its PNG. Run by ctest (test `python`) with
 TESSERA_LIB and TESSERA_EXE set to the build's library and command."""
+import ctypes
 import os
 import signal
 import sqlite3
@@ -19,6 +20,7 @@ TREE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(TREE, "python"))
 import tessera  # noqa: E402
 from tessera import _lib  # noqa: E402
+from tessera.run import Result  # noqa: E402
 
 EXE = os.path.abspath(_lib.command())
 
@@ -218,6 +220,53 @@ class ExitCodes(unittest.TestCase):
             self.assertEqual(cls("m").code, code)
             self.assertIs(type(errors.error_for("m", code)), cls)
         self.assertIs(type(errors.error_for("m", codes.EWATCHDOG)), errors.TesseraError)
+
+
+class Structs(Base):
+    """The ctypes Structures are laid out from the build's description of the
+    C structs (_codes.STRUCTS, cmake/gen-pycodes.c): every struct described
+    has its class, field for field at the compiler's offsets; a description
+    ctypes cannot follow (a field placed elsewhere, a function pointer without
+    a prototype, a _codes.py of an older build) is refused at import; a Result
+    carries every field of tessera_counters_t."""
+
+    def test_every_struct_laid_out(self):
+        from tessera import _structs, policy  # noqa: F401 -- policy lays out its structs
+        codes = tessera.errors.codes
+        self.assertGreaterEqual(len(codes.STRUCTS), 7)
+        for ctype, (size, fields) in codes.STRUCTS.items():
+            cls = _structs._declared[ctype]
+            self.assertEqual(ctypes.sizeof(cls), size, ctype)
+            self.assertEqual([(name, getattr(cls, name).offset, getattr(cls, name).size)
+                              for name, _ in cls._fields_],
+                             [(name, offset, n) for name, offset, n, _ in fields], ctype)
+
+    def test_unlike_the_compiler_is_refused(self):
+        from unittest import mock
+        from tessera import _structs
+        codes = tessera.errors.codes
+        for fields, why in (((("a", 0, 4, "u"), ("b", 4, 8, "u")), "unlike the compiler"),
+                            ((("a", 0, 8, "u"), ("f", 8, 8, "fn")), "without a prototype"),
+                            ((("a", 0, 8, "x"),), "no ctypes type")):
+            with mock.patch.dict(codes.STRUCTS, {"fake_t": (16, fields)}):
+                with self.assertRaisesRegex(ImportError, why):
+                    _structs.structure("Fake", "fake_t")
+        with mock.patch.object(codes, "STRUCTS", {}):
+            with self.assertRaisesRegex(ImportError, "older build; rebuild"):
+                _structs.structure("Fake", "tessera_counters_t")
+
+    def test_result_has_every_counter(self):
+        from tessera import _structs
+        r = tessera.run("examples/example1.s")
+        names = [name for name, _ in _structs.Counters._fields_]
+        self.assertIn("sm_conflict_ps", names)
+        for name in names:
+            self.assertTrue(hasattr(r, name), name)
+        self.assertEqual(list(r.counters()), [n for n in names if n in Result.COUNTERS])
+        self.assertEqual(set(names) - set(r.counters()),
+                         {"period_ps", "end_ps", "now_ps", "stop_ps", "wall_s", "run_id"})
+        self.assertGreater(r.counters()["events"], 0)
+        self.assertIsNone(r.run_id)
 
 
 class HostileRoundTwo(Base):
@@ -460,7 +509,8 @@ class Policies(Base):
         self.assertIn("reads no such parameter (it reads: core)", str(cm.exception))
 
     def test_not_a_policy_key(self):
-        with self.assertRaises(tessera.TesseraError):
+        with self.assertRaisesRegex(tessera.UsageError, r"sm\.bank does not take a Python "
+                                    r"callable \(sm\.arbiter, sm\.bank_map, simt\.scheduler\)"):
             tessera.run("examples/first.s", sm_bank=lowest)
 
 

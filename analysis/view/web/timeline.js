@@ -345,7 +345,7 @@ TS.Timeline = class {
   // (fewer lanes than the warp's) has a colour of its own, by its lanes, so that a warp's groups
   // interleaving on the issue port can be told apart (SIMT-SPEC S14).
   issueColour(s) {
-    const barrier = this.run.params && this.run.params['simt.reconvergence'] === 'barrier';
+    const barrier = TS.isBarrierRun(this.run.params);
     if (!barrier || s[5] === s[6]) return this.frameColour(s[1]);
     let h = s[5] >>> 0;
     h = ((h ^ (h >>> 7)) * 2654435761) >>> 0;
@@ -358,7 +358,7 @@ TS.Timeline = class {
   // figure the warp's groups (SIMT-SPEC S14), else the SIMT stack's depth.
   issueLines(s) {
     const hex = v => `0x${v.toString(16).padStart(4, '0')}`;
-    const barrier = this.run.params && this.run.params['simt.reconvergence'] === 'barrier';
+    const barrier = TS.isBarrierRun(this.run.params);
     return [`issue: ${this.cyc(s[0])}` + (this.info.issue_slots > 1 ? ` (issue ${s[4]})` : ''),
       `warp     F${s[1]}`, `slot     ${s[2]}: ${s[3]}`,
       `${barrier ? 'group ' : 'active'}   ${hex(s[5])} of ${hex(s[6])}` +
