@@ -17,6 +17,7 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "analysis/present/escape.h"
+#include "tessera_names.h" /* the model's units and counters (cmake/gen-names.c) */
 
 #define FOREVER INT64_MAX
 
@@ -714,8 +715,9 @@ static void write_cfs(svg_t *s)
 static void counter_shares(svg_t *s, double *share)
 {
     sqlite3_stmt *st = tl_run_prepare(s->run,
-        "SELECT CAST(substr(component, 5) AS INTEGER), value FROM counters WHERE run_id = ?1"
-        " AND name = 'busy_ps' AND component GLOB 'bank[0-9]*'", NULL);
+        "SELECT CAST(substr(component, " GEN_UNIT_BANK_NUMBER_AT ") AS INTEGER), value"
+        " FROM counters WHERE run_id = ?1 AND name = '" GEN_CTR_BANK_BUSY_PS "'"
+        " AND component GLOB '" GEN_UNIT_BANK_GLOB "'", NULL);
     while (st && sqlite3_step(st) == SQLITE_ROW) {
         int b = sqlite3_column_int(st, 0);
         if (b >= 0 && (unsigned)b < s->banks)
