@@ -4,8 +4,10 @@
  * plugins' interface version and kinds by key (api/tessera_policy.h,
  * model/policy.h's GPU_POINTS) and the layouts of the C structs the binding
  * passes through ctypes (api/tessera.h, api/tessera_policy.h: each field's
- * offset, size and kind as the compiler lays it out) for the Python binding,
- * so that nothing in Python retypes them. Usage: gen-pycodes OUT */
+ * offset, size and kind as the compiler lays it out), the images' sizes and
+ * the instructions with their operand formats (model/sizes.h, model/isa.h)
+ * for the Python binding, so that nothing in Python retypes them. Usage:
+ * gen-pycodes OUT */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,7 +16,9 @@
 #include "api/tessera_policy.h"
 #include "events/base/err.h"
 #include "model/gpu_keys.h"
+#include "model/isa.h"
 #include "model/policy.h"
+#include "model/sizes.h"
 
 /* --- the C structs, for ctypes ------------------------------------------- */
 
@@ -110,6 +114,19 @@ static int structs(FILE *f)
     return bad;
 }
 
+/* tessera.Program's facts: the images' sizes (model/sizes.h) and the
+ * instructions with their operand formats (ISA_OPS, model/isa.h) */
+static void program(FILE *f)
+{
+    fprintf(f, "\n# the Task Memory and SM images' sizes (model/sizes.h)\n"
+               "TM_BYTES = %d\nSM_BYTES = %d\n", (int)TM_BYTES, (int)SM_BYTES);
+    fprintf(f, "\n# the instructions (model/isa.h, ISA_OPS): (mnemonic, operand format ISA_FMT_*)\n"
+               "OPS = (\n");
+#define OP(id, code, name, fmt, cls) fprintf(f, "    (\"%s\", \"%s\"),\n", name, &#fmt[sizeof "ISA_FMT_" - 1]);
+    ISA_OPS(OP)
+    fprintf(f, ")\n");
+}
+
 int main(int argc, char **argv)
 {
     FILE *f = argc == 2 ? fopen(argv[1], "w") : NULL;
@@ -120,8 +137,9 @@ int main(int argc, char **argv)
     fprintf(f, "\"\"\"_codes.py — the result codes of events/base/err.h (TESS_ERRORS), the\n"
                "command's exit codes, the run statuses of analysis/store/db.h\n"
                "(DB_STATUSES, runs.status), the policy plugins' interface version and\n"
-               "kinds, and the layouts of the C structs of api/; generated at build time\n"
-               "by cmake/gen-pycodes.c: do not edit.\"\"\"\n\n");
+               "kinds, the images' sizes and the instructions, and the layouts of the C\n"
+               "structs of api/; generated at build time by cmake/gen-pycodes.c: do\n"
+               "not edit.\"\"\"\n\n");
 #define CONST(id, value, name, word, meaning) fprintf(f, "%s = %d\n", #id, value);
     TESS_ERRORS(CONST)
     fprintf(f, "\nNAMES = {\n");
@@ -139,6 +157,7 @@ int main(int argc, char **argv)
     fprintf(f, "}\n");
 #define KIND_ID(id, kind, row) fprintf(f, "POLICY_%s = %d\n", #id, (int)(kind));
     GPU_POINTS(KIND_ID)
+    program(f);
     int bad = structs(f);
     return fclose(f) == 0 && !bad ? 0 : 1;
 }

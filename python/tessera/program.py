@@ -20,15 +20,16 @@ path or text.
     tessera.run(p, db="runs.db")
 """
 import ctypes
+import inspect
+import keyword
 import os
 import subprocess
 import tempfile
 
 from . import _lib
-from .errors import UsageError, error_for
+from .errors import UsageError, codes, error_for
 
-TM_BYTES, SM_BYTES = 2048, 4096
-FENCES = ("no", "acq", "rel")
+TM_BYTES, SM_BYTES = codes.TM_BYTES, codes.SM_BYTES  # the images' sizes (model/sizes.h)
 
 
 def _text(value, what):
@@ -78,68 +79,58 @@ class Group:
         self._p._emit("%s:" % _text(name, "label"))
         return self
 
-    def nop(self):
-        return self._op("nop")
-
-    def _rrr(self, mnemonic, a, b, c):
-        return self._op(mnemonic, "%s, %s, %s" % (_reg(a), _reg(b), _reg(c)))
-
-    def add(self, a, b, c):
-        """R[c] = R[a] + R[b]."""
-        return self._rrr("add", a, b, c)
-
-    def sub(self, a, b, c):
-        return self._rrr("sub", a, b, c)
-
-    def mul(self, a, b, c):
-        """R[c], R[c+1] = the product's low and high bytes."""
-        return self._rrr("mul", a, b, c)
-
-    def div(self, a, b, c):
-        return self._rrr("div", a, b, c)
-
-    def cmpge(self, a, b, c):
-        return self._rrr("cmpge", a, b, c)
-
-    def and_(self, a, b, c):
-        return self._rrr("and", a, b, c)
-
-    def or_(self, a, b, c):
-        return self._rrr("or", a, b, c)
-
-    def xor(self, a, b, c):
-        return self._rrr("xor", a, b, c)
-
-    def rshft(self, a, amount, c):
-        """R[c] = R[a] >> amount (an immediate, D7)."""
-        return self._op("rshft", "%s, %s, %s" % (_reg(a), _text(amount, "shift amount"), _reg(c)))
-
-    def lshft(self, a, amount, c):
-        return self._op("lshft", "%s, %s, %s" % (_reg(a), _text(amount, "shift amount"), _reg(c)))
-
-    def ld(self, a, b, c):
-        """R[c] = SM[{R[b] low nibble, R[a]}]  (ld [a, b], c)."""
-        return self._op("ld", "[%s, %s], %s" % (_reg(a), _reg(b), _reg(c)))
-
-    def st(self, a, b, c):
-        """SM[{R[b] low nibble, R[a]}] = R[c]  (st [a, b], c)."""
-        return self._op("st", "[%s, %s], %s" % (_reg(a), _reg(b), _reg(c)))
-
-    def set_const(self, d, value):
-        """R[d] = value (r8..r15, 0..255), or the core id with value "id" (r0..r7, D9)."""
-        return self._op("set_const", "%s, %s" % (_reg(d), _text(value, "set_const value")))
-
-    def bnz(self, target, a):
-        """Branch to `target` (a label of this task, or a slot 0..15) when R[a] != 0."""
-        return self._op("bnz", "%s, %s" % (_text(target, "bnz target"), _reg(a)))
-
-    def ready(self):
-        return self._op("ready")
-
     def word(self, value):
         """A raw instruction word (.word)."""
         self._p._emit("  .word %s" % _text(value, ".word value"))
         return self
+
+
+# Each operand format of the ISA (model/isa.h, ISA_FMT_*): the arguments of an instruction's
+# method, its operands' text from them, and what they are.
+_FORMS = {
+    "NONE": ((), lambda: "", ""),
+    "RRR": (("a", "b", "c"), lambda a, b, c: "%s, %s, %s" % (_reg(a), _reg(b), _reg(c)),
+            "registers a, b, c (8 or \"r8\")"),
+    "RIR": (("a", "amount", "c"),
+            lambda a, amount, c: "%s, %s, %s" % (_reg(a), _text(amount, "shift amount"), _reg(c)),
+            "registers a and c, an immediate amount (D7)"),
+    "LD": (("a", "b", "c"), lambda a, b, c: "[%s, %s], %s" % (_reg(a), _reg(b), _reg(c)),
+           "the address {R[b] low nibble, R[a]}, the register c"),
+    "SET_CONST": (("d", "value"),
+                  lambda d, value: "%s, %s" % (_reg(d), _text(value, "set_const value")),
+                  "r8..r15 and a value 0..255, or r0..r7 and \"id\", the core id (D9)"),
+    "BNZ": (("target", "a"), lambda target, a: "%s, %s" % (_text(target, "bnz target"), _reg(a)),
+            "a label of this task or a slot 0..15, taken when R[a] != 0"),
+}
+_FORMS["ST"] = _FORMS["LD"]
+
+
+def _instruction(mnemonic, form):
+    """Group's method writing the instruction `mnemonic` of operand format `form`."""
+    if form not in _FORMS:
+        raise ImportError("tessera: the instruction %s has the operand format ISA_FMT_%s, which "
+                          "tessera.Program does not write (python/tessera/program.py _FORMS)"
+                          % (mnemonic, form))
+    names, operands, what = _FORMS[form]
+    signature = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self",) + names])
+
+    def method(self, *args, **kw):
+        bound = signature.bind(self, *args, **kw)
+        return self._op(mnemonic, operands(*bound.args[1:]))
+    method.__name__ = method.__qualname__ = mnemonic + "_" if keyword.iskeyword(mnemonic) \
+        else mnemonic
+    method.__signature__ = signature
+    method.__doc__ = "%s: the instruction (spec section 4)%s." % (
+        " ".join((mnemonic, operands(*names))).strip(), "; " + what if what else "")
+    return method
+
+
+# Every instruction of the ISA (model/isa.h ISA_OPS, from _codes.py) is a method of Group, named
+# after its mnemonic (and_, or_: Python's keywords); registers as 8 or "r8".
+for _mnemonic, _form in codes.OPS:
+    _method = _instruction(_mnemonic, _form)
+    setattr(Group, _method.__name__, _method)
 
 
 class Program:

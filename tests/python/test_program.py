@@ -79,6 +79,27 @@ def every_form():
 
 
 class TestForms(Base):
+    def test_every_instruction_of_the_isa_has_its_method(self):
+        """Group's instruction methods are made from the ISA's list (_codes.OPS,
+        generated from model/isa.h): one per mnemonic (and_, or_ for Python's
+        keywords), which writes that mnemonic, and nothing else is one; a wrong
+        call is a TypeError naming what is missing."""
+        ops = tessera.errors.codes.OPS
+        self.assertEqual(len(ops), 16)
+        methods = {name for name in vars(tessera.Group) if not name.startswith("_")}
+        want = {m + "_" if m in ("and", "or") else m for m, _ in ops}
+        self.assertEqual(methods - want, {"task", "label", "word"})
+        args = {"NONE": (), "RRR": (1, 2, 3), "RIR": (1, 2, 3), "LD": (1, 2, 3),
+                "ST": (1, 2, 3), "SET_CONST": (8, 1), "BNZ": (0, 1)}
+        for mnemonic, form in ops:
+            p = tessera.Program("one.s")
+            with p.group(cores=1) as g:
+                getattr(g, mnemonic + "_" if mnemonic in ("and", "or") else mnemonic)(*args[form])
+            self.assertEqual(p.source().split("\n")[1].split()[0], mnemonic)
+            p.check()
+        with self.assertRaisesRegex(TypeError, "missing a required argument: 'c'"):
+            tessera.Program().group(cores=1).add(1, 2)
+
     def test_every_form_assembles_like_the_command(self):
         p = every_form()
         code, err, image, mem = self.asm(p)
