@@ -35,7 +35,10 @@
     X(OUTPUT, "output", 'o', "FILE", "the output file")                                       \
     X(MEM_OUT, "mem-out", 0, "OUT.mem", "also write the 4096-byte SM image of the .data lines") \
     X(KEYS, "keys", 0, NULL, "list every key: default, unit, valid values, meaning")          \
-    X(MARKDOWN, "markdown", 0, NULL, "with --keys: print docs/CONFIG.md")                     \
+    X(COUNTERS, "counters", 0, NULL,                                                          \
+      "list every counter a run records (the counters table): component, name, meaning")     \
+    X(MARKDOWN, "markdown", 0, NULL,                                                          \
+      "with --keys: print docs/CONFIG.md; with --counters: the table of docs/SCHEMA.md")       \
     X(RUN, "run", 0, "N", "the run id (default: the latest run)")                             \
     X(LAST, "last", 0, NULL, "the latest run (the default)")                                  \
     X(COMPARE, "compare", 0, NULL, "one row per run, with the parameters that differ")        \

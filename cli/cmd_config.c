@@ -1,7 +1,9 @@
 /* cmd_config.c — `tessera config`: prints the effective configuration
  * (defaults, then --config FILE, then each -s in order), or the key table as
- * text or as the Markdown of docs/CONFIG.md. Nothing is simulated; the key
- * table of config/ is the only source of what is printed about keys. */
+ * text or as the Markdown of docs/CONFIG.md, or the counters a run records
+ * (docs/SCHEMA.md's table). Nothing is simulated; the key table of config/
+ * and the model's list of counters (model/gpu_counters.h) are the only
+ * sources of what is printed about keys and counters. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include "config/cfg.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
+#include "model/gpu_counters.h"
 #include "model/latency.h"
 
 typedef struct config_opts {
@@ -19,11 +22,12 @@ typedef struct config_opts {
     char **sets;              /* the -s (and --seed) assignments in order */
     int nsets;                /* how many */
     bool keys;                /* --keys */
+    bool counters;            /* --counters */
     bool markdown;            /* --markdown */
 } config_opts_t;
 
 static const cli_use_t config_opts[] = {
-    {CLI_CONFIG, NULL, NULL}, {CLI_SET, NULL, NULL}, {CLI_SEED, NULL, NULL}, {CLI_KEYS, NULL, NULL}, {CLI_MARKDOWN, NULL, NULL}, {CLI_NONE, NULL, NULL},
+    {CLI_CONFIG, NULL, NULL}, {CLI_SET, NULL, NULL}, {CLI_SEED, NULL, NULL}, {CLI_KEYS, NULL, NULL}, {CLI_COUNTERS, NULL, NULL}, {CLI_MARKDOWN, NULL, NULL}, {CLI_NONE, NULL, NULL},
 };
 
 static const cli_exit_t config_exits[] = {
@@ -34,7 +38,8 @@ static const cli_exit_t config_exits[] = {
 const cli_spec_t cli_spec_config = {
     .name = "config",
     .usage = "[--config FILE] [-s section.key=value]... [--seed N]\n"
-             "       tessera config --keys [--markdown]",
+             "       tessera config --keys [--markdown]\n"
+             "       tessera config --counters [--markdown]",
     .about = "Prints the effective configuration -- the defaults (the reference timing model\n"
              "of spec section 6), then FILE, then each -s and --seed in order -- as an INI\n"
              "file that --config reads back to the same values. Nothing is simulated.\n",
@@ -50,16 +55,19 @@ static int parse_args(const cli_args_t *c, config_opts_t *o)
     o->sets = c->sets;
     o->nsets = c->n_sets;
     o->keys = cli_count(c, CLI_KEYS) > 0;
+    o->counters = cli_count(c, CLI_COUNTERS) > 0;
     o->markdown = cli_count(c, CLI_MARKDOWN) > 0;
     if (o->config && !*o->config)
         return cli_usage_error(&cli_spec_config, "--config needs a file");
     if (cli_count(c, CLI_CONFIG) > 1)
         return cli_usage_error(&cli_spec_config, "--config given twice");
-    if (o->markdown && !o->keys)
-        return cli_usage_error(&cli_spec_config, "--markdown goes with --keys");
-    if (o->keys && (o->config || o->nsets))
-        return cli_usage_error(&cli_spec_config,
-                               "--keys prints the key table; it takes no --config or -s");
+    if (o->keys && o->counters)
+        return cli_usage_error(&cli_spec_config, "--keys and --counters: one at a time");
+    if (o->markdown && !o->keys && !o->counters)
+        return cli_usage_error(&cli_spec_config, "--markdown goes with --keys or --counters");
+    if ((o->keys || o->counters) && (o->config || o->nsets))
+        return cli_usage_error(&cli_spec_config, "--%s prints a table; it takes no --config or -s",
+                               o->keys ? "keys" : "counters");
     return TESS_OK;
 }
 
@@ -218,6 +226,53 @@ static void print_keys_markdown(FILE *f)
     }
 }
 
+/* --- the counters (docs/SCHEMA.md, "counters") ------------------------------------ */
+
+/* Each counter of the model's list as the counters table names it: its
+ * component (a numbered unit's "core<N>"), its name (a per-reason entry's
+ * "stall_<reason>_ps") and its meaning, with when only some runs have it. */
+typedef struct counter_doc {
+    gpu_unit_t unit;
+    const char *name, *suffix, *what; /* suffix: a per-reason entry's, else NULL */
+    bool groups_only;         /* a G entry: only runs with thread groups have it */
+} counter_doc_t;
+
+#define CTR_X(unit, id, name, what) {GPU_UNIT_##unit, name, NULL, what, false},
+#define CTR_G(unit, id, name, what) {GPU_UNIT_##unit, name, NULL, what, true},
+#define CTR_R(unit, id, prefix, suffix, what) {GPU_UNIT_##unit, prefix, suffix, what, false},
+static const counter_doc_t counter_docs[] = {GPU_COUNTERS(CTR_X, CTR_G, CTR_R)};
+#undef CTR_X
+#undef CTR_G
+#undef CTR_R
+
+#define UNIT_OF(P, id, name, kind) [P##id] = {name, kind},
+static const struct {
+    const char *name;
+    int kind;                 /* GPU_UNIT_ONE, _NUMBERED or _REASONS */
+} unit_docs[] = {GPU_UNITS(UNIT_OF)};
+#undef UNIT_OF
+
+static void print_counters(FILE *f, bool markdown)
+{
+    if (markdown)
+        fputs("| component | name | meaning |\n| --- | --- | --- |\n", f);
+    for (size_t i = 0; i < sizeof counter_docs / sizeof counter_docs[0]; i++) {
+        const counter_doc_t *c = &counter_docs[i];
+        char unit[32], name[64], what[256];
+        snprintf(unit, sizeof unit, "%s%s", unit_docs[c->unit].name,
+                 unit_docs[c->unit].kind == GPU_UNIT_NUMBERED ? "<N>" : "");
+        snprintf(name, sizeof name, "%s%s%s", c->name, c->suffix ? "<reason>" : "",
+                 c->suffix ? c->suffix : "");
+        snprintf(what, sizeof what, "%s%s%s", c->what,
+                 c->suffix ? "; one per stall reason" : "",
+                 c->groups_only ? " (only under simt.reconvergence = barrier)" : "");
+        if (markdown)
+            fprintf(f, "| `%s` | `%s` | %s |\n", unit, name, what);
+        else
+            fprintf(f, "%-9s %-24s %s\n", unit, name, what);
+    }
+}
+
 /* --- the effective configuration ------------------------------------------------- */
 
 static int print_effective(const config_opts_t *o)
@@ -247,7 +302,9 @@ int cmd_config(int argc, char **argv)
     int rc = cli_parse(&cli_spec_config, argc, argv, &c);
     if (rc == TESS_OK)
         rc = parse_args(&c, &o);
-    if (rc == TESS_OK && o.keys && o.markdown)
+    if (rc == TESS_OK && o.counters)
+        print_counters(stdout, o.markdown);
+    else if (rc == TESS_OK && o.keys && o.markdown)
         print_keys_markdown(stdout);
     else if (rc == TESS_OK && o.keys)
         print_keys_text(stdout);

@@ -4,7 +4,6 @@
  * registers, the statistics and the end-of-run reports are the cores'. */
 #include "model/core.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "model/gpu_impl.h"
@@ -71,17 +70,16 @@ static void cores_counters(void *self)
     for (unsigned c = 0; c < GPU_CORES; c++) {
         const core_t *k = &cores[c];
         sim_t *sim = k->sim;
-        char name[16];
-        snprintf(name, sizeof name, "core%u", c);
-        gpu_counter(sim, name, "tasks", k->tasks);
-        gpu_counter(sim, name, "instructions", core_instructions(k));
+        gpu_counter(sim, GPU_CTR_CORE_TASKS, c, k->tasks);
+        gpu_counter(sim, GPU_CTR_CORE_INSTRUCTIONS, c, core_instructions(k));
         /* a task still running when the run stopped is busy up to the stop */
         sim_time_t running = k->busy ? sim_now(sim) - k->task_start : 0;
-        gpu_counter(sim, name, "busy_ps", k->busy_ps + running);
-        gpu_counter(sim, name, "sm_ops", k->sm_ops);
-        gpu_counter(sim, name, "sm_wait_ps", k->sm_wait_ps + (k->busy ? k->task_sm_wait : 0));
-        gpu_counter(sim, name, "sm_conflict_ps", k->sm_conflict_ps);
-        gpu_counter(sim, name, "div_by_zero", k->run.div_by_zero);
+        gpu_counter(sim, GPU_CTR_CORE_BUSY_PS, c, k->busy_ps + running);
+        gpu_counter(sim, GPU_CTR_CORE_SM_OPS, c, k->sm_ops);
+        gpu_counter(sim, GPU_CTR_CORE_SM_WAIT_PS, c,
+                    k->sm_wait_ps + (k->busy ? k->task_sm_wait : 0));
+        gpu_counter(sim, GPU_CTR_CORE_SM_CONFLICT_PS, c, k->sm_conflict_ps);
+        gpu_counter(sim, GPU_CTR_CORE_DIV_BY_ZERO, c, k->run.div_by_zero);
     }
 }
 

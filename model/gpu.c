@@ -3,6 +3,7 @@
  * the statistics and the final architectural state (see gpu.h). */
 #include "model/gpu.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,23 +444,61 @@ void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 
 /* --- end-of-run counters -------------------------------------------------- */
 
-static void counter(gpu_t *g, const char *component, const char *name, uint64_t value)
+/* Each counter's unit, and its name (an R entry's prefix and suffix). */
+#define CTR_ONE(unit, id, name, what) [GPU_CTR_##unit##_##id] = {GPU_UNIT_##unit, name, NULL},
+#define CTR_REASON(unit, id, prefix, suffix, what)                                          \
+    [GPU_CTR_##unit##_##id] = {GPU_UNIT_##unit, prefix, suffix},
+static const struct {
+    gpu_unit_t unit;
+    const char *name, *suffix;
+} counters[] = {GPU_COUNTERS(CTR_ONE, CTR_ONE, CTR_REASON)};
+
+char *gpu_unit_name(char buf[GPU_UNIT_NAME_MAX], gpu_unit_t unit, unsigned n, const char *reason)
 {
-    gpu_counter(g->sim, component, name, value);
+#define UNIT(P, id, name, kind) [P##id] = {name, kind},
+    static const struct {
+        const char *name;
+        int kind;
+    } units[] = {GPU_UNITS(UNIT)};
+    assert(!reason || units[unit].kind == GPU_UNIT_REASONS);
+    if (units[unit].kind == GPU_UNIT_NUMBERED)
+        snprintf(buf, GPU_UNIT_NAME_MAX, "%s%u", units[unit].name, n);
+    else
+        snprintf(buf, GPU_UNIT_NAME_MAX, "%s%s%s", units[unit].name,
+                 reason ? GPU_UNIT_REASON_SEP : "", reason ? reason : "");
+    return buf;
+}
+
+void gpu_counter(sim_t *sim, gpu_ctr_t id, unsigned n, uint64_t value)
+{
+    assert(!counters[id].suffix); /* an R entry's counters: gpu_counter_reason */
+    char unit[GPU_UNIT_NAME_MAX];
+    gpu_tr_counter_t r = {gpu_unit_name(unit, counters[id].unit, n, NULL), counters[id].name,
+                          value};
+    sim_trace(sim, GPU_TR_COUNTER, &r);
+}
+
+void gpu_counter_reason(sim_t *sim, gpu_ctr_t id, const char *reason, uint64_t value)
+{
+    assert(counters[id].suffix);
+    char unit[GPU_UNIT_NAME_MAX], name[64];
+    snprintf(name, sizeof name, "%s%s%s", counters[id].name, reason, counters[id].suffix);
+    gpu_tr_counter_t r = {gpu_unit_name(unit, counters[id].unit, 0, NULL), name, value};
+    sim_trace(sim, GPU_TR_COUNTER, &r);
 }
 
 static void totals(gpu_t *g)
 {
     gpu_stats_t s;
     gpu_stats(g, &s);
-    counter(g, "gpu", "frames", s.frames);
-    counter(g, "gpu", "tasks", s.tasks);
-    counter(g, "gpu", "core_tasks", s.core_tasks);
-    counter(g, "gpu", "instructions", s.instructions);
-    counter(g, "gpu", "sm_accesses", s.sm_accesses);
-    counter(g, "gpu", "conflicts", s.sm_conflicts);
-    counter(g, "gpu", "conflict_ps", s.sm_conflict_ps);
-    counter(g, "gpu", "div_by_zero", s.div_by_zero);
+    gpu_counter(g->sim, GPU_CTR_GPU_FRAMES, 0, s.frames);
+    gpu_counter(g->sim, GPU_CTR_GPU_TASKS, 0, s.tasks);
+    gpu_counter(g->sim, GPU_CTR_GPU_CORE_TASKS, 0, s.core_tasks);
+    gpu_counter(g->sim, GPU_CTR_GPU_INSTRUCTIONS, 0, s.instructions);
+    gpu_counter(g->sim, GPU_CTR_GPU_SM_ACCESSES, 0, s.sm_accesses);
+    gpu_counter(g->sim, GPU_CTR_GPU_CONFLICTS, 0, s.sm_conflicts);
+    gpu_counter(g->sim, GPU_CTR_GPU_CONFLICT_PS, 0, s.sm_conflict_ps);
+    gpu_counter(g->sim, GPU_CTR_GPU_DIV_BY_ZERO, 0, s.div_by_zero);
 }
 
 /* A run whose queue emptied with work left stops at its last event in

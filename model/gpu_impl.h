@@ -129,13 +129,12 @@ static inline bool gpu_stepped(const gpu_desc_t *d)
     return false; /* not reached: gpu_desc_check rejects it */
 }
 
-/* Reports one end-of-run counter through the trace hook. */
-static inline void gpu_counter(sim_t *sim, const char *component, const char *name,
-                               uint64_t value)
-{
-    gpu_tr_counter_t r = {component, name, value};
-    sim_trace(sim, GPU_TR_COUNTER, &r);
-}
+/* Reports one end-of-run counter through the trace hook: `id`'s entry of
+ * gpu_counters.h names it and its unit (number `n` of a numbered unit). */
+void gpu_counter(sim_t *sim, gpu_ctr_t id, unsigned n, uint64_t value);
+
+/* The same for an R entry: its counter for the stall reason named `reason`. */
+void gpu_counter_reason(sim_t *sim, gpu_ctr_t id, const char *reason, uint64_t value);
 
 /* When the last READY reached the TS so far (the run's end once it is done). */
 sim_time_t gpu_last_ready(const struct gpu *g);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "events/sim.h"
+#include "model/gpu_counters.h"
 #include "model/xenum.h"
 
 enum gpu_trace_kind {
@@ -229,18 +230,11 @@ typedef struct gpu_tr_simt_wait {
     sim_time_t to_ps;         /* the barrier completed (SIM_TIME_NEVER: never) */
 } gpu_tr_simt_wait_t;
 
-/* End-of-run counters of a SIMT run (component "simt", GPU_TR_COUNTER):
- * warps, warp_instructions, lane_instructions, lane_slots (Σ warp
- * instructions × lanes of the group mask), divergent_branches,
- * issued_cycles, resident_cycles, stall_memory_cycles,
- * stall_execute_cycles, stall_issue_cycles, mem_instructions, requests,
- * replays, issue_cycles (cycles in which any warp issued), issue_width,
- * run_cycles (the run's end, the last READY, in cycles) and
- * issue_util_ppm = warp_instructions × 10^6 / (run_cycles × issue_width). */
-
+/* An end-of-run counter (GPU_TR_COUNTER): its unit and name are those of
+ * its entry in gpu_counters.h (gpu_counter()). */
 typedef struct gpu_tr_counter {
-    const char *component;    /* "gpu", "ts", "core3", "bank12" */
-    const char *name;         /* "instructions", "div_by_zero", "conflicts", … */
+    const char *component;    /* "gpu", "ts", "core3", "bank12", "simt" (GPU_UNITS) */
+    const char *name;         /* "instructions", "div_by_zero", … (GPU_COUNTERS) */
     uint64_t value;
 } gpu_tr_counter_t;
 

@@ -614,14 +614,12 @@ void sm_counters(const sm_t *sm)
 {
     for (unsigned i = 0; i < sm->nbanks; i++) {
         const bank_t *b = &sm->banks[i];
-        char name[16];
-        snprintf(name, sizeof name, "bank%u", i);
-        gpu_counter(sm->sim, name, "accesses", b->accesses);
-        gpu_counter(sm->sim, name, "conflicts", b->conflicts);
-        gpu_counter(sm->sim, name, "wait_ps", b->wait_ps);
-        gpu_counter(sm->sim, name, "max_wait_ps", b->max_wait_ps);
-        gpu_counter(sm->sim, name, "busy_ps", b->busy_ps);
-        gpu_counter(sm->sim, name, "lock_acquires", b->lock_acquires);
+        gpu_counter(sm->sim, GPU_CTR_BANK_ACCESSES, i, b->accesses);
+        gpu_counter(sm->sim, GPU_CTR_BANK_CONFLICTS, i, b->conflicts);
+        gpu_counter(sm->sim, GPU_CTR_BANK_WAIT_PS, i, b->wait_ps);
+        gpu_counter(sm->sim, GPU_CTR_BANK_MAX_WAIT_PS, i, b->max_wait_ps);
+        gpu_counter(sm->sim, GPU_CTR_BANK_BUSY_PS, i, b->busy_ps);
+        gpu_counter(sm->sim, GPU_CTR_BANK_LOCK_ACQUIRES, i, b->lock_acquires);
     }
 }
 

@@ -132,7 +132,8 @@ typedef struct sm_totals {
     sim_time_t conflict_ps;
 } sm_totals_t;
 void sm_get_totals(const sm_t *sm, sm_totals_t *out);
-/* Each bank's end-of-run counters ("bankN") through the trace hook. */
+/* Each bank's end-of-run counters (GPU_COUNTERS_BANK, gpu_counters.h)
+ * through the trace hook. */
 void sm_counters(const sm_t *sm);
 /* The SM's bytes now. */
 const uint8_t *sm_bytes(const sm_t *sm);

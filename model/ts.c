@@ -7,7 +7,6 @@
 #include "model/ts.h"
 
 #include <assert.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "model/gpu_impl.h"
@@ -356,13 +355,10 @@ bool ts_finished(const ts_t *ts)
 void ts_counters(const ts_t *ts)
 {
     sim_t *sim = ts->gpu->sim;
-    gpu_counter(sim, "ts", "tasks_issued", ts->tasks_issued);
-    gpu_counter(sim, "ts", "bus_busy_ps", ts->bus_busy_ps);
-    for (unsigned r = 0; r < GPU_STALL_REASONS; r++) {
-        char name[32];
-        snprintf(name, sizeof name, "stall_%s_ps", gpu_stall_name(r));
-        gpu_counter(sim, "ts", name, ts->stall_ps[r]);
-    }
+    gpu_counter(sim, GPU_CTR_TS_TASKS_ISSUED, 0, ts->tasks_issued);
+    gpu_counter(sim, GPU_CTR_TS_BUS_BUSY_PS, 0, ts->bus_busy_ps);
+    for (unsigned r = 0; r < GPU_STALL_REASONS; r++)
+        gpu_counter_reason(sim, GPU_CTR_TS_STALL, gpu_stall_name(r), ts->stall_ps[r]);
 }
 
 void ts_report_partial(ts_t *ts)

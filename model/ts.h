@@ -73,8 +73,8 @@ bool ts_finished(const ts_t *ts);
 /* End of run: closes open stall intervals and reports unfinished frames. */
 void ts_report_partial(ts_t *ts);
 
-/* End of run: the TS's counters ("ts": tasks_issued, bus_busy_ps and the
- * waiting by reason, stall_<reason>_ps) through the trace hook. */
+/* End of run: the TS's counters (GPU_COUNTERS_TS, gpu_counters.h) through
+ * the trace hook. */
 void ts_counters(const ts_t *ts);
 
 /* What the machine reads of the TS (gpu.c: statistics, a stuck run's

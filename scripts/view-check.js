@@ -300,6 +300,7 @@ async function barrierPage(page) {
     AND value = 'barrier'`)[0].run_id;
   await open(page, `${studyUrl}/run/${run}`);
   await checkWindow(page, studyDb, run, `barrier run ${run}`);
+  const wait = await barrierWaits(page, studyDb, run, `barrier run ${run}`);
   const first = await page.evaluate(() => window.__drawn.timeline.divergedIssue);
   const is = sql(studyDb, `SELECT active, mask, depth FROM simt_issue WHERE run_id = ${run}
     AND time_ps = ${first.time_ps} AND frame = ${first.frame}`)[0];
@@ -320,7 +321,32 @@ async function barrierPage(page) {
         `barrier run: the warp's panel shows max_groups ${w.max_groups}, barriers ${w.barriers},` +
         ` stall_barrier_cycles ${w.stall_barrier_cycles}`, row);
   await warpPanel(page, studyDb, run, task.frame, `barrier run ${run}`);
+  if (wait) { // the picture shows a lane's wait at the barrier, hovered
+    const box = await page.locator('canvas.timeline').first().boundingBox();
+    await page.mouse.move(box.x + wait.x + wait.w / 2, box.y + wait.y + wait.h / 2);
+  }
   await shot(page, 'view-barrier.png');
+}
+
+// The lanes' waits at convergence barriers drawn in the window: one band per lane of each
+// simt_waits row overlapping it (the page has them one by one below 5000), and hovering one
+// names its lane, frame, slot and start.
+async function barrierWaits(page, db, run, what) {
+  const t = (await drawn(page)).timeline;
+  const rows = sql(db, `SELECT w.lanes FROM simt_waits AS w JOIN runs AS r USING (run_id)
+    WHERE w.run_id = ${run} AND w.from_ps < ${t.to} * r.period_ps
+    AND (w.to_ps IS NULL OR w.to_ps > ${t.from} * r.period_ps)`);
+  const bands = rows.reduce((n, r) => n + [...r.lanes.toString(2)].filter(b => b === '1').length, 0);
+  check(t.barrier && t.barrier.detail && bands > 0 && t.barrier.waits === bands,
+        `${what}: barrier-wait bands = simt_waits' lanes in cycles ${t.from}-${t.to} (${bands})`, t.barrier);
+  const w = t.barrier && t.barrier.first;
+  if (!w) return check(false, `${what}: a barrier wait wide enough to hover`, t.barrier);
+  const box = await page.locator('canvas.timeline').first().boundingBox();
+  await page.mouse.move(box.x + w.x + w.w / 2, box.y + w.y + w.h / 2);
+  const tip = await page.$eval('#tip', e => e.textContent);
+  check(tip.includes(`lane ${w.lane} waits at a barrier`) && tip.includes(`F${w.frame}, slot ${w.slot}`),
+        `${what}: hovering a barrier wait names lane ${w.lane}, F${w.frame} and slot ${w.slot}`, tip);
+  return w;
 }
 
 // A warp's task panel against SQL and the model's names: the stall reasons the page has

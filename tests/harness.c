@@ -7,6 +7,7 @@
 
 #include "events/base/err.h"
 #include "model/asm.h"
+#include "tessera_names.h" /* the model's counters and units (cmake/gen-names.c) */
 #include "tests/testutil.h"
 
 void h_assemble(program_t *p, const char *src)
@@ -84,15 +85,15 @@ static void hook(void *user, unsigned kind, const void *rec)
         const gpu_tr_counter_t *c = rec;
         unsigned core;
         char rest[2];
-        if (sscanf(c->component, "core%u%1s", &core, rest) == 1 && core < GPU_CORES) {
-            if (!strcmp(c->name, "busy_ps"))
+        if (sscanf(c->component, GEN_UNIT_CORE "%u%1s", &core, rest) == 1 && core < GPU_CORES) {
+            if (!strcmp(c->name, GEN_CTR_CORE_BUSY_PS))
                 r->core_busy_ps[core] = c->value;
-            else if (!strcmp(c->name, "sm_wait_ps"))
+            else if (!strcmp(c->name, GEN_CTR_CORE_SM_WAIT_PS))
                 r->core_sm_wait_ps[core] = c->value;
-            else if (!strcmp(c->name, "instructions"))
+            else if (!strcmp(c->name, GEN_CTR_CORE_INSTRUCTIONS))
                 r->core_instructions[core] = c->value;
         }
-        if (!strcmp(c->component, "simt") && r->n_simt_counters < 32) {
+        if (!strcmp(c->component, GEN_UNIT_SIMT) && r->n_simt_counters < 32) {
             /* the name lives only as long as the call (unit.c builds the stall
                counters' names in a buffer of its own): copied, never kept */
             char *name = r->simt_counter_name[r->n_simt_counters];

@@ -3,6 +3,8 @@
  * values and their messages, the latency syntax, round trips through
  * cfg_format, the presets in config/, and docs/CONFIG.md being up to date. */
 #include <dirent.h>
+#include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1116,7 +1118,8 @@ static void test_command_bad_usage_exits_1(void)
 {
     static const char *const bad[] = {
         "config --bogus", "config extra", "config --config", "config -s",
-        "config --markdown", "config --keys -s sm.bank=2", "config --config a --config b", NULL,
+        "config --markdown", "config --keys -s sm.bank=2", "config --config a --config b",
+        "config --counters -s sm.bank=2", "config --keys --counters", NULL,
     };
     for (const char *const *a = bad; *a; a++) {
         char *out = run(*a, 1);
@@ -1161,9 +1164,72 @@ static void test_docs_config_md_is_generated(void)
     free(out);
 }
 
+/* `tessera config --counters --markdown`, the counters table of
+ * docs/SCHEMA.md, documents every counter runs record: each (component,
+ * name) of a MIMD run, a SIMT run and one under barrier reconvergence has
+ * its row — a numbered component as `core<N>`, a per-reason name as its
+ * `stall_<reason>_…` pattern — and nothing else is listed. */
+static void test_counters_list_every_recorded_counter(void)
+{
+    char *doc = run("config --counters --markdown", 0);
+    static const char head[] = "| component | name | meaning |\n";
+    CU_ASSERT_EQUAL_FATAL(strncmp(doc, head, strlen(head)), 0);
+    char db[512];
+    test_fresh_path("counters.db", db, sizeof db);
+    static const char *const opts[] = {
+        "", "-s core.model=simt", "-s core.model=simt -s simt.reconvergence=barrier"};
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+        CU_ASSERT_EQUAL_FATAL(test_record(db, test_src_path("examples/simt_paths.s"), opts[k]), 0);
+    sqlite3 *h = test_db_open(db);
+    sqlite3_stmt *st = test_db_prepare(h, "SELECT DISTINCT component, name FROM counters");
+    unsigned listed = 0, rows = 0;
+    bool *seen = calloc(strlen(doc), 1); /* a row's first byte, once matched */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(seen);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char unit[64], row[160];
+        const char *comp = (const char *)sqlite3_column_text(st, 0);
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        size_t letters = strcspn(comp, "0123456789");
+        snprintf(unit, sizeof unit, "%.*s%s", (int)letters, comp, comp[letters] ? "<N>" : "");
+        snprintf(row, sizeof row, "| `%s` | `%s` |", unit, name);
+        const char *at = strstr(doc, row);
+        for (const char *p = doc; !at && (p = strstr(p, "<reason>")); p++) {
+            /* a per-reason row: "| `unit` | `prefix<reason>suffix` |" */
+            const char *start = p;
+            while (start > doc && start[-1] != '\n')
+                start--;
+            char prefix[160], suffix[64];
+            int n = snprintf(prefix, sizeof prefix, "| `%s` | `", unit);
+            size_t pre = (size_t)(p - start) - (size_t)n;
+            sscanf(p + 8, "%63[^`]", suffix);
+            size_t len = strlen(name), suf = strlen(suffix);
+            if (!strncmp(start, prefix, (size_t)n) && len > pre + suf &&
+                !strncmp(name, start + n, pre) && !strcmp(name + len - suf, suffix))
+                at = start;
+        }
+        rows++;
+        CU_ASSERT_PTR_NOT_NULL(at);
+        if (!at)
+            fprintf(stderr, "\n  counter %s.%s is not in `tessera config --counters`\n", comp,
+                    name);
+        else if (!seen[at - doc])
+            seen[at - doc] = true, listed++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    unsigned doc_rows = 0;
+    for (const char *p = doc; (p = strstr(p, "\n| `")); p++)
+        doc_rows++;
+    CU_ASSERT(rows > 50);
+    CU_ASSERT_EQUAL(listed, doc_rows); /* every row listed is recorded by one of the runs */
+    free(seen);
+    free(doc);
+}
+
 static const test_case_t cases[] = {
     TEST(test_defaults_equal_spec_section_6),
     TEST(test_model_keys_from_one_table),
+    TEST(test_counters_list_every_recorded_counter),
     TEST(test_key_table_is_consistent),
     TEST(test_foreach_visits_every_key_in_table_order),
     TEST(test_file_sets_keys),

@@ -640,11 +640,13 @@ static void test_lock_without_atomics_loses_increments(void)
  * differ from its counters (busy_ps, sm_wait_ps, instructions). */
 #define SLOT_CORE_MISMATCHES                                                               \
     "SELECT count(*) FROM (SELECT c.run_id AS run_id, c.component AS unit,"                \
-    "  max(CASE c.name WHEN 'busy_ps' THEN c.value END) AS busy,"                          \
-    "  max(CASE c.name WHEN 'sm_wait_ps' THEN c.value END) AS wait,"                       \
-    "  max(CASE c.name WHEN 'instructions' THEN c.value END) AS n"                         \
-    "  FROM counters AS c WHERE c.component GLOB 'core[0-9]*' GROUP BY c.run_id, c.component) AS k" \
-    " LEFT JOIN (SELECT run_id, 'core' || core AS unit, sum(execute_ps + sm_wait_ps) AS busy," \
+    "  max(CASE c.name WHEN '" GEN_CTR_CORE_BUSY_PS "' THEN c.value END) AS busy,"         \
+    "  max(CASE c.name WHEN '" GEN_CTR_CORE_SM_WAIT_PS "' THEN c.value END) AS wait,"      \
+    "  max(CASE c.name WHEN '" GEN_CTR_CORE_INSTRUCTIONS "' THEN c.value END) AS n"        \
+    "  FROM counters AS c WHERE c.component GLOB '" GEN_UNIT_CORE_GLOB "'"                 \
+    "  GROUP BY c.run_id, c.component) AS k"                                               \
+    " LEFT JOIN (SELECT run_id, '" GEN_UNIT_CORE "' || core AS unit,"                      \
+    "  sum(execute_ps + sm_wait_ps) AS busy,"                                              \
     "  sum(sm_wait_ps) AS wait, sum(instructions) AS n FROM slot_profile"                  \
     "  WHERE core IS NOT NULL GROUP BY run_id, core) AS s USING (run_id, unit)"            \
     " JOIN run_summary AS r USING (run_id) WHERE r.core_model = 'mimd'"                   \

@@ -15,6 +15,7 @@
 #include "analysis/present/export.h"
 #include "events/base/err.h"
 #include "tests/simt_programs.h"
+#include "tessera_names.h" /* the model's counters and units (cmake/gen-names.c) */
 #include "tests/testutil.h"
 
 /* The spec's §6 example: one task on core 0, starts at 6000 ps, READY sent at 8000. */
@@ -559,8 +560,9 @@ static void vcd_matches_database(const char *db, const char *name)
         long long total = 0, x, y;
         for (char *p = got; sscanf(p, "%lld-%lld,", &x, &y) == 2; p = strchr(p, ',') + 1)
             total += y - x;
-        CU_ASSERT_EQUAL(total, q_bound(h, "SELECT value FROM counters WHERE name = 'busy_ps'"
-                                          " AND component = 'bank' || ?1", b));
+        CU_ASSERT_EQUAL(total, q_bound(h, "SELECT value FROM counters"
+                                          " WHERE name = '" GEN_CTR_BANK_BUSY_PS "'"
+                                          " AND component = '" GEN_UNIT_BANK "' || ?1", b));
     }
     sqlite3_close(h);
     free(v.text);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "events/base/err.h"
+#include "tessera_names.h" /* the model's counters and units (cmake/gen-names.c) */
 #include "tests/testutil.h"
 
 /* Units whose intervals do not sum to their counters, in run `run`: cores
@@ -20,24 +21,30 @@ static int64_t mismatches(const char *db, int run)
     char sql[3072];
     snprintf(sql, sizeof sql,
              "SELECT (SELECT count(*) FROM (SELECT unit, sum(busy_ps) AS b, sum(instructions) AS n"
-             " FROM intervals WHERE run_id = %d AND kind = 'interval' AND unit GLOB 'simt*'"
-             " GROUP BY unit) AS i WHERE (i.unit = 'simt' AND n IS NOT (SELECT value FROM"
-             " counters WHERE run_id = %d AND component = 'simt' AND name = 'warp_instructions'))"
-             " OR (i.unit <> 'simt' AND b IS NOT (SELECT c.value * r.period_ps FROM counters AS c"
-             " JOIN runs AS r USING (run_id) WHERE c.run_id = %d AND c.component = 'simt'"
-             " AND c.name = 'stall_' || substr(i.unit, 6) || '_cycles'))) +"
+             " FROM intervals WHERE run_id = %d AND kind = 'interval'"
+             " AND unit GLOB '" GEN_UNIT_SIMT "*'"
+             " GROUP BY unit) AS i WHERE (i.unit = '" GEN_UNIT_SIMT "' AND n IS NOT (SELECT value"
+             " FROM counters WHERE run_id = %d AND component = '" GEN_UNIT_SIMT "'"
+             " AND name = '" GEN_CTR_SIMT_WARP_INSTRUCTIONS "'))"
+             " OR (i.unit <> '" GEN_UNIT_SIMT "' AND b IS NOT (SELECT c.value * r.period_ps"
+             " FROM counters AS c JOIN runs AS r USING (run_id) WHERE c.run_id = %d"
+             " AND c.component = '" GEN_UNIT_SIMT "' AND c.name = '" GEN_CTR_SIMT_STALL_PREFIX "'"
+             " || substr(i.unit, length('" GEN_UNIT_SIMT_REASON "') + 1)"
+             " || '" GEN_CTR_SIMT_STALL_SUFFIX "'))) +"
              " (SELECT count(*) FROM (SELECT unit, sum(busy_ps) AS b, sum(instructions) AS n,"
              " sum(sm_wait_ps) AS w, sum(conflicts) AS k FROM intervals"
-             " WHERE run_id = %d AND kind = 'interval' AND unit NOT GLOB 'simt*' GROUP BY unit)"
-             " AS i WHERE"
+             " WHERE run_id = %d AND kind = 'interval' AND unit NOT GLOB '" GEN_UNIT_SIMT "*'"
+             " GROUP BY unit) AS i WHERE"
              " b IS NOT (SELECT value FROM counters AS c WHERE c.run_id = %d"
-             "  AND c.component = i.unit AND c.name = 'busy_ps')"
-             " OR (i.unit GLOB 'core*' AND (n IS NOT (SELECT value FROM counters AS c"
-             "  WHERE c.run_id = %d AND c.component = i.unit AND c.name = 'instructions')"
+             "  AND c.component = i.unit AND c.name = '" GEN_CTR_CORE_BUSY_PS "')"
+             " OR (i.unit GLOB '" GEN_UNIT_CORE_GLOB "' AND (n IS NOT (SELECT value"
+             "  FROM counters AS c WHERE c.run_id = %d AND c.component = i.unit"
+             "  AND c.name = '" GEN_CTR_CORE_INSTRUCTIONS "')"
              "  OR w IS NOT (SELECT value FROM counters AS c WHERE c.run_id = %d"
-             "  AND c.component = i.unit AND c.name = 'sm_wait_ps')))"
-             " OR (i.unit GLOB 'bank*' AND k IS NOT (SELECT value FROM counters AS c"
-             "  WHERE c.run_id = %d AND c.component = i.unit AND c.name = 'conflicts')))",
+             "  AND c.component = i.unit AND c.name = '" GEN_CTR_CORE_SM_WAIT_PS "')))"
+             " OR (i.unit GLOB '" GEN_UNIT_BANK_GLOB "' AND k IS NOT (SELECT value"
+             "  FROM counters AS c WHERE c.run_id = %d AND c.component = i.unit"
+             "  AND c.name = '" GEN_CTR_BANK_CONFLICTS "')))",
              run, run, run, run, run, run, run, run);
     return test_db_int(db, sql);
 }
@@ -73,8 +80,9 @@ static bool check_example(const char *name, const char *model, const char *suffi
                     groups ? 39 : simt ? 38 : 32);
     if (simt) /* issued + stalled cycles = the warps' resident cycles, interval by interval */
         CU_ASSERT_EQUAL(test_db_int(db, "SELECT sum(resident_cycles) = (SELECT value FROM counters"
-                                        " WHERE run_id = 2 AND component = 'simt' AND name ="
-                                        " 'resident_cycles') FROM utilization_over_time WHERE"
+                                        " WHERE run_id = 2 AND component = '" GEN_UNIT_SIMT "'"
+                                        " AND name = '" GEN_CTR_SIMT_RESIDENT_CYCLES "')"
+                                        " FROM utilization_over_time WHERE"
                                         " run_id = 2 AND kind = 'interval'"), 1);
     /* the intervals tile the run: 0, L, 2L, … up to its end */
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT max(to_ps) = (SELECT stop_ps FROM runs WHERE"

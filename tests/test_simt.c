@@ -16,6 +16,7 @@
 #include "model/simt/sched.h"
 #include "tests/harness.h"
 #include "tests/simt_programs.h"
+#include "tessera_names.h" /* the model's counters and units (cmake/gen-names.c) */
 #include "tests/testutil.h"
 
 #define C(n) ((sim_time_t)(n) * 1000) /* cycles → ps */
@@ -190,16 +191,18 @@ static void test_e3_schedulers(void)
     CU_ASSERT_EQUAL(h_warp_of(r, 1)->warp_instructions, 11);
     CU_ASSERT_EQUAL(h_warp_of(r, 3)->warp_instructions, 7);
     /* the unit's stall counters, each by its own name, are the warps' sums
-       (the names are built in a buffer of the unit's: the harness copies them) */
+       (the names are built in a buffer of the unit's: the harness copies them;
+       tessera_names.h's by reason, in the list's order) */
+#define CTR_NAME(reason, name) name,
+    static const char *const stall[] = {GEN_CTRS_SIMT_STALL(CTR_NAME, CTR_NAME)};
+    _Static_assert(sizeof stall / sizeof stall[0] == GPU_SIMT_STALLS, "a name per reason");
     for (unsigned k = 0; k < GPU_SIMT_STALLS; k++) {
         if (k == GPU_SIMT_STALL_BARRIER)
             continue; /* barrier runs only */
-        char name[48];
-        snprintf(name, sizeof name, "stall_%s_cycles", gpu_simt_stall_name(k));
-        CU_ASSERT_EQUAL(h_simt_counter(r, name),
+        CU_ASSERT_EQUAL(h_simt_counter(r, stall[k]),
                         h_warp_of(r, 1)->stall_cycles[k] + h_warp_of(r, 3)->stall_cycles[k]);
     }
-    CU_ASSERT_EQUAL(h_simt_counter(r, "stall_issue_cycles"), 6 + 7); /* B's 6, A's 10-22 */
+    CU_ASSERT_EQUAL(h_simt_counter(r, GEN_CTR_SIMT_STALL_ISSUE), 6 + 7); /* B's 6, A's 10-22 */
     h_free(r);
     for (unsigned s = SIMT_SCHED_GTO; s <= SIMT_SCHED_OLDEST; s++) {
         d = simt(s, false);
@@ -220,7 +223,7 @@ static void test_e3_schedulers(void)
     CU_ASSERT_EQUAL(r->frames[3].complete_ps, C(18));
     CU_ASSERT_EQUAL(h_warp_of(r, 3)->stall_cycles[ISS], 0);
     /* issue utilisation: 18 warp instructions / (18 cycles × 2) = 0.5 */
-    CU_ASSERT_EQUAL(h_simt_counter(r, "issue_util_ppm"), 500000);
+    CU_ASSERT_EQUAL(h_simt_counter(r, GEN_CTR_SIMT_ISSUE_UTIL_PPM), 500000);
     h_free(r);
 }
 
@@ -591,7 +594,8 @@ static void test_cli_records_simt_keys(void)
     free(warned);
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM params WHERE key LIKE 'simt.%'"), 0);
     CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(DISTINCT end_ps) FROM runs"), 1);
-    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM counters WHERE component = 'simt'"), 0);
+    CU_ASSERT_EQUAL(test_db_int(db, "SELECT count(*) FROM counters"
+                                    " WHERE component = '" GEN_UNIT_SIMT "'"), 0);
     char *out = NULL;
     snprintf(args, sizeof args, "run %s --no-db -s simt.issue_width=0",
              test_src_path("examples/first.s"));

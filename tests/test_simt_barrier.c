@@ -14,6 +14,7 @@
 #include "events/base/err.h"
 #include "model/simt/sched.h"
 #include "tests/harness.h"
+#include "tessera_names.h" /* the model's counters and units (cmake/gen-names.c) */
 #include "tests/testutil.h"
 
 #define C(n) ((sim_time_t)(n) * 1000) /* cycles → ps */
@@ -135,8 +136,8 @@ static void test_e7(void)
     CU_ASSERT_EQUAL(w->stall_cycles[EXE], 0);
     CU_ASSERT_EQUAL(w->max_groups, 2);
     CU_ASSERT_EQUAL(w->barriers, 1);
-    CU_ASSERT_EQUAL(h_simt_counter(r, "barriers"), 1);
-    CU_ASSERT_EQUAL(h_simt_counter(r, "max_groups"), 2);
+    CU_ASSERT_EQUAL(h_simt_counter(r, GEN_CTR_SIMT_BARRIERS), 1);
+    CU_ASSERT_EQUAL(h_simt_counter(r, GEN_CTR_SIMT_MAX_GROUPS), 2);
     static const int waits[][5] = {{1, 8, 0xa, 12, 15}, {1, 8, 0x5, 15, 15}};
     assert_waits(r, waits, 2);
     h_free(r);

@@ -18,6 +18,7 @@
 #include "events/base/err.h"
 #include "model/asm.h"
 #include "tests/randprog.h"
+#include "tessera_names.h" /* the model's counters and units (cmake/gen-names.c) */
 #include "tests/testutil.h"
 
 #define PROGRAMS 48  /* half of them MIMD, half SIMT */
@@ -201,8 +202,10 @@ static void test_loop_stopped_at_100_cycles_counts_95_instructions_per_core(void
         CU_ASSERT_STRING_EQUAL(o.status, "time_limit");
         CU_ASSERT_EQUAL(o.c.instructions, 1520);
         CU_ASSERT_EQUAL(test_db_int(test_tmp_path("loop.db"),
-                                    "SELECT sum(value) FROM counters WHERE name = 'busy_ps'"
-                                    " AND component LIKE 'core%'"), 16 * 94000);
+                                    "SELECT sum(value) FROM counters"
+                                    " WHERE name = '" GEN_CTR_CORE_BUSY_PS "'"
+                                    " AND component GLOB '" GEN_UNIT_CORE_GLOB "'"),
+                        16 * 94000);
         CU_ASSERT_EQUAL(test_db_int(test_tmp_path("loop.db"),
                                     "SELECT max(until_ps) FROM parallelism"), 100000);
         free(o.dump);

@@ -22,6 +22,7 @@
 #include "analysis/store/db.h"
 #include "tests/harness.h"
 #include "tests/simt_programs.h"
+#include "tessera_names.h" /* the model's counters and units (cmake/gen-names.c) */
 #include "tests/testutil.h"
 
 #define C(n) ((long long)(n) * 1000) /* cycles → ps */
@@ -308,11 +309,13 @@ static void test_every_waiting_cycle_attributed(void)
                               " USING (run_id, frame) WHERE t.waiting_ps IS NOT s.waiting_ps"),
                     0);
     /* per run and reason, fence_stalls = the TS counters stall_<reason>_ps */
-    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM counters AS c WHERE c.component = 'ts'"
-                              " AND c.name GLOB 'stall_*_ps' AND c.name <> 'stall_decode_ps'"
+    CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM counters AS c"
+                              " WHERE c.component = '" GEN_UNIT_TS "'"
+                              " AND c.name GLOB '" GEN_CTR_TS_STALL_GLOB "'"
+                              " AND c.name <> '" GEN_CTR_TS_STALL_DECODE "'"
                               " AND c.value <> coalesce((SELECT total_ps FROM fence_stalls AS f"
-                              " WHERE f.run_id = c.run_id AND 'stall_' || f.reason || '_ps'"
-                              " = c.name), 0)"), 0);
+                              " WHERE f.run_id = c.run_id AND '" GEN_CTR_TS_STALL_PREFIX "'"
+                              " || f.reason || '" GEN_CTR_TS_STALL_SUFFIX "' = c.name), 0)"), 0);
     CU_ASSERT_EQUAL(q_int(db, "SELECT count(*) FROM run_summary AS r WHERE waiting_ps <>"
                               " (SELECT coalesce(sum(waiting_ps), 0) FROM frame_stalls AS f"
                               " WHERE f.run_id = r.run_id)"), 0);

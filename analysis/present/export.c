@@ -503,40 +503,30 @@ static int json_groups(json_t *j, diag_t *d)
  * a track per lane ("lane 3 at a barrier", beside the cores), a slice per
  * wait of the lane's group ("F1 waits at slot 8"), to the window's end when
  * the run ended first. A lane waits at one barrier at a time. */
+static int json_wait(void *arg, const tl_wait_t *w)
+{
+    json_t *j = arg;
+    const tl_frame_t *f = tl_run_frame(j->run, w->frame);
+    char name[48], args[128];
+    snprintf(args, sizeof args, "\"frame\":%u,\"slot\":%u,\"group\":\"%04x\",\"complete\":%s",
+             w->frame, w->slot, w->lanes, w->to == TL_NONE ? "false" : "true");
+    for (unsigned m = w->lanes; m; m &= m - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(m);
+        if (!(j->barrier_track >> lane & 1)) {
+            j->barrier_track |= (uint16_t)(1u << lane);
+            snprintf(name, sizeof name, "lane %u at a barrier", lane);
+            meta(j, TID_BARRIER + lane, "thread_name", name, TID_CORE + TL_CORES + lane);
+        }
+        snprintf(name, sizeof name, "%s waits at slot %u", f ? f->label : "F?", w->slot);
+        slice(j, TID_BARRIER + lane, name, "barrier", w->from, w->to == TL_NONE ? FOREVER : w->to,
+              args);
+    }
+    return TESS_OK;
+}
+
 static int json_waits(json_t *j, diag_t *d)
 {
-    sqlite3_stmt *st = tl_run_prepare(j->run,
-                                      "SELECT frame, slot, lanes, from_ps, to_ps FROM simt_waits"
-                                      " WHERE run_id = ?1 AND from_ps < ?3"
-                                      " AND (to_ps IS NULL OR to_ps > ?2) ORDER BY from_ps, frame",
-                                      d);
-    if (!st)
-        return TESS_EDB;
-    sqlite3_bind_int64(st, 2, j->w.t0);
-    sqlite3_bind_int64(st, 3, j->w.t1);
-    int step;
-    char name[48], args[128];
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        unsigned frame = (unsigned)sqlite3_column_int(st, 0), slot = (unsigned)sqlite3_column_int(st, 1);
-        unsigned lanes = (unsigned)sqlite3_column_int(st, 2) & 0xffffu;
-        int64_t a = sqlite3_column_int64(st, 3), b = tl_col_time(st, 4);
-        const tl_frame_t *f = tl_run_frame(j->run, frame);
-        snprintf(args, sizeof args, "\"frame\":%u,\"slot\":%u,\"group\":\"%04x\",\"complete\":%s",
-                 frame, slot, lanes, b == TL_NONE ? "false" : "true");
-        for (unsigned m = lanes; m; m &= m - 1) {
-            unsigned lane = (unsigned)__builtin_ctz(m);
-            if (!(j->barrier_track >> lane & 1)) {
-                j->barrier_track |= (uint16_t)(1u << lane);
-                snprintf(name, sizeof name, "lane %u at a barrier", lane);
-                meta(j, TID_BARRIER + lane, "thread_name", name, TID_CORE + TL_CORES + lane);
-            }
-            snprintf(name, sizeof name, "%s waits at slot %u", f ? f->label : "F?", slot);
-            slice(j, TID_BARRIER + lane, name, "barrier", a, b == TL_NONE ? FOREVER : b, args);
-        }
-    }
-    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(j->run, "reading simt_waits", d);
-    sqlite3_finalize(st);
-    return rc;
+    return tl_run_waits(j->run, j->w.t0, j->w.t1, json_wait, j, d);
 }
 
 /* The SIMT unit's issue port (simt_issue, core.model = simt at level

@@ -9,7 +9,7 @@
 #include "analysis/store/db.h"
 #include "events/base/alloc.h"
 #include "events/base/err.h"
-#include "tessera_names.h" /* the model's stall reasons (cmake/gen-names.c) */
+#include "tessera_names.h" /* the model's stall reasons and units (cmake/gen-names.c) */
 
 typedef struct point {
     char *x;                  /* the parameter's value as recorded */
@@ -509,7 +509,7 @@ static int read_intervals(sqlite3 *db, plot_t *p, diag_t *d)
         char only[160] = "";
         if (k >= 4)
             snprintf(only, sizeof only, " AND EXISTS (SELECT 1 FROM intervals AS i WHERE"
-                     " i.run_id = %lld AND i.unit = 'simt.%.*s' AND i.busy_ps > 0)",
+                     " i.run_id = %lld AND i.unit = '" GEN_UNIT_SIMT_REASON "%.*s' AND i.busy_ps > 0)",
                      (long long)p->opts.run_id, (int)(strlen(series[k]) - 12), series[k] + 6);
         char sql[600];
         snprintf(sql, sizeof sql,

@@ -94,6 +94,31 @@ int tl_run_thread_groups(tl_run_t *r, bool *groups, diag_t *d)
     return step == SQLITE_ROW ? TESS_OK : tl_run_fail(r, "reading params", d);
 }
 
+int tl_run_waits(tl_run_t *r, int64_t t0, int64_t t1, tl_wait_fn fn, void *arg, diag_t *d)
+{
+    sqlite3_stmt *st = tl_run_prepare(r, "SELECT frame, slot, lanes, from_ps, to_ps FROM simt_waits"
+                                         " WHERE run_id = ?1 AND from_ps < ?3"
+                                         " AND (to_ps IS NULL OR to_ps > ?2)"
+                                         " ORDER BY from_ps, frame", d);
+    if (!st)
+        return TESS_EDB;
+    sqlite3_bind_int64(st, 2, t0);
+    sqlite3_bind_int64(st, 3, t1);
+    int step, rc = TESS_OK;
+    while (rc == TESS_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        tl_wait_t w = {.frame = (unsigned)sqlite3_column_int(st, 0),
+                       .slot = (unsigned)sqlite3_column_int(st, 1),
+                       .lanes = (uint16_t)sqlite3_column_int(st, 2),
+                       .from = sqlite3_column_int64(st, 3),
+                       .to = tl_col_time(st, 4)};
+        rc = fn(arg, &w);
+    }
+    if (rc == TESS_OK && step != SQLITE_DONE)
+        rc = tl_run_fail(r, "reading simt_waits", d);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 sqlite3_stmt *tl_run_issue_window(tl_run_t *r, const char *cols, const char *order, int64_t t0,
                                   int64_t t1, diag_t *d)
 {

@@ -104,6 +104,19 @@ int tl_run_issue_slots(tl_run_t *run, unsigned *slots /* OUT */, diag_t *diag);
  * waits at convergence barriers). TESS_EDB on failure. */
 int tl_run_thread_groups(tl_run_t *run, bool *groups /* OUT */, diag_t *diag);
 
+/* A thread group's wait at a convergence barrier (a row of simt_waits). */
+typedef struct tl_wait {
+    unsigned frame, slot;     /* the warp's frame; the barrier's slot */
+    uint16_t lanes;           /* the group's lanes */
+    int64_t from, to;         /* ps; to = TL_NONE: still waiting when the run ended */
+} tl_wait_t;
+
+/* Calls fn(arg, wait) for each wait of a run under thread groups
+ * (tl_run_thread_groups) that overlaps [t0, t1), by `from` then frame; a
+ * non-zero return of fn stops there and is returned. TESS_EDB on failure. */
+typedef int (*tl_wait_fn)(void *arg, const tl_wait_t *wait);
+int tl_run_waits(tl_run_t *run, int64_t t0, int64_t t1, tl_wait_fn fn, void *arg, diag_t *diag);
+
 /* For the pictures and traces: the run's read-only connection as a prepared
  * statement with the run id bound to ?1 (NULL with TESS_EDB in diag), the
  * error of that connection as TESS_EDB in diag, a nullable time column, and

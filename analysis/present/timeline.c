@@ -17,6 +17,7 @@
 #include "events/base/alloc.h"
 #include "events/base/err.h"
 #include "analysis/present/escape.h"
+#include "tessera_names.h" /* the model's units and counters (cmake/gen-names.c) */
 
 #define FOREVER INT64_MAX
 
@@ -220,26 +221,18 @@ static void layout(svg_t *s, unsigned width)
 
 /* Folds the window's waits at convergence barriers into the lanes' barrier
  * rows (a wait still open when the run ended lasts to the window's end). */
+static int collect_wait(void *arg, const tl_wait_t *w)
+{
+    svg_t *s = arg;
+    for (unsigned m = w->lanes; m; m &= m - 1)
+        lanes_add(&s->barrier, (unsigned)__builtin_ctz(m), w->from,
+                  w->to == TL_NONE ? s->t1 : w->to);
+    return TESS_OK;
+}
+
 static int collect_waits(svg_t *s, diag_t *d)
 {
-    sqlite3_stmt *st = tl_run_prepare(s->run,
-                                      "SELECT lanes, from_ps, to_ps FROM simt_waits"
-                                      " WHERE run_id = ?1 AND from_ps < ?3"
-                                      " AND (to_ps IS NULL OR to_ps > ?2)", d);
-    if (!st)
-        return TESS_EDB;
-    sqlite3_bind_int64(st, 2, s->t0);
-    sqlite3_bind_int64(st, 3, s->t1);
-    int step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        unsigned lanes = (unsigned)sqlite3_column_int(st, 0);
-        int64_t a = sqlite3_column_int64(st, 1), b = tl_col_time(st, 2);
-        for (unsigned m = lanes & 0xffffu; m; m &= m - 1)
-            lanes_add(&s->barrier, (unsigned)__builtin_ctz(m), a, b == TL_NONE ? s->t1 : b);
-    }
-    int rc = step == SQLITE_DONE ? TESS_OK : tl_run_fail(s->run, "reading simt_waits", d);
-    sqlite3_finalize(st);
-    return rc;
+    return tl_run_waits(s->run, s->t0, s->t1, collect_wait, s, d);
 }
 
 /* Folds every access of the window into the wait and bank lanes. */
@@ -722,8 +715,9 @@ static void write_cfs(svg_t *s)
 static void counter_shares(svg_t *s, double *share)
 {
     sqlite3_stmt *st = tl_run_prepare(s->run,
-        "SELECT CAST(substr(component, 5) AS INTEGER), value FROM counters WHERE run_id = ?1"
-        " AND name = 'busy_ps' AND component GLOB 'bank[0-9]*'", NULL);
+        "SELECT CAST(substr(component, " GEN_UNIT_BANK_NUMBER_AT ") AS INTEGER), value"
+        " FROM counters WHERE run_id = ?1 AND name = '" GEN_CTR_BANK_BUSY_PS "'"
+        " AND component GLOB '" GEN_UNIT_BANK_GLOB "'", NULL);
     while (st && sqlite3_step(st) == SQLITE_ROW) {
         int b = sqlite3_column_int(st, 0);
         if (b >= 0 && (unsigned)b < s->banks)

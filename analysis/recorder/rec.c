@@ -283,8 +283,8 @@ _Static_assert(GPU_SIMT_STALL_BARRIER == GPU_SIMT_STALLS - 1, "the barrier reaso
 static int simt_interval_row(rec_t *rec, sqlite3_stmt *st, const ivl_bucket_t *b, unsigned k,
                              diag_t *diag)
 {
-    char unit[32];
-    snprintf(unit, sizeof unit, k ? "simt.%s" : "simt", gpu_simt_stall_name(k - 1));
+    char unit[GPU_UNIT_NAME_MAX];
+    gpu_unit_name(unit, GPU_UNIT_SIMT, 0, k ? gpu_simt_stall_name(k - 1) : NULL);
     int x = sqlite3_bind_text(st, IV_unit, unit, -1, SQLITE_TRANSIENT);
     x |= k ? sqlite3_bind_int64(st, IV_busy_ps, (sqlite3_int64)b->v[IVL_SIMT_STALL][k - 1])
            : sqlite3_bind_null(st, IV_busy_ps);
@@ -299,10 +299,10 @@ static int simt_interval_row(rec_t *rec, sqlite3_stmt *st, const ivl_bucket_t *b
 static int interval_row(rec_t *rec, sqlite3_stmt *st, const ivl_t *iv, const char *kind,
                         size_t i, unsigned u, sim_time_t stop, diag_t *diag)
 {
-    char unit[16];
+    char unit[GPU_UNIT_NAME_MAX];
     bool core = u < GPU_CORES;
     unsigned k = core ? u : u - GPU_CORES;
-    snprintf(unit, sizeof unit, "%s%u", core ? "core" : "bank", k);
+    gpu_unit_name(unit, core ? GPU_UNIT_CORE : GPU_UNIT_BANK, k, NULL);
     const ivl_bucket_t *b = ivl_bucket(iv, i);
     bool simt = !core && k >= iv->banks;
     int x = sqlite3_bind_int64(st, IV_run_id, rec->run_id);

@@ -149,24 +149,23 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  f.complete_ps - f.decode_start_ps AS total_ps, r.period_ps AS period_ps"  \
     "  FROM frames AS f JOIN runs AS r USING (run_id) WHERE f.kind = 'IF')"
 
-/* One counter of a pivoted component. */
+/* The counters of the model pivoted, a column per counter (named as it
+ * is), from tessera_names.h's lists (model/gpu_counters.h): one counter,
+ * after a comma; a numbered unit's (core0…core15, bank0…), one row per
+ * unit, its number in `unit`; the pivot's counter `id` of unit core (K),
+ * bank (B) or simt (S). */
 #define CNT(name) "max(CASE c.name WHEN '" name "' THEN c.value END) AS " name
-
-/* The counters core0…core15 (or bank0…bank15), one row per component. */
-#define PIVOT(start, cols)                                                       \
+#define CNT_COL(name, literal) ", " CNT(literal)
+#define PIVOT(UNIT)                                                              \
     "SELECT c.run_id AS run_id,"                                                 \
-    " CAST(substr(c.component, " #start ") AS INTEGER) AS unit, " cols           \
-    " FROM counters AS c"
-
-#define CORE_PIVOT                                                               \
-    PIVOT(5, CNT("tasks") ", " CNT("busy_ps") ", " CNT("instructions") ", "      \
-             CNT("sm_ops") ", " CNT("sm_wait_ps") ", " CNT("sm_conflict_ps"))    \
-    " WHERE c.component GLOB 'core[0-9]*' GROUP BY 1, 2"
-
-#define BANK_PIVOT                                                               \
-    PIVOT(5, CNT("accesses") ", " CNT("conflicts") ", " CNT("wait_ps") ", "      \
-             CNT("max_wait_ps") ", " CNT("busy_ps") ", " CNT("lock_acquires"))   \
-    " WHERE c.component GLOB 'bank[0-9]*' GROUP BY 1, 2"
+    " CAST(substr(c.component, " GEN_UNIT_##UNIT##_NUMBER_AT ") AS INTEGER) AS unit" \
+    GEN_CTRS_##UNIT(CNT_COL, CNT_COL) " FROM counters AS c"                      \
+    " WHERE c.component GLOB '" GEN_UNIT_##UNIT##_GLOB "' GROUP BY 1, 2"
+#define CORE_PIVOT PIVOT(CORE)
+#define BANK_PIVOT PIVOT(BANK)
+#define K(id) "k." GEN_CTR_CORE_##id
+#define B(id) "b." GEN_CTR_BANK_##id
+#define S(id) GEN_CTR_SIMT_##id
 
 /* Where a run stopped: stop_ps (its last READY when it finished), or for a
  * run of a version before stop_ps that did not finish, its last READY. */
@@ -176,34 +175,34 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
 #define SHARE(x) "CASE WHEN " STOP("r") " > 0 THEN 1.0 * (" x ") / " STOP("r") " END"
 
 #define CORE_UTILIZATION                                                         \
-    "SELECT k.run_id AS run_id, k.unit AS core, k.tasks AS tasks,"               \
-    " k.busy_ps AS busy_ps, " CYC("k.busy_ps") " AS busy_cycles,"                \
-    " " SHARE("k.busy_ps") " AS share, k.instructions AS instructions,"          \
-    " k.sm_ops AS sm_ops, k.sm_wait_ps AS sm_wait_ps,"                           \
-    " " CYC("k.sm_wait_ps") " AS sm_wait_cycles,"                                \
-    " k.sm_conflict_ps AS sm_conflict_ps,"                                       \
-    " " CYC("k.sm_conflict_ps") " AS sm_conflict_cycles"                         \
+    "SELECT k.run_id AS run_id, k.unit AS core, " K(TASKS) " AS tasks,"          \
+    " " K(BUSY_PS) " AS busy_ps, " CYC(K(BUSY_PS)) " AS busy_cycles,"            \
+    " " SHARE(K(BUSY_PS)) " AS share, " K(INSTRUCTIONS) " AS instructions,"      \
+    " " K(SM_OPS) " AS sm_ops, " K(SM_WAIT_PS) " AS sm_wait_ps,"                 \
+    " " CYC(K(SM_WAIT_PS)) " AS sm_wait_cycles,"                                 \
+    " " K(SM_CONFLICT_PS) " AS sm_conflict_ps,"                                  \
+    " " CYC(K(SM_CONFLICT_PS)) " AS sm_conflict_cycles"                          \
     " FROM (" CORE_PIVOT ") AS k JOIN runs AS r ON r.run_id = k.run_id"
 
 #define BANK_UTILIZATION                                                         \
-    "SELECT b.run_id AS run_id, b.unit AS bank, b.accesses AS accesses,"         \
-    " b.busy_ps AS busy_ps, " CYC("b.busy_ps") " AS busy_cycles,"                \
-    " " SHARE("b.busy_ps") " AS share, b.lock_acquires AS lock_acquires"         \
+    "SELECT b.run_id AS run_id, b.unit AS bank, " B(ACCESSES) " AS accesses,"    \
+    " " B(BUSY_PS) " AS busy_ps, " CYC(B(BUSY_PS)) " AS busy_cycles,"            \
+    " " SHARE(B(BUSY_PS)) " AS share, " B(LOCK_ACQUIRES) " AS lock_acquires"     \
     " FROM (" BANK_PIVOT ") AS b JOIN runs AS r ON r.run_id = b.run_id"
 
 #define BANK_CONFLICTS                                                           \
-    "SELECT b.run_id AS run_id, b.unit AS bank, b.accesses AS accesses,"         \
-    " b.conflicts AS conflicts,"                                                 \
-    " CASE WHEN b.accesses > 0 THEN 1.0 * b.conflicts / b.accesses END"          \
+    "SELECT b.run_id AS run_id, b.unit AS bank, " B(ACCESSES) " AS accesses,"    \
+    " " B(CONFLICTS) " AS conflicts,"                                            \
+    " CASE WHEN " B(ACCESSES) " > 0 THEN 1.0 * " B(CONFLICTS) " / " B(ACCESSES) " END" \
     "  AS conflict_share,"                                                       \
-    " b.wait_ps AS wait_ps, " CYC("b.wait_ps") " AS wait_cycles,"                \
-    " CASE WHEN b.accesses > 0 THEN 1.0 * b.wait_ps / b.accesses END"            \
+    " " B(WAIT_PS) " AS wait_ps, " CYC(B(WAIT_PS)) " AS wait_cycles,"            \
+    " CASE WHEN " B(ACCESSES) " > 0 THEN 1.0 * " B(WAIT_PS) " / " B(ACCESSES) " END" \
     "  AS mean_wait_ps,"                                                         \
-    " CASE WHEN b.accesses > 0 THEN 1.0 * b.wait_ps / b.accesses / period_ps END" \
+    " CASE WHEN " B(ACCESSES) " > 0 THEN 1.0 * " B(WAIT_PS) " / " B(ACCESSES) " / period_ps END" \
     "  AS mean_wait_cycles,"                                                     \
-    " CASE WHEN b.conflicts > 0 THEN 1.0 * b.wait_ps / b.conflicts END"          \
+    " CASE WHEN " B(CONFLICTS) " > 0 THEN 1.0 * " B(WAIT_PS) " / " B(CONFLICTS) " END" \
     "  AS mean_conflict_wait_ps,"                                                \
-    " b.max_wait_ps AS max_wait_ps, " CYC("b.max_wait_ps") " AS max_wait_cycles" \
+    " " B(MAX_WAIT_PS) " AS max_wait_ps, " CYC(B(MAX_WAIT_PS)) " AS max_wait_cycles" \
     " FROM (" BANK_PIVOT ") AS b JOIN runs AS r ON r.run_id = b.run_id"
 
 /* Waiting to be issued (IF) or to take effect (CF), per reason; decoding is
@@ -264,11 +263,14 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " JOIN runs AS r ON r.run_id = p.run_id"
 
 /* A parameter (its key from tessera_names.h: PARAM(SECTION_NAME) is
- * GEN_KEY_SECTION_NAME's), a counter, or a sum of counters of one run. */
+ * GEN_KEY_SECTION_NAME's), a counter (COUNTER(UNIT, ID) is
+ * GEN_CTR_UNIT_ID of unit GEN_UNIT_UNIT), or a sum of counters of one run
+ * (GLOB patterns). */
 #define PARAM(key) "(SELECT value FROM params AS p" \
                    " WHERE p.run_id = r.run_id AND p.key = " DB_SQL_TEXT(GEN_KEY_##key) ")"
-#define COUNTER(comp, name) "(SELECT value FROM counters AS c WHERE c.run_id = r.run_id" \
-                            " AND c.component = '" comp "' AND c.name = '" name "')"
+#define COUNTER(unit, id) "(SELECT value FROM counters AS c WHERE c.run_id = r.run_id" \
+                          " AND c.component = '" GEN_UNIT_##unit "'"                   \
+                          " AND c.name = '" GEN_CTR_##unit##_##id "')"
 #define COUNTERS(glob, name) "(SELECT sum(value) FROM counters AS c" \
                              " WHERE c.run_id = r.run_id AND c.component GLOB '" glob "'" \
                              " AND c.name GLOB '" name "')"
@@ -303,21 +305,21 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     "  " SIMT_PARAM(SIMT_BROADCAST) " AS simt_broadcast,"                        \
     "  " SIMT_RUN " THEN coalesce(" PARAM(SIMT_RECONVERGENCE) ", "               \
     DB_SQL_TEXT(GEN_RECONV_STACK) ") END AS simt_reconvergence,"                 \
-    "  " COUNTER("simt", "warp_instructions") " AS warp_instructions,"           \
-    "  " COUNTER("simt", "lane_instructions") " * 1.0 / " COUNTER("simt", "lane_slots") \
+    "  " COUNTER(SIMT, WARP_INSTRUCTIONS) " AS warp_instructions,"               \
+    "  " COUNTER(SIMT, LANE_INSTRUCTIONS) " * 1.0 / " COUNTER(SIMT, LANE_SLOTS)  \
     "   AS simt_efficiency,"                                                     \
-    "  " COUNTER("simt", "issue_util_ppm") " / 1e6 AS issue_utilization,"        \
+    "  " COUNTER(SIMT, ISSUE_UTIL_PPM) " / 1e6 AS issue_utilization,"            \
     "  r.period_ps AS period_ps, r.end_ps AS end_ps, " STOP("r") " AS stop_ps,"  \
-    "  " COUNTER("gpu", "frames") " AS frames,"                                  \
-    "  " COUNTER("gpu", "tasks") " AS tasks,"                                    \
-    "  " COUNTER("gpu", "core_tasks") " AS core_tasks,"                          \
-    "  " COUNTER("gpu", "instructions") " AS instructions,"                      \
-    "  " COUNTER("gpu", "sm_accesses") " AS sm_accesses,"                        \
-    "  " COUNTER("gpu", "conflicts") " AS conflicts,"                            \
-    "  " COUNTER("gpu", "conflict_ps") " AS conflict_ps,"                        \
-    "  " COUNTERS("ts", "stall_*_ps") " - " COUNTER("ts", "stall_decode_ps")     \
+    "  " COUNTER(GPU, FRAMES) " AS frames,"                                      \
+    "  " COUNTER(GPU, TASKS) " AS tasks,"                                        \
+    "  " COUNTER(GPU, CORE_TASKS) " AS core_tasks,"                              \
+    "  " COUNTER(GPU, INSTRUCTIONS) " AS instructions,"                          \
+    "  " COUNTER(GPU, SM_ACCESSES) " AS sm_accesses,"                            \
+    "  " COUNTER(GPU, CONFLICTS) " AS conflicts,"                                \
+    "  " COUNTER(GPU, CONFLICT_PS) " AS conflict_ps,"                            \
+    "  " COUNTERS(GEN_UNIT_TS, GEN_CTR_TS_STALL_GLOB) " - " COUNTER(TS, STALL_DECODE) \
     "   AS waiting_ps,"                                                          \
-    "  " COUNTERS("core[0-9]*", "busy_ps") " AS busy_ps"                         \
+    "  " COUNTERS(GEN_UNIT_CORE_GLOB, GEN_CTR_CORE_BUSY_PS) " AS busy_ps"        \
     "  FROM runs AS r)"
 
 /* Percentiles of the total latency of the complete tasks of each run.
@@ -402,39 +404,37 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     " max_groups, barriers" GEN_SIMT_STALLS_BY(NONE, STALL_COL_AFTER)            \
     " FROM simt_warps"
 
-/* The end-of-run counters of component simt, one row per SIMT run (a stall
- * reason's: stall_NAME_cycles). */
-#define STALL_CNT(name, literal) " " CNT("stall_" #name "_cycles") ","
+/* The end-of-run counters of unit simt, one row per SIMT run. */
 #define SIMT_PIVOT                                                               \
-    "SELECT c.run_id AS run_id, " CNT("warps") ", " CNT("warp_instructions") "," \
-    " " CNT("lane_instructions") ", " CNT("lane_slots") ", "                     \
-    CNT("divergent_branches") ", " CNT("issued_cycles") ", " CNT("resident_cycles") "," \
-    GEN_SIMT_STALLS_BY(STALL_CNT, NONE)                                          \
-    " " CNT("mem_instructions") ", " CNT("requests") ","                         \
-    " " CNT("replays") ", " CNT("issue_cycles") ", " CNT("issue_width") ","       \
-    " " CNT("run_cycles") ", " CNT("issue_util_ppm") ","                         \
-    GEN_SIMT_STALLS_BY(NONE, STALL_CNT) " " CNT("max_groups") ", " CNT("barriers") \
-    " FROM counters AS c WHERE c.component = 'simt' GROUP BY c.run_id"
+    "SELECT c.run_id AS run_id" GEN_CTRS_SIMT(CNT_COL, CNT_COL)                  \
+    " FROM counters AS c WHERE c.component = '" GEN_UNIT_SIMT "' GROUP BY c.run_id"
 
 /* Per SIMT run: the same figures over every warp, and the issue port's
  * utilisation (warp instructions / (run cycles x issue width)). A reason of
  * every SIMT run whose counter a run lacks (recorded before the reason
  * existed: fetch and collector before version 14) had none of it: 0; the
- * thread groups' barrier stays NULL for the stack's runs. */
-#define STALL_OR0(name, literal)                                                 \
-    " coalesce(stall_" #name "_cycles, 0) AS stall_" #name "_cycles,"
+ * thread groups' barrier stays NULL for the stack's runs. Over
+ * GEN_CTRS_SIMT_STALL (X(reason, "its counter")): a reason's column. */
+#define STALL_OR0(name, counter) " coalesce(" counter ", 0) AS stall_" #name "_cycles,"
+#define STALL_AS(name, counter) " " counter " AS stall_" #name "_cycles,"
 #define SIMT_EFFICIENCY                                                          \
-    "SELECT run_id, warps, warp_instructions, lane_instructions, lane_slots,"    \
-    " " RATIO("lane_instructions", "lane_slots") " AS simt_efficiency,"          \
-    " " RATIO("lane_instructions", "warp_instructions * 16") " AS lane_utilization," \
-    " issue_width, run_cycles, issue_cycles,"                                    \
-    " " RATIO("warp_instructions", "run_cycles * issue_width") " AS issue_utilization," \
-    " " RATIO("issue_cycles", "run_cycles") " AS issue_busy_share,"              \
-    " divergent_branches, resident_cycles, issued_cycles,"                       \
-    GEN_SIMT_STALLS_BY(STALL_OR0, NONE)                                          \
-    " mem_instructions, requests, replays,"                                      \
-    " " RATIO("replays", "mem_instructions") " AS replays_per_mem,"              \
-    GEN_SIMT_STALLS_BY(NONE, STALL_COL) " max_groups, barriers"                  \
+    "SELECT run_id, " S(WARPS) " AS warps, " S(WARP_INSTRUCTIONS) " AS warp_instructions," \
+    " " S(LANE_INSTRUCTIONS) " AS lane_instructions, " S(LANE_SLOTS) " AS lane_slots," \
+    " " RATIO(S(LANE_INSTRUCTIONS), S(LANE_SLOTS)) " AS simt_efficiency,"        \
+    " " RATIO(S(LANE_INSTRUCTIONS), S(WARP_INSTRUCTIONS) " * 16") " AS lane_utilization," \
+    " " S(ISSUE_WIDTH) " AS issue_width, " S(RUN_CYCLES) " AS run_cycles,"       \
+    " " S(ISSUE_CYCLES) " AS issue_cycles,"                                      \
+    " " RATIO(S(WARP_INSTRUCTIONS), S(RUN_CYCLES) " * " S(ISSUE_WIDTH))          \
+    " AS issue_utilization,"                                                     \
+    " " RATIO(S(ISSUE_CYCLES), S(RUN_CYCLES)) " AS issue_busy_share,"            \
+    " " S(DIVERGENT_BRANCHES) " AS divergent_branches,"                          \
+    " " S(RESIDENT_CYCLES) " AS resident_cycles, " S(ISSUED_CYCLES) " AS issued_cycles," \
+    GEN_CTRS_SIMT_STALL(STALL_OR0, NONE)                                         \
+    " " S(MEM_INSTRUCTIONS) " AS mem_instructions, " S(REQUESTS) " AS requests," \
+    " " S(REPLAYS) " AS replays,"                                                \
+    " " RATIO(S(REPLAYS), S(MEM_INSTRUCTIONS)) " AS replays_per_mem,"            \
+    GEN_CTRS_SIMT_STALL(NONE, STALL_AS) " " S(MAX_GROUPS) " AS max_groups,"      \
+    " " S(BARRIERS) " AS barriers"                                               \
     " FROM (" SIMT_PIVOT ")"
 
 /* Per SIMT run and reason: the warps' resident cycles spent stalled, and
@@ -507,7 +507,7 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
  * 'simt.<reason>' (NULL: none, e.g. barrier under the stack), then in
  * cycles and as a share, and its part of the resident time */
 #define IVL_STALL(name, literal)                                                 \
-    "  sum(CASE WHEN i.unit = 'simt." #name "' THEN i.busy_ps END) AS stall_" #name "_ps,"
+    "  sum(CASE WHEN i.unit = '" GEN_UNIT_SIMT_REASON #name "' THEN i.busy_ps END) AS stall_" #name "_ps,"
 #define IVL_STALL_OUT(name, literal)                                             \
     " " CYC("stall_" #name "_ps") " AS stall_" #name "_cycles,"                   \
     " " RATIO("stall_" #name "_ps", "resident_ps") " AS stall_" #name "_share,"
@@ -525,13 +525,13 @@ const char db_simt_issue_window[] = SIMT_ISSUE_WINDOW;
     GEN_SIMT_STALLS(IVL_RESIDENT) " AS resident_ps"                               \
     "  FROM (SELECT i.run_id AS run_id, i.kind AS kind, i.idx AS idx,"           \
     "  min(i.from_ps) AS from_ps, max(i.to_ps) AS to_ps, r.period_ps AS period_ps," \
-    "  sum(CASE WHEN i.unit GLOB 'core*' THEN i.busy_ps END) AS core_busy_ps,"   \
-    "  sum(CASE WHEN i.unit GLOB 'core*' THEN i.instructions END) AS instructions," \
+    "  sum(CASE WHEN i.unit GLOB '" GEN_UNIT_CORE "*' THEN i.busy_ps END) AS core_busy_ps," \
+    "  sum(CASE WHEN i.unit GLOB '" GEN_UNIT_CORE "*' THEN i.instructions END) AS instructions," \
     "  sum(i.sm_wait_ps) AS sm_wait_ps,"                                         \
-    "  sum(CASE WHEN i.unit GLOB 'bank*' THEN i.busy_ps END) AS bank_busy_ps,"   \
+    "  sum(CASE WHEN i.unit GLOB '" GEN_UNIT_BANK "*' THEN i.busy_ps END) AS bank_busy_ps," \
     "  sum(i.conflicts) AS conflicts,"                                           \
-    "  count(CASE WHEN i.unit GLOB 'bank*' THEN 1 END) AS banks,"                \
-    "  sum(CASE WHEN i.unit = 'simt' THEN i.instructions END) AS warp_instructions," \
+    "  count(CASE WHEN i.unit GLOB '" GEN_UNIT_BANK "*' THEN 1 END) AS banks,"   \
+    "  sum(CASE WHEN i.unit = '" GEN_UNIT_SIMT "' THEN i.instructions END) AS warp_instructions," \
     GEN_SIMT_STALLS(IVL_STALL)                                                   \
     "  (SELECT coalesce(CAST(p.value AS INTEGER), 1) FROM params AS p"           \
     "   WHERE p.run_id = i.run_id AND p.key = " DB_SQL_TEXT(GEN_KEY_SIMT_ISSUE_WIDTH) ") AS issue_width" \

@@ -514,6 +514,60 @@ static int decode_window(tl_run_t *run, cols_t *c, unsigned banks, exp_acc_filte
     return got < 0 ? d->code : TESS_OK;
 }
 
+/* --- waits at convergence barriers ---------------------------------------------------- */
+
+typedef struct barrier_fold {
+    cols_t c;                 /* a row per lane: its waiting ps per column */
+    json_t *rows;             /* the waits one by one, or NULL past VW_DETAIL_MAX */
+    uint64_t n;
+} barrier_fold_t;
+
+static int fold_wait(void *arg, const tl_wait_t *w)
+{
+    barrier_fold_t *f = arg;
+    int64_t to = w->to == TL_NONE ? f->c.t1 : w->to;
+    for (unsigned m = w->lanes; m; m &= m - 1)
+        cols_add(&f->c, (unsigned)__builtin_ctz(m), w->from, to);
+    if (f->rows && ++f->n > VW_DETAIL_MAX)
+        json_decref(f->rows), f->rows = NULL;
+    else if (f->rows && json_array_append_new(f->rows, json_pack("[iiiIo]", (int)w->frame,
+                                                                  (int)w->slot, (int)w->lanes,
+                                                                  (json_int_t)w->from,
+                                                                  time_or_null(w->to))) != 0)
+        return TESS_ENOMEM;
+    return TESS_OK;
+}
+
+/* A barrier run's (simt.reconvergence = barrier, level events) waits of
+ * thread groups at convergence barriers in the window (simt_waits, S14), as
+ * "barrier": {c0_ps, col_ps, cols, shares: each lane's share of each column
+ * spent waiting, detail: [frame, slot, lanes, from_ps, to_ps or null] per
+ * wait while there are at most VW_DETAIL_MAX, else null}; nothing for
+ * other runs. */
+static int barrier_part(tl_run_t *run, int64_t t0, int64_t t1, unsigned cols, json_t *out,
+                        diag_t *d)
+{
+    bool groups = false;
+    int rc = tl_run_info(run)->level >= REC_EVENTS ? tl_run_thread_groups(run, &groups, d)
+                                                   : TESS_OK;
+    if (rc != TESS_OK || !groups)
+        return rc;
+    barrier_fold_t f = {.rows = json_array()};
+    rc = f.rows ? cols_init(&f.c, TL_CORES, cols, t0, t1) : TESS_ENOMEM;
+    if (rc == TESS_OK)
+        rc = tl_run_waits(run, t0, t1, fold_wait, &f, d);
+    json_t *b = rc == TESS_OK ? json_pack("{s:o,s:o,s:i,s:o,s:o}", "c0_ps", ps_json(f.c.c0),
+                                          "col_ps", ps_json(f.c.col_ps), "cols", (int)f.c.n,
+                                          "shares", cols_json(&f.c, 0, TL_CORES), "detail",
+                                          f.rows ? json_incref(f.rows) : json_null())
+                              : NULL;
+    if (rc == TESS_OK && (!b || json_object_set_new(out, "barrier", b) != 0))
+        rc = TESS_ENOMEM;
+    json_decref(f.rows);
+    tess_free(f.c.busy);
+    return rc;
+}
+
 /* --- the answer --------------------------------------------------------------------- */
 
 json_t *vw_timeline(vw_cache_t *cache, tl_run_t *run, int64_t t0, int64_t t1, unsigned cols,
@@ -553,6 +607,8 @@ json_t *vw_timeline(vw_cache_t *cache, tl_run_t *run, int64_t t0, int64_t t1, un
         rc = vw_simt_part(run, &sw, t0, t1, cols, out, d);
     else
         vw_simt_win_free(&sw);
+    if (rc == TESS_OK)
+        rc = barrier_part(run, t0, t1, cols, out, d);
     tess_free(c.busy);
     if (rc != TESS_OK) {
         if (rc == TESS_ENOMEM)

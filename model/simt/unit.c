@@ -186,9 +186,9 @@ static void simt_report_partial(void *self)
             simt_close_partial(u, &u->w[i], now);
 }
 
-static void counter(simt_t *u, const char *name, uint64_t value)
+static void counter(simt_t *u, gpu_ctr_t id, uint64_t value)
 {
-    gpu_counter(u->sim, "simt", name, value);
+    gpu_counter(u->sim, id, 0, value);
 }
 
 /* engine counters: the lanes' ("coreN"), then the unit's ("simt"). */
@@ -199,31 +199,29 @@ static void simt_counters(void *self)
     engine_counters(&u->lanes);
     const gpu_tr_simt_warp_t *t = &u->total;
     uint64_t cycles = gpu_last_ready(u->gpu) / u->period;
-    counter(u, "warps", u->warps);
-    counter(u, "warp_instructions", t->warp_instructions);
-    counter(u, "lane_instructions", t->lane_instructions);
-    counter(u, "lane_slots", u->lane_slots);
-    counter(u, "divergent_branches", t->divergent_branches);
+    counter(u, GPU_CTR_SIMT_WARPS, u->warps);
+    counter(u, GPU_CTR_SIMT_WARP_INSTRUCTIONS, t->warp_instructions);
+    counter(u, GPU_CTR_SIMT_LANE_INSTRUCTIONS, t->lane_instructions);
+    counter(u, GPU_CTR_SIMT_LANE_SLOTS, u->lane_slots);
+    counter(u, GPU_CTR_SIMT_DIVERGENT_BRANCHES, t->divergent_branches);
     if (u->bar) { /* S14 (barrier runs only: the stack's rows stay as they were) */
-        counter(u, "max_groups", t->max_groups);
-        counter(u, "barriers", t->barriers);
+        counter(u, GPU_CTR_SIMT_MAX_GROUPS, t->max_groups);
+        counter(u, GPU_CTR_SIMT_BARRIERS, t->barriers);
     }
-    counter(u, "issued_cycles", t->issued_cycles);
-    counter(u, "resident_cycles", t->resident_cycles);
+    counter(u, GPU_CTR_SIMT_ISSUED_CYCLES, t->issued_cycles);
+    counter(u, GPU_CTR_SIMT_RESIDENT_CYCLES, t->resident_cycles);
     for (unsigned k = 0; k < GPU_SIMT_STALLS; k++) {
         if (k == GPU_SIMT_STALL_BARRIER && !u->bar)
             continue; /* S14's reason: barrier runs only (the stack's rows stay as they were) */
-        char name[32];
-        snprintf(name, sizeof name, "stall_%s_cycles", gpu_simt_stall_name(k));
-        counter(u, name, t->stall_cycles[k]);
+        gpu_counter_reason(u->sim, GPU_CTR_SIMT_STALL, gpu_simt_stall_name(k), t->stall_cycles[k]);
     }
-    counter(u, "mem_instructions", t->mem_instructions);
-    counter(u, "requests", t->requests);
-    counter(u, "replays", t->replays);
-    counter(u, "issue_cycles", u->issue_cycles);
-    counter(u, "issue_width", u->width);
-    counter(u, "run_cycles", cycles);
-    counter(u, "issue_util_ppm",
+    counter(u, GPU_CTR_SIMT_MEM_INSTRUCTIONS, t->mem_instructions);
+    counter(u, GPU_CTR_SIMT_REQUESTS, t->requests);
+    counter(u, GPU_CTR_SIMT_REPLAYS, t->replays);
+    counter(u, GPU_CTR_SIMT_ISSUE_CYCLES, u->issue_cycles);
+    counter(u, GPU_CTR_SIMT_ISSUE_WIDTH, u->width);
+    counter(u, GPU_CTR_SIMT_RUN_CYCLES, cycles);
+    counter(u, GPU_CTR_SIMT_ISSUE_UTIL_PPM,
             cycles ? t->warp_instructions * 1000000 / (cycles * u->width) : 0);
 }
 

@@ -76,6 +76,9 @@ TS.legend = function (info, params) {
     l.append(item(w('memory'), 'warps with a ld/st outstanding'),
              item(w('other'), 'warps resident, none outstanding (issuing or waiting: the issues ' +
                'are recorded at level events)'));
+  if (info.simt && info.level === 'events' && TS.isBarrierRun(params))
+    l.append(item(TS.stallStyle('barrier', 0)[1], 'lane waiting at a convergence barrier ' +
+      '(inside its task bar)'));
   if (info.issue_slots)
     l.append(TS.el('span', { text: 'issue port: a warp\'s issue in its frame\'s colour, ' +
       'underlined when diverged' + (TS.isBarrierRun(params)

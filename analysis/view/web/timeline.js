@@ -249,6 +249,7 @@ TS.Timeline = class {
         `             (every task of F${t[0]} ${h[4] ? 'on the SIMT unit' : 'on this core'})`] : [],
         ['(click: its accesses and slot profile)']) });
     }
+    this.drawBarrierWaits(g, r, l, barH);
     if (!l || !l.waits) return;
     if (l.detail) {
       for (const a of l.detail) {
@@ -258,6 +259,33 @@ TS.Timeline = class {
         if (hit) this.hits.push({ ...hit, y: hit.y - 1, h: 5, lines: this.accessLines(a) });
       }
     } else this.shade(g, l, l.waits[r.core], stripY, 3, '192,57,43');
+  }
+
+  // A barrier run's waits of thread groups at convergence barriers (simt_waits, S14) on this
+  // row's lane: a band inside its task bar in the barrier stall's colour — one by one (hover
+  // names the wait) when the window has few, else each column's share as an alpha.
+  drawBarrierWaits(g, r, l, barH) {
+    const b = l && l.barrier;
+    if (r.core === 0) this.drawn.barrier = b ? { detail: b.detail !== null, waits: 0 } : null;
+    if (!b) return;
+    const y = r.y + 3, h = barH - 6, colour = TS.stallStyle('barrier', 0)[1];
+    if (!b.detail) {
+      const rgb = [1, 3, 5].map(k => parseInt(colour.slice(k, k + 2), 16)).join(',');
+      this.shade(g, { lanes: b }, b.shares[r.core], y, h, rgb);
+      return;
+    }
+    for (const w of b.detail) {
+      if (!(w[2] >> r.core & 1)) continue;
+      this.drawn.barrier.waits++;
+      const open = w[4] === null, to = open ? this.to * this.period : w[4];
+      const hit = this.box(g, w[3], to, y, h, colour, 1);
+      if (hit && !this.drawn.barrier.first && hit.w >= 2)
+        this.drawn.barrier.first = { lane: r.core, frame: w[0], slot: w[1], from_ps: w[3], ...hit };
+      if (hit) this.hits.push({ ...hit, lines: [`lane ${r.core} waits at a barrier`,
+        `frame    F${w[0]}, slot ${w[1]}`, `group    0x${w[2].toString(16).padStart(4, '0')}`,
+        `from     ${this.cyc(w[3])}`, `to       ${open ? 'the end of the run' : this.cyc(w[4])}`,
+        `waited   ${open ? '—' : TS.fmt((w[4] - w[3]) / this.period)} cycles`] });
+    }
   }
 
   accessLines(a) {
