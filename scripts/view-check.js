@@ -258,6 +258,10 @@ async function simtPage(page) {
   const d = await checkWindow(page, studyDb, run, `SIMT run ${run}`);
   check(d.timeline.warps && same(d.timeline.warps.states, ['issued', 'issue', 'memory', 'execute']),
         'SIMT: warp states stacked', d.timeline.warps);
+  const swatches = await page.$$eval('.legend .swatch', s => s.map(e => getComputedStyle(e).backgroundColor));
+  const rgb = h => `rgb(${[1, 3, 5].map(k => parseInt(h.slice(k, k + 2), 16)).join(', ')})`;
+  check(d.timeline.warps && d.timeline.warps.colours.every(c => c && swatches.includes(rgb(c))),
+        'SIMT: each warp state drawn in a colour of the legend', [d.timeline.warps, swatches]);
   const n = sql(studyDb, `SELECT count(*) AS n FROM simt_issue WHERE run_id = ${run}`)[0].n;
   const got = await page.evaluate(() => window.__drawn.timeline.issues);
   check(got === n, `SIMT: the issue port draws its ${n} issues`, got);

@@ -68,12 +68,13 @@ TS.legend = function (info, params) {
     item('#c0392b', 'core waiting on the SM (request to answer)'),
     item('#1f4e79', 'bank busy (grant to free); shaded by share per pixel when many'),
     item('#6a3d9a', 'control frame taking effect'));
+  const w = TS.warpColour;
   if (info.simt && info.level === 'events')
-    l.append(item('#2e7d32', 'warps issued'), item('#f9a825', 'eligible, not chosen'),
-             item('#c62828', 'waiting, ld/st outstanding'), item('#90a4ae', 'waiting, other'));
+    l.append(item(w('issued'), 'warps issued'), item(w('issue'), 'eligible, not chosen'),
+             item(w('memory'), 'waiting, ld/st outstanding'), item(w('execute'), 'waiting, other'));
   else if (info.simt) // no issue record below level events
-    l.append(item('#c62828', 'warps with a ld/st outstanding'),
-             item('#90a4ae', 'warps resident, none outstanding (issuing or waiting: the issues ' +
+    l.append(item(w('memory'), 'warps with a ld/st outstanding'),
+             item(w('other'), 'warps resident, none outstanding (issuing or waiting: the issues ' +
                'are recorded at level events)'));
   if (info.simt && info.level === 'events' && TS.isBarrierRun(params))
     l.append(item(TS.stallStyle('barrier', 0)[1], 'lane waiting at a convergence barrier ' +
@@ -183,6 +184,12 @@ TS.STALL_STYLE = {
 TS.stallStyle = function (name, k) {
   return TS.STALL_STYLE[name] || [name, TS.palette[k % TS.palette.length]];
 };
+// The colour of a warp state of the timeline's warps row (vw_simt.c: issued, issue, memory,
+// execute; below level events memory and other): issued as the slot profile's issued cycles, a
+// state named as a stall reason in that reason's colour, other as execute.
+TS.ISSUED_COLOUR = '#2e7d32';
+TS.warpColour = state => (state === 'issued' ? TS.ISSUED_COLOUR
+  : TS.stallStyle(state === 'other' || !state ? 'execute' : state, 0)[1]);
 for (const s of TS.NAMES.stalls)
   if (!TS.STALL_STYLE[s.name])
     console.error(`viewer: the stall reason '${s.name}' has no label and colour in TS.STALL_STYLE ` +
@@ -194,7 +201,7 @@ for (const s of TS.NAMES.stalls)
 // barrier: present in newer files, NULL when not of this run).
 TS.PROFILE_PARTS = {
   mimd: [['execute_cycles', 'execute', '#5b8fc7'], ['sm_wait_cycles', 'SM wait', '#c0392b']],
-  simt: [['issued_cycles', 'issued', '#2e7d32'],
+  simt: [['issued_cycles', 'issued', TS.ISSUED_COLOUR],
     ...TS.NAMES.stalls.map((s, k) => [s.column, ...TS.stallStyle(s.name, k), s.doc])],
 };
 

@@ -399,10 +399,8 @@ TS.Timeline = class {
     g.fillStyle = '#f4f4f4';
     g.fillRect(this.x0, r.y, this.cols, r.h - 3);
     if (!l || !l.warps) return;
-    // by the state's name: below level events the answer has only 'memory' and 'other'
-    // (no issue record: resident warps with or without a ld/st outstanding)
-    const colours = { issued: '#2e7d32', issue: '#f9a825', memory: '#c62828', execute: '#90a4ae',
-                      other: '#90a4ae' };
+    // by the state's name (TS.warpColour): below level events the answer has only 'memory' and
+    // 'other' (no issue record: resident warps with or without a ld/st outstanding)
     const cols = l.warps.cols, n = cols[0].length;
     let max = 1;
     for (let c = 0; c < n; c++) max = Math.max(max, cols.reduce((s, st) => s + st[c], 0));
@@ -410,14 +408,14 @@ TS.Timeline = class {
     // what is drawn, for the browser test: each state's warp-cycles in all
     const cycles = cols.map(st => st.reduce((a, v) => a + v, 0) * l.warps.col_ps / this.period);
     this.drawn.warps = { states: l.warps.states, max, source: l.warps.source, cycles,
-                         colours: l.warps.states.map(st => colours[st] || null) };
+                         colours: l.warps.states.map(st => (st ? TS.warpColour(st) : null)) };
     for (let c = 0; c < n; c++) {
       let y = r.y + r.h - 3;
       const [x, w] = this.colX(l.warps, c);
       for (let s = 0; s < cols.length; s++) {
         const h = cols[s][c] * scale;
         if (h <= 0) continue;
-        g.fillStyle = colours[l.warps.states[s]] || '#90a4ae';
+        g.fillStyle = TS.warpColour(l.warps.states[s]);
         g.fillRect(x, y - h, w, h);
         y -= h;
       }
