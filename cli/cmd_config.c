@@ -228,39 +228,19 @@ static void print_keys_markdown(FILE *f)
 
 /* --- the counters (docs/SCHEMA.md, "counters") ------------------------------------ */
 
-/* Each counter of the model's list as the counters table names it: its
- * component (a numbered unit's "core<N>"), its name (a per-reason entry's
- * "stall_<reason>_ps") and its meaning, with when only some runs have it. */
-typedef struct counter_doc {
-    gpu_unit_t unit;
-    const char *name, *suffix, *what; /* suffix: a per-reason entry's, else NULL */
-    bool groups_only;         /* a G entry: only runs with thread groups have it */
-} counter_doc_t;
-
-#define CTR_X(unit, id, name, what) {GPU_UNIT_##unit, name, NULL, what, false},
-#define CTR_G(unit, id, name, what) {GPU_UNIT_##unit, name, NULL, what, true},
-#define CTR_R(unit, id, prefix, suffix, what) {GPU_UNIT_##unit, prefix, suffix, what, false},
-static const counter_doc_t counter_docs[] = {GPU_COUNTERS(CTR_X, CTR_G, CTR_R)};
-#undef CTR_X
-#undef CTR_G
-#undef CTR_R
-
-#define UNIT_OF(P, id, name, kind) [P##id] = {name, kind},
-static const struct {
-    const char *name;
-    int kind;                 /* GPU_UNIT_ONE, _NUMBERED or _REASONS */
-} unit_docs[] = {GPU_UNITS(UNIT_OF)};
-#undef UNIT_OF
-
+/* Each counter of the model's list (gpu_counter_info) as the counters
+ * table names it: its component (a numbered unit's "core<N>"), its name (a
+ * per-reason entry's "stall_<reason>_ps") and its meaning, with when only
+ * some runs have it. */
 static void print_counters(FILE *f, bool markdown)
 {
     if (markdown)
         fputs("| component | name | meaning |\n| --- | --- | --- |\n", f);
-    for (size_t i = 0; i < sizeof counter_docs / sizeof counter_docs[0]; i++) {
-        const counter_doc_t *c = &counter_docs[i];
+    for (gpu_ctr_t i = 0; i < GPU_CTR_COUNT; i++) {
+        const gpu_counter_info_t *c = gpu_counter_info(i);
+        const gpu_unit_info_t *u = gpu_unit_info(c->unit);
         char unit[32], name[64], what[256];
-        snprintf(unit, sizeof unit, "%s%s", unit_docs[c->unit].name,
-                 unit_docs[c->unit].kind == GPU_UNIT_NUMBERED ? "<N>" : "");
+        snprintf(unit, sizeof unit, "%s%s", u->name, u->kind == GPU_UNIT_NUMBERED ? "<N>" : "");
         snprintf(name, sizeof name, "%s%s%s", c->name, c->suffix ? "<reason>" : "",
                  c->suffix ? c->suffix : "");
         snprintf(what, sizeof what, "%s%s%s", c->what,

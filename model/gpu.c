@@ -444,22 +444,23 @@ void gpu_arch_state(const gpu_t *g, arch_state_t *out)
 
 /* --- end-of-run counters -------------------------------------------------- */
 
-/* Each counter's unit, and its name (an R entry's prefix and suffix). */
-#define CTR_ONE(unit, id, name, what) [GPU_CTR_##unit##_##id] = {GPU_UNIT_##unit, name, NULL},
+/* Each counter as gpu_counters.h lists it (gpu_counter_info). */
+#define CTR_ONE(unit, id, name, what) [GPU_CTR_##unit##_##id] = {GPU_UNIT_##unit, name, NULL, what, false},
+#define CTR_GROUPS(unit, id, name, what) [GPU_CTR_##unit##_##id] = {GPU_UNIT_##unit, name, NULL, what, true},
 #define CTR_REASON(unit, id, prefix, suffix, what)                                          \
-    [GPU_CTR_##unit##_##id] = {GPU_UNIT_##unit, prefix, suffix},
-static const struct {
-    gpu_unit_t unit;
-    const char *name, *suffix;
-} counters[] = {GPU_COUNTERS(CTR_ONE, CTR_ONE, CTR_REASON)};
+    [GPU_CTR_##unit##_##id] = {GPU_UNIT_##unit, prefix, suffix, what, false},
+static const gpu_counter_info_t counters[] = {GPU_COUNTERS(CTR_ONE, CTR_GROUPS, CTR_REASON)};
+
+/* Each unit's name and kind (gpu_unit_info). */
+#define UNIT(P, id, name, kind) [P##id] = {name, kind},
+static const gpu_unit_info_t units[] = {GPU_UNITS(UNIT)};
+
+const gpu_counter_info_t *gpu_counter_info(gpu_ctr_t id) { return &counters[id]; }
+
+const gpu_unit_info_t *gpu_unit_info(gpu_unit_t unit) { return &units[unit]; }
 
 char *gpu_unit_name(char buf[GPU_UNIT_NAME_MAX], gpu_unit_t unit, unsigned n, const char *reason)
 {
-#define UNIT(P, id, name, kind) [P##id] = {name, kind},
-    static const struct {
-        const char *name;
-        int kind;
-    } units[] = {GPU_UNITS(UNIT)};
     assert(!reason || units[unit].kind == GPU_UNIT_REASONS);
     if (units[unit].kind == GPU_UNIT_NUMBERED)
         snprintf(buf, GPU_UNIT_NAME_MAX, "%s%u", units[unit].name, n);

@@ -8,6 +8,8 @@
 #ifndef TESSERA_GPU_COUNTERS_H
 #define TESSERA_GPU_COUNTERS_H
 
+#include <stdbool.h>
+
 #include "model/xenum.h"
 
 /* The units (counters.component; the intervals' units too):
@@ -30,6 +32,13 @@
     X(GPU_UNIT_, SIMT, "simt", GPU_UNIT_REASONS)  /* the SIMT unit */
 
 typedef enum gpu_unit { GPU_UNITS(XENUM_ID) GPU_UNIT_COUNT } gpu_unit_t;
+
+/* A unit's name ("core") and kind (GPU_UNIT_ONE, _NUMBERED or _REASONS). */
+typedef struct gpu_unit_info {
+    const char *name;
+    int kind;
+} gpu_unit_info_t;
+const gpu_unit_info_t *gpu_unit_info(gpu_unit_t unit);
 
 /* A unit's row name into buf and returned: "gpu", a numbered unit's with
  * its number n ("core3"), a GPU_UNIT_REASONS unit's with a stall reason
@@ -103,5 +112,15 @@ char *gpu_unit_name(char buf[GPU_UNIT_NAME_MAX], gpu_unit_t unit, unsigned n, co
 
 #define GPU_CTR_ID(unit, id, ...) GPU_CTR_##unit##_##id,
 typedef enum gpu_ctr { GPU_COUNTERS(GPU_CTR_ID, GPU_CTR_ID, GPU_CTR_ID) GPU_CTR_COUNT } gpu_ctr_t;
+
+/* What the list says of a counter: its unit; its name (an R entry's
+ * prefix) and an R entry's suffix (else NULL); its meaning; whether only
+ * runs with thread groups report it (a G entry). */
+typedef struct gpu_counter_info {
+    gpu_unit_t unit;
+    const char *name, *suffix, *what;
+    bool groups_only;
+} gpu_counter_info_t;
+const gpu_counter_info_t *gpu_counter_info(gpu_ctr_t id);
 
 #endif
